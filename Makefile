@@ -1,0 +1,57 @@
+# ExoLabel developer Makefile.
+#   make demo      install dependencies, build and install the package, cluster the bundled example
+#   make test      install dependencies, run the C unit tests (Check) and the R tests (testthat)
+#   make ctest     only the C unit tests
+#   make cli       the standalone command-line tool build/exolabel
+#   make sanitize  C unit tests under AddressSanitizer + UBSan
+SHELL := /bin/bash
+R ?= R
+RSCRIPT ?= Rscript
+CC ?= gcc
+BUILD := build
+CORE_SRC := $(wildcard src/core/*.c)
+CORE_HDR := $(wildcard src/core/*.h)
+TEST_SRC := $(wildcard tests/c/test_*.c)
+CFLAGS_CORE := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread
+LDLIBS_CORE := -lz -lm -pthread
+
+.PHONY: all deps demo test ctest rtest cli sanitize install roxygen clean
+
+all: ctest
+
+# ---- dependencies -------------------------------------------------------
+deps:
+	@bash tools/install-deps.sh
+
+# ---- C core -------------------------------------------------------------
+$(BUILD)/core/%.o: src/core/%.c $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_CORE) -c $< -o $@
+
+$(BUILD)/libexocore.a: $(patsubst src/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+# The runner calls every `Suite *NAME_suite(void)` defined in tests/c/test_*.c.
+$(BUILD)/suites.inc: $(TEST_SRC)
+	@mkdir -p $(BUILD)
+	@grep -ho '^Suite \*[a-z0-9_]*_suite(void)' $(TEST_SRC) | sed 's/^Suite \*\([a-z0-9_]*\)(void)/EXO_SUITE(\1)/' > $@.tmp
+	@mv $@.tmp $@
+
+$(BUILD)/exo_tests: $(TEST_SRC) tests/c/runner.c tests/c/testutil.c tests/c/testutil.h $(BUILD)/suites.inc $(BUILD)/libexocore.a
+	$(CC) $(CFLAGS_CORE) -Isrc/core -Itests/c -I$(BUILD) $(TEST_SRC) tests/c/runner.c tests/c/testutil.c \
+	  $(BUILD)/libexocore.a $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $@
+
+ctest: $(BUILD)/exo_tests
+	cd $(BUILD) && CK_FORK=yes ./exo_tests
+
+# ---- sanitizers ----------------------------------------------------------
+SAN_FLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -pthread
+sanitize: $(BUILD)/suites.inc
+	@mkdir -p $(BUILD)/san
+	$(CC) $(SAN_FLAGS) -Isrc/core -Itests/c -I$(BUILD) $(CORE_SRC) $(TEST_SRC) tests/c/runner.c tests/c/testutil.c \
+	  $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $(BUILD)/san/exo_tests_san
+	cd $(BUILD)/san && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 ./exo_tests_san
+
+clean:
+	rm -rf $(BUILD)

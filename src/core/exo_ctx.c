@@ -1,0 +1,41 @@
+/* exo_ctx.c: context helpers (see exo_ctx.h). */
+#include "exo_ctx.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const stage_names[EXO_STAGE_COUNT] = {
+    "reading edges", "merging runs", "building CSR", "clustering",
+    "writing clusters"};
+
+const char *exo_stage_name(exo_stage stage) {
+  if ((int)stage < 0 || stage >= EXO_STAGE_COUNT) return "?";
+  return stage_names[stage];
+}
+
+void exo_ctx_init(exo_ctx *ctx) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->err.code = EXO_OK;
+}
+
+exo_status exo_poll(exo_ctx *ctx) {
+  if (ctx->err.code != EXO_OK) return ctx->err.code;
+  if (ctx->cb.interrupted && ctx->cb.interrupted(ctx->cb.user))
+    return EXO_FAIL(ctx, EXO_EINTR, "interrupted by the user");
+  return EXO_OK;
+}
+
+void exo_progress(exo_ctx *ctx, exo_stage stage, uint64_t done, uint64_t total) {
+  if (ctx->cb.progress) ctx->cb.progress(ctx->cb.user, stage, done, total);
+}
+
+void exo_message(exo_ctx *ctx, const char *fmt, ...) {
+  if (!ctx->cb.message) return;
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  ctx->cb.message(ctx->cb.user, buf);
+}

@@ -1,0 +1,341 @@
+/* exo_io.c: buffered sequential files and temp directories (see exo_io.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "exo_io.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+
+void *exo_alloc_aligned(size_t n) {
+  void *p = NULL;
+  if (n == 0) n = 1;
+  if (posix_memalign(&p, 4096, n) != 0) return NULL;
+  return p;
+}
+
+static char *dup_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+/* ---- writer ------------------------------------------------------------ */
+
+exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
+                           exo_ctx *ctx) {
+  memset(w, 0, sizeof *w);
+  w->fd = -1;
+  if (bufsize < 4096) bufsize = 4096;
+  w->path = dup_str(path);
+  w->buf = exo_alloc_aligned(bufsize);
+  if (!w->path || !w->buf) {
+    exo_writer_abort(w);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte write buffer", bufsize);
+  }
+  w->cap = bufsize;
+  w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (w->fd < 0) {
+    int e = errno;
+    exo_writer_abort(w);
+    return exo_error_errno(&ctx->err, e, "open for writing", path);
+  }
+  return EXO_OK;
+}
+
+static exo_status write_all(int fd, const uint8_t *p, size_t n, const char *path,
+                            exo_ctx *ctx) {
+  while (n > 0) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return exo_error_errno(&ctx->err, errno, "write", path);
+    }
+    if (k == 0) return exo_error_errno(&ctx->err, ENOSPC, "write", path);
+    p += k;
+    n -= (size_t)k;
+  }
+  return EXO_OK;
+}
+
+exo_status exo_writer_flush(exo_writer *w, exo_ctx *ctx) {
+  if (w->fd < 0) return EXO_FAIL(ctx, EXO_EINTERNAL, "write to a closed file");
+  if (w->len == 0) return EXO_OK;
+  exo_status s = write_all(w->fd, w->buf, w->len, w->path, ctx);
+  if (s) return s;
+  w->offset += w->len;
+  w->len = 0;
+  return EXO_OK;
+}
+
+exo_status exo_writer_write(exo_writer *w, const void *data, size_t n, exo_ctx *ctx) {
+  const uint8_t *p = data;
+  if (n <= w->cap - w->len) {
+    memcpy(w->buf + w->len, p, n);
+    w->len += n;
+    return EXO_OK;
+  }
+  exo_status s = exo_writer_flush(w, ctx);
+  if (s) return s;
+  if (n >= w->cap) { /* large block: bypass the buffer */
+    s = write_all(w->fd, p, n, w->path, ctx);
+    if (s) return s;
+    w->offset += n;
+    return EXO_OK;
+  }
+  memcpy(w->buf, p, n);
+  w->len = n;
+  return EXO_OK;
+}
+
+uint8_t *exo_writer_reserve(exo_writer *w, size_t n, exo_ctx *ctx) {
+  if (n > w->cap) {
+    EXO_FAIL(ctx, EXO_EINTERNAL, "reservation of %zu bytes exceeds the buffer", n);
+    return NULL;
+  }
+  if (w->cap - w->len < n && exo_writer_flush(w, ctx) != EXO_OK) return NULL;
+  return w->buf + w->len;
+}
+
+exo_status exo_writer_close(exo_writer *w, exo_ctx *ctx) {
+  exo_status s = EXO_OK;
+  if (w->fd >= 0) {
+    s = exo_writer_flush(w, ctx);
+    if (close(w->fd) != 0 && s == EXO_OK)
+      s = exo_error_errno(&ctx->err, errno, "close", w->path);
+    w->fd = -1;
+  }
+  free(w->buf);
+  free(w->path);
+  w->buf = NULL;
+  w->path = NULL;
+  w->cap = w->len = 0;
+  return s;
+}
+
+void exo_writer_abort(exo_writer *w) {
+  if (w->fd >= 0) close(w->fd);
+  w->fd = -1;
+  free(w->buf);
+  free(w->path);
+  w->buf = NULL;
+  w->path = NULL;
+  w->cap = w->len = 0;
+}
+
+/* ---- reader ------------------------------------------------------------ */
+
+exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
+                           uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
+  memset(r, 0, sizeof *r);
+  r->fd = -1;
+  if (bufsize < 4096) bufsize = 4096;
+  r->path = dup_str(path);
+  r->buf = exo_alloc_aligned(bufsize);
+  if (!r->path || !r->buf) {
+    exo_reader_close(r);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte read buffer", bufsize);
+  }
+  r->cap = bufsize;
+  r->fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (r->fd < 0) {
+    int e = errno;
+    exo_reader_close(r);
+    return exo_error_errno(&ctx->err, e, "open", path);
+  }
+  struct stat st;
+  if (fstat(r->fd, &st) != 0) {
+    int e = errno;
+    exo_reader_close(r);
+    return exo_error_errno(&ctx->err, e, "stat", path);
+  }
+  uint64_t size = (uint64_t)st.st_size;
+  if (end > size) end = size;
+  if (start > end) start = end;
+  r->file_off = start;
+  r->end = end;
+  r->punch = punch;
+#ifdef POSIX_FADV_SEQUENTIAL
+  posix_fadvise(r->fd, (off_t)start, (off_t)(end - start), POSIX_FADV_SEQUENTIAL);
+#endif
+  return EXO_OK;
+}
+
+/* Refill: keep the unread tail, then read as much as fits. */
+static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
+  size_t keep = r->len - r->pos;
+  if (keep && r->pos) memmove(r->buf, r->buf + r->pos, keep);
+  r->pos = 0;
+  r->len = keep;
+  if (r->punch && r->file_off - keep > r->punched + ((uint64_t)8 << 20)) {
+    r->punched = (r->file_off - keep) & ~(uint64_t)4095;
+    exo_punch_hole(r->fd, r->punched);
+  }
+  while (r->len < r->cap && r->file_off < r->end) {
+    size_t want = r->cap - r->len;
+    if ((uint64_t)want > r->end - r->file_off) want = (size_t)(r->end - r->file_off);
+    ssize_t k = pread(r->fd, r->buf + r->len, want, (off_t)r->file_off);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return exo_error_errno(&ctx->err, errno, "read", r->path);
+    }
+    if (k == 0)
+      return EXO_FAIL(ctx, EXO_EIO, "unexpected end of file in '%s'", r->path);
+    r->len += (size_t)k;
+    r->file_off += (uint64_t)k;
+  }
+  return EXO_OK;
+}
+
+exo_status exo_reader_peek(exo_reader *r, size_t n, const uint8_t **out,
+                           size_t *avail, exo_ctx *ctx) {
+  if (n > r->cap) return EXO_FAIL(ctx, EXO_EINTERNAL, "peek of %zu bytes exceeds the buffer", n);
+  if (r->len - r->pos < n && r->file_off < r->end) {
+    exo_status s = reader_fill(r, ctx);
+    if (s) return s;
+  }
+  *out = r->buf + r->pos;
+  *avail = r->len - r->pos;
+  return EXO_OK;
+}
+
+exo_status exo_reader_read(exo_reader *r, void *dst, size_t n, exo_ctx *ctx) {
+  uint8_t *d = dst;
+  while (n > 0) {
+    if (r->pos == r->len) {
+      if (r->file_off >= r->end)
+        return EXO_FAIL(ctx, EXO_EINTERNAL, "read past the end of '%s'", r->path);
+      exo_status s = reader_fill(r, ctx);
+      if (s) return s;
+    }
+    size_t k = r->len - r->pos;
+    if (k > n) k = n;
+    memcpy(d, r->buf + r->pos, k);
+    r->pos += k;
+    d += k;
+    n -= k;
+  }
+  return EXO_OK;
+}
+
+void exo_reader_close(exo_reader *r) {
+  if (r->fd >= 0) close(r->fd);
+  r->fd = -1;
+  free(r->buf);
+  free(r->path);
+  r->buf = NULL;
+  r->path = NULL;
+  r->cap = r->len = r->pos = 0;
+}
+
+/* ---- positioned helpers ------------------------------------------------ */
+
+exo_status exo_pread_full(int fd, void *buf, size_t n, uint64_t off,
+                          const char *path, exo_ctx *ctx) {
+  uint8_t *p = buf;
+  while (n > 0) {
+    ssize_t k = pread(fd, p, n, (off_t)off);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return exo_error_errno(&ctx->err, errno, "read", path);
+    }
+    if (k == 0) return EXO_FAIL(ctx, EXO_EIO, "unexpected end of file in '%s'", path);
+    p += k;
+    n -= (size_t)k;
+    off += (uint64_t)k;
+  }
+  return EXO_OK;
+}
+
+exo_status exo_pwrite_full(int fd, const void *buf, size_t n, uint64_t off,
+                           const char *path, exo_ctx *ctx) {
+  const uint8_t *p = buf;
+  while (n > 0) {
+    ssize_t k = pwrite(fd, p, n, (off_t)off);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return exo_error_errno(&ctx->err, errno, "write", path);
+    }
+    if (k == 0) return exo_error_errno(&ctx->err, ENOSPC, "write", path);
+    p += k;
+    n -= (size_t)k;
+    off += (uint64_t)k;
+  }
+  return EXO_OK;
+}
+
+void exo_punch_hole(int fd, uint64_t upto) {
+#if defined(__linux__) && defined(FALLOC_FL_PUNCH_HOLE)
+  if (upto > 0)
+    (void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)upto);
+#else
+  (void)fd;
+  (void)upto;
+#endif
+}
+
+exo_status exo_file_size(const char *path, uint64_t *size, exo_ctx *ctx) {
+  struct stat st;
+  if (stat(path, &st) != 0) return exo_error_errno(&ctx->err, errno, "stat", path);
+  *size = (uint64_t)st.st_size;
+  return EXO_OK;
+}
+
+/* ---- paths and temp directories ---------------------------------------- */
+
+char *exo_path_join(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  char *p = malloc(a + b + 2);
+  if (!p) return NULL;
+  memcpy(p, dir, a);
+  size_t k = a;
+  if (a == 0 || dir[a - 1] != '/') p[k++] = '/';
+  memcpy(p + k, name, b + 1);
+  return p;
+}
+
+exo_status exo_tempdir_create(const char *base, char **out, exo_ctx *ctx) {
+  *out = NULL;
+  char *tmpl = exo_path_join(base, "exolabel-XXXXXX");
+  if (!tmpl) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  if (mkdtemp(tmpl) == NULL) {
+    int e = errno;
+    free(tmpl);
+    return exo_error_errno(&ctx->err, e, "create a temporary directory in", base);
+  }
+  *out = tmpl;
+  return EXO_OK;
+}
+
+int exo_tempdir_remove(const char *dir) {
+  if (!dir) return 0;
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+      char *p = exo_path_join(dir, e->d_name);
+      if (p) {
+        unlink(p);
+        free(p);
+      }
+    }
+    closedir(d);
+  }
+  if (rmdir(dir) == 0 || errno == ENOENT) return 0;
+  return -1;
+}
+
+void exo_unlink(const char *path) {
+  if (path) (void)unlink(path);
+}

@@ -1,0 +1,27 @@
+/* exo_output.h: writing "name<sep>cluster\n" for every node.
+ *
+ * Clusters are numbered 1..K in order of first appearance when nodes are
+ * listed by id (i.e. by first appearance in the input). Names are streamed
+ * from the names file (exo_names.h: "<name>\n" in id order) and lines are
+ * formatted by hand into a large buffer. The text goes to a temporary file
+ * beside `out_path` that is renamed over it at the end, so a failed run
+ * leaves no partial output. */
+#ifndef EXO_OUTPUT_H
+#define EXO_OUTPUT_H
+
+#include <stdint.h>
+
+#include "exo_ctx.h"
+
+/* Renumber labels in place: labels[v] becomes v's cluster number 1..K, in
+ * order of first appearance. `labels` holds ids < n. *num_clusters = K.
+ * Needs 8 bytes per node of scratch. */
+exo_status exo_output_renumber(uint64_t *labels, uint64_t n, uint64_t *num_clusters,
+                               exo_ctx *ctx);
+
+/* Write the output for clusters already renumbered (1..K). */
+exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
+                            uint64_t n, char sep, const char *out_path,
+                            exo_ctx *ctx);
+
+#endif

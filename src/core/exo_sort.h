@@ -1,0 +1,63 @@
+/* exo_sort.h: external merge sort of arc records into the CSR.
+ *
+ * Records are added one by one into an in-memory buffer. When it is full, it
+ * is sorted by (key, nbr) with a stable LSD radix sort and written to a run
+ * file in the temp directory. exo_sorter_finish_csr() then merges the runs
+ * with a loser tree of fan-in k: while more than k runs remain, groups of k
+ * are merged into new runs (deleting each input as it is consumed, punching
+ * holes in it while reading); the last merge streams straight into the CSR
+ * files (see exo_record.h). With a single run nothing is merged: it is
+ * copied into the CSR as it is read.
+ *
+ * Memory: the run buffer and the radix sort's scratch buffer each take about
+ * memory_limit/2 (less the I/O buffers); merging uses memory_limit split
+ * among the k+1 file buffers. Nothing per node is kept in memory. */
+#ifndef EXO_SORT_H
+#define EXO_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exo_ctx.h"
+
+typedef struct exo_sort_options {
+  const char *tmpdir;    /* existing directory for run files */
+  uint64_t memory_limit; /* bytes for all buffers of this stage */
+  int wide;              /* start with wide records (64-bit ids) */
+  uint64_t run_records;  /* test knob: records per run (0 = from memory) */
+  uint32_t fan_in;       /* test knob: merge fan-in, >= 2 (0 = from memory) */
+} exo_sort_options;
+
+typedef struct exo_sort_stats {
+  uint64_t records;      /* records added */
+  uint64_t runs;         /* initial runs written */
+  uint32_t fan_in;       /* fan-in used */
+  uint32_t merge_passes; /* merge passes, the final CSR merge included */
+  uint64_t peak_disk;    /* bytes: run files + CSR at their largest */
+} exo_sort_stats;
+
+typedef struct exo_sorter exo_sorter;
+
+exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
+                             exo_ctx *ctx);
+exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
+                          exo_ctx *ctx);
+/* From now on store 64-bit ids (call before adding the first id >= 2^32).
+ * Runs already written stay narrow; the merge reads both widths. */
+exo_status exo_sorter_set_wide(exo_sorter *s, exo_ctx *ctx);
+int exo_sorter_is_wide(const exo_sorter *s);
+/* Sort, merge and write the CSR for nodes 0..num_nodes-1 (num_nodes must
+ * exceed every key). csr_wide selects the adjacency id width (it must be set
+ * when num_nodes > 2^32). All run files are gone afterwards. */
+exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
+                                 const char *offsets_path, const char *adj_path,
+                                 int csr_wide, exo_ctx *ctx, exo_sort_stats *stats);
+/* Free memory and delete any run files left (error paths). NULL-safe. */
+void exo_sorter_free(exo_sorter *s);
+
+/* ---- exposed for unit tests ---------------------------------------- */
+/* Stable LSD radix sort of `count` records of exo_rec_size(wide) bytes in
+ * `recs` by (key, nbr), using `scratch` of the same size. */
+void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int wide);
+
+#endif

@@ -1,0 +1,171 @@
+/* test_io.c: buffered writer/reader, temp directories, status messages. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exo_io.h"
+#include "exo_fmt.h"
+#include "exo_rng.h"
+#include "testutil.h"
+
+START_TEST(writer_reader_roundtrip) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "data.bin");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_writer w;
+  ck_assert_int_eq(exo_writer_open(&w, path, 4096, &ctx), EXO_OK);
+  /* 100000 little records through a 4 KiB buffer, plus one big block */
+  for (uint32_t i = 0; i < 100000; i++) ck_assert_int_eq(exo_writer_write(&w, &i, 4, &ctx), EXO_OK);
+  uint8_t *big = malloc(10000);
+  for (int i = 0; i < 10000; i++) big[i] = (uint8_t)(i * 7);
+  ck_assert_int_eq(exo_writer_write(&w, big, 10000, &ctx), EXO_OK);
+  ck_assert_uint_eq(exo_writer_tell(&w), 410000);
+  ck_assert_int_eq(exo_writer_close(&w, &ctx), EXO_OK);
+  uint64_t size = 0;
+  ck_assert_int_eq(exo_file_size(path, &size, &ctx), EXO_OK);
+  ck_assert_uint_eq(size, 410000);
+
+  exo_reader r;
+  ck_assert_int_eq(exo_reader_open(&r, path, 4096, 0, UINT64_MAX, 0, &ctx), EXO_OK);
+  for (uint32_t i = 0; i < 100000; i++) {
+    uint32_t v;
+    ck_assert_int_eq(exo_reader_read(&r, &v, 4, &ctx), EXO_OK);
+    ck_assert_uint_eq(v, i);
+  }
+  uint8_t *back = malloc(10000);
+  ck_assert_int_eq(exo_reader_read(&r, back, 10000, &ctx), EXO_OK);
+  ck_assert_mem_eq(back, big, 10000);
+  ck_assert_uint_eq(exo_reader_remaining(&r), 0);
+  uint8_t extra;
+  ck_assert_int_eq(exo_reader_read(&r, &extra, 1, &ctx), EXO_EINTERNAL);
+  exo_reader_close(&r);
+  free(big);
+  free(back);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(reader_subrange_and_peek) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_write_text(dir, "t.txt", "0123456789abcdef");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_reader r;
+  ck_assert_int_eq(exo_reader_open(&r, path, 4096, 4, 10, 0, &ctx), EXO_OK);
+  const uint8_t *p;
+  size_t avail;
+  ck_assert_int_eq(exo_reader_peek(&r, 100, &p, &avail, &ctx), EXO_OK);
+  ck_assert_uint_eq(avail, 6);
+  ck_assert_mem_eq(p, "456789", 6);
+  exo_reader_skip_buffered(&r, 6);
+  ck_assert_uint_eq(exo_reader_remaining(&r), 0);
+  exo_reader_close(&r);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(open_errors_name_the_file) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_writer w;
+  ck_assert_int_eq(exo_writer_open(&w, "/nonexistent-dir-exo/x", 4096, &ctx), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "/nonexistent-dir-exo/x"));
+  exo_writer_abort(&w); /* safe after a failed open */
+  exo_ctx_init(&ctx);
+  exo_reader r;
+  ck_assert_int_eq(exo_reader_open(&r, "/nonexistent-dir-exo/y", 4096, 0, UINT64_MAX, 0, &ctx), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "No such file"));
+  exo_reader_close(&r);
+}
+END_TEST
+
+START_TEST(first_error_wins) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(EXO_FAIL(&ctx, EXO_EINPUT, "first %d", 1), EXO_EINPUT);
+  ck_assert_int_eq(EXO_FAIL(&ctx, EXO_EIO, "second"), EXO_EIO);
+  ck_assert_int_eq(ctx.err.code, EXO_EINPUT);
+  ck_assert_str_eq(ctx.err.msg, "first 1");
+  ck_assert_str_eq(exo_status_name(EXO_ENOSPC), "EXO_ENOSPC");
+  exo_error e = {EXO_OK, ""};
+  ck_assert_int_eq(exo_error_errno(&e, 28 /* ENOSPC */, "write", "/x"), EXO_ENOSPC);
+  ck_assert_ptr_nonnull(strstr(e.msg, "no space left"));
+}
+END_TEST
+
+static int interrupt_after;
+static int fake_interrupt(void *user) {
+  (void)user;
+  return --interrupt_after < 0;
+}
+
+START_TEST(poll_reports_interrupt) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ctx.cb.interrupted = fake_interrupt;
+  interrupt_after = 2;
+  ck_assert_int_eq(exo_poll(&ctx), EXO_OK);
+  ck_assert_int_eq(exo_poll(&ctx), EXO_OK);
+  ck_assert_int_eq(exo_poll(&ctx), EXO_EINTR);
+  ck_assert_int_eq(exo_poll(&ctx), EXO_EINTR); /* sticky */
+}
+END_TEST
+
+START_TEST(tempdirs_are_unique_and_removed) {
+  char *base = tu_mkdtemp();
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  char *a = NULL, *b = NULL;
+  ck_assert_int_eq(exo_tempdir_create(base, &a, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_tempdir_create(base, &b, &ctx), EXO_OK);
+  ck_assert_str_ne(a, b);
+  char *f = tu_write_text(a, "junk", "x");
+  free(f);
+  ck_assert_int_eq(tu_count_entries(base), 2);
+  ck_assert_int_eq(exo_tempdir_remove(a), 0);
+  ck_assert_int_eq(exo_tempdir_remove(b), 0);
+  ck_assert_int_eq(tu_count_entries(base), 0);
+  ck_assert_int_eq(exo_tempdir_create("/nonexistent-dir-exo", &a, &ctx), EXO_EIO);
+  ck_assert_ptr_null(a);
+  free(b);
+  tu_rmdir(base);
+  free(base);
+}
+END_TEST
+
+START_TEST(fmt_and_rng) {
+  char buf[32];
+  size_t n = exo_fmt_u64(buf, 0);
+  ck_assert_uint_eq(n, 1);
+  ck_assert_mem_eq(buf, "0", 1);
+  n = exo_fmt_u64(buf, UINT64_MAX);
+  buf[n] = 0;
+  ck_assert_str_eq(buf, "18446744073709551615");
+  exo_rng a, b;
+  exo_rng_seed(&a, 42);
+  exo_rng_seed(&b, 42);
+  for (int i = 0; i < 100; i++) ck_assert_uint_eq(exo_rng_next(&a), exo_rng_next(&b));
+  int hist[7] = {0};
+  for (int i = 0; i < 70000; i++) hist[exo_rng_below(&a, 7)]++;
+  for (int i = 0; i < 7; i++) ck_assert(hist[i] > 9000 && hist[i] < 11000);
+}
+END_TEST
+
+Suite *io_suite(void) {
+  Suite *s = suite_create("io");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, writer_reader_roundtrip);
+  tcase_add_test(tc, reader_subrange_and_peek);
+  tcase_add_test(tc, open_errors_name_the_file);
+  tcase_add_test(tc, first_error_wins);
+  tcase_add_test(tc, poll_reports_interrupt);
+  tcase_add_test(tc, tempdirs_are_unique_and_removed);
+  tcase_add_test(tc, fmt_and_rng);
+  suite_add_tcase(s, tc);
+  return s;
+}

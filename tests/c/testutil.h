@@ -1,0 +1,26 @@
+/* testutil.h: helpers shared by the C unit tests: scratch directories,
+ * writing small files, reading whole files. */
+#ifndef EXO_TESTUTIL_H
+#define EXO_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A fresh directory under $TMPDIR (or /tmp); malloc'd path. */
+char *tu_mkdtemp(void);
+/* Remove a directory made by tu_mkdtemp and everything in it. */
+void tu_rmdir(const char *dir);
+/* malloc'd dir/name. */
+char *tu_path(const char *dir, const char *name);
+/* Write `len` bytes to path (truncating); returns 0 on success. */
+int tu_write_file(const char *path, const void *data, size_t len);
+/* Write a NUL-terminated string to dir/name; returns malloc'd path. */
+char *tu_write_text(const char *dir, const char *name, const char *text);
+/* Read a whole file; malloc'd, NUL-terminated; *len set; NULL on error. */
+char *tu_read_file(const char *path, size_t *len);
+/* Number of entries (files) in a directory, -1 if it cannot be opened. */
+int tu_count_entries(const char *dir);
+/* gzip-compress `len` bytes of data into path with zlib; 0 on success. */
+int tu_write_gzip(const char *path, const void *data, size_t len);
+
+#endif
