@@ -130,6 +130,7 @@ START_TEST(tempdirs_are_unique_and_removed) {
   ck_assert_int_eq(exo_tempdir_remove(a), 0);
   ck_assert_int_eq(exo_tempdir_remove(b), 0);
   ck_assert_int_eq(tu_count_entries(base), 0);
+  free(a);
   ck_assert_int_eq(exo_tempdir_create("/nonexistent-dir-exo", &a, &ctx), EXO_EIO);
   ck_assert_ptr_null(a);
   free(b);
