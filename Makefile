@@ -53,5 +53,26 @@ sanitize: $(BUILD)/suites.inc
 	  $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $(BUILD)/san/exo_tests_san
 	cd $(BUILD)/san && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 ./exo_tests_san
 
+# ---- R package -------------------------------------------------------------
+# Regenerate RcppExports, man/ and NAMESPACE from the sources.
+roxygen:
+	$(RSCRIPT) -e 'Rcpp::compileAttributes(".")'
+	$(RSCRIPT) -e 'roxygen2::roxygenise(".")'
+
+install: deps
+	$(R) CMD INSTALL --no-multiarch --with-keep.source .
+	@rm -f src/*.o src/*.so src/core/*.o
+
+demo: install
+	$(RSCRIPT) -e 'library(ExoLabel); f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel"); set.seed(1); res <- ExoLabel(f, return_table = TRUE, verbose = TRUE); print(res$$graph_stats); cat("clusters:", length(unique(res$$results$$Cluster)), "\n"); print(head(res$$results, 10)); print(table(cluster_size = table(res$$results$$Cluster)))'
+
+rtest: install
+	$(RSCRIPT) tools/run-r-tests.R
+
+# Everything CI runs: C unit tests (Check) then the R tests (testthat).
+test: deps
+	$(MAKE) ctest
+	$(MAKE) rtest
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o

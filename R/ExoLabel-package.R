@@ -1,0 +1,10 @@
+#' ExoLabel: out-of-memory label propagation for very large graphs
+#'
+#' ExoLabel clusters graphs given as edge-list files (one `A<sep>B<sep>W`
+#' line per edge) whose edges do not fit in memory. See [ExoLabel()] for the
+#' entry point and `vignette("ExoLabel")` for a walk-through.
+#'
+#' @keywords internal
+#' @useDynLib ExoLabel, .registration = TRUE
+#' @importFrom Rcpp sourceCpp
+"_PACKAGE"

@@ -1,0 +1,4 @@
+library(testthat)
+library(ExoLabel)
+
+test_check("ExoLabel")

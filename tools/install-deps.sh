@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install what building and testing ExoLabel needs, from Debian's packages
+# (CRAN as a fallback for R packages Debian lacks). Does nothing when all is
+# already there, so it is cheap to call before every build.
+set -euo pipefail
+DEB_PKGS=(r-base-dev r-cran-rcpp r-cran-testthat r-cran-igraph r-cran-roxygen2
+          r-cran-knitr r-cran-rmarkdown r-cran-callr
+          check libsubunit-dev pkg-config zlib1g-dev valgrind)
+missing=()
+for p in "${DEB_PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# R packages that must be loadable (CRAN if Debian's are missing or broken)
+Rscript -e '
+need <- c("Rcpp", "testthat", "igraph", "roxygen2", "knitr", "rmarkdown", "callr")
+miss <- need[!vapply(need, requireNamespace, logical(1), quietly = TRUE)]
+if (length(miss)) {
+  message("install-deps: installing from CRAN: ", paste(miss, collapse = " "))
+  install.packages(miss, repos = "https://cloud.r-project.org")
+}'
