@@ -98,6 +98,9 @@
 #'   \item{results}{the output file path, or with `return_table = TRUE` a
 #'     `data.frame(Vertex, Cluster)`.}
 #'   For several clusterings, a list of such lists, one per clustering.
+#'   Each carries an attribute `"stats"`: a list with the number of sorted
+#'   runs, merge passes, merge fan-in, peak temporary disk in bytes, the
+#'   number of clusters and the seconds spent per stage.
 #'
 #' @examples
 #' edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
@@ -164,10 +167,14 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             result <- data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
                                  stringsAsFactors = FALSE)
         }
-        list(parameters = c(add_self_loops = self_loops[i],
-                            attenuation = attenuation[i],
-                            iterations = run$iterations[i]),
-             graph_stats = stats, results = result)
+        res <- list(parameters = c(add_self_loops = self_loops[i],
+                                   attenuation = attenuation[i],
+                                   iterations = run$iterations[i]),
+                    graph_stats = stats, results = result)
+        attr(res, "stats") <- c(run$sort,
+                                list(num_clusters = run$num_clusters[i],
+                                     seconds_cluster = run$seconds_cluster[i]))
+        res
     })
     if (nrun == 1L) out[[1L]] else out
 }

@@ -131,6 +131,13 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfi
   const double num_vertices = static_cast<double>(graph->num_nodes);
   const double num_edges = static_cast<double>(graph->num_edges);
   const double seconds_build = graph->seconds_parse + graph->seconds_csr;
+  Rcpp::List sort_stats = Rcpp::List::create(
+      Rcpp::Named("sort_runs") = static_cast<double>(graph->sort.runs),
+      Rcpp::Named("merge_passes") = static_cast<double>(graph->sort.merge_passes),
+      Rcpp::Named("fan_in") = static_cast<double>(graph->sort.fan_in),
+      Rcpp::Named("peak_temp_disk") = static_cast<double>(graph->sort.peak_disk),
+      Rcpp::Named("seconds_parse") = graph->seconds_parse,
+      Rcpp::Named("seconds_csr") = graph->seconds_csr);
   exo_graph_free(graph);
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun);
@@ -143,7 +150,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfi
       Rcpp::Named("num_vertices") = num_vertices, Rcpp::Named("num_edges") = num_edges,
       Rcpp::Named("num_clusters") = num_clusters,
       Rcpp::Named("iterations") = used_iterations,
-      Rcpp::Named("seconds_build") = seconds_build, Rcpp::Named("seconds_cluster") = seconds);
+      Rcpp::Named("seconds_build") = seconds_build, Rcpp::Named("seconds_cluster") = seconds,
+      Rcpp::Named("sort") = sort_stats);
 }
 
 namespace {
