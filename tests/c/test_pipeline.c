@@ -1,0 +1,232 @@
+/* test_pipeline.c: the whole core run, from edge-list files to cluster files:
+ * results, forced wide ids, tiny memory limits, cleanup on error and on
+ * interrupt. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exo_pipeline.h"
+#include "testutil.h"
+
+/* Build and cluster `files` with the given knobs; returns status and fills
+ * *out_text with the output file's contents (malloc'd). */
+static exo_status run_files(const char *dir, const char **files, size_t nfiles,
+                            int directed, int wide, uint64_t run_records,
+                            uint32_t fan_in, uint64_t seed, char **out_text,
+                            exo_ctx *ctx, exo_graph **keep) {
+  exo_build_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.files = files;
+  opt.nfiles = nfiles;
+  opt.parse.sep = '\t';
+  opt.directed = directed;
+  opt.tempdir_base = dir;
+  opt.memory_limit = 64u << 20;
+  opt.force_wide_ids = wide;
+  opt.run_records = run_records;
+  opt.fan_in = fan_in;
+  exo_graph *g = NULL;
+  exo_status st = exo_graph_build(&opt, ctx, &g);
+  if (st) return st;
+  exo_lp_params p;
+  memset(&p, 0, sizeof p);
+  p.seed = seed;
+  p.max_visits = 100;
+  p.memory_limit = 1u << 20;
+  exo_cluster_result res;
+  char *out = tu_path(dir, "out.tsv");
+  st = exo_graph_cluster(g, &p, out, '\t', ctx, &res);
+  if (!st && out_text) *out_text = tu_read_file(out, NULL);
+  unlink(out);
+  free(out);
+  if (keep)
+    *keep = g;
+  else
+    exo_graph_free(g);
+  return st;
+}
+
+/* "k cliques of size s" edge list text, cliques joined in a ring. */
+static char *clique_text(int k, int s) {
+  size_t cap = 1 << 20, len = 0;
+  char *t = malloc(cap);
+  for (int c = 0; c < k; c++) {
+    for (int i = 0; i < s; i++)
+      for (int j = i + 1; j < s; j++)
+        len += (size_t)snprintf(t + len, cap - len, "c%d_%d\tc%d_%d\t1\n", c, i, c, j);
+    len += (size_t)snprintf(t + len, cap - len, "c%d_%d\tc%d_0\t1\n", c, s - 1, (c + 1) % k);
+  }
+  return t;
+}
+
+/* Every output line's cluster equals that of the first node of its clique. */
+static void assert_cliques(const char *text, int k, int s) {
+  int cluster_of_clique[64];
+  for (int c = 0; c < k; c++) cluster_of_clique[c] = -1;
+  int lines = 0, seen[64] = {0};
+  const char *p = text;
+  while (*p) {
+    int c, i, cl;
+    ck_assert_int_eq(sscanf(p, "c%d_%d\t%d", &c, &i, &cl), 3);
+    if (cluster_of_clique[c] < 0) cluster_of_clique[c] = cl;
+    ck_assert_int_eq(cluster_of_clique[c], cl);
+    seen[cl] = 1;
+    lines++;
+    p = strchr(p, '\n') + 1;
+  }
+  ck_assert_int_eq(lines, k * s);
+  for (int cl = 1; cl <= k; cl++) ck_assert(seen[cl]);
+}
+
+START_TEST(cliques_narrow_wide_tiny_memory_agree) {
+  char *dir = tu_mkdtemp();
+  char *text = clique_text(6, 7);
+  char *f = tu_write_text(dir, "edges.tsv", text);
+  const char *files[] = {f};
+  char *base = NULL, *other = NULL;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(run_files(dir, files, 1, 0, 0, 0, 0, 9, &base, &ctx, NULL), EXO_OK);
+  assert_cliques(base, 6, 7);
+  /* wide ids on disk, then tiny runs with a fan-in of 2: same bytes */
+  ck_assert_int_eq(run_files(dir, files, 1, 0, 1, 0, 0, 9, &other, &ctx, NULL), EXO_OK);
+  ck_assert_str_eq(base, other);
+  free(other);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(run_files(dir, files, 1, 0, 0, 5, 2, 9, &other, &ctx, &g), EXO_OK);
+  ck_assert_str_eq(base, other);
+  ck_assert_uint_gt(g->sort.runs, 20);
+  ck_assert_uint_ge(g->sort.merge_passes, 3);
+  ck_assert_uint_eq(g->num_nodes, 42);
+  ck_assert_uint_eq(g->num_edges, 2 * (6 * 21 + 6));
+  exo_graph_free(g);
+  free(other);
+  /* only the input file is left */
+  ck_assert_int_eq(tu_count_entries(dir), 1);
+  free(base);
+  free(text);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(split_files_equal_one_file) {
+  char *dir = tu_mkdtemp();
+  char *text = clique_text(3, 5);
+  size_t half = strlen(text) / 2;
+  while (text[half - 1] != '\n') half++;
+  char *whole = tu_write_text(dir, "whole.tsv", text);
+  char *second = tu_write_text(dir, "b.tsv", text + half);
+  text[half] = '\0';
+  char *first = tu_write_text(dir, "a.tsv", text);
+  const char *one[] = {whole}, *two[] = {first, second};
+  char *x = NULL, *y = NULL;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(run_files(dir, one, 1, 0, 0, 0, 0, 3, &x, &ctx, NULL), EXO_OK);
+  ck_assert_int_eq(run_files(dir, two, 2, 0, 0, 0, 0, 3, &y, &ctx, NULL), EXO_OK);
+  ck_assert_str_eq(x, y);
+  free(x);
+  free(y);
+  free(text);
+  free(whole);
+  free(first);
+  free(second);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(directed_weights_and_nonpositive_edges) {
+  char *dir = tu_mkdtemp();
+  /* chain a->b->c->d; e only has a zero-weight edge, f a negative one */
+  char *f = tu_write_text(dir, "d.tsv", "a\tb\t1\nb\tc\t1\nc\td\t1\ne\ta\t0\nf\tb\t-2\n");
+  const char *files[] = {f};
+  char *out = NULL;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(run_files(dir, files, 1, 1, 0, 0, 0, 1, &out, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_nodes, 6);
+  ck_assert_uint_eq(g->num_edges, 3);
+  ck_assert_uint_eq(g->num_arcs, 6);
+  ck_assert_uint_eq(g->num_lines, 5);
+  exo_graph_free(g);
+  /* a, b, c, d share cluster 1; e and f are alone */
+  ck_assert_str_eq(out, "a\t1\nb\t1\nc\t1\nd\t1\ne\t2\nf\t3\n");
+  free(out);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(bad_input_leaves_nothing_behind) {
+  char *dir = tu_mkdtemp();
+  char *f = tu_write_text(dir, "bad.tsv", "a\tb\t1\nb\tc\nc\td\tx\n");
+  const char *files[] = {f};
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(run_files(dir, files, 1, 0, 0, 0, 0, 1, NULL, &ctx, NULL), EXO_EINPUT);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "bad.tsv:3:"));
+  ck_assert_int_eq(tu_count_entries(dir), 1);
+  const char *missing[] = {"/nonexistent-exo/file.tsv"};
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(run_files(dir, missing, 1, 0, 0, 0, 0, 1, NULL, &ctx, NULL), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "/nonexistent-exo/file.tsv"));
+  ck_assert_int_eq(tu_count_entries(dir), 1);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+static int polls_left;
+static int stop_after_polls(void *user) {
+  (void)user;
+  return --polls_left < 0;
+}
+
+START_TEST(interrupt_at_every_point_cleans_up) {
+  char *dir = tu_mkdtemp();
+  char *text = clique_text(20, 12);
+  char *f = tu_write_text(dir, "edges.tsv", text);
+  const char *files[] = {f};
+  int interrupted = 0, finished = 0;
+  for (int k = 0; k < 400 && !finished; k += 1) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ctx.cb.interrupted = stop_after_polls;
+    polls_left = k;
+    exo_status st = run_files(dir, files, 1, 0, 0, 7, 2, 1, NULL, &ctx, NULL);
+    if (st == EXO_OK)
+      finished = 1;
+    else {
+      ck_assert_int_eq(st, EXO_EINTR);
+      interrupted++;
+    }
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+  }
+  ck_assert(finished);
+  ck_assert_int_gt(interrupted, 3);
+  free(text);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+Suite *pipeline_suite(void) {
+  Suite *s = suite_create("pipeline");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, cliques_narrow_wide_tiny_memory_agree);
+  tcase_add_test(tc, split_files_equal_one_file);
+  tcase_add_test(tc, directed_weights_and_nonpositive_edges);
+  tcase_add_test(tc, bad_input_leaves_nothing_behind);
+  tcase_add_test(tc, interrupt_at_every_point_cleans_up);
+  suite_add_tcase(s, tc);
+  return s;
+}
