@@ -1,0 +1,763 @@
+/* test_lp.c: label propagation (exo_lp.h) on small CSR graphs built here
+ * from in-memory edge lists, independent of the sort module. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exo_io.h"
+#include "exo_lp.h"
+#include "exo_record.h"
+#include "exo_rng.h"
+#include "testutil.h"
+
+/* ---- CSR builder ---------------------------------------------------------- */
+
+typedef struct tedge {
+  uint64_t a, b;
+  float w;
+} tedge;
+
+typedef struct tarc {
+  uint64_t key, nbr, seq;
+  float w;
+} tarc;
+
+typedef struct tgraph {
+  char *dir, *offp, *adjp;
+  exo_csr_files csr;
+} tgraph;
+
+static int arc_cmp(const void *x, const void *y) {
+  const tarc *a = x, *b = y;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  if (a->nbr != b->nbr) return a->nbr < b->nbr ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq; /* stable */
+}
+
+/* Build the CSR files for n nodes from an edge list: undirected -> (a,b,w)
+ * and (b,a,w); directed a->b -> in-arc (b,a,+w) and out-arc (a,b,-w); sorted
+ * by (key, nbr), equal pairs in input order. */
+static void tg_build(tgraph *g, uint64_t n, const tedge *e, size_t ne, int directed,
+                     int wide) {
+  memset(g, 0, sizeof *g);
+  g->dir = tu_mkdtemp();
+  ck_assert_ptr_nonnull(g->dir);
+  g->offp = tu_path(g->dir, "csr.off");
+  g->adjp = tu_path(g->dir, "csr.adj");
+  size_t m = 2 * ne;
+  tarc *arcs = malloc((m ? m : 1) * sizeof *arcs);
+  for (size_t i = 0; i < ne; i++) {
+    if (directed) {
+      arcs[2 * i] = (tarc){e[i].b, e[i].a, 2 * i, e[i].w};
+      arcs[2 * i + 1] = (tarc){e[i].a, e[i].b, 2 * i + 1, -e[i].w};
+    } else {
+      arcs[2 * i] = (tarc){e[i].a, e[i].b, 2 * i, e[i].w};
+      arcs[2 * i + 1] = (tarc){e[i].b, e[i].a, 2 * i + 1, e[i].w};
+    }
+  }
+  qsort(arcs, m, sizeof *arcs, arc_cmp);
+  uint64_t *off = calloc(n + 1, sizeof *off);
+  size_t esz = exo_adj_size(wide);
+  uint8_t *adj = malloc(m * esz + 1);
+  for (size_t i = 0; i < m; i++) {
+    ck_assert_uint_lt(arcs[i].key, n);
+    off[arcs[i].key + 1]++;
+    exo_adj_encode(adj + i * esz, wide, arcs[i].nbr, arcs[i].w);
+  }
+  for (uint64_t v = 0; v < n; v++) off[v + 1] += off[v];
+  ck_assert_int_eq(tu_write_file(g->offp, off, (n + 1) * 8), 0);
+  ck_assert_int_eq(tu_write_file(g->adjp, adj, m * esz), 0);
+  free(arcs);
+  free(off);
+  free(adj);
+  g->csr = (exo_csr_files){g->offp, g->adjp, n, m, wide};
+}
+
+static void tg_free(tgraph *g) {
+  tu_rmdir(g->dir);
+  free(g->dir);
+  free(g->offp);
+  free(g->adjp);
+}
+
+static exo_lp_params params_for(int directed, uint64_t seed) {
+  exo_lp_params p;
+  memset(&p, 0, sizeof p);
+  p.directed = directed;
+  p.seed = seed;
+  p.memory_limit = (uint64_t)64 << 20;
+  return p;
+}
+
+/* Run and require success; returns the labels (caller frees). */
+static uint64_t *run_ok(const tgraph *g, const exo_lp_params *p, exo_lp_result *res) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_lp_result r;
+  exo_status s = exo_lp_run(&g->csr, p, &ctx, &r);
+  ck_assert_msg(s == EXO_OK, "exo_lp_run failed: %s %s", exo_status_name(s), ctx.err.msg);
+  ck_assert_ptr_nonnull(r.labels);
+  ck_assert_uint_ge(r.max_visits, 1);
+  ck_assert_uint_le(r.max_visits, EXO_LP_MAX_VISITS);
+  ck_assert_uint_le(r.changes, r.pops);
+  if (res) *res = r;
+  return r.labels;
+}
+
+/* Number of distinct labels among nodes [0, n). */
+static uint64_t count_labels(const uint64_t *lab, uint64_t n) {
+  uint8_t *seen = calloc(n ? n : 1, 1);
+  uint64_t k = 0;
+  for (uint64_t v = 0; v < n; v++) {
+    ck_assert_uint_lt(lab[v], n);
+    if (!seen[lab[v]]) {
+      seen[lab[v]] = 1;
+      k++;
+    }
+  }
+  free(seen);
+  return k;
+}
+
+/* Append the edges of a clique on nodes [first, first + k). */
+static size_t add_clique(tedge *e, size_t ne, uint64_t first, uint64_t k, float w) {
+  for (uint64_t i = 0; i < k; i++)
+    for (uint64_t j = i + 1; j < k; j++) e[ne++] = (tedge){first + i, first + j, w};
+  return ne;
+}
+
+static int open_fds(void) { return tu_count_entries("/proc/self/fd"); }
+
+/* ---- tests ------------------------------------------------------------------ */
+
+START_TEST(two_cliques_split) {
+  tedge e[32];
+  size_t ne = add_clique(e, 0, 0, 5, 1.0f);
+  ne = add_clique(e, ne, 5, 5, 1.0f);
+  e[ne++] = (tedge){4, 5, 1.0f};
+  for (int wide = 0; wide <= 1; wide++) {
+    tgraph g;
+    tg_build(&g, 10, e, ne, 0, wide);
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+      exo_lp_params p = params_for(0, seed);
+      exo_lp_result r;
+      uint64_t *lab = run_ok(&g, &p, &r);
+      for (int v = 1; v < 5; v++) ck_assert_uint_eq(lab[v], lab[0]);
+      for (int v = 6; v < 10; v++) ck_assert_uint_eq(lab[v], lab[5]);
+      ck_assert_uint_ne(lab[0], lab[5]);
+      ck_assert_uint_eq(count_labels(lab, 10), 2);
+      ck_assert_uint_eq(r.max_visits, 5);
+      ck_assert_uint_ge(r.pops, 10);
+      ck_assert_uint_ge(r.rounds, 1);
+      free(lab);
+    }
+    /* asynchronous LP can let one label take both cliques through the
+     * bridge (a global consensus is also stable): rare, measured ~0.5% */
+    int split = 0;
+    for (uint64_t seed = 100; seed < 300; seed++) {
+      exo_lp_params p = params_for(0, seed);
+      uint64_t *lab = run_ok(&g, &p, NULL);
+      int ok = lab[0] != lab[5];
+      for (int v = 0; v < 10; v++) ok &= lab[v] == lab[v < 5 ? 0 : 5];
+      if (!ok) ck_assert_uint_eq(count_labels(lab, 10), 1); /* the only other outcome */
+      split += ok;
+      free(lab);
+    }
+    ck_assert_int_ge(split, 190);
+    tg_free(&g);
+  }
+}
+END_TEST
+
+START_TEST(components_never_share) {
+  /* a path, a clique and a star, disconnected */
+  tedge e[64];
+  size_t ne = 0;
+  for (uint64_t v = 0; v < 9; v++) e[ne++] = (tedge){v, v + 1, 1.0f}; /* 0..9 */
+  ne = add_clique(e, ne, 10, 6, 2.0f);                               /* 10..15 */
+  for (uint64_t v = 17; v < 25; v++) e[ne++] = (tedge){16, v, 1.0f}; /* 16..24 */
+  tgraph g;
+  tg_build(&g, 25, e, ne, 0, 0);
+  for (uint64_t seed = 0; seed < 20; seed++) {
+    exo_lp_params p = params_for(0, seed);
+    uint64_t *lab = run_ok(&g, &p, NULL);
+    for (uint64_t v = 0; v < 25; v++) {
+      uint64_t lo = v < 10 ? 0 : v < 16 ? 10 : 16;
+      uint64_t hi = v < 10 ? 10 : v < 16 ? 16 : 25;
+      ck_assert_uint_ge(lab[v], lo);
+      ck_assert_uint_lt(lab[v], hi);
+    }
+    for (uint64_t v = 11; v < 16; v++) ck_assert_uint_eq(lab[v], lab[10]);
+    for (uint64_t v = 17; v < 25; v++) ck_assert_uint_eq(lab[v], lab[16]);
+    free(lab);
+  }
+  tg_free(&g);
+}
+END_TEST
+
+START_TEST(ring_of_cliques) {
+  enum { K = 8, S = 6 };
+  tedge e[K * S * S];
+  size_t ne = 0;
+  for (uint64_t c = 0; c < K; c++) {
+    ne = add_clique(e, ne, c * S, S, 1.0f);
+    e[ne++] = (tedge){c * S + S - 1, ((c + 1) % K) * S, 1.0f};
+  }
+  tgraph g;
+  tg_build(&g, K * S, e, ne, 0, 0);
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    exo_lp_params p = params_for(0, seed);
+    uint64_t *lab = run_ok(&g, &p, NULL);
+    for (uint64_t c = 0; c < K; c++) {
+      for (uint64_t i = 1; i < S; i++) ck_assert_uint_eq(lab[c * S + i], lab[c * S]);
+    }
+    ck_assert_uint_eq(count_labels(lab, K * S), K);
+    free(lab);
+  }
+  tg_free(&g);
+}
+END_TEST
+
+START_TEST(heavy_edge_decides) {
+  /* undirected: K4 {0..3}, K4 {4..7}; node 8 has two light edges into the
+   * first clique and one edge into the second of weight 2.5 (wins) or 1.5
+   * (loses) */
+  for (int heavy = 0; heavy <= 1; heavy++) {
+    tedge e[32];
+    size_t ne = add_clique(e, 0, 0, 4, 1.0f);
+    ne = add_clique(e, ne, 4, 4, 1.0f);
+    e[ne++] = (tedge){0, 8, 1.0f};
+    e[ne++] = (tedge){1, 8, 1.0f};
+    e[ne++] = (tedge){8, 4, heavy ? 2.5f : 1.5f};
+    tgraph g;
+    tg_build(&g, 9, e, ne, 0, 0);
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+      exo_lp_params p = params_for(0, seed);
+      uint64_t *lab = run_ok(&g, &p, NULL);
+      for (int v = 1; v < 4; v++) ck_assert_uint_eq(lab[v], lab[0]);
+      for (int v = 5; v < 8; v++) ck_assert_uint_eq(lab[v], lab[4]);
+      ck_assert_uint_ne(lab[0], lab[4]);
+      ck_assert_uint_eq(lab[8], heavy ? lab[4] : lab[0]);
+      free(lab);
+    }
+    tg_free(&g);
+  }
+  /* directed: 0->1 (1 copies 0), then 0->5, 1->5 (label 0, sum 2) against
+   * 2->5 of weight 3 (wins) or 1.5 (loses) */
+  for (int heavy = 0; heavy <= 1; heavy++) {
+    tedge e[] = {{0, 1, 1.0f}, {0, 5, 1.0f}, {1, 5, 1.0f}, {2, 5, heavy ? 3.0f : 1.5f}};
+    tgraph g;
+    tg_build(&g, 6, e, 4, 1, 0);
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+      exo_lp_params p = params_for(1, seed);
+      uint64_t *lab = run_ok(&g, &p, NULL);
+      ck_assert_uint_eq(lab[0], 0);
+      ck_assert_uint_eq(lab[1], 0);
+      ck_assert_uint_eq(lab[2], 2);
+      ck_assert_uint_eq(lab[5], heavy ? 2 : 0);
+      ck_assert_uint_eq(lab[3], 3);
+      ck_assert_uint_eq(lab[4], 4);
+      free(lab);
+    }
+    tg_free(&g);
+  }
+}
+END_TEST
+
+START_TEST(self_loop_cutoff_blocks_light_arcs) {
+  /* undirected star with light spokes: with cutoff 1 nobody moves */
+  {
+    tedge e[] = {{0, 1, 0.5f}, {0, 2, 0.5f}, {0, 3, 0.9f}, {4, 5, 1.0f}};
+    tgraph g;
+    tg_build(&g, 6, e, 4, 0, 0);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+      exo_lp_params p = params_for(0, seed);
+      p.self_loop_cutoff = 1.0;
+      exo_lp_result r;
+      uint64_t *lab = run_ok(&g, &p, &r);
+      for (uint64_t v = 0; v < 4; v++) ck_assert_uint_eq(lab[v], v);
+      ck_assert_uint_eq(lab[4], lab[5]); /* the 1.0 edge qualifies */
+      ck_assert_uint_eq(r.changes, 1);
+      free(lab);
+      p.self_loop_cutoff = 0.0; /* without a cutoff the star merges */
+      lab = run_ok(&g, &p, NULL);
+      for (uint64_t v = 1; v < 4; v++) ck_assert_uint_eq(lab[v], lab[0]);
+      free(lab);
+    }
+    tg_free(&g);
+  }
+  /* directed: label 1 reaches node 0 over two light arcs (sum 1.2), label 3
+   * over one arc of 1.0 */
+  {
+    tedge e[] = {{1, 2, 5.0f}, {1, 0, 0.6f}, {2, 0, 0.6f}, {3, 0, 1.0f}};
+    tgraph g;
+    tg_build(&g, 4, e, 4, 1, 0);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+      exo_lp_params p = params_for(1, seed);
+      p.self_loop_cutoff = 1.0;
+      uint64_t *lab = run_ok(&g, &p, NULL);
+      ck_assert_uint_eq(lab[2], 1);
+      ck_assert_uint_eq(lab[0], 3);
+      free(lab);
+      p.self_loop_cutoff = 0.0;
+      lab = run_ok(&g, &p, NULL);
+      ck_assert_uint_eq(lab[2], 1);
+      ck_assert_uint_eq(lab[0], 1);
+      free(lab);
+    }
+    tg_free(&g);
+  }
+}
+END_TEST
+
+START_TEST(directed_chain_and_no_upstream) {
+  tedge e[49];
+  for (uint64_t v = 0; v < 49; v++) e[v] = (tedge){v, v + 1, 1.0f};
+  for (int wide = 0; wide <= 1; wide++) {
+    tgraph g;
+    tg_build(&g, 50, e, 49, 1, wide);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+      exo_lp_params p = params_for(1, seed);
+      p.max_visits = 1000;
+      exo_lp_result r;
+      uint64_t *lab = run_ok(&g, &p, &r);
+      for (uint64_t v = 0; v < 50; v++) ck_assert_uint_eq(lab[v], 0);
+      ck_assert_uint_eq(r.max_visits, 1000);
+      free(lab);
+    }
+    tg_free(&g);
+  }
+  /* a directed 5-clique {0..4} feeding 4->5->6; node 7 points into it */
+  tedge f[32];
+  size_t ne = 0;
+  for (uint64_t i = 0; i < 5; i++)
+    for (uint64_t j = 0; j < 5; j++)
+      if (i != j) f[ne++] = (tedge){i, j, 1.0f};
+  f[ne++] = (tedge){4, 5, 1.0f};
+  f[ne++] = (tedge){5, 6, 1.0f};
+  f[ne++] = (tedge){7, 0, 3.0f};
+  f[ne++] = (tedge){7, 1, 3.0f};
+  tgraph g;
+  tg_build(&g, 8, f, ne, 1, 0);
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    exo_lp_params p = params_for(1, seed);
+    p.max_visits = 100;
+    uint64_t *lab = run_ok(&g, &p, NULL);
+    ck_assert_uint_eq(lab[7], 7); /* no in-arcs: never pulled */
+    ck_assert_uint_eq(lab[5], lab[4]);
+    ck_assert_uint_eq(lab[6], lab[4]);
+    free(lab);
+  }
+  tg_free(&g);
+}
+END_TEST
+
+START_TEST(max_visits_cap) {
+  /* a ring: every node sees two labels, lots of churn */
+  enum { N = 2000 };
+  tedge *e = malloc(N * sizeof *e);
+  for (uint64_t v = 0; v < N; v++) e[v] = (tedge){v, (v + 1) % N, 1.0f};
+  tgraph g;
+  tg_build(&g, N, e, N, 0, 0);
+  exo_lp_params p = params_for(0, 7);
+  p.max_visits = 1;
+  exo_lp_result r;
+  uint64_t *lab = run_ok(&g, &p, &r);
+  ck_assert_uint_eq(r.max_visits, 1);
+  ck_assert_uint_eq(r.pops, N);
+  ck_assert_uint_eq(r.rounds, 1);
+  free(lab);
+  p.max_visits = 3;
+  lab = run_ok(&g, &p, &r);
+  ck_assert_uint_eq(r.max_visits, 3);
+  ck_assert_uint_le(r.pops, 3 * N);
+  ck_assert_uint_gt(r.pops, N);
+  free(lab);
+  p.max_visits = 100000; /* above the hard cap */
+  lab = run_ok(&g, &p, &r);
+  ck_assert_uint_eq(r.max_visits, EXO_LP_MAX_VISITS);
+  free(lab);
+  tg_free(&g);
+  free(e);
+}
+END_TEST
+
+START_TEST(seeds_reproduce_and_differ) {
+  enum { N = 300 };
+  tedge e[N];
+  for (uint64_t v = 0; v < N; v++) e[v] = (tedge){v, (v + 1) % N, 1.0f};
+  tgraph g;
+  tg_build(&g, N, e, N, 0, 0);
+  uint64_t *first = NULL;
+  int differs = 0;
+  for (uint64_t seed = 1; seed <= 6; seed++) {
+    exo_lp_params p = params_for(0, seed);
+    exo_lp_result r1, r2;
+    uint64_t *a = run_ok(&g, &p, &r1);
+    uint64_t *b = run_ok(&g, &p, &r2);
+    ck_assert_mem_eq(a, b, N * sizeof *a);
+    ck_assert_uint_eq(r1.pops, r2.pops);
+    ck_assert_uint_eq(r1.changes, r2.changes);
+    ck_assert_uint_eq(r1.rounds, r2.rounds);
+    if (!first) {
+      first = a;
+    } else {
+      if (memcmp(first, a, N * sizeof *a) != 0) differs = 1;
+      free(a);
+    }
+    free(b);
+  }
+  ck_assert_msg(differs, "six seeds gave identical labels on a ring");
+  free(first);
+  tg_free(&g);
+}
+END_TEST
+
+START_TEST(attenuation_runs_deterministically) {
+  enum { K = 10, S = 5 };
+  tedge e[K * S * S];
+  size_t ne = 0;
+  for (uint64_t c = 0; c < K; c++) {
+    ne = add_clique(e, ne, c * S, S, 1.0f);
+    e[ne++] = (tedge){c * S, ((c + 1) % K) * S + 1, 1.0f};
+    e[ne++] = (tedge){c * S + 2, ((c + 3) % K) * S + 3, 0.5f};
+  }
+  tgraph g;
+  tg_build(&g, K * S, e, ne, 0, 0);
+  const double atts[] = {0.5, 1.0, 2.0};
+  for (int i = 0; i < 3; i++) {
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      exo_lp_params p = params_for(0, seed);
+      p.attenuation = atts[i];
+      exo_lp_result r1, r2;
+      uint64_t *a = run_ok(&g, &p, &r1);
+      uint64_t *b = run_ok(&g, &p, &r2);
+      ck_assert_mem_eq(a, b, K * S * sizeof *a);
+      ck_assert_uint_eq(r1.pops, r2.pops);
+      ck_assert_uint_eq(r1.rounds, r2.rounds);
+      ck_assert_uint_ge(r1.pops, K * S);
+      ck_assert_uint_gt(r1.changes, 0);
+      uint64_t k = count_labels(a, K * S);
+      ck_assert_uint_ge(k, 1);
+      ck_assert_uint_lt(k, K * S);
+      free(a);
+      free(b);
+    }
+  }
+  /* directed, with attenuation: the chain still carries label 0 down */
+  tedge c[19];
+  for (uint64_t v = 0; v < 19; v++) c[v] = (tedge){v, v + 1, 1.0f};
+  tgraph h;
+  tg_build(&h, 20, c, 19, 1, 0);
+  exo_lp_params p = params_for(1, 3);
+  p.attenuation = 1.0;
+  p.max_visits = 1000;
+  uint64_t *lab = run_ok(&h, &p, NULL);
+  for (uint64_t v = 0; v < 20; v++) ck_assert_uint_le(lab[v], v);
+  free(lab);
+  tg_free(&h);
+  tg_free(&g);
+}
+END_TEST
+
+START_TEST(empty_graph) {
+  tgraph g;
+  tg_build(&g, 10, NULL, 0, 0, 0);
+  exo_lp_params p = params_for(0, 1);
+  exo_lp_result r;
+  uint64_t *lab = run_ok(&g, &p, &r);
+  for (uint64_t v = 0; v < 10; v++) ck_assert_uint_eq(lab[v], v);
+  ck_assert_uint_eq(r.pops, 10);
+  ck_assert_uint_eq(r.changes, 0);
+  ck_assert_uint_eq(r.rounds, 1);
+  ck_assert_uint_eq(r.max_visits, 5);
+  free(lab);
+  tg_free(&g);
+  /* and no nodes at all */
+  tg_build(&g, 0, NULL, 0, 1, 0);
+  p = params_for(1, 1);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_lp_run(&g.csr, &p, &ctx, &r), EXO_OK);
+  ck_assert_uint_eq(r.pops, 0);
+  ck_assert_uint_eq(r.rounds, 0);
+  free(r.labels);
+  tg_free(&g);
+}
+END_TEST
+
+START_TEST(star_larger_than_buffer) {
+  enum { LEAVES = 200000 };
+  tedge *e = malloc(LEAVES * sizeof *e);
+  for (uint64_t i = 0; i < LEAVES; i++) e[i] = (tedge){0, i + 1, 1.0f};
+  tgraph g;
+  tg_build(&g, LEAVES + 1, e, LEAVES, 0, 0);
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    exo_lp_params p = params_for(0, seed);
+    p.memory_limit = 1; /* buffer: the 64 KiB floor = 8192 entries */
+    exo_lp_result rs, rb;
+    uint64_t *small = run_ok(&g, &p, &rs);
+    ck_assert_uint_eq(rs.max_visits, 447); /* floor(sqrt(200000)) */
+    for (uint64_t v = 1; v <= LEAVES; v++) ck_assert_uint_eq(small[v], small[0]);
+    p.memory_limit = (uint64_t)1 << 30; /* one chunk: same answer */
+    uint64_t *big = run_ok(&g, &p, &rb);
+    ck_assert_mem_eq(small, big, (LEAVES + 1) * sizeof *small);
+    ck_assert_uint_eq(rs.pops, rb.pops);
+    free(small);
+    free(big);
+  }
+  tg_free(&g);
+  free(e);
+}
+END_TEST
+
+static void expect_internal(const exo_csr_files *csr, const char *path_in_msg) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_lp_params p = params_for(0, 1);
+  exo_lp_result r;
+  r.labels = (uint64_t *)&r; /* must be reset */
+  ck_assert_int_eq(exo_lp_run(csr, &p, &ctx, &r), EXO_EINTERNAL);
+  ck_assert_ptr_null(r.labels);
+  ck_assert_msg(strstr(ctx.err.msg, path_in_msg) != NULL, "message '%s' lacks '%s'",
+                ctx.err.msg, path_in_msg);
+}
+
+START_TEST(corrupt_csr_is_internal_error) {
+  tedge e[] = {{0, 1, 1.0f}, {1, 2, 1.0f}, {2, 3, 1.0f}};
+  tgraph g;
+  tg_build(&g, 4, e, 3, 0, 0);
+  int fds = open_fds();
+  uint64_t good[5] = {0, 1, 3, 5, 6};
+  size_t len;
+  char *orig = tu_read_file(g.offp, &len);
+  ck_assert_uint_eq(len, sizeof good);
+  ck_assert_mem_eq(orig, good, sizeof good);
+
+  uint64_t bad1[5] = {0, 3, 1, 5, 6}; /* decreasing */
+  ck_assert_int_eq(tu_write_file(g.offp, bad1, sizeof bad1), 0);
+  expect_internal(&g.csr, g.offp);
+  uint64_t bad2[5] = {0, 1, 3, 5, 7}; /* offsets[n] != m */
+  ck_assert_int_eq(tu_write_file(g.offp, bad2, sizeof bad2), 0);
+  expect_internal(&g.csr, g.offp);
+  uint64_t bad3[5] = {1, 1, 3, 5, 6}; /* offsets[0] != 0 */
+  ck_assert_int_eq(tu_write_file(g.offp, bad3, sizeof bad3), 0);
+  expect_internal(&g.csr, g.offp);
+  ck_assert_int_eq(tu_write_file(g.offp, good, 32), 0); /* truncated */
+  expect_internal(&g.csr, g.offp);
+  ck_assert_int_eq(tu_write_file(g.offp, good, sizeof good), 0);
+
+  /* adjacency of the wrong size (as if it were wide) */
+  exo_csr_files wide = g.csr;
+  wide.wide = 1;
+  expect_internal(&wide, g.adjp);
+  /* a neighbour id out of range */
+  char *adj = tu_read_file(g.adjp, &len);
+  exo_adj_encode((uint8_t *)adj + 8 * 2, 0, 99, 1.0f);
+  ck_assert_int_eq(tu_write_file(g.adjp, adj, len), 0);
+  expect_internal(&g.csr, g.adjp);
+  free(adj);
+  free(orig);
+  ck_assert_int_eq(open_fds(), fds);
+
+  /* a missing file is an I/O error naming it */
+  exo_csr_files missing = g.csr;
+  missing.offsets_path = "/nonexistent-exo/offsets";
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_lp_params p = params_for(0, 1);
+  exo_lp_result r;
+  ck_assert_int_eq(exo_lp_run(&missing, &p, &ctx, &r), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "/nonexistent-exo/offsets"));
+  tg_free(&g);
+}
+END_TEST
+
+typedef struct intr_state {
+  int calls, stop_at;
+  uint64_t last_done;
+  int progress_calls;
+} intr_state;
+
+static int intr_cb(void *user) {
+  intr_state *s = user;
+  return ++s->calls >= s->stop_at;
+}
+
+static void progress_cb(void *user, exo_stage stage, uint64_t done, uint64_t total) {
+  intr_state *s = user;
+  ck_assert_int_eq(stage, EXO_STAGE_CLUSTER);
+  ck_assert_uint_eq(total, 0);
+  ck_assert_uint_ge(done, s->last_done);
+  s->last_done = done;
+  s->progress_calls++;
+}
+
+START_TEST(interrupt_and_progress) {
+  enum { N = 50000 };
+  tedge *e = malloc(N * sizeof *e);
+  for (uint64_t v = 0; v < N; v++) e[v] = (tedge){v, (v + 1) % N, 1.0f};
+  tgraph g;
+  tg_build(&g, N, e, N, 0, 0);
+  int fds = open_fds();
+  /* uninterrupted: progress is monotone and ends at pops */
+  intr_state st = {0, 1 << 30, 0, 0};
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ctx.cb.user = &st;
+  ctx.cb.interrupted = intr_cb;
+  ctx.cb.progress = progress_cb;
+  exo_lp_params p = params_for(0, 5);
+  exo_lp_result r;
+  ck_assert_int_eq(exo_lp_run(&g.csr, &p, &ctx, &r), EXO_OK);
+  ck_assert_uint_eq(st.last_done, r.pops);
+  ck_assert_int_ge(st.progress_calls, 2 + (int)(N / 4096));
+  ck_assert_int_ge(st.calls, (int)(N / 4096));
+  free(r.labels);
+  /* interrupted after a few polls */
+  for (int stop = 1; stop <= 6; stop++) {
+    intr_state si = {0, stop, 0, 0};
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &si;
+    ctx.cb.interrupted = intr_cb;
+    r.labels = (uint64_t *)&r;
+    ck_assert_int_eq(exo_lp_run(&g.csr, &p, &ctx, &r), EXO_EINTR);
+    ck_assert_int_eq(ctx.err.code, EXO_EINTR);
+    ck_assert_ptr_null(r.labels);
+    ck_assert_int_eq(si.calls, stop);
+  }
+  ck_assert_int_eq(open_fds(), fds);
+  tg_free(&g);
+  free(e);
+}
+END_TEST
+
+START_TEST(narrow_and_wide_agree) {
+  enum { N = 3000, M = 12000 };
+  tedge *e = malloc(M * sizeof *e);
+  exo_rng rng;
+  exo_rng_seed(&rng, 99);
+  for (size_t i = 0; i < M; i++)
+    e[i] = (tedge){exo_rng_below(&rng, N), exo_rng_below(&rng, N),
+                   (float)(1 + exo_rng_below(&rng, 4))};
+  for (int directed = 0; directed <= 1; directed++) {
+    tgraph a, b;
+    tg_build(&a, N, e, M, directed, 0);
+    tg_build(&b, N, e, M, directed, 1);
+    exo_lp_params p = params_for(directed, 11);
+    p.attenuation = 0.7;
+    exo_lp_result ra, rb;
+    uint64_t *la = run_ok(&a, &p, &ra);
+    uint64_t *lb = run_ok(&b, &p, &rb);
+    ck_assert_mem_eq(la, lb, N * sizeof *la);
+    ck_assert_uint_eq(ra.pops, rb.pops);
+    ck_assert_uint_lt(count_labels(la, N), N);
+    free(la);
+    free(lb);
+    tg_free(&a);
+    tg_free(&b);
+  }
+  free(e);
+}
+END_TEST
+
+/* Benchmark, only with EXO_LP_BENCH=1: a random undirected graph of 1e6
+ * nodes and 1e7 edges (2e7 arcs), CSR written straight from counts. */
+START_TEST(bench_random_graph) {
+  if (!getenv("EXO_LP_BENCH")) return;
+  const uint64_t n = 1000000, ne = 10000000, m = 2 * ne;
+  exo_rng rng;
+  exo_rng_seed(&rng, 2024);
+  uint32_t *ea = malloc(ne * 4), *eb = malloc(ne * 4);
+  uint64_t *off = calloc(n + 1, 8);
+  for (uint64_t i = 0; i < ne; i++) {
+    ea[i] = (uint32_t)exo_rng_below(&rng, n);
+    eb[i] = (uint32_t)exo_rng_below(&rng, n);
+    off[ea[i] + 1]++;
+    off[eb[i] + 1]++;
+  }
+  for (uint64_t v = 0; v < n; v++) off[v + 1] += off[v];
+  uint64_t *pos = malloc(n * 8);
+  memcpy(pos, off, n * 8);
+  uint32_t *nbr = malloc(m * 4);
+  for (uint64_t i = 0; i < ne; i++) {
+    nbr[pos[ea[i]]++] = eb[i];
+    nbr[pos[eb[i]]++] = ea[i];
+  }
+  uint8_t *adj = malloc(m * 8);
+  for (uint64_t v = 0; v < n; v++) {
+    /* insertion sort of the short list by neighbour */
+    for (uint64_t i = off[v] + 1; i < off[v + 1]; i++) {
+      uint32_t x = nbr[i];
+      uint64_t j = i;
+      while (j > off[v] && nbr[j - 1] > x) {
+        nbr[j] = nbr[j - 1];
+        j--;
+      }
+      nbr[j] = x;
+    }
+    for (uint64_t i = off[v]; i < off[v + 1]; i++) exo_adj_encode(adj + i * 8, 0, nbr[i], 1.0f);
+  }
+  tgraph g;
+  memset(&g, 0, sizeof g);
+  g.dir = tu_mkdtemp();
+  g.offp = tu_path(g.dir, "csr.off");
+  g.adjp = tu_path(g.dir, "csr.adj");
+  ck_assert_int_eq(tu_write_file(g.offp, off, (n + 1) * 8), 0);
+  ck_assert_int_eq(tu_write_file(g.adjp, adj, m * 8), 0);
+  g.csr = (exo_csr_files){g.offp, g.adjp, n, m, 0};
+  free(ea);
+  free(eb);
+  free(pos);
+  free(nbr);
+  free(adj);
+  free(off);
+  const double atts[] = {0.0, 1.0};
+  for (int i = 0; i < 2; i++) {
+    exo_lp_params p = params_for(0, 1);
+    p.attenuation = atts[i];
+    p.memory_limit = (uint64_t)1 << 30;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    exo_lp_result r;
+    uint64_t *lab = run_ok(&g, &p, &r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    fprintf(stderr,
+            "bench lp: n=%llu arcs=%llu attenuation=%.1f: %.2f s, pops=%llu, changes=%llu, "
+            "rounds=%llu, max_visits=%u, clusters=%llu\n",
+            (unsigned long long)n, (unsigned long long)m, atts[i], secs,
+            (unsigned long long)r.pops, (unsigned long long)r.changes,
+            (unsigned long long)r.rounds, r.max_visits,
+            (unsigned long long)count_labels(lab, n));
+    free(lab);
+  }
+  tg_free(&g);
+}
+END_TEST
+
+Suite *lp_suite(void) {
+  Suite *s = suite_create("lp");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, two_cliques_split);
+  tcase_add_test(tc, components_never_share);
+  tcase_add_test(tc, ring_of_cliques);
+  tcase_add_test(tc, heavy_edge_decides);
+  tcase_add_test(tc, self_loop_cutoff_blocks_light_arcs);
+  tcase_add_test(tc, directed_chain_and_no_upstream);
+  tcase_add_test(tc, max_visits_cap);
+  tcase_add_test(tc, seeds_reproduce_and_differ);
+  tcase_add_test(tc, attenuation_runs_deterministically);
+  tcase_add_test(tc, empty_graph);
+  tcase_add_test(tc, star_larger_than_buffer);
+  tcase_add_test(tc, corrupt_csr_is_internal_error);
+  tcase_add_test(tc, interrupt_and_progress);
+  tcase_add_test(tc, narrow_and_wide_agree);
+  tcase_add_test(tc, bench_random_graph);
+  suite_add_tcase(s, tc);
+  return s;
+}
