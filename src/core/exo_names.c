@@ -1,0 +1,274 @@
+/* exo_names.c: node names to dense ids (see exo_names.h).
+ *
+ * Each name is hashed to 128 bits by name_hash128() below. The table stores
+ * no name bytes, only an 88-bit fingerprint and the id:
+ *   slot.fp  = the first 64-bit hash lane (its low bits also pick the bucket)
+ *   slot.tag = top 24 bits of the second lane << 40 | (id + 1)
+ * so tag == 0 marks an empty slot. Open addressing with linear probing over a
+ * power-of-two number of slots, doubled when more than 70% full. New names
+ * are appended to the names file as "<name>\n" in id order. */
+#include "exo_names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exo_io.h"
+
+#define NAMES_INITIAL_SLOTS ((size_t)1024)
+#define ID_BITS 40
+#define ID_MASK ((((uint64_t)1) << ID_BITS) - 1)
+#define HI_MASK (~ID_MASK)
+
+typedef struct slot {
+  uint64_t fp;  /* hash lane 1 */
+  uint64_t tag; /* lane 2 top 24 bits | (id + 1) */
+} slot;
+
+struct exo_names {
+  slot *slots;
+  size_t cap;      /* power of two, 0 after finish */
+  size_t mask;
+  uint64_t grow_at; /* grow before count exceeds this */
+  uint64_t count;
+  int finished;
+  exo_writer out;
+};
+
+/* ---- 128-bit name hash --------------------------------------------------
+ * Two 64-bit lanes fed from the same words but with different constants and
+ * pairings; each step multiplies two 64-bit values to 128 bits and folds the
+ * halves together (xor). Names of up to 16 bytes become two (overlapping)
+ * words; longer names are taken 16 bytes at a time, the last block ending at
+ * the last byte. The length seeds both lanes, so the word extraction needs to
+ * be injective only for a given length. A final xorshift-multiply avalanche
+ * spreads every input bit over each output lane. Constants are arbitrary odd
+ * 64-bit numbers with about half their bits set. */
+#define HC_A0 0xb601ab189a7ef00fULL
+#define HC_A1 0x15c23bf924a8f631ULL
+#define HC_B0 0xac074e8cac9dbb9dULL
+#define HC_B1 0x47b4fd9f9a8dca07ULL
+#define HC_L0 0x5ad80d102fa8b6a7ULL
+#define HC_L1 0x56bda4a3cb1b648fULL
+#define HC_F0 0xc7cc3db02db9aa01ULL
+#define HC_F1 0xe08bfe7b15206d97ULL
+#define HC_F2 0x64484d40362dbe53ULL
+#define HC_F3 0x594bcec34f403bfdULL
+
+/* 64x64 -> 128 bit product, halves xored together. */
+static inline uint64_t mulfold(uint64_t a, uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+  __extension__ typedef unsigned __int128 u128;
+  u128 p = (u128)a * b;
+  return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+  uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+  uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+  uint64_t lo = (ll & 0xffffffffu) | (mid << 32);
+  uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+  return lo ^ hi;
+#endif
+}
+
+static inline uint64_t load64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static inline uint64_t load32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* Bijective xorshift-multiply finaliser. */
+static inline uint64_t avalanche(uint64_t x, uint64_t c0, uint64_t c1) {
+  x ^= x >> 31;
+  x *= c0;
+  x ^= x >> 29;
+  x *= c1;
+  x ^= x >> 32;
+  return x;
+}
+
+/* Hash [p, p+len) to two 64-bit lanes *h1, *h2. */
+static inline void name_hash128(const uint8_t *p, size_t len, uint64_t *h1,
+                                uint64_t *h2) {
+  uint64_t a = HC_L0 ^ ((uint64_t)len * HC_F0);
+  uint64_t b = HC_L1 + ((uint64_t)len * HC_F2);
+  uint64_t w0, w1;
+  if (len <= 16) {
+    if (len >= 8) {
+      w0 = load64(p);
+      w1 = load64(p + len - 8);
+    } else if (len >= 4) {
+      w0 = load32(p);
+      w1 = load32(p + len - 4);
+    } else if (len > 0) {
+      w0 = ((uint64_t)p[0] << 16) | ((uint64_t)p[len >> 1] << 8) | p[len - 1];
+      w1 = 0;
+    } else {
+      w0 = w1 = 0;
+    }
+  } else {
+    size_t n = len;
+    while (n > 16) {
+      w0 = load64(p);
+      w1 = load64(p + 8);
+      a = mulfold(a ^ w0 ^ HC_A0, w1 ^ HC_A1);
+      b = mulfold(b ^ w1 ^ HC_B0, w0 ^ HC_B1);
+      p += 16;
+      n -= 16;
+    }
+    /* last block: the final 16 bytes of the name (may overlap) */
+    w0 = load64(p + n - 16);
+    w1 = load64(p + n - 8);
+  }
+  a = mulfold(a ^ w0 ^ HC_A0, w1 ^ HC_A1);
+  b = mulfold(b ^ w1 ^ HC_B0, w0 ^ HC_B1);
+  *h1 = avalanche(a ^ (uint64_t)len, HC_F0, HC_F1);
+  *h2 = avalanche(b + (uint64_t)len, HC_F2, HC_F3);
+}
+
+/* ---- table --------------------------------------------------------------- */
+
+/* Allocate a zeroed table of `cap` slots (power of two). */
+static slot *alloc_slots(size_t cap) {
+  if (cap > SIZE_MAX / sizeof(slot)) return NULL;
+  return calloc(cap, sizeof(slot));
+}
+
+static void set_capacity(exo_names *t, slot *s, size_t cap) {
+  t->slots = s;
+  t->cap = cap;
+  t->mask = cap - 1;
+  t->grow_at = (uint64_t)cap / 10 * 7 + (uint64_t)(cap % 10) * 7 / 10;
+}
+
+/* Double the table, reinserting every slot by its stored fingerprint. */
+static exo_status grow(exo_names *t, exo_ctx *ctx) {
+  if (t->cap > SIZE_MAX / 2)
+    return EXO_FAIL(ctx, EXO_ENOMEM, "name table cannot grow beyond %zu slots", t->cap);
+  size_t ncap = t->cap * 2;
+  slot *ns = alloc_slots(ncap);
+  if (!ns)
+    return EXO_FAIL(ctx, EXO_ENOMEM,
+                    "out of memory growing the name table to %zu slots (%zu MiB)", ncap,
+                    ncap * sizeof(slot) >> 20);
+  size_t nmask = ncap - 1;
+  for (size_t i = 0; i < t->cap; i++) {
+    slot s = t->slots[i];
+    if (s.tag == 0) continue;
+    size_t j = (size_t)s.fp & nmask;
+    while (ns[j].tag != 0) j = (j + 1) & nmask;
+    ns[j] = s;
+  }
+  free(t->slots);
+  set_capacity(t, ns, ncap);
+  return EXO_OK;
+}
+
+/* Create an empty table and open the names file. */
+exo_status exo_names_create(exo_names **out, const char *names_path, exo_ctx *ctx) {
+  *out = NULL;
+  exo_names *t = calloc(1, sizeof *t);
+  if (!t) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory creating the name table");
+  t->out.fd = -1;
+  slot *s = alloc_slots(NAMES_INITIAL_SLOTS);
+  if (!s) {
+    free(t);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory creating the name table");
+  }
+  set_capacity(t, s, NAMES_INITIAL_SLOTS);
+  exo_status st = exo_writer_open(&t->out, names_path, EXO_IO_DEFAULT_BUF, ctx);
+  if (st) {
+    free(t->slots);
+    free(t);
+    return st;
+  }
+  *out = t;
+  return EXO_OK;
+}
+
+/* Append "<name>\n" to the names file. */
+static exo_status write_name(exo_names *t, const uint8_t *name, size_t len, exo_ctx *ctx) {
+  exo_writer *w = &t->out;
+  if (len < w->cap) {
+    uint8_t *dst = exo_writer_reserve(w, len + 1, ctx);
+    if (!dst) return ctx->err.code ? ctx->err.code : EXO_EIO;
+    memcpy(dst, name, len);
+    dst[len] = '\n';
+    exo_writer_commit(w, len + 1);
+    return EXO_OK;
+  }
+  exo_status s = exo_writer_write(w, name, len, ctx);
+  if (s) return s;
+  return exo_writer_write(w, "\n", 1, ctx);
+}
+
+/* Look `name` up; on a miss give it id `count`, write it to the names file
+ * and insert it (growing the table first when it would pass 70%). */
+exo_status exo_names_intern(exo_names *t, const uint8_t *name, size_t len,
+                            uint64_t *id, exo_ctx *ctx) {
+  if (t->finished)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "name table used after exo_names_finish");
+  uint64_t h1, h2;
+  name_hash128(name, len, &h1, &h2);
+  const uint64_t hi = h2 & HI_MASK;
+  slot *s = t->slots;
+  size_t mask = t->mask;
+  size_t i = (size_t)h1 & mask;
+  for (;;) {
+    uint64_t tag = s[i].tag;
+    if (tag == 0) break;
+    if (s[i].fp == h1 && (tag & HI_MASK) == hi) {
+      *id = (tag & ID_MASK) - 1;
+      return EXO_OK;
+    }
+    i = (i + 1) & mask;
+  }
+  /* new name */
+  if (t->count >= EXO_NAMES_MAX_NODES)
+    return EXO_FAIL(ctx, EXO_ELIMIT, "more than %llu distinct node names",
+                    (unsigned long long)EXO_NAMES_MAX_NODES);
+  if (t->count + 1 > t->grow_at) {
+    exo_status st = grow(t, ctx);
+    if (st) return st;
+    s = t->slots;
+    mask = t->mask;
+    i = (size_t)h1 & mask;
+    while (s[i].tag != 0) i = (i + 1) & mask;
+  }
+  exo_status st = write_name(t, name, len, ctx);
+  if (st) return st;
+  uint64_t nid = t->count++;
+  s[i].fp = h1;
+  s[i].tag = hi | (nid + 1);
+  *id = nid;
+  return EXO_OK;
+}
+
+uint64_t exo_names_count(const exo_names *t) { return t->count; }
+
+/* Slot memory currently allocated (0 after finish). */
+size_t exo_names_table_bytes(const exo_names *t) { return t->cap * sizeof(slot); }
+
+/* Flush and close the names file and drop the slots; count stays readable. */
+exo_status exo_names_finish(exo_names *t, exo_ctx *ctx) {
+  free(t->slots);
+  t->slots = NULL;
+  t->cap = 0;
+  t->mask = 0;
+  t->grow_at = 0;
+  t->finished = 1;
+  return exo_writer_close(&t->out, ctx);
+}
+
+/* Free everything; the names file is closed unflushed (error paths). */
+void exo_names_free(exo_names *t) {
+  if (!t) return;
+  exo_writer_abort(&t->out);
+  free(t->slots);
+  free(t);
+}
