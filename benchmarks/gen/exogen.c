@@ -65,6 +65,13 @@
 #define OUTBUF_SIZE (4u << 20) /* output block size */
 #define OUTBUF_SLACK 256      /* room for one more line past the block */
 #define SHUF_WINDOW (1u << 20)
+#define EDGE_BATCH 256
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
 
 /* ------------------------------------------------------------------ utils */
 
@@ -152,7 +159,8 @@ static inline uint32_t hi_below(uint64_t x, uint32_t n)
 static inline uint64_t rng_below64(rng_t *r, uint64_t n)
 {
 #if defined(__SIZEOF_INT128__)
-    return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)(((u128)rng_next(r) * n) >> 64);
 #else
     return rng_next(r) % n;
 #endif
@@ -317,6 +325,18 @@ static inline char *put_weight(char *p, uint32_t w)
         n--;
     memcpy(p, d, 4);
     return p + n;
+}
+
+/* formatted weights 0..10000 (units of 1e-4): 7 bytes text + length byte */
+static char g_wtab[10001 * 8];
+
+static void init_weight_table(void)
+{
+    for (uint32_t w = 0; w <= 10000; w++) {
+        char *e = g_wtab + (size_t)w * 8;
+        memset(e, 0, 8);
+        e[7] = (char)(put_weight(e, w) - e);
+    }
 }
 
 /* --------------------------------------------------------------- options */
@@ -603,6 +623,7 @@ typedef struct {
     uint32_t smin, smax;
     double kmin, kmax;
     int kmin_clamped;
+    double dup_share;     /* expected share of repeated edges */
 } graph_t;
 
 typedef struct {
@@ -802,6 +823,39 @@ static void build_graph(const opts_t *o, graph_t *g)
     }
     free(scaled);
     free(stack);
+
+    /* ---- expected share of duplicate edges (Poisson approximation) ----
+     * For pair probabilities p_ij (unordered, no self-loops) proportional to
+     * q_i q_j, sum p_ij^2 = 2 (Q2^2 - Q4) / (1 - Q2)^2 with Qr = sum q_i^r.
+     * With P = 1 / sum p_ij^2 "effective pairs", m draws give about
+     * m - P (1 - exp(-m / P)) repeats. */
+    {
+        double dup = 0.0;
+        double mu = (k == 1) ? 0.0 : o->mixing;
+        double m_all = (double)o->edges;
+        for (uint32_t c = 0; c <= k; c++) {
+            /* c < k: one community's intra edges; c == k: all inter edges */
+            uint32_t s = c < k ? g->cstart[c] : 0;
+            uint32_t e = c < k ? g->cstart[c + 1] : n;
+            double wc = 0.0, q2 = 0.0, q4 = 0.0;
+            for (uint32_t j = s; j < e; j++)
+                wc += w[c < k ? g->members[j] : j];
+            for (uint32_t j = s; j < e; j++) {
+                double q = w[c < k ? g->members[j] : j] / wc, qq = q * q;
+                q2 += qq;
+                q4 += qq * qq;
+            }
+            double sp = 2.0 * (q2 * q2 - q4) / ((1.0 - q2) * (1.0 - q2));
+            double m = c < k ? m_all * (1.0 - mu) * wc / wsum : m_all * mu;
+            if (c < k && e - s < 2)
+                m = 0.0;
+            if (m <= 0.0 || !(sp > 0.0))
+                continue;
+            double pe = 1.0 / sp;
+            dup += m - pe * -expm1(-m / pe);
+        }
+        g->dup_share = m_all > 0 ? dup / m_all : 0.0;
+    }
     free(w);
 
     /* ---- names ---- */
@@ -848,18 +902,50 @@ static inline char *put_edge(char *p, const graph_t *g, uint32_t a, uint32_t b,
     p += (unsigned char)nb[NAME_SLOT - 1];
     if (weighted) {
         *p++ = '\t';
-        p = put_weight(p, w);
+        const char *ws = g_wtab + (size_t)w * 8;
+        memcpy(p, ws, 8);
+        p += (unsigned char)ws[7];
     }
     *p++ = '\n';
     return p;
+}
+
+/* --shuffle: permute a window of edges, orient each randomly, write it */
+static void flush_window(out_t *out, const graph_t *g, edge_t *win,
+                         uint32_t *nwin, int weighted, rng_t *r)
+{
+    uint32_t m = *nwin;
+    for (uint32_t i = m; i > 1; i--) {
+        uint32_t j = hi_below(rng_next(r), i);
+        edge_t t = win[i - 1];
+        win[i - 1] = win[j];
+        win[j] = t;
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t a = win[i].a, b = win[i].b;
+        if (rng_next(r) >> 63) {
+            a = win[i].b;
+            b = win[i].a;
+        }
+        char *p = put_edge(out->buf + out->len, g, a, b, weighted, win[i].w);
+        out->len = (size_t)(p - out->buf);
+        if (out->len >= OUTBUF_SIZE)
+            out_flush(out);
+    }
+    *nwin = 0;
 }
 
 static void write_edges(const opts_t *o, const graph_t *g, uint64_t *n_inter)
 {
     out_t out;
     out_open(&out, o->out, o->gzip, o->gzip_level);
-    rng_t r;
+    init_weight_table();
+    /* separate streams for edges, weights and shuffling, so that
+     * --unweighted and --shuffle give the very same edges */
+    rng_t r, rw, rs;
     rng_seed(&r, o->seed, 2);
+    rng_seed(&rw, o->seed, 3);
+    rng_seed(&rs, o->seed, 4);
     const uint32_t n = g->n, k = g->k;
     const uint32_t *comm = g->comm, *cstart = g->cstart, *members = g->members;
     const alias_t *ga = g->galias, *ca = g->calias;
@@ -871,65 +957,94 @@ static void write_edges(const opts_t *o, const graph_t *g, uint64_t *n_inter)
     if (o->shuffle)
         win = xmalloc((size_t)SHUF_WINDOW * sizeof *win);
     uint64_t inter_count = 0;
+    /* Edges are made in batches, one stage at a time over the batch, so
+     * that the random memory accesses of different edges overlap. */
+    uint32_t bu[EDGE_BATCH], bv[EDGE_BATCH], bw[EDGE_BATCH];
+    uint64_t bx[EDGE_BATCH];
+    uint8_t bi[EDGE_BATCH];
 
-    for (uint64_t e = 0; e < o->edges; e++) {
-        uint32_t u = alias_pick(ga, n, rng_next(&r));
-        uint32_t cu = comm[u];
-        uint32_t s0 = cstart[cu], len = cstart[cu + 1] - s0;
-        int inter = (rng_next(&r) >> 11) < mu_thr;
-        if (k == 1)
-            inter = 0;
-        else if (len < 2)
-            inter = 1;
-        uint32_t v;
-        if (inter) {
-            do
-                v = alias_pick(ga, n, rng_next(&r));
-            while (comm[v] == cu);
-        } else {
-            do
-                v = members[s0 + alias_pick(ca + s0, len, rng_next(&r))];
-            while (v == u);
+    for (uint64_t done = 0; done < o->edges;) {
+        uint32_t nb = o->edges - done < EDGE_BATCH ? (uint32_t)(o->edges - done)
+                                                   : EDGE_BATCH;
+        /* stage 1: sources, proportional to degree weight */
+        for (uint32_t i = 0; i < nb; i++)
+            bu[i] = alias_pick(ga, n, rng_next(&r));
+        for (uint32_t i = 0; i < nb; i++) {
+            uint32_t u = bu[i];
+            PREFETCH(g->names + (size_t)u * NAME_SLOT);
+            bv[i] = comm[u];
         }
-        inter_count += (uint64_t)inter;
-        uint32_t wt = 0;
-        if (weighted) {
+        /* stage 2: inside or outside the community; draw the first target
+         * candidate and prefetch its alias entry */
+        for (uint32_t i = 0; i < nb; i++) {
+            uint32_t cu = bv[i];
+            uint32_t s0 = cstart[cu], len = cstart[cu + 1] - s0;
+            int inter = (rng_next(&r) >> 11) < mu_thr;
+            if (k == 1)
+                inter = 0;
+            else if (len < 2)
+                inter = 1;
+            bi[i] = (uint8_t)inter;
             uint64_t x = rng_next(&r);
-            wt = inter ? 500 + hi_below(x, 5501) : 5000 + hi_below(x, 5001);
+            bx[i] = x;
+            if (inter)
+                PREFETCH(ga + hi_below(x, n));
+            else
+                PREFETCH(ca + s0 + hi_below(x, len));
         }
-        if (win) {
-            win[nwin].a = u;
-            win[nwin].b = v;
-            win[nwin].w = wt;
-            if (++nwin == SHUF_WINDOW || e + 1 == o->edges) {
-                for (uint32_t i = nwin - 1; i > 0; i--) {
-                    uint64_t x = rng_next(&r);
-                    uint32_t j = hi_below(x, i + 1);
-                    edge_t t = win[i];
-                    win[i] = win[j];
-                    win[j] = t;
+        /* stage 3: targets (rejecting the own community resp. the source) */
+        for (uint32_t i = 0; i < nb; i++) {
+            uint32_t u = bu[i], cu = bv[i], v;
+            uint64_t x = bx[i];
+            if (bi[i]) {
+                for (;;) {
+                    v = alias_pick(ga, n, x);
+                    if (comm[v] != cu)
+                        break;
+                    x = rng_next(&r);
                 }
-                for (uint32_t i = 0; i < nwin; i++) {
-                    uint32_t a = win[i].a, b = win[i].b;
-                    if (rng_next(&r) >> 63) {
-                        a = win[i].b;
-                        b = win[i].a;
-                    }
-                    char *p = put_edge(out.buf + out.len, g, a, b, weighted,
-                                       win[i].w);
-                    out.len = (size_t)(p - out.buf);
-                    if (out.len >= OUTBUF_SIZE)
-                        out_flush(&out);
+            } else {
+                uint32_t s0 = cstart[cu], len = cstart[cu + 1] - s0;
+                for (;;) {
+                    v = members[s0 + alias_pick(ca + s0, len, x)];
+                    if (v != u)
+                        break;
+                    x = rng_next(&r);
                 }
-                nwin = 0;
             }
-        } else {
-            char *p = put_edge(out.buf + out.len, g, u, v, weighted, wt);
-            out.len = (size_t)(p - out.buf);
-            if (out.len >= OUTBUF_SIZE)
-                out_flush(&out);
+            PREFETCH(g->names + (size_t)v * NAME_SLOT);
+            bv[i] = v;
         }
+        /* stage 4: weights */
+        for (uint32_t i = 0; i < nb; i++) {
+            uint32_t wt = 0;
+            if (weighted) {
+                uint64_t x = rng_next(&rw);
+                wt = bi[i] ? 500 + hi_below(x, 5501) : 5000 + hi_below(x, 5001);
+            }
+            bw[i] = wt;
+            inter_count += bi[i];
+        }
+        /* stage 5: output */
+        for (uint32_t i = 0; i < nb; i++) {
+            if (win) {
+                win[nwin].a = bu[i];
+                win[nwin].b = bv[i];
+                win[nwin].w = bw[i];
+                if (++nwin == SHUF_WINDOW)
+                    flush_window(&out, g, win, &nwin, weighted, &rs);
+            } else {
+                char *p = put_edge(out.buf + out.len, g, bu[i], bv[i], weighted,
+                                   bw[i]);
+                out.len = (size_t)(p - out.buf);
+                if (out.len >= OUTBUF_SIZE)
+                    out_flush(&out);
+            }
+        }
+        done += nb;
     }
+    if (win && nwin)
+        flush_window(&out, g, win, &nwin, weighted, &rs);
     free(win);
     out_close(&out);
     *n_inter = inter_count;
@@ -950,9 +1065,11 @@ int main(int argc, char **argv)
     if (!o.quiet) {
         fprintf(stderr,
                 "exogen: %u nodes, %u communities (sizes %u..%u), %llu edges, "
-                "mean degree %.3g, inter-community share %.4f\n",
+                "mean degree %.3g, inter-community share %.4f, "
+                "expected duplicate share %.2f%%\n",
                 g.n, g.k, g.smin, g.smax, (unsigned long long)o.edges, mean,
-                o.edges ? (double)n_inter / (double)o.edges : 0.0);
+                o.edges ? (double)n_inter / (double)o.edges : 0.0,
+                100.0 * g.dup_share);
         if (o.deg_exp > 0)
             fprintf(stderr, "exogen: degree weights power law %.3g on [%.4g, %.4g]\n",
                     o.deg_exp, g.kmin, g.kmax);
