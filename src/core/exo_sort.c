@@ -1,0 +1,810 @@
+/* exo_sort.c: external merge sort of arc records into the CSR (see
+ * exo_sort.h and exo_record.h for the formats).
+ *
+ * Run generation: records are packed into an in-memory buffer at the current
+ * width; a full buffer is radix sorted and written as one run file
+ * "run-<pass>-<index>.bin" in the temp directory. The sorter keeps, for each
+ * live run, its path, width and record count; nothing else is kept on disk.
+ *
+ * Merging: while more runs remain than the fan-in k, leading runs are merged
+ * in consecutive groups of k (creation order, so equal (key, nbr) pairs keep
+ * their input order) into runs of the group's widest width; the inputs are
+ * read with hole punching and unlinked as soon as they are exhausted. The
+ * last merge streams straight into the CSR offsets and adjacency files. If no
+ * run was ever written, the buffer is sorted and streamed to the CSR from
+ * memory without touching the disk. */
+#include "exo_sort.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exo_io.h"
+#include "exo_loser_tree.h"
+#include "exo_record.h"
+
+#define KIB ((uint64_t)1 << 10)
+#define MIB ((uint64_t)1 << 20)
+#define RUN_WRITE_BUF (64 * KIB)  /* writer buffer for runs written from memory */
+#define RUN_WRITE_CHUNK (8 * MIB) /* bytes per write call (bypasses that buffer) */
+#define MIN_SORT_BUF (8 * KIB)    /* floor for the run buffer and its scratch */
+#define MERGE_BUF_PREF (1 * MIB)  /* preferred least buffer per merge source */
+#define MERGE_BUF_MIN (64 * KIB)  /* least buffer per merge source, tiny memory */
+#define MERGE_BUF_MAX (8 * MIB)   /* more than this per file does not help */
+#define MAX_FAN_IN 4096u
+#define POLL_MASK ((uint64_t)0xFFFF) /* poll and report every 64K records */
+#define NO_SLOT ((size_t)-1)
+
+/* ======================================================================
+ * Stable LSD radix sort
+ * ====================================================================== */
+
+static int host_is_little_endian(void) {
+  const uint16_t one = 1;
+  uint8_t first;
+  memcpy(&first, &one, 1);
+  return first == 1;
+}
+
+/* Byte position inside a record of digit d, digit 0 being the least
+ * significant byte of nbr and digit 2*idsize-1 the most significant of key. */
+static size_t digit_offset(int wide, unsigned d, int little) {
+  const size_t fw = wide ? 8 : 4;        /* bytes per id */
+  const size_t field = d < fw ? fw : 0;  /* nbr follows key */
+  const size_t sig = d % fw;             /* significance inside the field */
+  return field + (little ? sig : fw - 1 - sig);
+}
+
+/* One stable counting pass on the byte at `off`; rs is a constant at each
+ * call site so the record copy is inlined. */
+static inline void radix_scatter(const uint8_t *src, uint8_t *dst, size_t n,
+                                 const size_t rs, size_t off,
+                                 const uint64_t *count) {
+  uint8_t *to[256];
+  uint64_t sum = 0;
+  for (int b = 0; b < 256; b++) {
+    to[b] = dst + sum * rs;
+    sum += count[b];
+  }
+  const uint8_t *end = src + n * rs;
+  for (const uint8_t *p = src; p != end; p += rs) {
+    uint8_t b = p[off];
+    memcpy(to[b], p, rs);
+    to[b] += rs;
+  }
+}
+
+static void radix_scatter12(const uint8_t *src, uint8_t *dst, size_t n, size_t off,
+                            const uint64_t *count) {
+  radix_scatter(src, dst, n, 12, off, count);
+}
+
+static void radix_scatter20(const uint8_t *src, uint8_t *dst, size_t n, size_t off,
+                            const uint64_t *count) {
+  radix_scatter(src, dst, n, 20, off, count);
+}
+
+/* Histograms of every id byte, indexed by byte position in the record. */
+static inline void radix_histograms(const uint8_t *recs, size_t n, const size_t rs,
+                                    const size_t nbytes, uint64_t (*hist)[256]) {
+  const uint8_t *end = recs + n * rs;
+  for (const uint8_t *p = recs; p != end; p += rs)
+    for (size_t b = 0; b < nbytes; b++) hist[b][p[b]]++;
+}
+
+/* Contract (exo_sort.h): sorts `count` records by (key, nbr), stably, using
+ * `scratch` of the same size; the result is in `recs`. One pass computes the
+ * histogram of every digit; a digit equal in all records costs nothing. */
+void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int wide) {
+  if (count < 2) return;
+  const size_t rs = exo_rec_size(wide);
+  const size_t nbytes = wide ? 16 : 8; /* id bytes per record: key and nbr */
+  const int little = host_is_little_endian();
+  uint64_t hist[16][256];
+  memset(hist, 0, sizeof hist);
+  if (wide)
+    radix_histograms(recs, count, 20, 16, hist);
+  else
+    radix_histograms(recs, count, 12, 8, hist);
+
+  uint8_t *src = recs, *dst = scratch;
+  for (unsigned d = 0; d < nbytes; d++) {
+    const size_t off = digit_offset(wide, d, little);
+    const uint64_t *c = hist[off];
+    int trivial = 0;
+    for (int b = 0; b < 256; b++)
+      if (c[b] != 0) {
+        trivial = c[b] == count; /* the first used bucket holds everything */
+        break;
+      }
+    if (trivial) continue;
+    if (wide)
+      radix_scatter20(src, dst, count, off, c);
+    else
+      radix_scatter12(src, dst, count, off, c);
+    uint8_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != recs) memcpy(recs, src, count * rs);
+}
+
+/* ======================================================================
+ * Sorter state
+ * ====================================================================== */
+
+typedef struct run_info {
+  char *path;     /* NULL once the file is deleted or handed on */
+  uint64_t count; /* records */
+  int wide;
+} run_info;
+
+struct exo_sorter {
+  char *tmpdir;
+  uint64_t memory_limit;
+  uint64_t run_records; /* knob, 0 = from memory */
+  uint32_t fan_in_opt;  /* knob, 0 = from memory */
+  int wide;
+  int finished;
+  uint8_t *buf, *scratch; /* run buffer and radix scratch, buf_bytes each */
+  size_t buf_bytes;
+  size_t cap; /* records per run at the current width */
+  size_t n;   /* records in buf */
+  run_info *runs; /* live runs in creation order */
+  size_t nruns, runs_cap;
+  char *pending; /* output run of the merge in progress */
+  uint32_t pass;
+  uint64_t next_index;
+  uint64_t records, initial_runs;
+  uint64_t disk_now, peak_disk;
+};
+
+static void disk_add(exo_sorter *s, uint64_t bytes) {
+  s->disk_now += bytes;
+  if (s->disk_now > s->peak_disk) s->peak_disk = s->disk_now;
+}
+
+static void disk_sub(exo_sorter *s, uint64_t bytes) {
+  s->disk_now = s->disk_now > bytes ? s->disk_now - bytes : 0;
+}
+
+static uint64_t run_bytes(const run_info *r) { return r->count * exo_rec_size(r->wide); }
+
+/* malloc'd path of run file <pass>-<index> in the temp directory. */
+static char *run_path(exo_sorter *s, exo_ctx *ctx) {
+  char name[64];
+  snprintf(name, sizeof name, "run-%u-%llu.bin", (unsigned)s->pass,
+           (unsigned long long)s->next_index);
+  char *p = exo_path_join(s->tmpdir, name);
+  if (!p) {
+    EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+    return NULL;
+  }
+  s->next_index++;
+  return p;
+}
+
+static void forget_run(run_info *r) {
+  if (r->path) {
+    exo_unlink(r->path);
+    free(r->path);
+    r->path = NULL;
+  }
+}
+
+/* Delete every run file still on disk (and the merge output in progress). */
+static void remove_all_runs(exo_sorter *s) {
+  for (size_t i = 0; i < s->nruns; i++) forget_run(&s->runs[i]);
+  s->nruns = 0;
+  if (s->pending) {
+    exo_unlink(s->pending);
+    free(s->pending);
+    s->pending = NULL;
+  }
+  s->disk_now = 0;
+}
+
+static size_t current_capacity(const exo_sorter *s) {
+  if (s->run_records) return (size_t)s->run_records;
+  return s->buf_bytes / exo_rec_size(s->wide);
+}
+
+/* Contract (exo_sort.h): validates the options and allocates the run buffer
+ * and the radix scratch (each about (memory_limit - I/O buffer)/2, or
+ * run_records wide records when that knob is set). */
+exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
+                             exo_ctx *ctx) {
+  *out = NULL;
+  if (!opt || !opt->tmpdir || !opt->tmpdir[0])
+    return EXO_FAIL(ctx, EXO_EARG, "the sorter needs a temporary directory");
+  if (opt->fan_in == 1)
+    return EXO_FAIL(ctx, EXO_EARG, "the merge fan-in must be at least 2");
+  uint64_t bytes;
+  if (opt->run_records) {
+    if (opt->run_records > (uint64_t)(SIZE_MAX / 2) / 20)
+      return EXO_FAIL(ctx, EXO_EARG, "run_records %llu is too large",
+                      (unsigned long long)opt->run_records);
+    bytes = opt->run_records * 20; /* room for wide records too */
+  } else {
+    uint64_t avail = opt->memory_limit > RUN_WRITE_BUF ? opt->memory_limit - RUN_WRITE_BUF : 0;
+    bytes = avail / 2;
+    if (bytes < MIN_SORT_BUF) bytes = MIN_SORT_BUF;
+    if (bytes > (uint64_t)(SIZE_MAX / 4)) bytes = (uint64_t)(SIZE_MAX / 4);
+  }
+  exo_sorter *s = calloc(1, sizeof *s);
+  if (!s) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  size_t tl = strlen(opt->tmpdir) + 1;
+  s->tmpdir = malloc(tl);
+  s->buf = malloc((size_t)bytes);
+  s->scratch = malloc((size_t)bytes);
+  if (!s->tmpdir || !s->buf || !s->scratch) {
+    exo_sorter_free(s);
+    return EXO_FAIL(ctx, EXO_ENOMEM,
+                    "out of memory allocating two %llu byte sort buffers",
+                    (unsigned long long)bytes);
+  }
+  memcpy(s->tmpdir, opt->tmpdir, tl);
+  s->memory_limit = opt->memory_limit;
+  s->run_records = opt->run_records;
+  s->fan_in_opt = opt->fan_in;
+  s->wide = opt->wide != 0;
+  s->buf_bytes = (size_t)bytes;
+  s->cap = current_capacity(s);
+  *out = s;
+  return EXO_OK;
+}
+
+/* Sort the buffer and write it as a new run; the buffer is empty after. */
+static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
+  if (s->n == 0) return EXO_OK;
+  exo_status st = exo_poll(ctx);
+  if (st) return st;
+  exo_radix_sort_records(s->buf, s->scratch, s->n, s->wide);
+  if (s->nruns == s->runs_cap) {
+    size_t nc = s->runs_cap ? 2 * s->runs_cap : 16;
+    run_info *nr = realloc(s->runs, nc * sizeof *nr);
+    if (!nr) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+    s->runs = nr;
+    s->runs_cap = nc;
+  }
+  char *path = run_path(s, ctx);
+  if (!path) return ctx->err.code;
+  run_info *r = &s->runs[s->nruns++];
+  r->path = path; /* listed before the file exists: cleanup finds it */
+  r->count = s->n;
+  r->wide = s->wide;
+
+  const size_t total = s->n * exo_rec_size(s->wide);
+  exo_writer w = {.fd = -1};
+  st = exo_writer_open(&w, path, RUN_WRITE_BUF, ctx);
+  for (size_t off = 0; !st && off < total; off += RUN_WRITE_CHUNK) {
+    size_t len = total - off < RUN_WRITE_CHUNK ? total - off : RUN_WRITE_CHUNK;
+    st = exo_writer_write(&w, s->buf + off, len, ctx);
+    if (!st) st = exo_poll(ctx);
+  }
+  if (!st) st = exo_writer_close(&w, ctx);
+  if (st) {
+    exo_writer_abort(&w);
+    s->nruns--;
+    forget_run(r);
+    return st;
+  }
+  disk_add(s, total);
+  s->initial_runs++;
+  s->n = 0;
+  return EXO_OK;
+}
+
+/* Contract (exo_sort.h): appends one record; when the buffer is full it is
+ * sorted and written as a run first. Ids must fit the current width. */
+exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
+                          exo_ctx *ctx) {
+  if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "record added after the sort finished");
+  if (!s->wide && ((key | nbr) >> 32) != 0)
+    return EXO_FAIL(ctx, EXO_EARG,
+                    "node id %llu does not fit 32 bits; call exo_sorter_set_wide first",
+                    (unsigned long long)(key > nbr ? key : nbr));
+  if (s->n == s->cap) {
+    exo_status st = flush_run(s, ctx);
+    if (st) return st;
+  }
+  exo_rec_encode(s->buf + s->n * exo_rec_size(s->wide), s->wide, key, nbr, w);
+  s->n++;
+  if ((++s->records & POLL_MASK) == 0) return exo_poll(ctx);
+  return EXO_OK;
+}
+
+/* Contract (exo_sort.h): buffered narrow records become a run; from now on
+ * records are wide. A no-op when already wide. */
+exo_status exo_sorter_set_wide(exo_sorter *s, exo_ctx *ctx) {
+  if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "set_wide after the sort finished");
+  if (s->wide) return EXO_OK;
+  exo_status st = flush_run(s, ctx);
+  if (st) return st;
+  s->wide = 1;
+  s->cap = current_capacity(s);
+  return EXO_OK;
+}
+
+int exo_sorter_is_wide(const exo_sorter *s) { return s->wide; }
+
+/* Contract (exo_sort.h): frees memory and unlinks every run file left. */
+void exo_sorter_free(exo_sorter *s) {
+  if (!s) return;
+  remove_all_runs(s);
+  free(s->runs);
+  free(s->buf);
+  free(s->scratch);
+  free(s->tmpdir);
+  free(s);
+}
+
+/* ======================================================================
+ * Merge sources and the merger
+ * ====================================================================== */
+
+/* One sorted input: a run file read through an exo_reader, or the sorted
+ * buffer in memory (r.fd == -1). */
+typedef struct msrc {
+  exo_reader r;
+  const uint8_t *p;   /* next unread record */
+  size_t left;        /* bytes available at p */
+  size_t used;        /* bytes consumed from the reader since the last peek */
+  size_t rs;          /* record size */
+  int wide;
+  uint64_t remaining; /* records still expected */
+  size_t slot;        /* index in s->runs, NO_SLOT for memory */
+} msrc;
+
+typedef struct merger {
+  uint32_t m;
+  msrc *src;
+  exo_arc *cur; /* current head record of each source */
+  exo_loser_tree t;
+} merger;
+
+static void merger_free(merger *g) {
+  if (g->src)
+    for (uint32_t i = 0; i < g->m; i++) exo_reader_close(&g->src[i].r);
+  free(g->src);
+  free(g->cur);
+  exo_lt_free(&g->t);
+  memset(g, 0, sizeof *g);
+}
+
+/* Refill path of src_fetch: the window is empty. Sets h->done when the
+ * source is exhausted (and deletes its file), clears it otherwise. */
+static exo_status src_refill(exo_sorter *s, msrc *x, exo_lt_key *h, exo_ctx *ctx) {
+  if (x->r.fd >= 0) {
+    exo_reader_skip_buffered(&x->r, x->used);
+    x->used = 0;
+    const uint8_t *p;
+    size_t avail;
+    exo_status st = exo_reader_peek(&x->r, x->rs, &p, &avail, ctx);
+    if (st) return st;
+    if (avail >= x->rs) {
+      x->p = p;
+      x->left = avail;
+      h->done = 0;
+      return EXO_OK;
+    }
+    if (avail != 0)
+      return EXO_FAIL(ctx, EXO_EINTERNAL, "run file '%s' ends inside a record", x->r.path);
+    exo_reader_close(&x->r);
+    if (x->slot != NO_SLOT) forget_run(&s->runs[x->slot]); /* exhausted: free it now */
+  }
+  if (x->remaining != 0)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "a sorted run ended %llu records early",
+                    (unsigned long long)x->remaining);
+  h->done = 1;
+  return EXO_OK;
+}
+
+/* Load the next record of x into *a and the tree head *h (done at the end). */
+static inline exo_status src_fetch(exo_sorter *s, msrc *x, exo_lt_key *h, exo_arc *a,
+                                   exo_ctx *ctx) {
+  if (x->left < x->rs) {
+    exo_status st = src_refill(s, x, h, ctx);
+    if (st || h->done) return st;
+  }
+  if (x->remaining == 0)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "a sorted run holds more records than written");
+  exo_rec_decode(x->p, x->wide, a);
+  h->key = a->key;
+  h->nbr = a->nbr;
+  h->done = 0;
+  x->p += x->rs;
+  x->left -= x->rs;
+  x->used += x->rs;
+  x->remaining--;
+  return EXO_OK;
+}
+
+/* A buffer no larger than the file it serves (rounded up to 4 KiB). */
+static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
+  uint64_t need = (file_bytes + 4095) & ~(uint64_t)4095;
+  if (need < 4096) need = 4096;
+  return need < bufsize ? (size_t)need : bufsize;
+}
+
+/* Open m run files runs[first..first+m) (or, with first == NO_SLOT, the
+ * in-memory buffer) and play the first matches. */
+static exo_status merger_open(exo_sorter *s, merger *g, size_t first, uint32_t m,
+                              size_t bufsize, exo_ctx *ctx) {
+  memset(g, 0, sizeof *g);
+  g->src = calloc(m, sizeof *g->src);
+  g->cur = calloc(m, sizeof *g->cur);
+  if (!g->src || !g->cur || exo_lt_init(&g->t, m) != 0) {
+    merger_free(g);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory for a %u-way merge", (unsigned)m);
+  }
+  g->m = m;
+  for (uint32_t i = 0; i < m; i++) g->src[i].r.fd = -1;
+  exo_status st = EXO_OK;
+  for (uint32_t i = 0; i < m && !st; i++) {
+    msrc *x = &g->src[i];
+    if (first == NO_SLOT) {
+      x->wide = s->wide;
+      x->rs = exo_rec_size(x->wide);
+      x->p = s->buf;
+      x->left = s->n * x->rs;
+      x->remaining = s->n;
+      x->slot = NO_SLOT;
+    } else {
+      const run_info *r = &s->runs[first + i];
+      x->wide = r->wide;
+      x->rs = exo_rec_size(x->wide);
+      x->remaining = r->count;
+      x->slot = first + i;
+      st = exo_reader_open(&x->r, r->path, fit_buffer(bufsize, run_bytes(r)), 0,
+                           UINT64_MAX, 1, ctx);
+    }
+    if (!st) st = src_fetch(s, x, &g->t.head[i], &g->cur[i], ctx);
+  }
+  if (st) {
+    merger_free(g);
+    return st;
+  }
+  exo_lt_build(&g->t);
+  return EXO_OK;
+}
+
+/* Buffer size for each of `files` files sharing `mem` bytes. */
+static size_t merge_bufsize(uint64_t mem, uint64_t files) {
+  uint64_t b = mem / (files ? files : 1);
+  if (b > MERGE_BUF_MAX) b = MERGE_BUF_MAX;
+  b &= ~(uint64_t)4095;
+  if (b < MERGE_BUF_MIN) b = MERGE_BUF_MIN;
+  return (size_t)b;
+}
+
+/* Fan-in from memory: as many sources as fit with >= 1 MiB each (64 KiB if
+ * memory is tiny), one buffer kept for the output; 2..4096. */
+static uint32_t fan_in_for(const exo_sorter *s) {
+  if (s->fan_in_opt) return s->fan_in_opt;
+  uint64_t k = s->memory_limit / MERGE_BUF_PREF;
+  if (k < 3) k = s->memory_limit / MERGE_BUF_MIN;
+  k = k > 1 ? k - 1 : 0;
+  if (k < 2) k = 2;
+  if (k > MAX_FAN_IN) k = MAX_FAN_IN;
+  return (uint32_t)k;
+}
+
+/* Runs to merge at the front in this pass (0: none). While the next pass
+ * would still exceed k runs, every run is merged in groups of k; in the last
+ * intermediate pass only enough leading runs are merged to leave exactly k,
+ * which saves rewriting data that the final merge can read directly. */
+static size_t pass_lead(size_t nruns, size_t k) {
+  if (nruns <= k) return 0;
+  if ((nruns + k - 1) / k > k) return nruns;
+  size_t excess = nruns - k; /* a group of g runs removes g - 1 */
+  size_t full = excess / (k - 1), rem = excess % (k - 1);
+  return full * k + (rem ? rem + 1 : 0);
+}
+
+/* Records the intermediate passes will rewrite, for progress totals. */
+static exo_status plan_total(const exo_sorter *s, size_t k, uint64_t *total,
+                             exo_ctx *ctx) {
+  *total = 0;
+  size_t n = s->nruns;
+  if (n <= k) return EXO_OK;
+  uint64_t *c = malloc(n * sizeof *c);
+  if (!c) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++) c[i] = s->runs[i].count;
+  size_t lead;
+  while ((lead = pass_lead(n, k)) != 0) {
+    size_t rd = 0, wr = 0;
+    while (rd < lead) {
+      size_t g = lead - rd < k ? lead - rd : k;
+      uint64_t sum = 0;
+      for (size_t i = 0; i < g; i++) sum += c[rd + i];
+      if (g > 1) *total += sum;
+      c[wr++] = sum;
+      rd += g;
+    }
+    while (rd < n) c[wr++] = c[rd++];
+    n = wr;
+  }
+  free(c);
+  return EXO_OK;
+}
+
+/* Merge runs[first..first+m) into one new run; on success it is stored in
+ * runs[dest] (whose file is gone by then). */
+static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t dest,
+                              uint64_t *done, uint64_t total, exo_ctx *ctx) {
+  run_info out = {NULL, 0, 0};
+  uint64_t in_bytes = 0;
+  for (uint32_t i = 0; i < m; i++) {
+    const run_info *r = &s->runs[first + i];
+    out.count += r->count;
+    out.wide |= r->wide;
+    in_bytes += run_bytes(r);
+  }
+  const size_t rs = exo_rec_size(out.wide);
+  const size_t bufsize = merge_bufsize(s->memory_limit, (uint64_t)m + 1);
+  exo_status st = exo_poll(ctx);
+  if (st) return st;
+  s->pending = run_path(s, ctx);
+  if (!s->pending) return ctx->err.code;
+  /* peak estimate: the whole output on disk before any input is released */
+  disk_add(s, out.count * rs);
+  disk_sub(s, out.count * rs);
+
+  merger g;
+  exo_writer w = {.fd = -1};
+  st = exo_writer_open(&w, s->pending, fit_buffer(bufsize, out.count * rs), ctx);
+  if (st) return st;
+  st = merger_open(s, &g, first, m, bufsize, ctx);
+  if (st) {
+    exo_writer_abort(&w);
+    return st;
+  }
+  uint64_t written = 0;
+  for (;;) {
+    const uint32_t win = g.t.node[0];
+    exo_lt_key *h = &g.t.head[win];
+    if (h->done) break;
+    const exo_arc *a = &g.cur[win];
+    uint8_t *o;
+    if (w.cap - w.len >= rs) {
+      o = w.buf + w.len;
+    } else if ((o = exo_writer_reserve(&w, rs, ctx)) == NULL) {
+      st = ctx->err.code ? ctx->err.code : EXO_EIO;
+      break;
+    }
+    exo_rec_encode(o, out.wide, a->key, a->nbr, a->w);
+    exo_writer_commit(&w, rs);
+    st = src_fetch(s, &g.src[win], h, &g.cur[win], ctx);
+    if (st) break;
+    exo_lt_replay(&g.t);
+    if (((*done + ++written) & POLL_MASK) == 0) { /* counted over the stage */
+      exo_progress(ctx, EXO_STAGE_MERGE, *done + written, total);
+      st = exo_poll(ctx);
+      if (st) break;
+    }
+  }
+  merger_free(&g);
+  if (!st && written != out.count)
+    st = EXO_FAIL(ctx, EXO_EINTERNAL, "merge wrote %llu of %llu records",
+                  (unsigned long long)written, (unsigned long long)out.count);
+  if (!st) st = exo_writer_close(&w, ctx);
+  if (st) {
+    exo_writer_abort(&w);
+    return st;
+  }
+  *done += written;
+  out.path = s->pending;
+  s->pending = NULL;
+  s->runs[dest] = out;
+  disk_sub(s, in_bytes);
+  disk_add(s, run_bytes(&out));
+  return EXO_OK;
+}
+
+/* Append `count` copies of the u64 `value` to the offsets file. */
+static exo_status put_offsets(exo_writer *w, uint64_t value, uint64_t count,
+                              exo_ctx *ctx) {
+  while (count > 0) {
+    uint8_t *p = exo_writer_reserve(w, 8, ctx);
+    if (!p) return ctx->err.code ? ctx->err.code : EXO_EIO;
+    uint64_t room = (w->cap - w->len) / 8;
+    uint64_t c = count < room ? count : room;
+    for (uint64_t i = 0; i < c; i++) memcpy(p + 8 * i, &value, 8);
+    exo_writer_commit(w, (size_t)(8 * c));
+    count -= c;
+  }
+  return EXO_OK;
+}
+
+/* The final merge: sources (runs[0..m) or the buffer) straight to the CSR. */
+static exo_status merge_to_csr(exo_sorter *s, size_t first, uint32_t m,
+                               uint64_t num_nodes, exo_writer *ow, exo_writer *aw,
+                               int csr_wide, size_t bufsize, exo_ctx *ctx) {
+  merger g;
+  exo_status st = merger_open(s, &g, first, m, bufsize, ctx);
+  if (st) return st;
+  const size_t as = exo_adj_size(csr_wide);
+  const uint64_t total = s->records;
+  uint64_t next_node = 0; /* offsets written for nodes < next_node */
+  uint64_t arcs = 0;
+  exo_progress(ctx, EXO_STAGE_CSR, 0, total);
+  for (;;) {
+    const uint32_t win = g.t.node[0];
+    exo_lt_key *h = &g.t.head[win];
+    if (h->done) break;
+    const exo_arc *a = &g.cur[win];
+    if (a->key >= next_node) { /* first arc of node key */
+      if (a->key >= num_nodes) {
+        st = EXO_FAIL(ctx, EXO_EINTERNAL, "arc key %llu is not below the node count %llu",
+                      (unsigned long long)a->key, (unsigned long long)num_nodes);
+        break;
+      }
+      st = put_offsets(ow, arcs, a->key + 1 - next_node, ctx);
+      if (st) break;
+      next_node = a->key + 1;
+    } else if (a->key + 1 != next_node) {
+      st = EXO_FAIL(ctx, EXO_EINTERNAL, "merged arcs out of key order (%llu after %llu)",
+                    (unsigned long long)a->key, (unsigned long long)(next_node - 1));
+      break;
+    }
+    if (!csr_wide && a->nbr >= EXO_NARROW_ID_LIMIT) {
+      st = EXO_FAIL(ctx, EXO_EINTERNAL,
+                    "neighbour id %llu does not fit the narrow adjacency format",
+                    (unsigned long long)a->nbr);
+      break;
+    }
+    uint8_t *o;
+    if (aw->cap - aw->len >= as) {
+      o = aw->buf + aw->len;
+    } else if ((o = exo_writer_reserve(aw, as, ctx)) == NULL) {
+      st = ctx->err.code ? ctx->err.code : EXO_EIO;
+      break;
+    }
+    exo_adj_encode(o, csr_wide, a->nbr, a->w);
+    exo_writer_commit(aw, as);
+    arcs++;
+    st = src_fetch(s, &g.src[win], h, &g.cur[win], ctx);
+    if (st) break;
+    exo_lt_replay(&g.t);
+    if ((arcs & POLL_MASK) == 0) {
+      exo_progress(ctx, EXO_STAGE_CSR, arcs, total);
+      st = exo_poll(ctx);
+      if (st) break;
+    }
+  }
+  merger_free(&g);
+  if (!st && arcs != total)
+    st = EXO_FAIL(ctx, EXO_EINTERNAL, "the CSR got %llu of %llu arcs",
+                  (unsigned long long)arcs, (unsigned long long)total);
+  if (!st) st = put_offsets(ow, arcs, num_nodes + 1 - next_node, ctx);
+  if (!st) exo_progress(ctx, EXO_STAGE_CSR, arcs, total);
+  return st;
+}
+
+/* Create both CSR files; csr_made[] tells which exist for cleanup. */
+static exo_status open_csr(exo_writer *ow, const char *offsets_path, exo_writer *aw,
+                           const char *adj_path, size_t bufsize, int *csr_made,
+                           exo_ctx *ctx) {
+  exo_status st = exo_writer_open(ow, offsets_path, bufsize, ctx);
+  if (st) return st;
+  csr_made[0] = 1;
+  st = exo_writer_open(aw, adj_path, bufsize, ctx);
+  if (st) return st;
+  csr_made[1] = 1;
+  return EXO_OK;
+}
+
+/* Contract (exo_sort.h): sorts everything added, runs the intermediate merge
+ * passes and writes the CSR; afterwards (on success or failure) no run file
+ * is left, and on failure the partial CSR files are removed too. */
+exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
+                                 const char *offsets_path, const char *adj_path,
+                                 int csr_wide, exo_ctx *ctx, exo_sort_stats *stats) {
+  exo_sort_stats local;
+  if (!stats) stats = &local;
+  memset(stats, 0, sizeof *stats);
+  if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "the sort has already finished");
+  s->finished = 1;
+  if (!offsets_path || !adj_path) {
+    remove_all_runs(s);
+    return EXO_FAIL(ctx, EXO_EARG, "missing CSR output path");
+  }
+  if (num_nodes > ((uint64_t)1 << 60) ||
+      (!csr_wide && num_nodes > EXO_NARROW_ID_LIMIT)) {
+    remove_all_runs(s);
+    return EXO_FAIL(ctx, EXO_EARG, "%llu nodes need %s",
+                    (unsigned long long)num_nodes,
+                    csr_wide ? "fewer nodes" : "a wide CSR");
+  }
+  csr_wide = csr_wide != 0;
+  const uint32_t k = fan_in_for(s);
+  uint32_t passes = 0;
+  exo_writer ow = {.fd = -1}, aw = {.fd = -1};
+  int csr_made[2] = {0, 0}; /* CSR files created, to remove on failure */
+  exo_status st = EXO_OK;
+  const uint64_t csr_bytes = (num_nodes + 1) * 8 + s->records * exo_adj_size(csr_wide);
+
+  if (s->nruns == 0) {
+    /* Everything fits in one buffer: sort it and stream it from memory. */
+    exo_radix_sort_records(s->buf, s->scratch, s->n, s->wide);
+    free(s->scratch);
+    s->scratch = NULL;
+    uint64_t mem = s->memory_limit > s->buf_bytes ? s->memory_limit - s->buf_bytes : 0;
+    size_t bs = merge_bufsize(mem, 2);
+    disk_add(s, csr_bytes);
+    st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
+    if (!st) st = merge_to_csr(s, NO_SLOT, 1, num_nodes, &ow, &aw, csr_wide, bs, ctx);
+    passes = 1;
+    stats->runs = s->n > 0;
+  } else {
+    st = flush_run(s, ctx);
+    free(s->buf);
+    free(s->scratch);
+    s->buf = s->scratch = NULL;
+    s->cap = s->n = 0;
+    uint64_t total = 0, done = 0;
+    if (!st) st = plan_total(s, k, &total, ctx);
+    if (!st && total) exo_progress(ctx, EXO_STAGE_MERGE, 0, total);
+    size_t lead;
+    while (!st && (lead = pass_lead(s->nruns, k)) != 0) {
+      s->pass++;
+      s->next_index = 0;
+      size_t rd = 0, wr = 0;
+      while (!st && rd < lead) {
+        size_t g = lead - rd < k ? lead - rd : k;
+        if (g == 1) {
+          if (wr != rd) {
+            s->runs[wr] = s->runs[rd];
+            s->runs[rd].path = NULL;
+          }
+        } else {
+          st = merge_group(s, rd, (uint32_t)g, wr, &done, total, ctx);
+        }
+        rd += g;
+        wr++;
+      }
+      if (st) break;
+      for (; rd < s->nruns; rd++, wr++) {
+        s->runs[wr] = s->runs[rd];
+        if (wr != rd) s->runs[rd].path = NULL;
+      }
+      s->nruns = wr;
+      passes++;
+    }
+    if (!st && total) exo_progress(ctx, EXO_STAGE_MERGE, done, total);
+    if (!st) {
+      size_t bs = merge_bufsize(s->memory_limit, (uint64_t)s->nruns + 2);
+      disk_add(s, csr_bytes);
+      st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
+      if (!st) st = merge_to_csr(s, 0, (uint32_t)s->nruns, num_nodes, &ow, &aw,
+                                 csr_wide, bs, ctx);
+      passes++;
+    }
+    stats->runs = s->initial_runs;
+  }
+  if (!st) st = exo_writer_close(&ow, ctx);
+  if (!st) st = exo_writer_close(&aw, ctx);
+  if (!st) {
+    for (size_t i = 0; i < s->nruns; i++)
+      if (s->runs[i].path) st = EXO_FAIL(ctx, EXO_EINTERNAL, "a run was not consumed");
+  }
+  remove_all_runs(s);
+  free(s->buf);
+  free(s->scratch);
+  s->buf = s->scratch = NULL;
+  s->n = s->cap = 0;
+  if (st) {
+    exo_writer_abort(&ow);
+    exo_writer_abort(&aw);
+    if (csr_made[0]) exo_unlink(offsets_path);
+    if (csr_made[1]) exo_unlink(adj_path);
+    memset(stats, 0, sizeof *stats);
+    return ctx->err.code ? ctx->err.code : st;
+  }
+  stats->records = s->records;
+  stats->fan_in = k;
+  stats->merge_passes = passes;
+  stats->peak_disk = s->peak_disk;
+  return EXO_OK;
+}

@@ -1,0 +1,619 @@
+/* test_sort.c: the radix sort against a qsort reference, and the external
+ * sort end to end against a CSR built in memory: many runs and merge passes,
+ * memory-only sizing, mixed widths, empty inputs, cleanup, interrupts. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exo_io.h"
+#include "exo_record.h"
+#include "exo_rng.h"
+#include "exo_sort.h"
+#include "testutil.h"
+
+typedef struct tarc {
+  uint64_t key, nbr;
+  float w;
+  uint32_t idx; /* input position: the reference's tie breaker */
+} tarc;
+
+static int tarc_cmp(const void *pa, const void *pb) {
+  const tarc *a = pa, *b = pb;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  if (a->nbr != b->nbr) return a->nbr < b->nbr ? -1 : 1;
+  if (a->idx != b->idx) return a->idx < b->idx ? -1 : 1;
+  return 0;
+}
+
+/* A weight that tags the input position (exact below 2^24), sign varying. */
+static float tag_weight(uint32_t i) { return (i % 3 == 0 ? -1.0f : 1.0f) * (float)(i + 1); }
+
+static double now_sec(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------------
+ * radix sort
+ * --------------------------------------------------------------------- */
+
+enum dist { D_RANDOM, D_DUPS, D_EQUAL, D_SMALL, D_HIGH };
+
+static void gen_arcs(tarc *a, size_t n, enum dist d, int wide, uint64_t seed) {
+  exo_rng rng;
+  exo_rng_seed(&rng, seed);
+  const uint64_t mask = wide ? UINT64_MAX : UINT32_MAX;
+  for (size_t i = 0; i < n; i++) {
+    switch (d) {
+    case D_RANDOM:
+      a[i].key = exo_rng_next(&rng) & mask;
+      a[i].nbr = exo_rng_next(&rng) & mask;
+      break;
+    case D_DUPS:
+      a[i].key = exo_rng_below(&rng, 4);
+      a[i].nbr = exo_rng_below(&rng, 3);
+      break;
+    case D_EQUAL:
+      a[i].key = mask - 7;
+      a[i].nbr = 12345;
+      break;
+    case D_SMALL:
+      a[i].key = exo_rng_below(&rng, 1000);
+      a[i].nbr = exo_rng_below(&rng, 70000);
+      break;
+    case D_HIGH: /* only the top bytes vary */
+      a[i].key = (exo_rng_below(&rng, 200) << (wide ? 56 : 24)) | 0x55;
+      a[i].nbr = exo_rng_below(&rng, 3) << (wide ? 48 : 16);
+      break;
+    }
+    a[i].w = tag_weight((uint32_t)i);
+    a[i].idx = (uint32_t)i;
+  }
+}
+
+static void check_radix(size_t n, enum dist d, int wide, uint64_t seed) {
+  const size_t rs = exo_rec_size(wide);
+  tarc *a = malloc((n + 1) * sizeof *a);
+  gen_arcs(a, n, d, wide, seed);
+  uint8_t *recs = malloc(n * rs + 1), *scratch = malloc(n * rs + 1);
+  uint8_t *want = malloc(n * rs + 1);
+  for (size_t i = 0; i < n; i++) exo_rec_encode(recs + i * rs, wide, a[i].key, a[i].nbr, a[i].w);
+  qsort(a, n, sizeof *a, tarc_cmp);
+  for (size_t i = 0; i < n; i++) exo_rec_encode(want + i * rs, wide, a[i].key, a[i].nbr, a[i].w);
+  exo_radix_sort_records(recs, scratch, n, wide);
+  if (n) ck_assert_msg(memcmp(recs, want, n * rs) == 0,
+                       "radix sort differs: n=%zu dist=%d wide=%d", n, (int)d, wide);
+  free(a);
+  free(recs);
+  free(scratch);
+  free(want);
+}
+
+START_TEST(radix_matches_stable_reference) {
+  const size_t sizes[] = {0, 1, 2, 3, 1000, 100000};
+  for (int wide = 0; wide <= 1; wide++)
+    for (int d = D_RANDOM; d <= D_HIGH; d++)
+      for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        check_radix(sizes[i], (enum dist)d, wide, 17 * i + 5 * (size_t)d + (size_t)wide);
+}
+END_TEST
+
+START_TEST(radix_two_records_swap_and_keep) {
+  uint8_t r[24], s[24];
+  exo_rec_encode(r, 0, 2, 1, 1.0f);
+  exo_rec_encode(r + 12, 0, 1, 9, 2.0f);
+  exo_radix_sort_records(r, s, 2, 0);
+  exo_arc a;
+  exo_rec_decode(r, 0, &a);
+  ck_assert_uint_eq(a.key, 1);
+  ck_assert_uint_eq(a.nbr, 9);
+  ck_assert(a.w == 2.0f);
+  /* equal pairs keep their order */
+  exo_rec_encode(r, 0, 3, 3, 5.0f);
+  exo_rec_encode(r + 12, 0, 3, 3, 6.0f);
+  exo_radix_sort_records(r, s, 2, 0);
+  exo_rec_decode(r, 0, &a);
+  ck_assert(a.w == 5.0f);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------
+ * external sort end to end
+ * --------------------------------------------------------------------- */
+
+/* The CSR a correct sort must produce, built by a stable in-memory sort. */
+static void reference_csr(const tarc *in, size_t m, uint64_t num_nodes, int csr_wide,
+                          uint8_t **offs, size_t *offs_len, uint8_t **adj,
+                          size_t *adj_len) {
+  tarc *a = malloc((m + 1) * sizeof *a);
+  if (m) memcpy(a, in, m * sizeof *a);
+  qsort(a, m, sizeof *a, tarc_cmp);
+  uint64_t *o = calloc(num_nodes + 1, sizeof *o);
+  for (size_t i = 0; i < m; i++) o[a[i].key + 1]++;
+  for (uint64_t v = 0; v < num_nodes; v++) o[v + 1] += o[v];
+  const size_t as = exo_adj_size(csr_wide);
+  *adj = malloc(m * as + 1);
+  for (size_t i = 0; i < m; i++) exo_adj_encode(*adj + i * as, csr_wide, a[i].nbr, a[i].w);
+  *adj_len = m * as;
+  *offs = (uint8_t *)o;
+  *offs_len = (num_nodes + 1) * 8;
+  free(a);
+}
+
+typedef struct sort_case {
+  exo_sort_options opt;
+  uint64_t num_nodes;
+  int csr_wide;
+  size_t set_wide_at; /* call set_wide before this record; SIZE_MAX: never */
+} sort_case;
+
+typedef struct cb_state {
+  int fire_stage;       /* stage whose progress (done > 0) arms the interrupt */
+  int armed;
+  uint64_t last_done[EXO_STAGE_COUNT], last_total[EXO_STAGE_COUNT];
+  int calls[EXO_STAGE_COUNT];
+} cb_state;
+
+static void on_progress(void *user, exo_stage st, uint64_t done, uint64_t total) {
+  cb_state *c = user;
+  ck_assert_uint_le(done, total);
+  if (c->calls[st]) ck_assert_uint_ge(done, c->last_done[st]); /* monotone */
+  c->calls[st]++;
+  c->last_done[st] = done;
+  c->last_total[st] = total;
+  if ((int)st == c->fire_stage && done > 0) c->armed = 1;
+}
+
+static int on_interrupt(void *user) { return ((cb_state *)user)->armed; }
+
+/* Sort `arcs` with case `sc` in a fresh tmpdir, compare the CSR with the
+ * reference byte for byte and check that only the CSR files remain. */
+static exo_sort_stats run_case(const sort_case *sc, const tarc *arcs, size_t m) {
+  char *dir = tu_mkdtemp();
+  ck_assert_ptr_nonnull(dir);
+  char *op = tu_path(dir, "csr.offsets"), *ap = tu_path(dir, "csr.adjacency");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  cb_state cbs;
+  memset(&cbs, 0, sizeof cbs);
+  cbs.fire_stage = -1;
+  ctx.cb.user = &cbs;
+  ctx.cb.progress = on_progress;
+  exo_sort_options opt = sc->opt;
+  opt.tmpdir = dir;
+  exo_sorter *s = NULL;
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+  /* (Check assertions cost a system call each: none inside big loops.) */
+  exo_status rc = EXO_OK;
+  for (size_t i = 0; i < m && rc == EXO_OK; i++) {
+    if (i == sc->set_wide_at) {
+      ck_assert_int_eq(exo_sorter_set_wide(s, &ctx), EXO_OK);
+      ck_assert(exo_sorter_is_wide(s));
+    }
+    rc = exo_sorter_add(s, arcs[i].key, arcs[i].nbr, arcs[i].w, &ctx);
+  }
+  ck_assert_msg(rc == EXO_OK, "add: %s", ctx.err.msg);
+  exo_sort_stats st;
+  rc = exo_sorter_finish_csr(s, sc->num_nodes, op, ap, sc->csr_wide, &ctx, &st);
+  ck_assert_msg(rc == EXO_OK, "finish: %s", ctx.err.msg);
+  ck_assert_int_eq(tu_count_entries(dir), 2); /* only the CSR files */
+  exo_sorter_free(s);
+  ck_assert_int_eq(tu_count_entries(dir), 2);
+
+  uint8_t *wo, *wa;
+  size_t wol, wal, gol, gal;
+  reference_csr(arcs, m, sc->num_nodes, sc->csr_wide, &wo, &wol, &wa, &wal);
+  char *go = tu_read_file(op, &gol), *ga = tu_read_file(ap, &gal);
+  ck_assert_ptr_nonnull(go);
+  ck_assert_ptr_nonnull(ga);
+  ck_assert_uint_eq(gol, wol);
+  ck_assert_uint_eq(gal, wal);
+  ck_assert_msg(memcmp(go, wo, wol) == 0, "offsets differ");
+  ck_assert_msg(wal == 0 || memcmp(ga, wa, wal) == 0, "adjacency differs");
+
+  ck_assert_uint_eq(st.records, m);
+  ck_assert_uint_ge(st.merge_passes, 1);
+  ck_assert_uint_ge(st.fan_in, 2);
+  ck_assert_uint_ge(st.peak_disk, wol + wal);
+  /* the CSR stage reported its end */
+  ck_assert_int_gt(cbs.calls[EXO_STAGE_CSR], 0);
+  ck_assert_uint_eq(cbs.last_done[EXO_STAGE_CSR], m);
+  ck_assert_uint_eq(cbs.last_total[EXO_STAGE_CSR], m);
+  if (st.merge_passes > 1) {
+    ck_assert_int_gt(cbs.calls[EXO_STAGE_MERGE], 0);
+    ck_assert_uint_eq(cbs.last_done[EXO_STAGE_MERGE], cbs.last_total[EXO_STAGE_MERGE]);
+  }
+  free(go);
+  free(ga);
+  free(wo);
+  free(wa);
+  free(op);
+  free(ap);
+  tu_rmdir(dir);
+  free(dir);
+  return st;
+}
+
+/* Random arcs over n nodes; nbr below nbr_range. */
+static tarc *random_arcs(size_t m, uint64_t n, uint64_t nbr_range, uint64_t seed) {
+  exo_rng rng;
+  exo_rng_seed(&rng, seed);
+  tarc *a = malloc((m + 1) * sizeof *a);
+  for (size_t i = 0; i < m; i++) {
+    a[i].key = exo_rng_below(&rng, n);
+    a[i].nbr = exo_rng_below(&rng, nbr_range);
+    a[i].w = tag_weight((uint32_t)i);
+    a[i].idx = (uint32_t)i;
+  }
+  return a;
+}
+
+static sort_case knob_case(uint64_t run_records, uint32_t fan_in, uint64_t n) {
+  sort_case sc;
+  memset(&sc, 0, sizeof sc);
+  sc.opt.memory_limit = 64 << 20;
+  sc.opt.run_records = run_records;
+  sc.opt.fan_in = fan_in;
+  sc.num_nodes = n;
+  sc.set_wide_at = SIZE_MAX;
+  return sc;
+}
+
+START_TEST(many_runs_fan_in_2) {
+  tarc *a = random_arcs(2000, 50, 50, 1);
+  sort_case sc = knob_case(5, 2, 50);
+  exo_sort_stats st = run_case(&sc, a, 2000);
+  ck_assert_uint_eq(st.runs, 400);
+  ck_assert_uint_eq(st.fan_in, 2);
+  ck_assert_uint_ge(st.merge_passes, 3);
+  ck_assert_uint_eq(st.merge_passes, 9); /* ceil(log2(400)) */
+  free(a);
+}
+END_TEST
+
+START_TEST(many_runs_fan_in_3) {
+  tarc *a = random_arcs(3001, 40, 5, 2); /* few distinct pairs: stability */
+  sort_case sc = knob_case(7, 3, 40);
+  exo_sort_stats st = run_case(&sc, a, 3001);
+  ck_assert_uint_eq(st.runs, 429);
+  ck_assert_uint_eq(st.fan_in, 3);
+  ck_assert_uint_eq(st.merge_passes, 6); /* ceil(log3(429)) */
+  free(a);
+}
+END_TEST
+
+START_TEST(runs_of_1000_fan_in_2_and_3) {
+  tarc *a = random_arcs(20000, 5000, 5000, 3);
+  sort_case sc = knob_case(1000, 2, 5000);
+  exo_sort_stats st = run_case(&sc, a, 20000);
+  ck_assert_uint_eq(st.runs, 20);
+  ck_assert_uint_eq(st.merge_passes, 5);
+  sc = knob_case(1000, 3, 5000);
+  st = run_case(&sc, a, 20000);
+  ck_assert_uint_eq(st.merge_passes, 3);
+  /* the fan-in equal to the run count: the final merge alone */
+  sc = knob_case(1000, 20, 5000);
+  st = run_case(&sc, a, 20000);
+  ck_assert_uint_eq(st.merge_passes, 1);
+  /* one more run than the fan-in: only two runs are merged first */
+  sc = knob_case(1000, 19, 5000);
+  st = run_case(&sc, a, 20000);
+  ck_assert_uint_eq(st.merge_passes, 2);
+  free(a);
+}
+END_TEST
+
+START_TEST(memory_limit_sizing) {
+  tarc *a = random_arcs(60000, 3000, 100000, 4);
+  /* 64 KiB: 8 KiB buffers (682 records per run) and fan-in 2 */
+  sort_case sc = knob_case(0, 0, 3000);
+  sc.opt.memory_limit = 64 << 10;
+  exo_sort_stats st = run_case(&sc, a, 60000);
+  ck_assert_uint_eq(st.runs, (60000 + 681) / 682);
+  ck_assert_uint_eq(st.fan_in, 2);
+  ck_assert_uint_ge(st.merge_passes, 3);
+  /* 1 MiB: fan-in from 64 KiB buffers */
+  sc.opt.memory_limit = 1 << 20;
+  st = run_case(&sc, a, 60000);
+  ck_assert_uint_eq(st.fan_in, 15);
+  ck_assert_uint_ge(st.runs, 2);
+  /* memory_limit 0 still works with minimal buffers */
+  sc.opt.memory_limit = 0;
+  st = run_case(&sc, a, 60000);
+  ck_assert_uint_eq(st.fan_in, 2);
+  /* 64 MiB: one run kept in memory, nothing merged */
+  sc.opt.memory_limit = 64 << 20;
+  st = run_case(&sc, a, 60000);
+  ck_assert_uint_eq(st.runs, 1);
+  ck_assert_uint_eq(st.merge_passes, 1);
+  ck_assert_uint_eq(st.fan_in, 63);
+  ck_assert_uint_eq(st.peak_disk, 3001 * 8 + 60000 * 8); /* just the CSR */
+  free(a);
+}
+END_TEST
+
+START_TEST(mixed_width_runs) {
+  const size_t m = 5000;
+  tarc *a = random_arcs(m, 300, 300, 5);
+  /* set_wide in the middle, narrow CSR */
+  sort_case sc = knob_case(37, 3, 300);
+  sc.set_wide_at = 2345;
+  exo_sort_stats st = run_case(&sc, a, m);
+  ck_assert_uint_ge(st.merge_passes, 3);
+  /* same with a wide CSR */
+  sc.csr_wide = 1;
+  run_case(&sc, a, m);
+  /* wide from the start, a single run in memory */
+  sc = knob_case(0, 0, 300);
+  sc.opt.wide = 1;
+  sc.csr_wide = 1;
+  run_case(&sc, a, m);
+  /* neighbours beyond 32 bits after set_wide: only a wide CSR holds them */
+  for (size_t i = m / 2; i < m; i++) a[i].nbr |= (uint64_t)(i % 3) << 33;
+  sc = knob_case(50, 4, 300);
+  sc.set_wide_at = m / 2;
+  sc.csr_wide = 1;
+  st = run_case(&sc, a, m);
+  ck_assert_uint_ge(st.merge_passes, 3);
+  /* set_wide right at the start and at the very end */
+  sc.set_wide_at = 0;
+  run_case(&sc, a, m);
+  for (size_t i = 0; i < m; i++) a[i].nbr &= UINT32_MAX;
+  sc.set_wide_at = m - 1;
+  sc.csr_wide = 0;
+  run_case(&sc, a, m);
+  free(a);
+}
+END_TEST
+
+START_TEST(zero_records_and_empty_nodes) {
+  sort_case sc = knob_case(5, 2, 10);
+  exo_sort_stats st = run_case(&sc, NULL, 0);
+  ck_assert_uint_eq(st.runs, 0);
+  ck_assert_uint_eq(st.records, 0);
+  sc.num_nodes = 0;
+  run_case(&sc, NULL, 0);
+  sc = knob_case(0, 0, 7); /* from memory */
+  run_case(&sc, NULL, 0);
+  /* arcs only on some keys: gaps, leading and trailing nodes without arcs */
+  const size_t m = 3000;
+  tarc *a = random_arcs(m, 100, 1000, 6);
+  for (size_t i = 0; i < m; i++) a[i].key = 3 + 2 * (a[i].key % 40);
+  sc = knob_case(11, 5, 1000);
+  st = run_case(&sc, a, m);
+  ck_assert_uint_ge(st.merge_passes, 3);
+  sc = knob_case(0, 0, 1000);
+  run_case(&sc, a, m);
+  /* one node, one arc */
+  a[0].key = 0;
+  sc = knob_case(0, 0, 1);
+  run_case(&sc, a, 1);
+  sc = knob_case(1, 2, 1);
+  run_case(&sc, a, 1);
+  free(a);
+}
+END_TEST
+
+/* Feed arcs and finish with an interrupt armed by `stage` progress; finish
+ * must return EXO_EINTR and nothing may remain in the tmpdir after free. */
+static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in) {
+  char *dir = tu_mkdtemp();
+  char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  cb_state cbs;
+  memset(&cbs, 0, sizeof cbs);
+  cbs.fire_stage = stage;
+  ctx.cb.user = &cbs;
+  ctx.cb.progress = on_progress;
+  ctx.cb.interrupted = on_interrupt;
+  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in};
+  exo_sorter *s = NULL;
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+  exo_rng rng;
+  exo_rng_seed(&rng, 99);
+  exo_status rc = EXO_OK;
+  for (uint32_t i = 0; i < 300000 && rc == EXO_OK; i++)
+    rc = exo_sorter_add(s, exo_rng_below(&rng, 1000), i, 1.0f, &ctx);
+  ck_assert_int_eq(rc, EXO_OK);
+  ck_assert_int_gt(tu_count_entries(dir), 2); /* runs exist */
+  exo_sort_stats st;
+  ck_assert_int_eq(exo_sorter_finish_csr(s, 1000, op, ap, 0, &ctx, &st), EXO_EINTR);
+  ck_assert_int_eq(ctx.err.code, EXO_EINTR);
+  ck_assert(cbs.armed);
+  ck_assert_uint_gt(cbs.last_done[stage], 0);
+  ck_assert_uint_lt(cbs.last_done[stage], cbs.last_total[stage]); /* mid-stage */
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  exo_sorter_free(s);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  free(op);
+  free(ap);
+  tu_rmdir(dir);
+  free(dir);
+}
+
+START_TEST(interrupt_mid_merge_cleans_up) {
+  check_interrupt(EXO_STAGE_MERGE, 1000, 4);
+  check_interrupt(EXO_STAGE_CSR, 1000, 4);
+  check_interrupt(EXO_STAGE_CSR, 0, 0); /* final merge of memory-sized runs */
+}
+END_TEST
+
+START_TEST(errors_leave_no_run_files) {
+  char *dir = tu_mkdtemp();
+  char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_sorter *s = NULL;
+  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2};
+
+  /* a key not below num_nodes */
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+  for (uint32_t i = 0; i < 100; i++)
+    ck_assert_int_eq(exo_sorter_add(s, i % 50, i, 1.0f, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_sorter_finish_csr(s, 40, op, ap, 0, &ctx, NULL), EXO_EINTERNAL);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  ck_assert_int_eq(exo_sorter_finish_csr(s, 40, op, ap, 0, &ctx, NULL), EXO_EARG);
+  exo_sorter_free(s);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+
+  /* a neighbour >= 2^32 with a narrow CSR */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_sorter_add(s, 1, 2, 1.0f, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_sorter_add(s, 1, (uint64_t)1 << 32, 1.0f, &ctx), EXO_EARG); /* narrow */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_sorter_set_wide(s, &ctx), EXO_OK);
+  for (uint32_t i = 0; i < 30; i++)
+    ck_assert_int_eq(exo_sorter_add(s, i % 3, ((uint64_t)1 << 32) + i, 1.0f, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_sorter_finish_csr(s, 3, op, ap, 0, &ctx, NULL), EXO_EINTERNAL);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  ck_assert_int_eq(exo_sorter_add(s, 0, 0, 1.0f, &ctx), EXO_EARG); /* finished */
+  exo_sorter_free(s);
+
+  /* too many nodes for a narrow CSR */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_sorter_finish_csr(s, ((uint64_t)1 << 32) + 1, op, ap, 0, &ctx, NULL),
+                   EXO_EARG);
+  exo_sorter_free(s);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+
+  /* free with runs on disk removes them */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+  for (uint32_t i = 0; i < 95; i++) ck_assert_int_eq(exo_sorter_add(s, i, i, 1.0f, &ctx), EXO_OK);
+  ck_assert_int_eq(tu_count_entries(dir), 9);
+  exo_sorter_free(s);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  exo_sorter_free(NULL);
+
+  /* bad options; a temp directory that does not exist */
+  exo_ctx_init(&ctx);
+  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1};
+  ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
+  ck_assert_ptr_null(s);
+  exo_ctx_init(&ctx);
+  bad.tmpdir = NULL;
+  bad.fan_in = 0;
+  ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
+  exo_ctx_init(&ctx);
+  char *gone = tu_path(dir, "missing");
+  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2};
+  ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
+  exo_status rc = EXO_OK;
+  for (uint32_t i = 0; i < 10 && rc == EXO_OK; i++) rc = exo_sorter_add(s, i, i, 1.0f, &ctx);
+  ck_assert_int_eq(rc, EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "missing"));
+  exo_sorter_free(s);
+  free(gone);
+  free(op);
+  free(ap);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* 5e6 arcs with 8 MiB of memory: checked by per-node counts, order within
+ * each node (nbr, then input position through the weight) and a checksum. */
+START_TEST(large_5e6_records_8mib) {
+  const uint64_t n = 200000;
+  const uint32_t m = 5000000;
+  char *dir = tu_mkdtemp();
+  char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0};
+  exo_sorter *s = NULL;
+  uint64_t *deg = calloc(n, sizeof *deg);
+  uint64_t sum_in = 0;
+  double t0 = now_sec();
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+  exo_rng rng;
+  exo_rng_seed(&rng, 2024);
+  exo_status rc = EXO_OK;
+  for (uint32_t i = 0; i < m && rc == EXO_OK; i++) {
+    uint64_t key = exo_rng_below(&rng, n), nbr = exo_rng_below(&rng, 1000);
+    deg[key]++;
+    sum_in += key * 1000003 + nbr * 7 + i;
+    rc = exo_sorter_add(s, key, nbr, (float)i, &ctx);
+  }
+  ck_assert_int_eq(rc, EXO_OK);
+  exo_sort_stats st;
+  ck_assert_int_eq(exo_sorter_finish_csr(s, n, op, ap, 0, &ctx, &st), EXO_OK);
+  exo_sorter_free(s);
+  double secs = now_sec() - t0;
+  fprintf(stderr, "sort: 5e6 records, 8 MiB: %.2f s (%llu runs, fan-in %u, %u passes, peak disk %.1f MB)\n",
+          secs, (unsigned long long)st.runs, st.fan_in, st.merge_passes, st.peak_disk / 1e6);
+  ck_assert_int_eq(tu_count_entries(dir), 2);
+  ck_assert_uint_eq(st.records, m);
+  ck_assert_uint_gt(st.runs, 7);
+  ck_assert_uint_ge(st.merge_passes, 2);
+
+  size_t ol, al;
+  uint8_t *o = (uint8_t *)tu_read_file(op, &ol), *a = (uint8_t *)tu_read_file(ap, &al);
+  ck_assert_uint_eq(ol, (n + 1) * 8);
+  ck_assert_uint_eq(al, (size_t)m * 8);
+  uint64_t sum_out = 0, first_off = 1, bad_deg = 0, bad_order = 0;
+  memcpy(&first_off, o, 8);
+  ck_assert_uint_eq(first_off, 0);
+  for (uint64_t v = 0; v < n; v++) {
+    uint64_t b, e;
+    memcpy(&b, o + 8 * v, 8);
+    memcpy(&e, o + 8 * (v + 1), 8);
+    if (e < b || e > m || e - b != deg[v]) {
+      bad_deg++;
+      continue;
+    }
+    uint64_t pn = 0;
+    float pw = -1.0f;
+    for (uint64_t j = b; j < e; j++) {
+      uint64_t nbr;
+      float w;
+      exo_adj_decode(a + 8 * j, 0, &nbr, &w);
+      if (!(j == b || nbr > pn || (nbr == pn && w > pw))) bad_order++;
+      pn = nbr;
+      pw = w;
+      sum_out += v * 1000003 + nbr * 7 + (uint64_t)w;
+    }
+  }
+  ck_assert_uint_eq(bad_deg, 0);
+  ck_assert_uint_eq(bad_order, 0);
+  ck_assert_uint_eq(sum_out, sum_in);
+  free(o);
+  free(a);
+  free(deg);
+  free(op);
+  free(ap);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+Suite *sort_suite(void) {
+  Suite *s = suite_create("sort");
+  TCase *tc = tcase_create("radix");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, radix_matches_stable_reference);
+  tcase_add_test(tc, radix_two_records_swap_and_keep);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("external");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, many_runs_fan_in_2);
+  tcase_add_test(tc, many_runs_fan_in_3);
+  tcase_add_test(tc, runs_of_1000_fan_in_2_and_3);
+  tcase_add_test(tc, memory_limit_sizing);
+  tcase_add_test(tc, mixed_width_runs);
+  tcase_add_test(tc, zero_records_and_empty_nodes);
+  tcase_add_test(tc, interrupt_mid_merge_cleans_up);
+  tcase_add_test(tc, errors_leave_no_run_files);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("large");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, large_5e6_records_8mib);
+  suite_add_tcase(s, tc);
+  return s;
+}
