@@ -624,6 +624,7 @@ typedef struct {
     double kmin, kmax;
     int kmin_clamped;
     double dup_share;     /* expected share of repeated edges */
+    uint32_t small_last;  /* size of a last community below --min-comm */
 } graph_t;
 
 typedef struct {
@@ -693,21 +694,30 @@ static void build_graph(const opts_t *o, graph_t *g)
                 s = rem;
             } else {
                 /* spread the leftover nodes over random communities that
-                 * still have room below max (or any, if all are full) */
-                uint32_t open = 0;
+                 * still have room below max; if they do not fit, the last
+                 * community is made smaller than min instead */
+                uint64_t room = 0;
                 for (uint32_t c = 0; c < k; c++)
-                    open += sizes[c] < smax;
-                while (rem > 0) {
-                    uint32_t c = (uint32_t)rng_below64(&r, k);
-                    if (open > 0 && sizes[c] >= smax)
-                        continue;
-                    sizes[c]++;
-                    rem--;
-                    if (sizes[c] == smax && open > 0)
-                        open--;
+                    room += smax - sizes[c];
+                if (room >= rem) {
+                    uint32_t *open = xmalloc((size_t)k * sizeof *open);
+                    uint32_t nopen = 0;
+                    for (uint32_t c = 0; c < k; c++)
+                        if (sizes[c] < smax)
+                            open[nopen++] = c;
+                    while (rem > 0) {
+                        uint32_t j = (uint32_t)rng_below64(&r, nopen);
+                        uint32_t c = open[j];
+                        sizes[c]++;
+                        rem--;
+                        if (sizes[c] == smax)
+                            open[j] = open[--nopen];
+                    }
+                    free(open);
+                    break;
                 }
-                sum = n;
-                break;
+                s = rem;
+                g->small_last = (uint32_t)rem;
             }
         }
         if (k == cap) {
@@ -1077,6 +1087,14 @@ int main(int argc, char **argv)
     if (g.k == 1 && o.mixing > 0)
         fprintf(stderr, "exogen: warning: only one community, all edges are "
                         "intra-community (--mixing ignored)\n");
+    if (g.small_last)
+        fprintf(stderr, "exogen: warning: the sizes cannot add up to --nodes "
+                        "within [--min-comm, --max-comm]; one community has %u "
+                        "nodes\n", g.small_last);
+    if (o.deg_exp > 0 && g.kmin < 1.0)
+        fprintf(stderr, "exogen: warning: the smallest expected degree is %.3g "
+                        "(< 1), so many nodes get no edge at all; raise "
+                        "--degree-exponent or lower --max-degree\n", g.kmin);
     if (g.kmin_clamped)
         fprintf(stderr, "exogen: warning: degree power law cannot reach the "
                         "mean degree; lower --max-degree or raise the exponent\n");
