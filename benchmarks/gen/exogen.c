@@ -365,7 +365,10 @@ static void usage(FILE *f)
         "Graph:\n"
         "  --nodes N            number of nodes, >= 2 (default 10000)\n"
         "  --edges M            number of edges written, each undirected edge once,\n"
-        "                       no self-loops, rare duplicates (default 10*N)\n"
+        "                       no self-loops (default 10*N); edges are drawn with\n"
+        "                       replacement, so some repeat: the summary on stderr\n"
+        "                       estimates their share (small when communities are\n"
+        "                       much larger than the intra-community degree)\n"
         "  --mixing MU          share of each node's edges that leave its community,\n"
         "                       0..1 (default 0.3)\n"
         "  --min-comm S         smallest community size (default 10)\n"
@@ -394,7 +397,7 @@ static void usage(FILE *f)
         "Other:\n"
         "  --seed S             random seed, unsigned 64-bit (default 1); the same\n"
         "                       seed and options give byte-identical files\n"
-        "  --quiet              no summary on stderr\n"
+        "  --quiet              no summary on stderr (warnings are still shown)\n"
         "  --help               this text\n"
         "  --version            print the version\n"
         "Options take their value as the next argument or after '='.\n"
@@ -517,6 +520,8 @@ static void parse_args(int argc, char **argv, opts_t *o)
     }
     if (o->nodes < 2)
         die("--nodes must be at least 2");
+    if (o->truth && !strcmp(o->truth, "-") && !strcmp(o->out, "-"))
+        die("--truth and --out cannot both be stdout");
     if (o->nodes > UINT32_MAX - 1)
         die("--nodes must be below 2^32-1");
     if (o->edges == UINT64_MAX)
