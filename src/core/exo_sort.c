@@ -10,9 +10,11 @@
  * in consecutive groups of k (creation order, so equal (key, nbr) pairs keep
  * their input order) into runs of the group's widest width; the inputs are
  * read with hole punching and unlinked as soon as they are exhausted. The
- * last merge streams straight into the CSR offsets and adjacency files. If no
- * run was ever written, the buffer is sorted and streamed to the CSR from
- * memory without touching the disk. */
+ * last merge streams straight into the CSR offsets and adjacency files. The
+ * records still in the buffer at the end are not written as a run when the
+ * final merge can take them: they are sorted and merged from memory as the
+ * last (newest) source; with no run on disk the CSR comes straight from
+ * memory. */
 #include "exo_sort.h"
 
 #include <stdio.h>
@@ -427,13 +429,15 @@ static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
   return need < bufsize ? (size_t)need : bufsize;
 }
 
-/* Open m run files runs[first..first+m) (or, with first == NO_SLOT, the
- * in-memory buffer) and play the first matches. */
-static exo_status merger_open(exo_sorter *s, merger *g, size_t first, uint32_t m,
-                              size_t bufsize, exo_ctx *ctx) {
+/* Open run files runs[first..first+nfiles) and, with `mem` set, the sorted
+ * buffer as the last source (it was created last: ties go to the files);
+ * then play the first matches. */
+static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfiles,
+                              int mem, size_t bufsize, exo_ctx *ctx) {
+  const uint32_t m = (uint32_t)nfiles + (mem ? 1 : 0);
   memset(g, 0, sizeof *g);
-  g->src = calloc(m, sizeof *g->src);
-  g->cur = calloc(m, sizeof *g->cur);
+  g->src = calloc(m ? m : 1, sizeof *g->src);
+  g->cur = calloc(m ? m : 1, sizeof *g->cur);
   if (!g->src || !g->cur || exo_lt_init(&g->t, m) != 0) {
     merger_free(g);
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory for a %u-way merge", (unsigned)m);
@@ -443,7 +447,7 @@ static exo_status merger_open(exo_sorter *s, merger *g, size_t first, uint32_t m
   exo_status st = EXO_OK;
   for (uint32_t i = 0; i < m && !st; i++) {
     msrc *x = &g->src[i];
-    if (first == NO_SLOT) {
+    if (i == nfiles) { /* the buffer */
       x->wide = s->wide;
       x->rs = exo_rec_size(x->wide);
       x->p = s->buf;
@@ -555,7 +559,7 @@ static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t de
   exo_writer w = {.fd = -1};
   st = exo_writer_open(&w, s->pending, fit_buffer(bufsize, out.count * rs), ctx);
   if (st) return st;
-  st = merger_open(s, &g, first, m, bufsize, ctx);
+  st = merger_open(s, &g, first, m, 0, bufsize, ctx);
   if (st) {
     exo_writer_abort(&w);
     return st;
@@ -617,12 +621,13 @@ static exo_status put_offsets(exo_writer *w, uint64_t value, uint64_t count,
   return EXO_OK;
 }
 
-/* The final merge: sources (runs[0..m) or the buffer) straight to the CSR. */
-static exo_status merge_to_csr(exo_sorter *s, size_t first, uint32_t m,
-                               uint64_t num_nodes, exo_writer *ow, exo_writer *aw,
-                               int csr_wide, size_t bufsize, exo_ctx *ctx) {
+/* The final merge: runs[0..nruns) and, with `mem`, the sorted buffer,
+ * straight to the CSR. */
+static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
+                               exo_writer *ow, exo_writer *aw, int csr_wide,
+                               size_t bufsize, exo_ctx *ctx) {
   merger g;
-  exo_status st = merger_open(s, &g, first, m, bufsize, ctx);
+  exo_status st = merger_open(s, &g, 0, s->nruns, mem, bufsize, ctx);
   if (st) return st;
   const size_t as = exo_adj_size(csr_wide);
   const uint64_t total = s->records;
@@ -725,18 +730,19 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   exo_status st = EXO_OK;
   const uint64_t csr_bytes = (num_nodes + 1) * 8 + s->records * exo_adj_size(csr_wide);
 
-  if (s->nruns == 0) {
-    /* Everything fits in one buffer: sort it and stream it from memory. */
+  if (s->nruns == 0 || (s->n > 0 && s->nruns < k)) {
+    /* The runs on disk and the buffer fit one merge: sort the buffer and
+     * merge it from memory as the last source, without writing it. */
     exo_radix_sort_records(s->buf, s->scratch, s->n, s->wide);
     free(s->scratch);
     s->scratch = NULL;
     uint64_t mem = s->memory_limit > s->buf_bytes ? s->memory_limit - s->buf_bytes : 0;
-    size_t bs = merge_bufsize(mem, 2);
+    size_t bs = merge_bufsize(mem, (uint64_t)s->nruns + 2);
     disk_add(s, csr_bytes);
     st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
-    if (!st) st = merge_to_csr(s, NO_SLOT, 1, num_nodes, &ow, &aw, csr_wide, bs, ctx);
+    if (!st) st = merge_to_csr(s, 1, num_nodes, &ow, &aw, csr_wide, bs, ctx);
     passes = 1;
-    stats->runs = s->n > 0;
+    stats->runs = s->initial_runs + (s->n > 0);
   } else {
     st = flush_run(s, ctx);
     free(s->buf);
@@ -777,8 +783,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
       size_t bs = merge_bufsize(s->memory_limit, (uint64_t)s->nruns + 2);
       disk_add(s, csr_bytes);
       st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
-      if (!st) st = merge_to_csr(s, 0, (uint32_t)s->nruns, num_nodes, &ow, &aw,
-                                 csr_wide, bs, ctx);
+      if (!st) st = merge_to_csr(s, 0, num_nodes, &ow, &aw, csr_wide, bs, ctx);
       passes++;
     }
     stats->runs = s->initial_runs;

@@ -298,6 +298,8 @@ START_TEST(runs_of_1000_fan_in_2_and_3) {
   sc = knob_case(1000, 20, 5000);
   st = run_case(&sc, a, 20000);
   ck_assert_uint_eq(st.merge_passes, 1);
+  ck_assert_uint_eq(st.runs, 20);
+  ck_assert_uint_eq(st.peak_disk, 19 * 12000 + 5001 * 8 + 20000 * 8); /* last run never written */
   /* one more run than the fan-in: only two runs are merged first */
   sc = knob_case(1000, 19, 5000);
   st = run_case(&sc, a, 20000);
@@ -346,6 +348,12 @@ START_TEST(mixed_width_runs) {
   /* same with a wide CSR */
   sc.csr_wide = 1;
   run_case(&sc, a, m);
+  /* narrow and wide runs on disk plus a wide buffer: a single final merge */
+  sc = knob_case(1000, 0, 300);
+  sc.set_wide_at = 2345;
+  st = run_case(&sc, a, m);
+  ck_assert_uint_eq(st.runs, 6);
+  ck_assert_uint_eq(st.merge_passes, 1);
   /* wide from the start, a single run in memory */
   sc = knob_case(0, 0, 300);
   sc.opt.wide = 1;
