@@ -32,6 +32,13 @@
 #define LP_OFFSETS_CHUNK ((size_t)1 << 23) /* offsets read per pread (entries) */
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
 #define TALLY_EMPTY UINT64_MAX   /* labels are node ids, always < 2^40 */
+#define LP_PREFETCH 8            /* entries ahead to prefetch node data for */
+
+#if defined(__GNUC__)
+#define LP_PREFETCH_ADDR(p) __builtin_prefetch(p)
+#else
+#define LP_PREFETCH_ADDR(p) ((void)0)
+#endif
 
 /* ---- label tally: open addressing, linear probing --------------------- */
 
@@ -276,15 +283,31 @@ static exo_status bad_neighbour(lp_state *st, uint64_t v, uint64_t u) {
                   (unsigned long long)st->n);
 }
 
+/* Ask the cache for the per-node data of the neighbour in buffer entry i
+ * (if any): the label and distance lookups are random accesses. */
+static inline void prefetch_entry(const lp_state *st, size_t i, size_t k, int want_dist,
+                                  int want_visits) {
+  if (i >= k) return;
+  uint64_t u;
+  float w;
+  exo_adj_decode(st->buf + i * st->esz, st->wide, &u, &w);
+  if (u >= st->n) return;
+  LP_PREFETCH_ADDR(&st->labels[u]);
+  if (want_dist) LP_PREFETCH_ADDR(&st->dist[u]);
+  if (want_visits) LP_PREFETCH_ADDR(&st->visits[u]);
+}
+
 /* Tally the votes held in buffer entries [0, k) for node v. */
 static exo_status tally_entries(lp_state *st, uint64_t v, size_t k) {
   const int directed = st->par->directed;
   const double cutoff = st->par->self_loop_cutoff;
   const int att = st->dist != NULL;
   const uint8_t *p = st->buf;
+  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, i, k, att, 0);
   for (size_t i = 0; i < k; i++, p += st->esz) {
     uint64_t u;
     float w;
+    prefetch_entry(st, i + LP_PREFETCH, k, att, 0);
     exo_adj_decode(p, st->wide, &u, &w);
     if (u >= st->n) return bad_neighbour(st, v, u);
     if (directed && !(w > 0.0f)) continue; /* out-arcs do not vote */
@@ -306,9 +329,11 @@ static exo_status tally_entries(lp_state *st, uint64_t v, size_t k) {
 static void requeue_entries(lp_state *st, size_t k, uint64_t label) {
   const int directed = st->par->directed;
   const uint8_t *p = st->buf;
+  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, i, k, 0, 1);
   for (size_t i = 0; i < k; i++, p += st->esz) {
     uint64_t u;
     float w;
+    prefetch_entry(st, i + LP_PREFETCH, k, 0, 1);
     exo_adj_decode(p, st->wide, &u, &w);
     if (directed && !(w < 0.0f)) continue; /* in-arcs are not followed */
     if (st->labels[u] == label) continue;
