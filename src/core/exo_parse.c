@@ -157,17 +157,16 @@ static void scan_from(scan *sc, const uint8_t *buf, size_t len, int c, size_t s)
  * *pos to the first one. */
 static inline int scan_find(scan *sc, const uint8_t *buf, size_t len, int c, size_t s,
                             size_t e, size_t *pos) {
-  if (sc->at < sc->hi) { /* an occurrence is known */
-    if (sc->at < s) scan_from(sc, buf, len, c, s);
-  } else { /* none in [lo, hi) */
+  if (sc->at == sc->hi) { /* none in [lo, hi) */
     if (s < sc->lo) {
       scan_from(sc, buf, len, c, s);
-    } else if (e > sc->hi) {
+    } else if (e > sc->hi) { /* extend the search over [hi, len) */
       const uint8_t *p = memchr(buf + sc->hi, c, len - sc->hi);
       sc->at = p ? (size_t)(p - buf) : len;
       sc->hi = len;
     }
   }
+  if (sc->at < s) scan_from(sc, buf, len, c, s); /* that one is behind us */
   if (sc->at < sc->hi && sc->at < e) {
     *pos = sc->at;
     return 1;

@@ -1,0 +1,951 @@
+/* test_parse.c: exo_parse: a table of accepted and rejected inputs with
+ * their exact results or "<file>:<line>: " messages, weight parsing checked
+ * bit for bit against strtof, the callback sequence, several files with
+ * headers, gzip, lines across buffer refills, 1 MiB names, the line length
+ * limit, callback failure, interrupts and progress. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exo_parse.h"
+#include "exo_rng.h"
+#include "testutil.h"
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+typedef struct edge {
+  uint64_t a, b;
+  float w;
+} edge;
+
+typedef struct collector {
+  edge *e;
+  size_t n, cap;
+  size_t calls;
+  size_t fail_at;        /* 1-based call that fails; 0: never */
+  exo_status fail_code;
+} collector;
+
+static exo_status collect(void *user, uint64_t a, uint64_t b, float w, exo_ctx *ctx) {
+  collector *c = user;
+  c->calls++;
+  if (c->fail_at && c->calls == c->fail_at)
+    return EXO_FAIL(ctx, c->fail_code, "callback refused edge %zu", c->calls);
+  if (c->n == c->cap) {
+    c->cap = c->cap ? c->cap * 2 : 64;
+    c->e = realloc(c->e, c->cap * sizeof *c->e);
+  }
+  c->e[c->n].a = a;
+  c->e[c->n].b = b;
+  c->e[c->n].w = w;
+  c->n++;
+  return EXO_OK;
+}
+
+typedef struct strbuf {
+  char *p;
+  size_t len, cap;
+} strbuf;
+
+static void sb_add(strbuf *s, const void *d, size_t n) {
+  if (s->len + n + 1 > s->cap) {
+    s->cap = (s->len + n + 1) * 2;
+    s->p = realloc(s->p, s->cap);
+  }
+  memcpy(s->p + s->len, d, n);
+  s->len += n;
+  s->p[s->len] = '\0';
+}
+
+static void sb_printf(strbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *s, const char *fmt, ...) {
+  char tmp[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  sb_add(s, tmp, (size_t)n);
+}
+
+/* Names file split into lines. */
+typedef struct namelist {
+  char *text;
+  char **name;
+  size_t *len;
+  size_t n;
+} namelist;
+
+static void read_names(const char *path, namelist *nl) {
+  size_t total;
+  nl->text = tu_read_file(path, &total);
+  ck_assert_ptr_nonnull(nl->text);
+  nl->n = 0;
+  for (size_t i = 0; i < total; i++) nl->n += nl->text[i] == '\n';
+  nl->name = malloc((nl->n + 1) * sizeof *nl->name);
+  nl->len = malloc((nl->n + 1) * sizeof *nl->len);
+  size_t k = 0, start = 0;
+  for (size_t i = 0; i < total; i++) {
+    if (nl->text[i] == '\n') {
+      nl->name[k] = nl->text + start;
+      nl->len[k] = i - start;
+      k++;
+      start = i + 1;
+    }
+  }
+  ck_assert_uint_eq(start, total); /* every name ends in LF */
+}
+
+static void free_names(namelist *nl) {
+  free(nl->text);
+  free(nl->name);
+  free(nl->len);
+}
+
+/* The result of parsing a list of files with one name table. */
+typedef struct result {
+  exo_status st;
+  char msg[EXO_ERRMSG_MAX];
+  char *text;  /* "A B W\n" per edge, W printed with %g */
+  collector c;
+  namelist names;
+  exo_parse_stats stats; /* of the last file parsed */
+} result;
+
+static void free_result(result *r) {
+  free(r->text);
+  free(r->c.e);
+  free_names(&r->names);
+}
+
+/* Parse `paths` in order into one table; render the edges by name. */
+static void parse_paths(const char *dir, const char *const *paths, int n,
+                        const exo_parse_options *opt, exo_ctx *ctx, result *r) {
+  memset(r, 0, sizeof *r);
+  char *np = tu_path(dir, "names.txt");
+  exo_names *t = NULL;
+  ck_assert_int_eq(exo_names_create(&t, np, ctx), EXO_OK);
+  r->st = EXO_OK;
+  for (int i = 0; i < n && r->st == EXO_OK; i++)
+    r->st = exo_parse_file(paths[i], opt, t, collect, &r->c, ctx, &r->stats);
+  snprintf(r->msg, sizeof r->msg, "%s", ctx->err.msg);
+  exo_ctx fctx;
+  exo_ctx_init(&fctx);
+  ck_assert_int_eq(exo_names_finish(t, &fctx), EXO_OK);
+  exo_names_free(t);
+  read_names(np, &r->names);
+  strbuf s = {0};
+  sb_add(&s, "", 0);
+  for (size_t i = 0; i < r->c.n; i++) {
+    edge e = r->c.e[i];
+    ck_assert_uint_lt(e.a, r->names.n);
+    ck_assert_uint_lt(e.b, r->names.n);
+    sb_add(&s, r->names.name[e.a], r->names.len[e.a]);
+    sb_add(&s, " ", 1);
+    sb_add(&s, r->names.name[e.b], r->names.len[e.b]);
+    sb_printf(&s, " %g\n", (double)e.w);
+  }
+  r->text = s.p;
+  free(np);
+}
+
+static exo_parse_options opts(char sep, uint64_t header, int ignore) {
+  exo_parse_options o;
+  memset(&o, 0, sizeof o);
+  o.sep = sep;
+  o.header_lines = header;
+  o.ignore_weights = ignore;
+  return o;
+}
+
+/* ---- the case table ------------------------------------------------------------ */
+
+typedef struct pcase {
+  const char *label;
+  const char *text;
+  size_t len; /* 0: strlen(text) */
+  char sep;
+  uint64_t header;
+  int ignore;
+  const char *want;      /* edges as "A B W\n"; NULL for an error */
+  uint64_t err_line;     /* expected "<path>:<err_line>: " prefix */
+  const char *err_text;  /* expected rest of the message */
+} pcase;
+
+static const pcase cases[] = {
+    /* accepted ------------------------------------------------------------- */
+    {"tab 3 col", "a\tb\t2\nb\tc\t0.5\n", 0, '\t', 0, 0, "a b 2\nb c 0.5\n", 0, NULL},
+    {"tab 2 col", "a\tb\nb\tc\n", 0, '\t', 0, 0, "a b 1\nb c 1\n", 0, NULL},
+    {"mixed 2 and 3 col", "a\tb\nb\tc\t3\n", 0, '\t', 0, 0, "a b 1\nb c 3\n", 0, NULL},
+    {"comma", "x,y,4\ny,z\n", 0, ',', 0, 0, "x y 4\ny z 1\n", 0, NULL},
+    {"space", "x y 1.5\n", 0, ' ', 0, 0, "x y 1.5\n", 0, NULL},
+    {"semicolon", "p;q;-2\n", 0, ';', 0, 0, "p q -2\n", 0, NULL},
+    {"pipe", "p|q\n", 0, '|', 0, 0, "p q 1\n", 0, NULL},
+    {"letter separator", "axbx2\n", 0, 'x', 0, 0, "a b 2\n", 0, NULL},
+    {"names with spaces and commas", "new york\tsan jose, ca\t7\n", 0, '\t', 0, 0,
+     "new york san jose, ca 7\n", 0, NULL},
+    {"spaces kept in names", "a \t b\n", 0, '\t', 0, 0, "a   b 1\n", 0, NULL},
+    {"quotes kept", "\"a\"\t'b'\n", 0, '\t', 0, 0, "\"a\" 'b' 1\n", 0, NULL},
+    {"high bytes", "\xc3\xa9t\xc3\xa9\t\xff\x80\n", 0, '\t', 0, 0, "\xc3\xa9t\xc3\xa9 \xff\x80 1\n", 0, NULL},
+    {"ignore_weights extra columns", "a\tb\tx\ty\tz\nc\td\n", 0, '\t', 0, 1, "a b 1\nc d 1\n", 0, NULL},
+    {"ignore_weights bad weight", "a\tb\tnan\nc\td\t\n", 0, '\t', 0, 1, "a b 1\nc d 1\n", 0, NULL},
+    {"numeric header", "1\t2\t3\na\tb\t4\n", 0, '\t', 1, 0, "a b 4\n", 0, NULL},
+    {"text header", "from\tto\tweight\na\tb\t4\n", 0, '\t', 1, 0, "a b 4\n", 0, NULL},
+    {"header holds anything", "\nname1 \r x\0y\na\tb\n", 17, '\t', 2, 0, "a b 1\n", 0, NULL},
+    {"header longer than file", "a\tb\nc\td\n", 0, '\t', 5, 0, "", 0, NULL},
+    {"CRLF", "a\tb\t2\r\nc\td\r\n", 0, '\t', 0, 0, "a b 2\nc d 1\n", 0, NULL},
+    {"CRLF, CR at end of file", "a\tb\t2\r\nc\td\t3\r", 0, '\t', 0, 0, "a b 2\nc d 3\n", 0, NULL},
+    {"CRLF, 2 col CR at end of file", "a\tb\r\nc\td\r", 0, '\t', 0, 0, "a b 1\nc d 1\n", 0, NULL},
+    {"no final newline, 2 col", "a\tb\nc\td", 0, '\t', 0, 0, "a b 1\nc d 1\n", 0, NULL},
+    {"no final newline, 3 col", "a\tb\nc\td\t7", 0, '\t', 0, 0, "a b 1\nc d 7\n", 0, NULL},
+    {"BOM", "\xef\xbb\xbf" "a\tb\n", 0, '\t', 0, 0, "a b 1\n", 0, NULL},
+    {"BOM and header", "\xef\xbb\xbf" "h1\th2\na\tb\n", 0, '\t', 1, 0, "a b 1\n", 0, NULL},
+    {"BOM only", "\xef\xbb\xbf", 0, '\t', 0, 0, "", 0, NULL},
+    {"BOM later is data", "a\tb\n\xef\xbb\xbf" "c\td\n", 0, '\t', 0, 0,
+     "a b 1\n\xef\xbb\xbf" "c d 1\n", 0, NULL},
+    {"blank lines", "\n\na\tb\n\n\r\n\nc\td\n\n", 0, '\t', 0, 0, "a b 1\nc d 1\n", 0, NULL},
+    {"lone CR line is blank", "a\tb\n\r\nc\td\n\r", 0, '\t', 0, 0, "a b 1\nc d 1\n", 0, NULL},
+    {"empty file", "", 0, '\t', 0, 0, "", 0, NULL},
+    {"weights",
+     "a\tb\t-2\na\tc\t0\na\td\t1e3\na\te\t1.5E-2\na\tf\t 3 \na\tg\t1e-50\na\th\t+4\n"
+     "a\ti\t.5\na\tj\t5.\na\tk\t-0\na\tl\t007\na\tm\t123456789\na\tn\t-1e-3\n",
+     0, '\t', 0, 0,
+     "a b -2\na c 0\na d 1000\na e 0.015\na f 3\na g 0\na h 4\na i 0.5\na j 5\na k -0\n"
+     "a l 7\na m 1.23457e+08\na n -0.001\n",
+     0, NULL},
+    /* rejected ------------------------------------------------------------- */
+    {"one column", "a\tb\nc\n", 0, '\t', 0, 0, NULL, 2,
+     "expected 2 or 3 fields separated by tab, found 1 (no tab in the line)"},
+    {"four columns", "a\tb\t1\nc\td\t1\t2\n", 0, '\t', 0, 0, NULL, 2,
+     "expected 2 or 3 fields separated by tab, found 4"},
+    {"one column with ignore_weights", "a\n", 0, '\t', 0, 1, NULL, 1,
+     "expected 2 or 3 fields separated by tab, found 1 (no tab in the line)"},
+    {"empty first name", "\tb\n", 0, '\t', 0, 0, NULL, 1, "empty name in field 1"},
+    {"empty second name", "a\t\n", 0, '\t', 0, 0, NULL, 1, "empty name in field 2"},
+    {"empty second name, 3 col", "a\t\t1\n", 0, '\t', 0, 0, NULL, 1, "empty name in field 2"},
+    {"empty name after header and blank", "h\n\na\tb\n\tc\n", 0, '\t', 1, 0, NULL, 4,
+     "empty name in field 1"},
+    {"weight abc", "a\tb\tabc\n", 0, '\t', 0, 0, NULL, 1, "weight 'abc' is not a number"},
+    {"empty weight", "a\tb\t\n", 0, '\t', 0, 0, NULL, 1, "weight '' is not a number"},
+    {"weight 1,5", "a\tb\t1,5\n", 0, '\t', 0, 0, NULL, 1, "weight '1,5' is not a number"},
+    {"weight nan", "a\tb\t1\nc\td\tnan\n", 0, '\t', 0, 0, NULL, 2,
+     "weight 'nan' is not finite (NaN or infinite)"},
+    {"weight inf", "a\tb\tinf\n", 0, '\t', 0, 0, NULL, 1,
+     "weight 'inf' is not finite (NaN or infinite)"},
+    {"weight -Infinity", "a\tb\t-Infinity\n", 0, '\t', 0, 0, NULL, 1,
+     "weight '-Infinity' is not finite (NaN or infinite)"},
+    {"weight 1e39", "a\tb\t1e39\n", 0, '\t', 0, 0, NULL, 1,
+     "weight '1e39' is beyond the float range (magnitude above 3.4e38)"},
+    {"weight -1e39", "a\tb\t-1e39\n", 0, '\t', 0, 0, NULL, 1,
+     "weight '-1e39' is beyond the float range (magnitude above 3.4e38)"},
+    {"lone CR in a name", "a\tb\na\rb\tc\n", 0, '\t', 0, 0, NULL, 2,
+     "carriage return inside a field (a CR is allowed only right before the end of the line)"},
+    {"CR CR LF", "a\tb\t1\r\r\n", 0, '\t', 0, 0, NULL, 1,
+     "carriage return inside a field (a CR is allowed only right before the end of the line)"},
+    {"CR at line start", "a\tb\n\ra\tb\n", 0, '\t', 0, 0, NULL, 2,
+     "carriage return inside a field (a CR is allowed only right before the end of the line)"},
+    {"NUL in a name", "a\tb\nc\0d\te\n", 11, '\t', 0, 0, NULL, 2,
+     "NUL byte in the line (is this a binary file?)"},
+    {"NUL in a weight", "a\tb\t1\0\n", 7, '\t', 0, 0, NULL, 1,
+     "NUL byte in the line (is this a binary file?)"},
+    {"comma separator on tab data", "a\tb\n", 0, ',', 0, 0, NULL, 1,
+     "expected 2 or 3 fields separated by ',', found 1 (no ',' in the line, but it contains "
+     "tab: is the separator tab?)"},
+    {"tab separator on comma data", "a,b,1\n", 0, '\t', 0, 0, NULL, 1,
+     "expected 2 or 3 fields separated by tab, found 1 (no tab in the line, but it contains "
+     "',': is the separator ','?)"},
+    {"line numbers count blank lines", "\n\na\n", 0, '\t', 0, 0, NULL, 3,
+     "expected 2 or 3 fields separated by tab, found 1 (no tab in the line)"},
+    {"line numbers with CRLF", "a\tb\r\nc\r\n", 0, '\t', 0, 0, NULL, 2,
+     "expected 2 or 3 fields separated by tab, found 1 (no tab in the line)"},
+    {"error on last line without LF", "a\tb\nc", 0, '\t', 0, 0, NULL, 2,
+     "expected 2 or 3 fields separated by tab, found 1 (no tab in the line)"},
+    {"line number after BOM and header", "\xef\xbb\xbfh\na\tb\n\nx\ty\tz\tw\n", 0, '\t', 1, 0,
+     NULL, 4, "expected 2 or 3 fields separated by tab, found 4"},
+};
+
+START_TEST(case_table) {
+  const pcase *c = &cases[_i];
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "edges.tsv");
+  size_t len = c->len ? c->len : strlen(c->text);
+  ck_assert_int_eq(tu_write_file(path, c->text, len), 0);
+  exo_parse_options o = opts(c->sep, c->header, c->ignore);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  result r;
+  const char *paths[1] = {path};
+  parse_paths(dir, paths, 1, &o, &ctx, &r);
+  if (c->want) {
+    if (r.st != EXO_OK) ck_abort_msg("case '%s': status %d: %s", c->label, r.st, r.msg);
+    if (strcmp(r.text, c->want) != 0)
+      ck_abort_msg("case '%s': got\n%s\nwant\n%s", c->label, r.text, c->want);
+    ck_assert_uint_eq(r.stats.bytes, len);
+  } else {
+    char want[2048];
+    snprintf(want, sizeof want, "%s:%llu: %s", path, (unsigned long long)c->err_line,
+             c->err_text);
+    if (r.st != EXO_EINPUT) ck_abort_msg("case '%s': status %d, want EXO_EINPUT", c->label, r.st);
+    if (strcmp(r.msg, want) != 0)
+      ck_abort_msg("case '%s': message\n%s\nwant\n%s", c->label, r.msg, want);
+    ck_assert_uint_eq(r.stats.lines, c->err_line);
+  }
+  free_result(&r);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* ---- weights ---------------------------------------------------------------- */
+
+static uint32_t fbits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+START_TEST(weight_edge_cases) {
+  static const struct {
+    const char *s;
+    int ret;
+    float w;
+  } t[] = {
+      {"0", 0, 0.0f},         {"-0", 0, -0.0f},        {"1", 0, 1.0f},
+      {"+1", 0, 1.0f},        {"  7  ", 0, 7.0f},      {"0.1", 0, 0.1f},
+      {"16777216", 0, 16777216.0f},                     {"16777217", 0, 16777216.0f},
+      {"16777219", 0, 16777220.0f},                     {"3.4028235e38", 0, 3.4028235e38f},
+      {"-3.4028235e38", 0, -3.4028235e38f},             {"1e-50", 0, 0.0f},
+      {"-1e-50", 0, -0.0f},   {"1e-45", 0, 1e-45f},    {"0e999999999", 0, 0.0f},
+      {"1E+2", 0, 100.0f},    {"1e-10", 0, 1e-10f},    {"12345678e10", 0, 12345678e10f},
+      {"0x10", 0, 16.0f},     {"1.", 0, 1.0f},         {".5", 0, 0.5f},
+      {"00000000000000000000000000001.5", 0, 1.5f},
+      {"1.00000000000000000000000000001", 0, 1.0f},
+      {"", -1, 0},            {"   ", -1, 0},          {"abc", -1, 0},
+      {"1e", -1, 0},          {"e1", -1, 0},           {"+", -1, 0},
+      {"-", -1, 0},           {".", -1, 0},            {"1..2", -1, 0},
+      {"1,5", -1, 0},         {"1 2", -1, 0},          {"\t1", -1, 0},
+      {"1e+", -1, 0},         {"--1", -1, 0},          {"0x", -1, 0},
+      {"nan", -2, 0},         {"NaN", -2, 0},          {"-nan", -2, 0},
+      {"inf", -2, 0},         {"-inf", -2, 0},         {"Infinity", -2, 0},
+      {"1e39", -3, 0},        {"-1e39", -3, 0},        {"3.5e38", -3, 0},
+      {"1e999999999999", -3, 0},                        {"0x1p200", -3, 0},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+    float w = 12345.0f;
+    int ret = exo_parse_weight(t[i].s, strlen(t[i].s), &w);
+    if (ret != t[i].ret) ck_abort_msg("'%s': returned %d, want %d", t[i].s, ret, t[i].ret);
+    if (ret == 0 && fbits(w) != fbits(t[i].w))
+      ck_abort_msg("'%s': got %a, want %a", t[i].s, (double)w, (double)t[i].w);
+    if (ret != 0) ck_assert(w == 12345.0f); /* untouched on failure */
+  }
+  /* the length is honoured: no reading past it, no NUL needed */
+  float w;
+  ck_assert_int_eq(exo_parse_weight("2.5xyz", 3, &w), 0);
+  ck_assert(w == 2.5f);
+  ck_assert_int_eq(exo_parse_weight("17", 1, &w), 0);
+  ck_assert(w == 1.0f);
+  /* long fields: at most 256 bytes after trimming */
+  char buf[400];
+  memset(buf, '0', sizeof buf);
+  buf[0] = '1';
+  buf[1] = '.';
+  ck_assert_int_eq(exo_parse_weight(buf, 256, &w), 0);
+  ck_assert(w == 1.0f);
+  ck_assert_int_eq(exo_parse_weight(buf, 257, &w), -1);
+  buf[256] = ' '; /* trailing spaces do not count */
+  ck_assert_int_eq(exo_parse_weight(buf, 300, &w), -1);
+  memset(buf + 256, ' ', 100);
+  ck_assert_int_eq(exo_parse_weight(buf, 300, &w), 0);
+  ck_assert(w == 1.0f);
+}
+END_TEST
+
+/* Append a random decimal number to s: sign, digits, point, exponent. */
+static int random_number(exo_rng *r, char *s) {
+  int n = 0;
+  uint64_t kind = exo_rng_below(r, 4);
+  if (exo_rng_below(r, 4) == 0) s[n++] = exo_rng_below(r, 2) ? '-' : '+';
+  int digits = 1 + (int)exo_rng_below(r, kind == 0 ? 8 : 22);
+  int point = exo_rng_below(r, 3) ? (int)exo_rng_below(r, (uint64_t)digits + 1) : -1;
+  int zeros = exo_rng_below(r, 5) == 0 ? (int)exo_rng_below(r, 6) : 0;
+  for (int i = 0; i < zeros; i++) s[n++] = '0';
+  for (int i = 0; i < digits; i++) {
+    if (i == point) s[n++] = '.';
+    s[n++] = (char)('0' + exo_rng_below(r, 10));
+  }
+  if (point == digits) s[n++] = '.';
+  if (kind >= 2) {
+    s[n++] = exo_rng_below(r, 2) ? 'e' : 'E';
+    if (exo_rng_below(r, 2)) s[n++] = exo_rng_below(r, 2) ? '-' : '+';
+    int e = kind == 2 ? (int)exo_rng_below(r, 12) : (int)exo_rng_below(r, 50);
+    n += snprintf(s + n, 8, "%d", e);
+  }
+  s[n] = '\0';
+  return n;
+}
+
+START_TEST(weights_match_strtof) {
+  exo_rng r;
+  exo_rng_seed(&r, 2024);
+  char s[128];
+  int fast_range = 0;
+  for (int i = 0; i < 200000; i++) {
+    int n = random_number(&r, s);
+    errno = 0;
+    char *end;
+    float want = strtof(s, &end);
+    int range = errno == ERANGE;
+    ck_assert_ptr_eq(end, s + n);
+    float got = 9.0f;
+    int ret = exo_parse_weight(s, (size_t)n, &got);
+    if (isinf(want)) {
+      ck_assert(range);
+      if (ret != -3) ck_abort_msg("'%s': returned %d, want -3", s, ret);
+      continue;
+    }
+    if (ret != 0) ck_abort_msg("'%s': returned %d", s, ret);
+    if (fbits(got) != fbits(want))
+      ck_abort_msg("'%s': got %a, strtof gives %a", s, (double)got, (double)want);
+    if (fabsf(want) > 1e-10f && fabsf(want) < 1e10f) fast_range++;
+  }
+  ck_assert_int_gt(fast_range, 50000);
+  /* short mantissas with exponents around the fast path's limits */
+  for (int m = 1; m < 3000; m += 7) {
+    for (int e = -14; e <= 14; e++) {
+      int n = snprintf(s, sizeof s, "%d.%03de%d", m / 1000, m % 1000, e);
+      float want = strtof(s, NULL), got;
+      ck_assert_int_eq(exo_parse_weight(s, (size_t)n, &got), 0);
+      if (fbits(got) != fbits(want))
+        ck_abort_msg("'%s': got %a, strtof gives %a", s, (double)got, (double)want);
+    }
+  }
+}
+END_TEST
+
+/* ---- whole files -------------------------------------------------------------- */
+
+START_TEST(callback_sequence_and_stats) {
+  char *dir = tu_mkdtemp();
+  const char *text = "a\tb\t2\nb\tc\n\nc\ta\t-1.5\na\tb\t0.25\r\nd\td\t0.1";
+  char *path = tu_write_text(dir, "e.tsv", text);
+  exo_parse_options o = opts('\t', 0, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  result r;
+  const char *paths[1] = {path};
+  parse_paths(dir, paths, 1, &o, &ctx, &r);
+  ck_assert_int_eq(r.st, EXO_OK);
+  const edge want[] = {{0, 1, 2.0f}, {1, 2, 1.0f}, {2, 0, -1.5f}, {0, 1, 0.25f}, {3, 3, 0.1f}};
+  ck_assert_uint_eq(r.c.n, 5);
+  for (size_t i = 0; i < 5; i++) {
+    ck_assert_uint_eq(r.c.e[i].a, want[i].a);
+    ck_assert_uint_eq(r.c.e[i].b, want[i].b);
+    ck_assert_uint_eq(fbits(r.c.e[i].w), fbits(want[i].w));
+  }
+  ck_assert_uint_eq(r.names.n, 4);
+  ck_assert_uint_eq(r.stats.lines, 6);
+  ck_assert_uint_eq(r.stats.edges, 5);
+  ck_assert_uint_eq(r.stats.bytes, strlen(text));
+  free_result(&r);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(several_files_with_headers) {
+  char *dir = tu_mkdtemp();
+  char *f1 = tu_write_text(dir, "1.tsv", "src\tdst\nb\ta\n");
+  char *f2 = tu_write_text(dir, "2.tsv", "\xef\xbb\xbfsrc\tdst\r\na\tc\r\n");
+  char *f3 = tu_write_text(dir, "3.tsv", "1\t2\n");
+  exo_parse_options o = opts('\t', 1, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  result r;
+  const char *paths[3] = {f1, f2, f3};
+  parse_paths(dir, paths, 3, &o, &ctx, &r);
+  ck_assert_int_eq(r.st, EXO_OK);
+  ck_assert_str_eq(r.text, "b a 1\na c 1\n");
+  ck_assert_uint_eq(r.names.n, 3);
+  ck_assert_int_eq(memcmp(r.names.text, "b\na\nc\n", 6), 0);
+  ck_assert_uint_eq(r.stats.lines, 1); /* of the last file: its header only */
+  ck_assert_uint_eq(r.stats.edges, 0);
+  free_result(&r);
+  free(f1);
+  free(f2);
+  free(f3);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A random edge list of about `target` bytes with every accepted feature:
+ * names with odd bytes, 2 and 3 columns, CRLF, blank lines, spaces around
+ * weights, no final newline. Returns the text; the expected edges (with ids
+ * in first-seen order) go to *want. */
+static char *random_edge_list(uint64_t seed, size_t target, size_t *len, edge **want,
+                              size_t *nwant, uint64_t *nnames) {
+  exo_rng r;
+  exo_rng_seed(&r, seed);
+  enum { POOL = 3000 };
+  static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789 ._-'\"\xc3\xa9\xff";
+  char *pool[POOL];
+  size_t plen[POOL];
+  uint64_t id[POOL];
+  for (int i = 0; i < POOL; i++) {
+    size_t l = 1 + (size_t)exo_rng_below(&r, i % 50 == 0 ? 300 : 20);
+    pool[i] = malloc(l);
+    for (size_t k = 0; k < l; k++) pool[i][k] = alphabet[exo_rng_below(&r, sizeof alphabet - 1)];
+    pool[i][0] = (char)('A' + i % 26);
+    /* unique names: append the index */
+    char tag[16];
+    int tl = snprintf(tag, sizeof tag, "#%d", i);
+    pool[i] = realloc(pool[i], l + (size_t)tl);
+    memcpy(pool[i] + l, tag, (size_t)tl);
+    plen[i] = l + (size_t)tl;
+    id[i] = UINT64_MAX;
+  }
+  strbuf s = {0};
+  size_t cap = 0, n = 0;
+  edge *e = NULL;
+  uint64_t next = 0;
+  while (s.len < target) {
+    uint64_t kind = exo_rng_below(&r, 20);
+    if (kind == 0) {
+      if (exo_rng_below(&r, 2))
+        sb_add(&s, "\n", 1);
+      else
+        sb_add(&s, "\r\n", 2);
+      continue;
+    }
+    int x = (int)exo_rng_below(&r, POOL), y = (int)exo_rng_below(&r, POOL);
+    sb_add(&s, pool[x], plen[x]);
+    sb_add(&s, "\t", 1);
+    sb_add(&s, pool[y], plen[y]);
+    float w = 1.0f;
+    if (exo_rng_below(&r, 3)) {
+      char num[64];
+      int k = random_number(&r, num);
+      w = strtof(num, NULL);
+      if (isinf(w)) {
+        w = 1.0f;
+        snprintf(num, sizeof num, "1");
+        k = 1;
+      }
+      sb_add(&s, "\t", 1);
+      if (exo_rng_below(&r, 10) == 0) sb_add(&s, " ", 1);
+      sb_add(&s, num, (size_t)k);
+      if (exo_rng_below(&r, 10) == 0) sb_add(&s, "  ", 2);
+    }
+    if (exo_rng_below(&r, 4) == 0)
+      sb_add(&s, "\r\n", 2);
+    else
+      sb_add(&s, "\n", 1);
+    if (id[x] == UINT64_MAX) id[x] = next++;
+    if (id[y] == UINT64_MAX) id[y] = next++;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 1024;
+      e = realloc(e, cap * sizeof *e);
+    }
+    e[n].a = id[x];
+    e[n].b = id[y];
+    e[n].w = w;
+    n++;
+  }
+  /* drop the final line end */
+  if (s.len && s.p[s.len - 1] == '\n') s.len--;
+  if (s.len && s.p[s.len - 1] == '\r') s.len--;
+  for (int i = 0; i < POOL; i++) free(pool[i]);
+  *len = s.len;
+  *want = e;
+  *nwant = n;
+  *nnames = next;
+  return s.p;
+}
+
+static void check_edges(const collector *c, const edge *want, size_t n) {
+  ck_assert_uint_eq(c->n, n);
+  for (size_t i = 0; i < n; i++) {
+    if (c->e[i].a != want[i].a || c->e[i].b != want[i].b ||
+        fbits(c->e[i].w) != fbits(want[i].w))
+      ck_abort_msg("edge %zu: got (%llu, %llu, %a), want (%llu, %llu, %a)", i,
+                   (unsigned long long)c->e[i].a, (unsigned long long)c->e[i].b,
+                   (double)c->e[i].w, (unsigned long long)want[i].a,
+                   (unsigned long long)want[i].b, (double)want[i].w);
+  }
+}
+
+START_TEST(random_file_plain_and_gzip) {
+  char *dir = tu_mkdtemp();
+  size_t len, n;
+  edge *want;
+  uint64_t nnames;
+  char *text = random_edge_list(77, (size_t)6 << 20, &len, &want, &n, &nnames);
+  char *plain = tu_path(dir, "r.tsv"), *gz = tu_path(dir, "r.tsv.gz");
+  ck_assert_int_eq(tu_write_file(plain, text, len), 0);
+  ck_assert_int_eq(tu_write_gzip(gz, text, len), 0);
+  for (int g = 0; g < 2; g++) {
+    exo_parse_options o = opts('\t', 0, 0);
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    result r;
+    const char *paths[1] = {g ? gz : plain};
+    parse_paths(dir, paths, 1, &o, &ctx, &r);
+    if (r.st != EXO_OK) ck_abort_msg("%s", r.msg);
+    check_edges(&r.c, want, n);
+    ck_assert_uint_eq(r.names.n, nnames);
+    ck_assert_uint_eq(r.stats.edges, n);
+    ck_assert_uint_eq(r.stats.bytes, len);
+    free_result(&r);
+  }
+  free(text);
+  free(want);
+  free(plain);
+  free(gz);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Write `len` bytes of text into the FIFO `path` from a child process in
+ * small random pieces, so the reader sees short reads at random offsets. */
+static pid_t feed_fifo(const char *path, const char *text, size_t len, uint64_t seed) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    int fd = open(path, O_WRONLY);
+    if (fd < 0) _exit(1);
+    exo_rng r;
+    exo_rng_seed(&r, seed);
+    size_t off = 0;
+    while (off < len) {
+      size_t k = off < 16 ? 1 : 1 + (size_t)exo_rng_below(&r, 9000);
+      if (k > len - off) k = len - off;
+      ssize_t w = write(fd, text + off, k);
+      if (w <= 0) _exit(2);
+      off += (size_t)w;
+      if (exo_rng_below(&r, 50) == 0) usleep(100);
+    }
+    close(fd);
+    _exit(0);
+  }
+  return pid;
+}
+
+START_TEST(fifo_short_reads) {
+  char *dir = tu_mkdtemp();
+  size_t len, n;
+  edge *want;
+  uint64_t nnames;
+  char *body = random_edge_list(31, (size_t)3 << 20, &len, &want, &n, &nnames);
+  /* a BOM and a header line in front */
+  const char *head = "\xef\xbb\xbfsource\ttarget\tweight\r\n";
+  size_t hl = strlen(head);
+  char *text = malloc(hl + len);
+  memcpy(text, head, hl);
+  memcpy(text + hl, body, len);
+  char *fifo = tu_path(dir, "edges.fifo");
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  char *gz = tu_path(dir, "edges.gz");
+  ck_assert_int_eq(tu_write_gzip(gz, text, hl + len), 0);
+  size_t gzlen;
+  char *gztext = tu_read_file(gz, &gzlen);
+  for (int g = 0; g < 2; g++) {
+    pid_t pid = g ? feed_fifo(fifo, gztext, gzlen, 8) : feed_fifo(fifo, text, hl + len, 9);
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    result r;
+    const char *paths[1] = {fifo};
+    parse_paths(dir, paths, 1, &(exo_parse_options){'\t', 1, 0}, &ctx, &r);
+    int status = -1;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (r.st != EXO_OK) ck_abort_msg("%s", r.msg);
+    check_edges(&r.c, want, n);
+    ck_assert_uint_eq(r.names.n, nnames);
+    ck_assert_uint_eq(r.stats.bytes, hl + len);
+    free_result(&r);
+  }
+  free(gztext);
+  free(gz);
+  free(fifo);
+  free(text);
+  free(body);
+  free(want);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(huge_names) {
+  /* names of 1 MiB and 3 MiB: lines longer than the initial buffer */
+  char *dir = tu_mkdtemp();
+  const size_t sizes[] = {(size_t)1 << 20, (size_t)3 << 20, 5, (size_t)1 << 20};
+  strbuf s = {0};
+  char *names[4];
+  for (int i = 0; i < 4; i++) {
+    names[i] = malloc(sizes[i]);
+    for (size_t k = 0; k < sizes[i]; k++) names[i][k] = (char)('a' + (k * 7 + (size_t)i) % 26);
+    names[i][0] = (char)('0' + i);
+  }
+  sb_add(&s, "small\t", 6);
+  sb_add(&s, names[0], sizes[0]);
+  sb_add(&s, "\t2\n", 3);
+  sb_add(&s, names[1], sizes[1]);
+  sb_add(&s, "\t", 1);
+  sb_add(&s, names[2], sizes[2]);
+  sb_add(&s, "\r\n", 2);
+  sb_add(&s, names[3], sizes[3]);
+  sb_add(&s, "\t", 1);
+  sb_add(&s, names[0], sizes[0]);
+  char *path = tu_path(dir, "big.tsv");
+  ck_assert_int_eq(tu_write_file(path, s.p, s.len), 0);
+  exo_parse_options o = opts('\t', 0, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  result r;
+  const char *paths[1] = {path};
+  parse_paths(dir, paths, 1, &o, &ctx, &r);
+  if (r.st != EXO_OK) ck_abort_msg("%s", r.msg);
+  const edge want[] = {{0, 1, 2.0f}, {2, 3, 1.0f}, {4, 1, 1.0f}};
+  check_edges(&r.c, want, 3);
+  ck_assert_uint_eq(r.names.n, 5);
+  ck_assert_uint_eq(r.names.len[0], 5);
+  const int order[5] = {-1, 0, 1, 2, 3};
+  for (int k = 1; k < 5; k++) {
+    ck_assert_uint_eq(r.names.len[k], sizes[order[k]]);
+    ck_assert_int_eq(memcmp(r.names.name[k], names[order[k]], sizes[order[k]]), 0);
+  }
+  free_result(&r);
+  for (int i = 0; i < 4; i++) free(names[i]);
+  free(s.p);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(line_length_limit) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "long.tsv");
+  /* line 2 is exactly EXO_PARSE_MAX_LINE bytes: accepted */
+  size_t max = EXO_PARSE_MAX_LINE;
+  size_t total = 4 + max + 1 + 4;
+  char *text = malloc(total);
+  memcpy(text, "a\tb\n", 4);
+  memset(text + 4, 'x', max);
+  memcpy(text + 4 + max - 2, "\tb", 2);
+  text[4 + max] = '\n';
+  memcpy(text + 5 + max, "c\td\n", 4);
+  ck_assert_int_eq(tu_write_file(path, text, total), 0);
+  exo_parse_options o = opts('\t', 0, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  result r;
+  const char *paths[1] = {path};
+  parse_paths(dir, paths, 1, &o, &ctx, &r);
+  if (r.st != EXO_OK) ck_abort_msg("%s", r.msg);
+  ck_assert_uint_eq(r.c.n, 3);
+  ck_assert_uint_eq(r.names.len[2], max - 2);
+  free_result(&r);
+
+  /* one byte more: rejected, naming line 2 */
+  free(text);
+  total += 1;
+  text = malloc(total);
+  memcpy(text, "a\tb\n", 4);
+  memset(text + 4, 'x', max + 1);
+  memcpy(text + 4 + max - 1, "\tb", 2);
+  text[5 + max] = '\n';
+  memcpy(text + 6 + max, "c\td\n", 4);
+  ck_assert_int_eq(tu_write_file(path, text, total), 0);
+  exo_ctx_init(&ctx);
+  parse_paths(dir, paths, 1, &o, &ctx, &r);
+  ck_assert_int_eq(r.st, EXO_EINPUT);
+  char want[1024];
+  snprintf(want, sizeof want, "%s:2: line longer than %zu bytes", path, max);
+  ck_assert_str_eq(r.msg, want);
+  free_result(&r);
+  free(text);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(callback_failure_stops) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_write_text(dir, "e.tsv", "a\tb\nb\tc\nc\td\nd\te\n");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  char *np = tu_path(dir, "names.txt");
+  exo_names *t = NULL;
+  ck_assert_int_eq(exo_names_create(&t, np, &ctx), EXO_OK);
+  collector c = {0};
+  c.fail_at = 2;
+  c.fail_code = EXO_ENOSPC;
+  exo_parse_options o = opts('\t', 0, 0);
+  exo_parse_stats st;
+  ck_assert_int_eq(exo_parse_file(path, &o, t, collect, &c, &ctx, &st), EXO_ENOSPC);
+  ck_assert_str_eq(ctx.err.msg, "callback refused edge 2");
+  ck_assert_uint_eq(c.calls, 2);
+  ck_assert_uint_eq(st.edges, 1);
+  ck_assert_uint_eq(st.lines, 2);
+  ck_assert_uint_eq(exo_names_count(t), 3);
+  exo_names_free(t);
+  free(c.e);
+  free(np);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+typedef struct hostlog {
+  int polls;
+  int stop_after; /* interrupt on this poll (0: never) */
+  int progress_calls;
+  uint64_t first_done, last_done, total;
+  int monotonic;
+} hostlog;
+
+static int host_interrupted(void *user) {
+  hostlog *h = user;
+  h->polls++;
+  return h->stop_after && h->polls >= h->stop_after;
+}
+
+static void host_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
+  hostlog *h = user;
+  ck_assert_int_eq(stage, EXO_STAGE_PARSE);
+  if (h->progress_calls == 0) {
+    h->first_done = done;
+    h->monotonic = 1;
+  } else if (done < h->last_done) {
+    h->monotonic = 0;
+  }
+  h->progress_calls++;
+  h->last_done = done;
+  h->total = total;
+}
+
+START_TEST(interrupt_and_progress) {
+  char *dir = tu_mkdtemp();
+  size_t len, n;
+  edge *want;
+  uint64_t nnames;
+  char *text = random_edge_list(5, (size_t)3 << 20, &len, &want, &n, &nnames);
+  char *plain = tu_path(dir, "r.tsv"), *gz = tu_path(dir, "r.tsv.gz");
+  ck_assert_int_eq(tu_write_file(plain, text, len), 0);
+  ck_assert_int_eq(tu_write_gzip(gz, text, len), 0);
+  struct stat sp, sg;
+  ck_assert_int_eq(stat(plain, &sp), 0);
+  ck_assert_int_eq(stat(gz, &sg), 0);
+  for (int g = 0; g < 2; g++) {
+    hostlog h = {0};
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &h;
+    ctx.cb.interrupted = host_interrupted;
+    ctx.cb.progress = host_progress;
+    result r;
+    const char *paths[1] = {g ? gz : plain};
+    parse_paths(dir, paths, 1, &(exo_parse_options){'\t', 0, 0}, &ctx, &r);
+    ck_assert_int_eq(r.st, EXO_OK);
+    /* polled at least every 64 KiB of text */
+    ck_assert_int_ge(h.polls, (int)(len / (72 << 10)));
+    ck_assert_int_ge(h.progress_calls, 4);
+    ck_assert_uint_eq(h.first_done, 0);
+    ck_assert(h.monotonic);
+    ck_assert_uint_eq(h.total, (uint64_t)(g ? sg.st_size : sp.st_size));
+    ck_assert_uint_eq(h.last_done, h.total);
+    free_result(&r);
+
+    /* stop on the 5th poll */
+    hostlog h2 = {0};
+    h2.stop_after = 5;
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &h2;
+    ctx.cb.interrupted = host_interrupted;
+    parse_paths(dir, paths, 1, &(exo_parse_options){'\t', 0, 0}, &ctx, &r);
+    ck_assert_int_eq(r.st, EXO_EINTR);
+    ck_assert_int_eq(h2.polls, 5);
+    ck_assert_uint_lt(r.c.n, n);
+    ck_assert_uint_gt(r.c.n, 0);
+    free_result(&r);
+  }
+  free(text);
+  free(want);
+  free(plain);
+  free(gz);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(bad_arguments_and_files) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_write_text(dir, "e.tsv", "a\tb\n");
+  char *np = tu_path(dir, "names.txt");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_names *t = NULL;
+  ck_assert_int_eq(exo_names_create(&t, np, &ctx), EXO_OK);
+  collector c = {0};
+  const char bad[] = {'\n', '\r', '\0'};
+  for (int i = 0; i < 3; i++) {
+    exo_ctx_init(&ctx);
+    exo_parse_options o = opts(bad[i], 0, 0);
+    ck_assert_int_eq(exo_parse_file(path, &o, t, collect, &c, &ctx, NULL), EXO_EARG);
+  }
+  exo_ctx_init(&ctx);
+  exo_parse_options o = opts('\t', 0, 0);
+  char *missing = tu_path(dir, "missing.tsv");
+  exo_parse_stats st = {9, 9, 9};
+  ck_assert_int_eq(exo_parse_file(missing, &o, t, collect, &c, &ctx, &st), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, missing));
+  ck_assert_uint_eq(st.lines, 0);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_parse_file(dir, &o, t, collect, &c, &ctx, NULL), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "is a directory"));
+  /* stats are optional */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_parse_file(path, &o, t, collect, &c, &ctx, NULL), EXO_OK);
+  ck_assert_uint_eq(c.n, 1);
+  exo_names_free(t);
+  free(c.e);
+  free(missing);
+  free(np);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+Suite *parse_suite(void) {
+  Suite *s = suite_create("parse");
+  TCase *tc = tcase_create("parse");
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, case_table, 0, (int)(sizeof cases / sizeof *cases));
+  tcase_add_test(tc, weight_edge_cases);
+  tcase_add_test(tc, weights_match_strtof);
+  tcase_add_test(tc, callback_sequence_and_stats);
+  tcase_add_test(tc, several_files_with_headers);
+  tcase_add_test(tc, random_file_plain_and_gzip);
+  tcase_add_test(tc, fifo_short_reads);
+  tcase_add_test(tc, huge_names);
+  tcase_add_test(tc, line_length_limit);
+  tcase_add_test(tc, callback_failure_stops);
+  tcase_add_test(tc, interrupt_and_progress);
+  tcase_add_test(tc, bad_arguments_and_files);
+  suite_add_tcase(s, tc);
+  return s;
+}
