@@ -1,0 +1,412 @@
+/* test_output.c: cluster renumbering and the name<sep>cluster writer
+ * (exo_output.h). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exo_fmt.h"
+#include "exo_io.h"
+#include "exo_output.h"
+#include "testutil.h"
+
+START_TEST(renumber_first_appearance) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  uint64_t lab[] = {5, 5, 2, 7, 2, 0, 7, 9, 5, 0};
+  const uint64_t want[] = {1, 1, 2, 3, 2, 4, 3, 5, 1, 4};
+  uint64_t k = 99;
+  ck_assert_int_eq(exo_output_renumber(lab, 10, &k, &ctx), EXO_OK);
+  ck_assert_uint_eq(k, 5);
+  ck_assert_mem_eq(lab, want, sizeof want);
+  /* singletons stay in id order */
+  uint64_t id[] = {0, 1, 2, 3};
+  ck_assert_int_eq(exo_output_renumber(id, 4, &k, &ctx), EXO_OK);
+  ck_assert_uint_eq(k, 4);
+  for (uint64_t v = 0; v < 4; v++) ck_assert_uint_eq(id[v], v + 1);
+  /* one cluster */
+  uint64_t one[] = {3, 3, 3, 3};
+  ck_assert_int_eq(exo_output_renumber(one, 4, &k, &ctx), EXO_OK);
+  ck_assert_uint_eq(k, 1);
+  for (uint64_t v = 0; v < 4; v++) ck_assert_uint_eq(one[v], 1);
+  /* no nodes */
+  ck_assert_int_eq(exo_output_renumber(NULL, 0, &k, &ctx), EXO_OK);
+  ck_assert_uint_eq(k, 0);
+  /* a label that is not a node id: nothing rewritten */
+  uint64_t bad[] = {0, 1, 4, 1};
+  const uint64_t bad_copy[] = {0, 1, 4, 1};
+  ck_assert_int_eq(exo_output_renumber(bad, 4, &k, &ctx), EXO_EINTERNAL);
+  ck_assert_mem_eq(bad, bad_copy, sizeof bad);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "label 4"));
+}
+END_TEST
+
+START_TEST(renumber_large) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  const uint64_t n = 1000000;
+  uint64_t *lab = malloc(n * sizeof *lab);
+  /* label of v: (n - 1 - v) / 10, so clusters appear in order 1, 2, ... */
+  for (uint64_t v = 0; v < n; v++) lab[v] = (n - 1 - v) / 10 * 10;
+  uint64_t k = 0;
+  ck_assert_int_eq(exo_output_renumber(lab, n, &k, &ctx), EXO_OK);
+  ck_assert_uint_eq(k, n / 10);
+  for (uint64_t v = 0; v < n; v++) ck_assert_uint_eq(lab[v], v / 10 + 1);
+  free(lab);
+}
+END_TEST
+
+START_TEST(write_exact_bytes_odd_names) {
+  char *dir = tu_mkdtemp();
+  /* spaces, quotes, '#', UTF-8, a tab, an empty name, a CR is allowed too */
+  const char *names =
+      "a b\n"
+      "\"quoted\"\n"
+      "#hash\n"
+      "\xc3\xbc\xe2\x82\xac\xf0\x9f\x98\x80\n"
+      "tab\there\n"
+      "\n"
+      "back\\slash;semi\n";
+  char *np = tu_write_text(dir, "names.txt", names);
+  char *out = tu_path(dir, "out.csv");
+  const uint64_t cl[] = {1, 2, 1, 3, 12345678901234ULL, 2, 1};
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, 7, ',', out, &ctx), EXO_OK);
+  const char *want =
+      "a b,1\n"
+      "\"quoted\",2\n"
+      "#hash,1\n"
+      "\xc3\xbc\xe2\x82\xac\xf0\x9f\x98\x80,3\n"
+      "tab\there,12345678901234\n"
+      ",2\n"
+      "back\\slash;semi,1\n";
+  size_t len;
+  char *got = tu_read_file(out, &len);
+  ck_assert_ptr_nonnull(got);
+  ck_assert_uint_eq(len, strlen(want));
+  ck_assert_mem_eq(got, want, len);
+  free(got);
+  ck_assert_int_eq(tu_count_entries(dir), 2); /* names + output, no temp */
+  /* tab separator, and overwriting an existing output */
+  ck_assert_int_eq(exo_output_write(np, cl, 7, '\t', out, &ctx), EXO_OK);
+  got = tu_read_file(out, &len);
+  ck_assert_mem_eq(got, "a b\t1\n\"quoted\"\t2\n", 17);
+  free(got);
+  ck_assert_int_eq(tu_count_entries(dir), 2);
+  /* the new file is world-readable unless the umask says otherwise */
+  struct stat st;
+  ck_assert_int_eq(stat(out, &st), 0);
+  mode_t mask = umask(022);
+  umask(mask);
+  ck_assert_uint_eq(st.st_mode & 0777, 0666 & ~mask);
+  free(np);
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(write_zero_nodes) {
+  char *dir = tu_mkdtemp();
+  char *np = tu_write_text(dir, "names.txt", "");
+  char *out = tu_path(dir, "out.tsv");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, NULL, 0, '\t', out, &ctx), EXO_OK);
+  size_t len = 99;
+  char *got = tu_read_file(out, &len);
+  ck_assert_ptr_nonnull(got);
+  ck_assert_uint_eq(len, 0);
+  free(got);
+  free(np);
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(unwritable_directory) {
+  char *dir = tu_mkdtemp();
+  char *np = tu_write_text(dir, "names.txt", "a\nb\n");
+  const uint64_t cl[] = {1, 2};
+  exo_ctx ctx;
+  /* a directory that does not exist */
+  char *out = tu_path(dir, "missing/out.tsv");
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, &ctx), EXO_EIO);
+  ck_assert_msg(strstr(ctx.err.msg, out) != NULL, "message: %s", ctx.err.msg);
+  free(out);
+  /* a "directory" that is a regular file */
+  out = tu_path(dir, "names.txt/out.tsv");
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, &ctx), EXO_EIO);
+  ck_assert_msg(strstr(ctx.err.msg, out) != NULL, "message: %s", ctx.err.msg);
+  free(out);
+  ck_assert_int_eq(tu_count_entries(dir), 1);
+  /* a read-only directory (permissions do not bind root) */
+  if (geteuid() != 0) {
+    char *ro = tu_path(dir, "ro");
+    ck_assert_int_eq(mkdir(ro, 0555), 0);
+    out = tu_path(ro, "out.tsv");
+    exo_ctx_init(&ctx);
+    ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, &ctx), EXO_EIO);
+    ck_assert_msg(strstr(ctx.err.msg, out) != NULL, "message: %s", ctx.err.msg);
+    ck_assert_int_eq(tu_count_entries(ro), 0);
+    chmod(ro, 0755);
+    free(out);
+    free(ro);
+  }
+  /* the output path is an existing directory: rename fails, temp removed */
+  char *sub = tu_path(dir, "sub");
+  ck_assert_int_eq(mkdir(sub, 0755), 0);
+  char *inner = tu_path(sub, "keep");
+  ck_assert_int_eq(mkdir(inner, 0755), 0);
+  exo_ctx_init(&ctx);
+  ck_assert_int_ne(exo_output_write(np, cl, 2, '\t', inner, &ctx), EXO_OK);
+  ck_assert_msg(strstr(ctx.err.msg, inner) != NULL, "message: %s", ctx.err.msg);
+  ck_assert_int_eq(tu_count_entries(sub), 1);
+  free(inner);
+  free(sub);
+  /* a missing names file */
+  char *missing = tu_path(dir, "no-names.txt");
+  out = tu_path(dir, "out.tsv");
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(missing, cl, 2, '\t', out, &ctx), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, missing));
+  ck_assert_int_eq(tu_count_entries(dir), 2); /* names.txt, sub */
+  free(missing);
+  free(out);
+  free(np);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(wrong_line_count) {
+  char *dir = tu_mkdtemp();
+  const uint64_t cl[] = {1, 2, 3, 4};
+  char *out = tu_path(dir, "out.tsv");
+  /* an older output must survive a failed run untouched */
+  ck_assert_int_eq(tu_write_file(out, "old\n", 4), 0);
+  const char *cases[] = {
+      "a\nb\nc\n",        /* fewer */
+      "a\nb\nc\nd\ne\n", /* more */
+      "a\nb\nc\nd",      /* last line without a newline */
+      "",                /* empty */
+  };
+  for (int i = 0; i < 4; i++) {
+    char *np = tu_write_text(dir, "names.txt", cases[i]);
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ck_assert_int_eq(exo_output_write(np, cl, 4, '\t', out, &ctx), EXO_EINTERNAL);
+    ck_assert_ptr_nonnull(strstr(ctx.err.msg, np));
+    ck_assert_int_eq(tu_count_entries(dir), 2); /* names + the old output */
+    size_t len;
+    char *got = tu_read_file(out, &len);
+    ck_assert_uint_eq(len, 4);
+    ck_assert_mem_eq(got, "old\n", 4);
+    free(got);
+    free(np);
+  }
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(long_names_stream_through) {
+  /* names longer than the 4 MiB buffers, mixed with short ones */
+  char *dir = tu_mkdtemp();
+  const size_t big = (size_t)9 << 20;
+  size_t cap = 2 * big + 100;
+  char *names = malloc(cap), *want = malloc(cap + 100);
+  size_t nl = 0, wl = 0;
+  const uint64_t cl[] = {7, 8, 9, 10};
+  for (int v = 0; v < 4; v++) {
+    size_t len = (v == 1 || v == 2) ? big - (size_t)v : 3;
+    for (size_t i = 0; i < len; i++) names[nl + i] = (char)('a' + (i + (size_t)v) % 26);
+    memcpy(want + wl, names + nl, len);
+    nl += len;
+    wl += len;
+    names[nl++] = '\n';
+    want[wl++] = ';';
+    wl += exo_fmt_u64(want + wl, cl[v]);
+    want[wl++] = '\n';
+  }
+  char *np = tu_path(dir, "names.txt");
+  ck_assert_int_eq(tu_write_file(np, names, nl), 0);
+  char *out = tu_path(dir, "out.txt");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, 4, ';', out, &ctx), EXO_OK);
+  size_t len;
+  char *got = tu_read_file(out, &len);
+  ck_assert_uint_eq(len, wl);
+  ck_assert_int_eq(memcmp(got, want, wl), 0);
+  free(got);
+  /* the same names with one node too few */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, 3, ';', out, &ctx), EXO_EINTERNAL);
+  ck_assert_int_eq(tu_count_entries(dir), 2);
+  free(names);
+  free(want);
+  free(np);
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+typedef struct out_cb {
+  int polls, stop_at, progress_calls;
+  uint64_t last_done, total;
+} out_cb;
+
+static int out_intr(void *user) {
+  out_cb *c = user;
+  return ++c->polls >= c->stop_at;
+}
+
+static void out_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
+  out_cb *c = user;
+  ck_assert_int_eq(stage, EXO_STAGE_OUTPUT);
+  ck_assert_uint_ge(done, c->last_done);
+  ck_assert_uint_le(done, total);
+  c->last_done = done;
+  c->total = total;
+  c->progress_calls++;
+}
+
+/* names "n<v>" for v < n, written by hand; returns the path */
+static char *write_names(const char *dir, uint64_t n) {
+  char *np = tu_path(dir, "names.txt");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_writer w;
+  ck_assert_int_eq(exo_writer_open(&w, np, (size_t)1 << 20, &ctx), EXO_OK);
+  for (uint64_t v = 0; v < n; v++) {
+    uint8_t *d = exo_writer_reserve(&w, 32, &ctx);
+    ck_assert_ptr_nonnull(d);
+    d[0] = 'n';
+    size_t k = 1 + exo_fmt_u64((char *)d + 1, v);
+    d[k++] = '\n';
+    exo_writer_commit(&w, k);
+  }
+  ck_assert_int_eq(exo_writer_close(&w, &ctx), EXO_OK);
+  return np;
+}
+
+static uint64_t digits(uint64_t x) {
+  char tmp[EXO_FMT_U64_MAX];
+  return exo_fmt_u64(tmp, x);
+}
+
+START_TEST(million_nodes) {
+  const uint64_t n = 1000000;
+  char *dir = tu_mkdtemp();
+  char *np = write_names(dir, n);
+  uint64_t *cl = malloc(n * sizeof *cl);
+  uint64_t expect = 0;
+  for (uint64_t v = 0; v < n; v++) {
+    cl[v] = v % 1000 + 1;
+    expect += 1 + digits(v) + 1 + digits(cl[v]) + 1;
+  }
+  char *out = tu_path(dir, "out.tsv");
+  out_cb cb = {0, 1 << 30, 0, 0, 0};
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ctx.cb.user = &cb;
+  ctx.cb.interrupted = out_intr;
+  ctx.cb.progress = out_progress;
+  ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, &ctx), EXO_OK);
+  ck_assert_uint_eq(cb.last_done, n);
+  ck_assert_uint_eq(cb.total, n);
+  ck_assert_int_ge(cb.progress_calls, 2 + (int)(n >> 16));
+  ck_assert_int_ge(cb.polls, (int)(n >> 16));
+  size_t len;
+  char *got = tu_read_file(out, &len);
+  ck_assert_uint_eq(len, expect);
+  ck_assert_mem_eq(got, "n0\t1\nn1\t2\nn2\t3\n", 15);
+  const char *tail = "n999998\t999\nn999999\t1000\n";
+  ck_assert_mem_eq(got + len - strlen(tail), tail, strlen(tail));
+  /* every line checked */
+  char *p = got;
+  for (uint64_t v = 0; v < n; v++) {
+    char line[64];
+    size_t k = 0;
+    line[k++] = 'n';
+    k += exo_fmt_u64(line + k, v);
+    line[k++] = '\t';
+    k += exo_fmt_u64(line + k, cl[v]);
+    line[k++] = '\n';
+    if (memcmp(p, line, k) != 0) ck_abort_msg("line %llu differs", (unsigned long long)v);
+    p += k;
+  }
+  free(got);
+
+  /* interrupted part way: EXO_EINTR and only the names file remains */
+  exo_unlink(out);
+  for (int stop = 1; stop <= 3; stop++) {
+    out_cb ci = {0, stop, 0, 0, 0};
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &ci;
+    ctx.cb.interrupted = out_intr;
+    ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, &ctx), EXO_EINTR);
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+  }
+  free(cl);
+  free(np);
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Benchmark, only with EXO_OUTPUT_BENCH=1: 1e7 nodes. */
+START_TEST(bench_ten_million) {
+  if (!getenv("EXO_OUTPUT_BENCH")) return;
+  const uint64_t n = 10000000;
+  char *dir = tu_mkdtemp();
+  char *np = write_names(dir, n);
+  uint64_t *cl = malloc(n * sizeof *cl);
+  for (uint64_t v = 0; v < n; v++) cl[v] = (v * 2654435761u) % 1000000 + 1;
+  char *out = tu_path(dir, "out.tsv");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, &ctx), EXO_OK);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  struct stat st;
+  ck_assert_int_eq(stat(out, &st), 0);
+  fprintf(stderr, "bench output: %llu lines, %lld bytes in %.3f s = %.1f M lines/s\n",
+          (unsigned long long)n, (long long)st.st_size, secs, (double)n / secs / 1e6);
+  free(cl);
+  free(np);
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+Suite *output_suite(void) {
+  Suite *s = suite_create("output");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, renumber_first_appearance);
+  tcase_add_test(tc, renumber_large);
+  tcase_add_test(tc, write_exact_bytes_odd_names);
+  tcase_add_test(tc, write_zero_nodes);
+  tcase_add_test(tc, unwritable_directory);
+  tcase_add_test(tc, wrong_line_count);
+  tcase_add_test(tc, long_names_stream_through);
+  tcase_add_test(tc, million_nodes);
+  tcase_add_test(tc, bench_ten_million);
+  suite_add_tcase(s, tc);
+  return s;
+}
