@@ -94,11 +94,12 @@ static inline void radix_histograms(const uint8_t *recs, size_t n, const size_t 
     for (size_t b = 0; b < nbytes; b++) hist[b][p[b]]++;
 }
 
-/* Contract (exo_sort.h): sorts `count` records by (key, nbr), stably, using
- * `scratch` of the same size; the result is in `recs`. One pass computes the
- * histogram of every digit; a digit equal in all records costs nothing. */
-void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int wide) {
-  if (count < 2) return;
+/* The radix sort; with a ctx it polls between passes (a pass over a full
+ * buffer takes tens of milliseconds) and stops early on an interrupt, leaving
+ * `recs` in an unspecified order. */
+static exo_status radix_sort(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
+                             exo_ctx *ctx) {
+  if (count < 2) return EXO_OK;
   const size_t rs = exo_rec_size(wide);
   const size_t nbytes = wide ? 16 : 8; /* id bytes per record: key and nbr */
   const int little = host_is_little_endian();
@@ -120,6 +121,10 @@ void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int w
         break;
       }
     if (trivial) continue;
+    if (ctx) {
+      exo_status st = exo_poll(ctx);
+      if (st) return st;
+    }
     if (wide)
       radix_scatter20(src, dst, count, off, c);
     else
@@ -129,6 +134,14 @@ void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int w
     dst = t;
   }
   if (src != recs) memcpy(recs, src, count * rs);
+  return EXO_OK;
+}
+
+/* Contract (exo_sort.h): sorts `count` records by (key, nbr), stably, using
+ * `scratch` of the same size; the result is in `recs`. One pass computes the
+ * histogram of every digit; a digit equal in all records costs nothing. */
+void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int wide) {
+  (void)radix_sort(recs, scratch, count, wide, NULL);
 }
 
 /* ======================================================================
@@ -259,9 +272,8 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
 /* Sort the buffer and write it as a new run; the buffer is empty after. */
 static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
   if (s->n == 0) return EXO_OK;
-  exo_status st = exo_poll(ctx);
+  exo_status st = radix_sort(s->buf, s->scratch, s->n, s->wide, ctx);
   if (st) return st;
-  exo_radix_sort_records(s->buf, s->scratch, s->n, s->wide);
   if (s->nruns == s->runs_cap) {
     size_t nc = s->runs_cap ? 2 * s->runs_cap : 16;
     run_info *nr = realloc(s->runs, nc * sizeof *nr);
@@ -733,13 +745,13 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   if (s->nruns == 0 || (s->n > 0 && s->nruns < k)) {
     /* The runs on disk and the buffer fit one merge: sort the buffer and
      * merge it from memory as the last source, without writing it. */
-    exo_radix_sort_records(s->buf, s->scratch, s->n, s->wide);
+    st = radix_sort(s->buf, s->scratch, s->n, s->wide, ctx);
     free(s->scratch);
     s->scratch = NULL;
     uint64_t mem = s->memory_limit > s->buf_bytes ? s->memory_limit - s->buf_bytes : 0;
     size_t bs = merge_bufsize(mem, (uint64_t)s->nruns + 2);
     disk_add(s, csr_bytes);
-    st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
+    if (!st) st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
     if (!st) st = merge_to_csr(s, 1, num_nodes, &ow, &aw, csr_wide, bs, ctx);
     passes = 1;
     stats->runs = s->initial_runs + (s->n > 0);

@@ -155,6 +155,8 @@ typedef struct cb_state {
   int armed;
   uint64_t last_done[EXO_STAGE_COUNT], last_total[EXO_STAGE_COUNT];
   int calls[EXO_STAGE_COUNT];
+  int polls_left; /* > 0: arm the interrupt at that many polls */
+  int polls;
 } cb_state;
 
 static void on_progress(void *user, exo_stage st, uint64_t done, uint64_t total) {
@@ -167,7 +169,12 @@ static void on_progress(void *user, exo_stage st, uint64_t done, uint64_t total)
   if ((int)st == c->fire_stage && done > 0) c->armed = 1;
 }
 
-static int on_interrupt(void *user) { return ((cb_state *)user)->armed; }
+static int on_interrupt(void *user) {
+  cb_state *c = user;
+  c->polls++;
+  if (c->polls_left > 0 && --c->polls_left == 0) c->armed = 1;
+  return c->armed;
+}
 
 /* Sort `arcs` with case `sc` in a fresh tmpdir, compare the CSR with the
  * reference byte for byte and check that only the CSR files remain. */
@@ -450,6 +457,38 @@ START_TEST(interrupt_mid_merge_cleans_up) {
 }
 END_TEST
 
+/* An interrupt while runs are being generated: add returns EXO_EINTR. */
+START_TEST(interrupt_during_run_generation) {
+  for (int budget = 1; budget <= 12; budget++) {
+    char *dir = tu_mkdtemp();
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    cb_state cbs;
+    memset(&cbs, 0, sizeof cbs);
+    cbs.fire_stage = -1;
+    cbs.polls_left = budget;
+    ctx.cb.user = &cbs;
+    ctx.cb.interrupted = on_interrupt;
+    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0};
+    exo_sorter *s = NULL;
+    ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+    exo_rng rng;
+    exo_rng_seed(&rng, 5);
+    exo_status rc = EXO_OK;
+    uint32_t i;
+    for (i = 0; i < 1000000 && rc == EXO_OK; i++)
+      rc = exo_sorter_add(s, exo_rng_below(&rng, 1u << 31), i, 1.0f, &ctx);
+    ck_assert_int_eq(rc, EXO_EINTR);
+    ck_assert_int_eq(cbs.polls, budget);
+    ck_assert_uint_lt(i, 1000000);
+    exo_sorter_free(s);
+    ck_assert_int_eq(tu_count_entries(dir), 0);
+    tu_rmdir(dir);
+    free(dir);
+  }
+}
+END_TEST
+
 START_TEST(errors_leave_no_run_files) {
   char *dir = tu_mkdtemp();
   char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
@@ -617,6 +656,7 @@ Suite *sort_suite(void) {
   tcase_add_test(tc, mixed_width_runs);
   tcase_add_test(tc, zero_records_and_empty_nodes);
   tcase_add_test(tc, interrupt_mid_merge_cleans_up);
+  tcase_add_test(tc, interrupt_during_run_generation);
   tcase_add_test(tc, errors_leave_no_run_files);
   suite_add_tcase(s, tc);
   tc = tcase_create("large");
