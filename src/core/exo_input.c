@@ -212,6 +212,7 @@ static exo_status next_member(exo_input *in, exo_ctx *ctx) {
   return EXO_OK;
 }
 
+/* Record the truncated-gzip error. */
 static exo_status truncated(exo_input *in, exo_ctx *ctx) {
   return EXO_FAIL(ctx, EXO_EINPUT,
                   "%s: truncated gzip file (unexpected end of compressed data)", in->path);
@@ -274,6 +275,7 @@ uint64_t exo_input_raw_offset(const exo_input *in) {
   return in->raw_read - (in->head_len - in->head_pos);
 }
 
+/* Non-zero when the file is being inflated. */
 int exo_input_is_gzip(const exo_input *in) { return in->gzip; }
 
 /* Release everything; NULL-safe. */

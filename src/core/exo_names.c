@@ -70,6 +70,7 @@ static inline uint64_t mulfold(uint64_t a, uint64_t b) {
 #endif
 }
 
+/* Unaligned native-endian loads (the hash never leaves this process). */
 static inline uint64_t load64(const uint8_t *p) {
   uint64_t v;
   memcpy(&v, p, 8);
@@ -139,6 +140,7 @@ static slot *alloc_slots(size_t cap) {
   return calloc(cap, sizeof(slot));
 }
 
+/* Install `s` as the slot array of `cap` slots and set the growth mark. */
 static void set_capacity(exo_names *t, slot *s, size_t cap) {
   t->slots = s;
   t->cap = cap;
@@ -249,6 +251,7 @@ exo_status exo_names_intern(exo_names *t, const uint8_t *name, size_t len,
   return EXO_OK;
 }
 
+/* Distinct names seen so far (stays valid after finish). */
 uint64_t exo_names_count(const exo_names *t) { return t->count; }
 
 /* Slot memory currently allocated (0 after finish). */

@@ -146,6 +146,7 @@ typedef struct scan {
   size_t lo, hi, at;
 } scan;
 
+/* Search [s, len) afresh. */
 static void scan_from(scan *sc, const uint8_t *buf, size_t len, int c, size_t s) {
   const uint8_t *p = memchr(buf + s, c, len - s);
   sc->lo = s;
