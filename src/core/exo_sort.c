@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "exo_io.h"
 #include "exo_loser_tree.h"
@@ -232,8 +233,9 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   *out = NULL;
   if (!opt || !opt->tmpdir || !opt->tmpdir[0])
     return EXO_FAIL(ctx, EXO_EARG, "the sorter needs a temporary directory");
-  if (opt->fan_in == 1)
-    return EXO_FAIL(ctx, EXO_EARG, "the merge fan-in must be at least 2");
+  if (opt->fan_in == 1 || opt->fan_in > MAX_FAN_IN)
+    return EXO_FAIL(ctx, EXO_EARG, "the merge fan-in must be between 2 and %u (got %u)",
+                    MAX_FAN_IN, (unsigned)opt->fan_in);
   uint64_t bytes;
   if (opt->run_records) {
     if (opt->run_records > (uint64_t)(SIZE_MAX / 2) / 20)
@@ -494,15 +496,22 @@ static size_t merge_bufsize(uint64_t mem, uint64_t files) {
   return (size_t)b;
 }
 
-/* Fan-in from memory: as many sources as fit with >= 1 MiB each (64 KiB if
- * memory is tiny), one buffer kept for the output; 2..4096. */
+/* Fan-in from memory: as many sources as fit with >= 1 MiB each, one buffer
+ * kept for the output; 2..4096, and at most half the soft limit on open
+ * files. When memory is too tiny for that, the fan-in is 2 and the buffers
+ * are still >= 64 KiB (merge_bufsize). */
 static uint32_t fan_in_for(const exo_sorter *s) {
   if (s->fan_in_opt) return s->fan_in_opt;
-  uint64_t k = s->memory_limit / MERGE_BUF_PREF;
-  if (k < 3) k = s->memory_limit / MERGE_BUF_MIN;
+  uint64_t k = s->memory_limit / MERGE_BUF_PREF; /* sources + the output */
   k = k > 1 ? k - 1 : 0;
-  if (k < 2) k = 2;
   if (k > MAX_FAN_IN) k = MAX_FAN_IN;
+  /* one descriptor per source: stay well inside the open-file limit, which
+   * the host process (R) shares with us */
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      k > (uint64_t)rl.rlim_cur / 2)
+    k = (uint64_t)rl.rlim_cur / 2;
+  if (k < 2) k = 2;
   return (uint32_t)k;
 }
 

@@ -324,11 +324,16 @@ START_TEST(memory_limit_sizing) {
   ck_assert_uint_eq(st.runs, (60000 + 681) / 682);
   ck_assert_uint_eq(st.fan_in, 2);
   ck_assert_uint_ge(st.merge_passes, 3);
-  /* 1 MiB: fan-in from 64 KiB buffers */
+  /* 1 MiB: too little for two 1 MiB merge buffers: fan-in 2 */
   sc.opt.memory_limit = 1 << 20;
   st = run_case(&sc, a, 60000);
-  ck_assert_uint_eq(st.fan_in, 15);
-  ck_assert_uint_ge(st.runs, 2);
+  ck_assert_uint_eq(st.fan_in, 2);
+  ck_assert_uint_eq(st.runs, 2); /* 40960 records per run */
+  /* 8 MiB: 7 sources of 1 MiB and the output */
+  sc.opt.memory_limit = 8 << 20;
+  st = run_case(&sc, a, 60000);
+  ck_assert_uint_eq(st.fan_in, 7);
+  ck_assert_uint_eq(st.runs, 1);
   /* memory_limit 0 still works with minimal buffers */
   sc.opt.memory_limit = 0;
   st = run_case(&sc, a, 60000);
@@ -543,6 +548,9 @@ START_TEST(errors_leave_no_run_files) {
   exo_sort_options bad = {dir, 1 << 20, 0, 0, 1};
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   ck_assert_ptr_null(s);
+  exo_ctx_init(&ctx);
+  bad.fan_in = 4097;
+  ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   exo_ctx_init(&ctx);
   bad.tmpdir = NULL;
   bad.fan_in = 0;
