@@ -109,7 +109,7 @@ uint8_t *exo_writer_reserve(exo_writer *w, size_t n, exo_ctx *ctx) {
 
 exo_status exo_writer_close(exo_writer *w, exo_ctx *ctx) {
   exo_status s = EXO_OK;
-  if (w->fd >= 0) {
+  if (w->path && w->fd >= 0) {
     s = exo_writer_flush(w, ctx);
     if (close(w->fd) != 0 && s == EXO_OK)
       s = exo_error_errno(&ctx->err, errno, "close", w->path);
@@ -124,7 +124,7 @@ exo_status exo_writer_close(exo_writer *w, exo_ctx *ctx) {
 }
 
 void exo_writer_abort(exo_writer *w) {
-  if (w->fd >= 0) close(w->fd);
+  if (w->path && w->fd >= 0) close(w->fd); /* path is set by every open */
   w->fd = -1;
   free(w->buf);
   free(w->path);
@@ -229,7 +229,7 @@ exo_status exo_reader_read(exo_reader *r, void *dst, size_t n, exo_ctx *ctx) {
 }
 
 void exo_reader_close(exo_reader *r) {
-  if (r->fd >= 0) close(r->fd);
+  if (r->path && r->fd >= 0) close(r->fd); /* path is set by every open */
   r->fd = -1;
   free(r->buf);
   free(r->path);

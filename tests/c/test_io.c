@@ -1,5 +1,6 @@
 /* test_io.c: buffered writer/reader, temp directories, status messages. */
 #include <check.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,21 @@ START_TEST(writer_reader_roundtrip) {
   free(path);
   tu_rmdir(dir);
   free(dir);
+}
+END_TEST
+
+START_TEST(zeroed_objects_close_safely) {
+  /* a zeroed struct has fd 0: closing it must not close stdin */
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_writer w;
+  exo_reader r;
+  memset(&w, 0, sizeof w);
+  memset(&r, 0, sizeof r);
+  exo_writer_abort(&w);
+  ck_assert_int_eq(exo_writer_close(&w, &ctx), EXO_OK);
+  exo_reader_close(&r);
+  ck_assert_int_ne(fcntl(0, F_GETFD), -1);
 }
 END_TEST
 
@@ -162,6 +178,7 @@ Suite *io_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, writer_reader_roundtrip);
   tcase_add_test(tc, reader_subrange_and_peek);
+  tcase_add_test(tc, zeroed_objects_close_safely);
   tcase_add_test(tc, open_errors_name_the_file);
   tcase_add_test(tc, first_error_wins);
   tcase_add_test(tc, poll_reports_interrupt);
