@@ -149,8 +149,8 @@ test_that("temporary files live in a private directory that is removed", {
 
 test_that("verbose prints progress, quiet prints nothing", {
     f <- write_edges(clique_ring())
-    quiet <- capture.output(ExoLabel(f, verbose = FALSE), type = "message")
+    quiet <- capture.output(invisible(ExoLabel(f, verbose = FALSE)), type = "message")
     expect_length(quiet, 0)
-    loud <- capture.output(ExoLabel(f, verbose = TRUE), type = "message")
+    loud <- capture.output(invisible(ExoLabel(f, verbose = TRUE)), type = "message")
     expect_true(any(grepl("clustering", loud)))
 })
