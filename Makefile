@@ -8,7 +8,11 @@ SHELL := /bin/bash
 R ?= R
 RSCRIPT ?= Rscript
 CC ?= gcc
-BUILD := build
+# BUILD and RLIB can be set per person (make test BUILD=/tmp/b RLIB=/tmp/lib)
+# so that several builds of one tree never share object files or libraries.
+BUILD ?= build
+RLIB ?=
+R_LIBS_ENV := $(if $(RLIB),R_LIBS=$(RLIB):$$R_LIBS,)
 CORE_SRC := $(wildcard src/core/*.c)
 CORE_HDR := $(wildcard src/core/*.h)
 TEST_SRC := $(wildcard tests/c/test_*.c)
@@ -57,22 +61,25 @@ sanitize: $(BUILD)/suites.inc
 # Regenerate RcppExports, man/ and NAMESPACE from the sources.
 roxygen:
 	$(RSCRIPT) -e 'Rcpp::compileAttributes(".")'
-	$(RSCRIPT) -e 'roxygen2::roxygenise(".")'
+	$(RSCRIPT) -e 'roxygen2::roxygenise(".", load_code = roxygen2::load_source)'
 
+# Install from a copy of the tree, so the source tree gets no object files.
 install: deps
-	$(R) CMD INSTALL --no-multiarch --with-keep.source .
-	@rm -f src/*.o src/*.so src/core/*.o
+	@mkdir -p $(BUILD)/pkgsrc $(if $(RLIB),$(RLIB),)
+	rsync -a --delete --exclude '.git' --exclude 'build' --exclude '*.o' --exclude '*.so' \
+	  --exclude 'benchmarks' --exclude 'tests/c' --exclude 'fuzz' ./ $(BUILD)/pkgsrc/ExoLabel/
+	$(R) CMD INSTALL --no-multiarch $(if $(RLIB),-l $(RLIB),) $(BUILD)/pkgsrc/ExoLabel
 
 demo: install
-	$(RSCRIPT) -e 'library(ExoLabel); f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel"); set.seed(1); res <- ExoLabel(f, return_table = TRUE, verbose = TRUE); print(res$$graph_stats); cat("clusters:", length(unique(res$$results$$Cluster)), "\n"); print(head(res$$results, 10)); print(table(cluster_size = table(res$$results$$Cluster)))'
+	$(R_LIBS_ENV) $(RSCRIPT) -e 'library(ExoLabel); f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel"); set.seed(1); res <- ExoLabel(f, return_table = TRUE, verbose = TRUE); print(res$$graph_stats); cat("clusters:", length(unique(res$$results$$Cluster)), "\n"); print(head(res$$results, 10)); print(table(cluster_size = table(res$$results$$Cluster)))'
 
 rtest: install
-	$(RSCRIPT) tools/run-r-tests.R
+	$(R_LIBS_ENV) $(RSCRIPT) tools/run-r-tests.R
 
 # Everything CI runs: C unit tests (Check) then the R tests (testthat).
 test: deps
-	$(MAKE) ctest
-	$(MAKE) rtest
+	$(MAKE) ctest BUILD=$(BUILD)
+	$(MAKE) rtest BUILD=$(BUILD) RLIB=$(RLIB)
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o

@@ -88,6 +88,8 @@
 #' @param tempfiledir Directory for temporary files; created if missing.
 #' @param memory_limit Memory for buffers: bytes, or a string like
 #'   `"256MB"`, `"2GB"` (powers of 1024). At least 1MB.
+#' @param threads Number of threads for reading the input; `NULL` (default)
+#'   uses every available core. Results do not depend on it.
 #'
 #' @return For one clustering, a list with
 #'   \item{parameters}{named numeric: `add_self_loops`, `attenuation`,
@@ -116,7 +118,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      attenuation = FALSE, ignore_weights = FALSE, iterations = 0L,
                      return_table = FALSE, verbose = interactive(), sep = "\t",
                      header = FALSE, tempfiledir = tempdir(),
-                     memory_limit = "256MB") {
+                     memory_limit = "256MB", threads = NULL) {
     mode <- match.arg(mode)
     files <- check_input_files(edgelistfiles)
     ignore_weights <- check_flag(ignore_weights, "ignore_weights")
@@ -129,6 +131,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     tempfiledir <- check_tempfiledir(tempfiledir)
+    threads <- check_threads(threads)
 
     lens <- c(length(self_loops), length(attenuation), length(iterations))
     user_outfile <- !missing(outfile)
@@ -156,7 +159,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
 
     run <- .exolabel_run(files, outfile, mode == "directed", self_loops,
                          attenuation, iterations, seeds, ignore_weights, sep,
-                         header, tempfiledir, memory, as.integer(verbose))
+                         header, tempfiledir, memory, threads, as.integer(verbose))
 
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
     out <- lapply(seq_len(nrun), function(i) {

@@ -102,6 +102,17 @@ check_sep <- function(sep) {
     sep
 }
 
+check_threads <- function(threads) {
+    if (is.null(threads)) {
+        threads <- parallel::detectCores(logical = TRUE)
+        if (is.na(threads)) threads <- 1L
+    }
+    if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) ||
+        threads < 1 || threads != floor(threads))
+        stop("'threads' must be NULL or a positive whole number", call. = FALSE)
+    as.integer(min(threads, 256L))
+}
+
 check_input_files <- function(files) {
     if (!is.character(files) || length(files) == 0L || anyNA(files))
         stop("'edgelistfiles' must be a character vector of file paths", call. = FALSE)

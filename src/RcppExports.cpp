@@ -11,8 +11,8 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // exolabel_run
-Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int verbose);
-RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP verboseSEXP) {
+Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int threads, int verbose);
+RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP verboseSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -28,8 +28,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type header(headerSEXP);
     Rcpp::traits::input_parameter< std::string >::type tempdir(tempdirSEXP);
     Rcpp::traits::input_parameter< double >::type memory_limit(memory_limitSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< int >::type verbose(verboseSEXP);
-    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, verbose));
+    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, threads, verbose));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -47,7 +48,7 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 13},
+    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 14},
     {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 2},
     {NULL, NULL, 0}
 };

@@ -73,7 +73,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfi
                         Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations,
                         Rcpp::NumericVector seeds, bool ignore_weights,
                         std::string sep, double header, std::string tempdir,
-                        double memory_limit, int verbose) {
+                        double memory_limit, int threads, int verbose) {
   const R_xlen_t nrun = outfiles.size();
   if (self_loops.size() != nrun || attenuation.size() != nrun ||
       iterations.size() != nrun || seeds.size() != nrun)
@@ -105,6 +105,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfi
   opt.parse.sep = sep[0];
   opt.parse.header_lines = header > 0 ? static_cast<uint64_t>(header) : 0;
   opt.parse.ignore_weights = ignore_weights ? 1 : 0;
+  opt.parse.threads = threads;
   opt.directed = directed ? 1 : 0;
   opt.tempdir_base = tempdir.c_str();
   opt.memory_limit = static_cast<uint64_t>(memory_limit);

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 san=""
 if [ "${1:-}" = "--asan" ]; then san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"; shift; fi
 suite=$1; shift
-out=build/one-$suite
+out=${BUILD:-build}/one-$suite
 mkdir -p "$out"
 echo "EXO_SUITE(${suite}_suite)" > "$out/suites.inc"
 gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread $san \

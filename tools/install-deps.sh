@@ -5,7 +5,7 @@
 set -euo pipefail
 DEB_PKGS=(r-base-dev r-cran-rcpp r-cran-testthat r-cran-igraph r-cran-roxygen2
           r-cran-knitr r-cran-rmarkdown r-cran-callr
-          check libsubunit-dev pkg-config zlib1g-dev valgrind)
+          check libsubunit-dev pkg-config zlib1g-dev valgrind rsync)
 missing=()
 for p in "${DEB_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -30,6 +30,8 @@ typedef struct exo_parse_options {
   char sep;              /* field separator, any byte but CR, LF, NUL */
   uint64_t header_lines; /* lines skipped at the start of each file */
   int ignore_weights;    /* every weight is 1, extra fields ignored */
+  int threads;           /* parser threads; <= 1 = one thread. The result
+                            (ids, record order, errors) never depends on it */
 } exo_parse_options;
 
 /* Called once per data line, in file order, after both names are interned. */
