@@ -52,8 +52,7 @@ static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *
 #define PARSE_RESERVE ((uint64_t)4 << 20)
 
 static exo_status check_options(const exo_build_options *opt, exo_ctx *ctx) {
-  if (!opt || !opt->files || opt->nfiles == 0)
-    return EXO_FAIL(ctx, EXO_EARG, "no input files given");
+  if (!opt) return EXO_FAIL(ctx, EXO_EARG, "no build options given");
   if (!opt->tempdir_base || !*opt->tempdir_base)
     return EXO_FAIL(ctx, EXO_EARG, "no temporary directory given");
   char sep = opt->parse.sep;
@@ -62,16 +61,38 @@ static exo_status check_options(const exo_build_options *opt, exo_ctx *ctx) {
   return EXO_OK;
 }
 
-exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
-                           exo_graph **out) {
+/* Edges pushed between two interrupt polls. */
+#define BUILDER_POLL_EDGES ((uint64_t)1 << 16)
+
+struct exo_builder {
+  exo_build_options opt; /* copy; opt.files not used */
+  exo_graph *g;
+  exo_names *names;
+  exo_sorter *sorter;
+  edge_sink sink;
+  uint64_t pushed;       /* edges given to exo_builder_add_edge */
+  uint64_t expected;     /* progress total for pushed edges (0 = unknown) */
+  double t0;
+};
+
+exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
+                              exo_builder **out) {
   *out = NULL;
   exo_status st = check_options(opt, ctx);
   if (st) return st;
+  exo_builder *b = calloc(1, sizeof *b);
   exo_graph *g = calloc(1, sizeof *g);
-  if (!g) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  if (!b || !g) {
+    free(b);
+    free(g);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  }
+  b->opt = *opt;
+  b->opt.files = NULL;
+  b->opt.nfiles = 0;
+  b->g = g;
   g->directed = opt->directed;
-  exo_names *names = NULL;
-  exo_sorter *sorter = NULL;
+  b->t0 = now_seconds();
 
   st = exo_tempdir_create(opt->tempdir_base, &g->tmpdir, ctx);
   if (st) goto fail;
@@ -82,9 +103,7 @@ exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
     st = EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
     goto fail;
   }
-
-  double t0 = now_seconds();
-  st = exo_names_create(&names, g->names_path, ctx);
+  st = exo_names_create(&b->names, g->names_path, ctx);
   if (st) goto fail;
   exo_sort_options so = {0};
   so.tmpdir = g->tmpdir;
@@ -94,41 +113,148 @@ exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
   so.wide = opt->force_wide_ids;
   so.run_records = opt->run_records;
   so.fan_in = opt->fan_in;
-  st = exo_sorter_create(&sorter, &so, ctx);
+  st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
+  b->sink.sorter = b->sorter;
+  b->sink.directed = opt->directed;
+  *out = b;
+  return EXO_OK;
 
-  edge_sink sink = {sorter, opt->directed, 0};
-  for (size_t i = 0; i < opt->nfiles; i++) {
-    exo_parse_stats ps = {0};
-    exo_message(ctx, "reading %s", opt->files[i]);
-    st = exo_parse_file(opt->files[i], &opt->parse, names, on_edge, &sink, ctx, &ps);
-    if (st) goto fail;
-    g->num_lines += ps.edges;
+fail:
+  exo_builder_abort(b);
+  return ctx->err.code ? ctx->err.code : st;
+}
+
+exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) {
+  exo_parse_stats ps = {0};
+  exo_message(ctx, "reading %s", path);
+  exo_status st = exo_parse_file(path, &b->opt.parse, b->names, on_edge, &b->sink,
+                                 ctx, &ps);
+  b->g->num_lines += ps.edges;
+  return st;
+}
+
+/* NULL when `name` can be a node name, else what is wrong with it. */
+static const char *name_problem(const exo_builder *b, const char *name, size_t len) {
+  if (len == 0) return "is empty";
+  if (memchr(name, '\0', len)) return "contains a NUL byte";
+  if (memchr(name, '\n', len) || memchr(name, '\r', len)) return "contains a line end";
+  if (memchr(name, b->opt.parse.sep, len)) return "contains the separator";
+  return NULL;
+}
+
+exo_status exo_builder_add_node(exo_builder *b, const char *name, size_t len,
+                                exo_ctx *ctx) {
+  const char *what = name_problem(b, name, len);
+  if (what) return EXO_FAIL(ctx, EXO_EINPUT, "a node name %s", what);
+  uint64_t id;
+  return exo_names_intern(b->names, (const uint8_t *)name, len, &id, ctx);
+}
+
+exo_status exo_builder_add_edge(exo_builder *b, const char *a, size_t alen,
+                                const char *bname, size_t blen, double w,
+                                exo_ctx *ctx) {
+  b->pushed++;
+  if ((b->pushed & (BUILDER_POLL_EDGES - 1)) == 0) {
+    exo_progress(ctx, EXO_STAGE_PARSE, b->pushed, b->expected);
+    exo_status st = exo_poll(ctx);
+    if (st) return st;
   }
-  g->num_nodes = exo_names_count(names);
-  st = exo_names_finish(names, ctx);
-  names = NULL;
-  if (st) goto fail;
-  g->num_edges = sink.edges;
-  g->seconds_parse = now_seconds() - t0;
+  const char *what = name_problem(b, a, alen);
+  if (!what) what = name_problem(b, bname, blen);
+  if (what)
+    return EXO_FAIL(ctx, EXO_EINPUT, "edge %llu: a node name %s",
+                    (unsigned long long)b->pushed, what);
+  if (!(w == w) || w > 3.4028234663852886e38 || w < -3.4028234663852886e38)
+    return EXO_FAIL(ctx, EXO_EINPUT, "edge %llu: the weight is %s",
+                    (unsigned long long)b->pushed,
+                    w == w ? "infinite or beyond float range" : "NaN");
+  if (b->opt.parse.ignore_weights) w = 1.0;
+  uint64_t ia, ib;
+  exo_status st = exo_names_intern(b->names, (const uint8_t *)a, alen, &ia, ctx);
+  if (!st) st = exo_names_intern(b->names, (const uint8_t *)bname, blen, &ib, ctx);
+  if (st) return st;
+  b->g->num_lines++;
+  return on_edge(&b->sink, ia, ib, (float)w, ctx);
+}
 
-  t0 = now_seconds();
-  g->wide = opt->force_wide_ids || g->num_nodes > EXO_NARROW_ID_LIMIT;
-  st = exo_sorter_finish_csr(sorter, g->num_nodes, g->offsets_path, g->adj_path,
+void exo_builder_expect(exo_builder *b, uint64_t edges) {
+  b->expected = edges;
+}
+
+exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
+  *out = NULL;
+  exo_graph *g = b->g;
+  if (b->pushed) exo_progress(ctx, EXO_STAGE_PARSE, b->pushed, b->expected);
+  g->num_nodes = exo_names_count(b->names);
+  exo_status st = exo_names_finish(b->names, ctx);
+  exo_names_free(b->names); /* finish releases the table, not the object */
+  b->names = NULL;
+  if (st) goto fail;
+  g->num_edges = b->sink.edges;
+  g->seconds_parse = now_seconds() - b->t0;
+
+  double t0 = now_seconds();
+  g->wide = b->opt.force_wide_ids || g->num_nodes > EXO_NARROW_ID_LIMIT;
+  st = exo_sorter_finish_csr(b->sorter, g->num_nodes, g->offsets_path, g->adj_path,
                              g->wide, ctx, &g->sort);
   if (st) goto fail;
-  exo_sorter_free(sorter);
-  sorter = NULL;
+  exo_sorter_free(b->sorter);
+  b->sorter = NULL;
   g->num_arcs = g->sort.records;
   g->seconds_csr = now_seconds() - t0;
+  b->g = NULL;
+  free(b);
   *out = g;
   return EXO_OK;
 
 fail:
-  exo_names_free(names);
-  exo_sorter_free(sorter);
-  exo_graph_free(g);
+  exo_builder_abort(b);
   return ctx->err.code ? ctx->err.code : st;
+}
+
+void exo_builder_abort(exo_builder *b) {
+  if (!b) return;
+  exo_names_free(b->names);
+  exo_sorter_free(b->sorter);
+  exo_graph_free(b->g);
+  free(b);
+}
+
+exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
+                           exo_graph **out) {
+  *out = NULL;
+  if (!opt || !opt->files || opt->nfiles == 0)
+    return EXO_FAIL(ctx, EXO_EARG, "no input files given");
+  exo_builder *b = NULL;
+  exo_status st = exo_builder_create(opt, ctx, &b);
+  if (st) return st;
+  for (size_t i = 0; i < opt->nfiles; i++) {
+    st = exo_builder_add_file(b, opt->files[i], ctx);
+    if (st) {
+      exo_builder_abort(b);
+      return ctx->err.code ? ctx->err.code : st;
+    }
+  }
+  return exo_builder_finish(b, ctx, out);
+}
+
+/* Largest cluster and log2 histogram of cluster sizes, from clusters
+ * already renumbered 1..K (8 bytes per cluster of scratch). */
+static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
+                                    exo_cluster_result *res, exo_ctx *ctx) {
+  uint64_t k = res->num_clusters;
+  uint64_t *size = calloc(k + 1, sizeof *size);
+  if (!size) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  for (uint64_t v = 0; v < n; v++) size[clusters[v]]++;
+  for (uint64_t c = 1; c <= k; c++) {
+    uint64_t s = size[c];
+    if (s > res->largest) res->largest = s;
+    int bin = 63 - __builtin_clzll(s | 1);
+    res->size_bins[bin]++;
+  }
+  free(size);
+  return EXO_OK;
 }
 
 exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
@@ -155,6 +281,7 @@ exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
 
   t0 = now_seconds();
   st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
+  if (!st) st = size_distribution(lr.labels, g->num_nodes, res, ctx);
   if (!st)
     st = exo_output_write(g->names_path, lr.labels, g->num_nodes, sep, outfile, ctx);
   free(lr.labels);

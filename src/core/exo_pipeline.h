@@ -7,7 +7,15 @@
  * output file; call it as often as needed (several parameter sets reuse one
  * build). exo_graph_free() deletes the private directory. Every function
  * returns a status; on failure the context's error holds the message and
- * the files of that call are gone (a failed build leaves no directory). */
+ * the files of that call are gone (a failed build leaves no directory).
+ *
+ * The builder is the push form of exo_graph_build() for hosts that hold the
+ * edges themselves (an R data.frame, a sparse matrix, another program):
+ * create it, add files, nodes and edges in any mix and order, then finish it
+ * into an exo_graph (or abort it). Names get ids in order of first
+ * appearance across everything added, exactly as if the same edges had been
+ * read from one file. exo_graph_build() is create + add_file per file +
+ * finish. */
 #ifndef EXO_PIPELINE_H
 #define EXO_PIPELINE_H
 
@@ -45,8 +53,13 @@ typedef struct exo_graph {
   double seconds_parse, seconds_csr;
 } exo_graph;
 
+#define EXO_SIZE_BINS 64
+
 typedef struct exo_cluster_result {
   uint64_t num_clusters;
+  uint64_t largest;    /* nodes in the largest cluster */
+  /* size_bins[k]: clusters with size in [2^k, 2^(k+1)) */
+  uint64_t size_bins[EXO_SIZE_BINS];
   uint32_t max_visits; /* the cap used (the automatic value if 0 was asked) */
   uint64_t pops, changes, rounds;
   double seconds_cluster, seconds_output;
@@ -54,6 +67,35 @@ typedef struct exo_cluster_result {
 
 exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
                            exo_graph **out);
+
+typedef struct exo_builder exo_builder;
+
+/* Start a build: makes the private directory. opt->files is not used (it
+ * may be NULL); everything else of `opt` is. On failure nothing is left. */
+exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
+                              exo_builder **out);
+/* Parse one edge-list file into the build (opt->parse applies). */
+exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx);
+/* Register a node without an edge (it gets an id if new and appears in the
+ * output). */
+exo_status exo_builder_add_node(exo_builder *b, const char *name, size_t len,
+                                exo_ctx *ctx);
+/* Add the edge a - b (a -> b when directed) with weight w. Names are raw
+ * bytes: non-empty, without NUL, CR, LF or the separator (EXO_EINPUT
+ * "edge N: ..." otherwise, N counting every edge added, from 1). w must be
+ * finite (ignored with opt->parse.ignore_weights: every weight is then 1);
+ * w <= 0 registers both names but stores no arc, as in files.
+ * Polls for interrupts every 64 Ki edges. */
+exo_status exo_builder_add_edge(exo_builder *b, const char *a, size_t alen,
+                                const char *bname, size_t blen, double w,
+                                exo_ctx *ctx);
+/* Announce how many edges will be pushed: the total of the EXO_STAGE_PARSE
+ * progress reports (done = edges pushed so far) made while pushing. */
+void exo_builder_expect(exo_builder *b, uint64_t edges);
+/* Sort and merge into the CSR; the builder is freed whatever happens. */
+exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out);
+/* Drop a build and its files. NULL-safe. */
+void exo_builder_abort(exo_builder *b);
 /* Cluster and write "name<sep>cluster" lines to outfile. */
 exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
                              const char *outfile, char sep, exo_ctx *ctx,

@@ -223,6 +223,238 @@ START_TEST(interrupt_at_every_point_cleans_up) {
 }
 END_TEST
 
+
+/* ---- push API (exo_builder) ------------------------------------------ */
+
+static void builder_options(exo_build_options *opt, const char *dir, int directed) {
+  memset(opt, 0, sizeof *opt);
+  opt->parse.sep = '\t';
+  opt->directed = directed;
+  opt->tempdir_base = dir;
+  opt->memory_limit = 64u << 20;
+}
+
+/* Cluster a finished graph into a string (malloc'd) with the run_files
+ * parameters; frees the graph. */
+static char *cluster_to_text(const char *dir, exo_graph *g, uint64_t seed, exo_ctx *ctx,
+                             exo_cluster_result *res_out) {
+  exo_lp_params p;
+  memset(&p, 0, sizeof p);
+  p.seed = seed;
+  p.max_visits = 100;
+  p.memory_limit = 1u << 20;
+  exo_cluster_result res;
+  char *out = tu_path(dir, "pushed.tsv");
+  ck_assert_int_eq(exo_graph_cluster(g, &p, out, '\t', ctx, &res), EXO_OK);
+  char *text = tu_read_file(out, NULL);
+  unlink(out);
+  free(out);
+  exo_graph_free(g);
+  if (res_out) *res_out = res;
+  return text;
+}
+
+/* Push every line of an edge-list text ("a\tb\tw\n") as an edge. */
+static exo_status push_text(exo_builder *b, const char *text, exo_ctx *ctx) {
+  const char *p = text;
+  while (*p) {
+    const char *t1 = strchr(p, '\t'), *t2 = strchr(t1 + 1, '\t');
+    const char *nl = strchr(t2, '\n');
+    double w = strtod(t2 + 1, NULL);
+    exo_status st = exo_builder_add_edge(b, p, (size_t)(t1 - p), t1 + 1,
+                                         (size_t)(t2 - t1 - 1), w, ctx);
+    if (st) return st;
+    p = nl + 1;
+  }
+  return EXO_OK;
+}
+
+START_TEST(pushed_edges_equal_the_file) {
+  char *dir = tu_mkdtemp();
+  char *text = clique_text(6, 7);
+  char *f = tu_write_text(dir, "edges.tsv", text);
+  const char *files[] = {f};
+  char *from_file = NULL;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(run_files(dir, files, 1, 0, 0, 0, 0, 9, &from_file, &ctx, NULL), EXO_OK);
+
+  exo_build_options opt;
+  builder_options(&opt, dir, 0);
+  exo_builder *b = NULL;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  exo_builder_expect(b, 6 * 22);
+  ck_assert_int_eq(push_text(b, text, &ctx), EXO_OK);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_builder_finish(b, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_nodes, 42);
+  ck_assert_uint_eq(g->num_lines, 6 * 22);
+  ck_assert_uint_eq(g->num_edges, 2 * 6 * 22);
+  exo_cluster_result res;
+  char *pushed = cluster_to_text(dir, g, 9, &ctx, &res);
+  ck_assert_str_eq(from_file, pushed);
+  /* six clusters of seven: all in the [4, 8) size bin */
+  ck_assert_uint_eq(res.num_clusters, 6);
+  ck_assert_uint_eq(res.largest, 7);
+  ck_assert_uint_eq(res.size_bins[2], 6);
+  ck_assert_uint_eq(res.size_bins[0] + res.size_bins[1] + res.size_bins[3], 0);
+  free(pushed);
+
+  /* half from the file's first part, half pushed: same bytes again */
+  size_t half = strlen(text) / 2;
+  while (text[half - 1] != '\n') half++;
+  char *second = strdup(text + half);
+  text[half] = '\0';
+  char *first = tu_write_text(dir, "first.tsv", text);
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_file(b, first, &ctx), EXO_OK);
+  ck_assert_int_eq(push_text(b, second, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_finish(b, &ctx, &g), EXO_OK);
+  pushed = cluster_to_text(dir, g, 9, &ctx, NULL);
+  ck_assert_str_eq(from_file, pushed);
+  free(pushed);
+  ck_assert_int_eq(tu_count_entries(dir), 2);
+  free(second);
+  free(first);
+  free(from_file);
+  free(text);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(pushed_nodes_weights_and_directed) {
+  char *dir = tu_mkdtemp();
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_build_options opt;
+  builder_options(&opt, dir, 1);
+  exo_builder *b = NULL;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  /* isolated nodes first keep their place in the output order */
+  ck_assert_int_eq(exo_builder_add_node(b, "lonely", 6, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "a", 1, "b", 1, 1.0, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "b", 1, "c", 1, 2.5, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_node(b, "a", 1, &ctx), EXO_OK); /* known */
+  ck_assert_int_eq(exo_builder_add_edge(b, "zero", 4, "a", 1, 0.0, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "neg", 3, "c", 1, -1.0, &ctx), EXO_OK);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_builder_finish(b, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_nodes, 6);
+  ck_assert_uint_eq(g->num_lines, 4);
+  ck_assert_uint_eq(g->num_edges, 2);
+  char *out = cluster_to_text(dir, g, 1, &ctx, NULL);
+  ck_assert_str_eq(out, "lonely\t1\na\t2\nb\t2\nc\t2\nzero\t3\nneg\t4\n");
+  free(out);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(pushed_bad_names_and_weights_fail_cleanly) {
+  char *dir = tu_mkdtemp();
+  exo_build_options opt;
+  builder_options(&opt, dir, 0);
+  opt.parse.sep = ',';
+  static const struct {
+    const char *a;
+    size_t alen;
+    double w;
+    const char *msg;
+  } cases[] = {
+      {"", 0, 1.0, "edge 2: a node name is empty"},
+      {"x\ny", 3, 1.0, "edge 2: a node name contains a line end"},
+      {"x\ry", 3, 1.0, "edge 2: a node name contains a line end"},
+      {"x\0y", 3, 1.0, "edge 2: a node name contains a NUL byte"},
+      {"x,y", 3, 1.0, "edge 2: a node name contains the separator"},
+      {"x", 1, 0.0 / 0.0, "edge 2: the weight is NaN"},
+      {"x", 1, 1e300, "edge 2: the weight is infinite or beyond float range"},
+      {"x", 1, -1.0 / 0.0, "edge 2: the weight is infinite or beyond float range"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_builder *b = NULL;
+    ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+    ck_assert_int_eq(exo_builder_add_edge(b, "a", 1, "b", 1, 1.0, &ctx), EXO_OK);
+    ck_assert_int_eq(exo_builder_add_edge(b, "ok", 2, cases[i].a, cases[i].alen,
+                                          cases[i].w, &ctx), EXO_EINPUT);
+    ck_assert_str_eq(ctx.err.msg, cases[i].msg);
+    ck_assert_int_eq(tu_count_entries(dir), 1); /* the private directory */
+    exo_builder_abort(b);
+    ck_assert_int_eq(tu_count_entries(dir), 0);
+  }
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_builder *b = NULL;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_node(b, "a,b", 3, &ctx), EXO_EINPUT);
+  ck_assert_str_eq(ctx.err.msg, "a node name contains the separator");
+  exo_builder_abort(b);
+  exo_builder_abort(NULL);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+static int progress_calls;
+static uint64_t progress_last_done, progress_last_total;
+static void count_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
+  (void)user;
+  if (stage != EXO_STAGE_PARSE) return;
+  progress_calls++;
+  progress_last_done = done;
+  progress_last_total = total;
+}
+
+START_TEST(pushed_edges_poll_report_and_stop) {
+  char *dir = tu_mkdtemp();
+  exo_build_options opt;
+  builder_options(&opt, dir, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ctx.cb.progress = count_progress;
+  ctx.cb.interrupted = stop_after_polls;
+  polls_left = 1 << 30;
+  progress_calls = 0;
+  exo_builder *b = NULL;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  const uint64_t n = 200000;
+  exo_builder_expect(b, n);
+  char a[32], c[32];
+  for (uint64_t i = 0; i < n; i++) {
+    int la = snprintf(a, sizeof a, "n%llu", (unsigned long long)(i % 5000));
+    int lc = snprintf(c, sizeof c, "n%llu", (unsigned long long)((i * 7 + 1) % 5000));
+    ck_assert_int_eq(exo_builder_add_edge(b, a, (size_t)la, c, (size_t)lc, 1.0, &ctx), EXO_OK);
+  }
+  ck_assert_int_ge(progress_calls, 3);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_builder_finish(b, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(progress_last_done, n);
+  ck_assert_uint_eq(progress_last_total, n);
+  ck_assert_uint_eq(g->num_nodes, 5000);
+  exo_graph_free(g);
+  /* an interrupt while pushing stops the push; abort removes everything */
+  polls_left = 1;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  exo_status st = EXO_OK;
+  uint64_t i = 0;
+  for (; i < n && !st; i++) {
+    int la = snprintf(a, sizeof a, "n%llu", (unsigned long long)i);
+    st = exo_builder_add_edge(b, a, (size_t)la, "hub", 3, 1.0, &ctx);
+  }
+  ck_assert_int_eq(st, EXO_EINTR);
+  ck_assert_uint_lt(i, n);
+  exo_builder_abort(b);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *pipeline_suite(void) {
   Suite *s = suite_create("pipeline");
   TCase *tc = tcase_create("core");
@@ -232,6 +464,10 @@ Suite *pipeline_suite(void) {
   tcase_add_test(tc, directed_weights_and_nonpositive_edges);
   tcase_add_test(tc, bad_input_leaves_nothing_behind);
   tcase_add_test(tc, interrupt_at_every_point_cleans_up);
+  tcase_add_test(tc, pushed_edges_equal_the_file);
+  tcase_add_test(tc, pushed_nodes_weights_and_directed);
+  tcase_add_test(tc, pushed_bad_names_and_weights_fail_cleanly);
+  tcase_add_test(tc, pushed_edges_poll_report_and_stop);
   suite_add_tcase(s, tc);
   return s;
 }
