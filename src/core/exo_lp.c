@@ -1,13 +1,11 @@
-/* exo_lp.c: asynchronous queue-based weighted label propagation over the CSR
- * files (see exo_lp.h for the rules and exo_record.h for the formats).
+/* exo_lp.c: label propagation in sequential sweeps over the CSR files (see
+ * exo_lp.h for the rules and exo_record.h for the formats).
  *
- * In memory: offsets (n+1 u64), labels (n u64), a circular FIFO of n u64
- * slots, a u16 visit counter per node whose top bit marks "in the queue", and
- * a u32 hop distance per node only when attenuation > 0. A node's adjacency
- * list is read with pread into one reusable buffer (a list longer than the
- * buffer is processed in chunks, and read a second time if the node changes
- * label and its out-neighbours must be queued). Labels around a node are
- * tallied in an open-addressing hash map cleared through its touched list. */
+ * In memory: offsets (n+1 u64), labels (n u64), a u16 visit counter per
+ * node, an active bitmap (1 bit per node), a u32 hop distance per node only
+ * when attenuation > 0, one read buffer holding a window [win_beg, win_end)
+ * of the adjacency file, and the label tally: an open-addressing hash map
+ * cleared through its touched list. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -25,14 +23,15 @@
 #include "exo_record.h"
 #include "exo_rng.h"
 
-#define LP_INQ 0x8000u           /* visit counter: node is in the queue */
-#define LP_CNT 0x7fffu           /* visit counter: times processed */
 #define LP_POLL_POPS 4096u       /* exo_poll / progress interval */
-#define LP_MIN_BUF ((size_t)64 << 10)
+#define LP_MIN_BUF ((uint64_t)64 << 10)
+#define LP_MAX_BUF ((uint64_t)64 << 20)
+#define LP_ALIGN ((uint64_t)4096) /* reads start on page boundaries */
 #define LP_OFFSETS_CHUNK ((size_t)1 << 23) /* offsets read per pread (entries) */
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
-#define TALLY_EMPTY UINT64_MAX   /* labels are node ids, always < 2^40 */
+#define TALLY_EMPTY UINT64_MAX   /* labels are node ids, always < 2^61 */
 #define LP_PREFETCH 8            /* entries ahead to prefetch node data for */
+#define LP_NO_LOOKAHEAD UINT64_MAX
 
 #if defined(__GNUC__)
 #define LP_PREFETCH_ADDR(p) __builtin_prefetch(p)
@@ -150,19 +149,26 @@ typedef struct lp_state {
   int wide;
   size_t esz;          /* bytes per adjacency entry */
   int fd;              /* adjacency file */
+  uint64_t file_size;  /* bytes */
   uint64_t *off;       /* n + 1 */
   uint64_t *labels;    /* n */
-  uint64_t *queue;     /* n, circular */
-  uint16_t *visits;    /* n */
+  uint16_t *visits;    /* n: times processed */
+  uint64_t *active;    /* ceil(n / 64) words */
+  uint64_t nactive;    /* set bits in `active` */
   uint32_t *dist;      /* n, only with attenuation */
-  uint8_t *buf;        /* adjacency read buffer */
-  size_t buf_entries;
+  uint8_t *buf;        /* window of the adjacency file */
+  uint64_t cap;        /* largest list range kept whole in the window (bytes) */
+  uint64_t buf_alloc;  /* cap + LP_ALIGN */
+  uint64_t win_beg, win_end; /* file bytes held in buf[0, win_end - win_beg) */
+  uint64_t look_from;  /* first node the read-ahead may pull in */
+  uint64_t bytes_read, reads;
   tally tally;
-  exo_rng rng;
-  uint64_t qhead, qcount;
+  exo_rng rng;         /* tie-breaking */
+  exo_rng order_rng;   /* block orders */
+  uint16_t perm[EXO_LP_BLOCK];
   uint32_t max_visits;
   double att;          /* attenuation exponent a */
-  double pa;           /* p^a for the current round */
+  double pa;           /* p^a for the current sweep */
   double *powtab;      /* d^a for d < LP_POW_TABLE */
 } lp_state;
 
@@ -171,8 +177,8 @@ static void lp_state_free(lp_state *st) {
   st->fd = -1;
   free(st->off);
   free(st->labels);
-  free(st->queue);
   free(st->visits);
+  free(st->active);
   free(st->dist);
   free(st->buf);
   free(st->powtab);
@@ -188,6 +194,10 @@ static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
 static size_t bytes_for(uint64_t n, size_t size) {
   if (n > SIZE_MAX / size) return 0;
   return (size_t)n * size;
+}
+
+static inline int is_active(const lp_state *st, uint64_t v) {
+  return (int)((st->active[v >> 6] >> (v & 63)) & 1u);
 }
 
 /* Load and validate the offsets file. */
@@ -243,8 +253,12 @@ static exo_status open_adjacency(lp_state *st) {
     return EXO_FAIL(ctx, EXO_EINTERNAL,
                     "CSR adjacency file '%s' has %llu bytes, expected %llu entries of %zu bytes",
                     path, (unsigned long long)size, (unsigned long long)m, st->esz);
+  st->file_size = size;
   st->fd = open(path, O_RDONLY | O_CLOEXEC);
   if (st->fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
+#ifdef POSIX_FADV_SEQUENTIAL
+  (void)posix_fadvise(st->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
   return EXO_OK;
 }
 
@@ -255,14 +269,6 @@ static uint64_t isqrt_u64(uint64_t x) {
   return r;
 }
 
-static inline void queue_push(lp_state *st, uint64_t v) {
-  uint64_t tail = st->qhead + st->qcount;
-  if (tail >= st->n) tail -= st->n;
-  st->queue[tail] = v;
-  st->qcount++;
-  st->visits[v] |= LP_INQ;
-}
-
 /* d^a for hop distance d. */
 static inline double dist_pow(const lp_state *st, uint32_t d) {
   if (st->att == 1.0) return (double)d;
@@ -270,10 +276,102 @@ static inline double dist_pow(const lp_state *st, uint32_t d) {
   return pow((double)d, st->att);
 }
 
-/* Read entries [first, first + k) of the adjacency file into the buffer. */
-static exo_status read_entries(lp_state *st, uint64_t first, uint64_t k) {
-  return exo_pread_full(st->fd, st->buf, (size_t)k * st->esz, first * st->esz,
-                        st->csr->adj_path, st->ctx);
+/* First active node in [from, to), or `to`. */
+static uint64_t next_active(const lp_state *st, uint64_t from, uint64_t to) {
+  while (from < to) {
+    uint64_t w = st->active[from >> 6] >> (from & 63);
+    if (w) {
+      uint64_t v = from + (uint64_t)__builtin_ctzll(w);
+      return v < to ? v : to;
+    }
+    from = (from | 63) + 1;
+  }
+  return to;
+}
+
+/* Last active node in [from, to), or UINT64_MAX. */
+static uint64_t last_active(const lp_state *st, uint64_t from, uint64_t to) {
+  while (to > from) {
+    uint64_t v = to - 1;
+    uint64_t w = st->active[v >> 6] & (~(uint64_t)0 >> (63 - (v & 63)));
+    if (w) {
+      uint64_t u = (v & ~(uint64_t)63) + 63 - (uint64_t)__builtin_clzll(w);
+      return u >= from ? u : UINT64_MAX;
+    }
+    to = v & ~(uint64_t)63;
+  }
+  return UINT64_MAX;
+}
+
+/* Make file bytes [b0, b1) (b1 - b0 <= cap) available in the window and
+ * return a pointer to b0. On a miss the window is refilled: bytes of the
+ * old window at or after b0 are kept, a gap of at most EXO_LP_GAP after the
+ * old window is read through, longer gaps are skipped by a forward seek; the
+ * read then extends over the lists of the next active nodes from
+ * st->look_from on while they fit and are close. */
+static exo_status window_get(lp_state *st, uint64_t b0, uint64_t b1, const uint8_t **out) {
+  if (b0 >= st->win_beg && b1 <= st->win_end) {
+    *out = st->buf + (b0 - st->win_beg);
+    return EXO_OK;
+  }
+  uint64_t start, have_end;
+  if (b0 >= st->win_beg && b0 < st->win_end) { /* keep the overlap */
+    start = b0 & ~(LP_ALIGN - 1);
+    if (start < st->win_beg) start = st->win_beg;
+    memmove(st->buf, st->buf + (start - st->win_beg), (size_t)(st->win_end - start));
+    have_end = st->win_end;
+  } else if (b0 >= st->win_end && st->win_end > st->win_beg && b0 - st->win_end <= EXO_LP_GAP &&
+             b1 - st->win_end <= st->cap) { /* read through a short gap */
+    start = have_end = st->win_end;
+  } else {
+    start = have_end = b0 & ~(LP_ALIGN - 1);
+  }
+  uint64_t limit = start + st->buf_alloc; /* window cannot grow beyond */
+  if (limit > st->file_size) limit = st->file_size;
+  uint64_t stop = b1;
+  int full = 0;
+  if (st->look_from != LP_NO_LOOKAHEAD) {
+    uint64_t u = st->look_from;
+    for (;;) {
+      u = next_active(st, u, st->n);
+      if (u >= st->n) break;
+      uint64_t ub = st->off[u] * st->esz, ue = st->off[u + 1] * st->esz;
+      if (ue > limit) {
+        full = 1;
+        break;
+      }
+      if (ub > stop + EXO_LP_GAP) break;
+      if (ue > stop) stop = ue;
+      u++;
+    }
+  }
+  /* round the end up to a page when that stays inside the window */
+  uint64_t round = (stop + LP_ALIGN - 1) & ~(LP_ALIGN - 1);
+  stop = round <= limit ? round : stop;
+  if (have_end < stop) {
+    uint64_t k = stop - have_end;
+    exo_status s = exo_pread_full(st->fd, st->buf + (have_end - start), (size_t)k, have_end,
+                                  st->csr->adj_path, st->ctx);
+    if (s) {
+      st->win_beg = st->win_end = 0;
+      return s;
+    }
+    st->bytes_read += k;
+    st->reads++;
+  }
+  st->win_beg = start;
+  st->win_end = stop;
+#ifdef POSIX_FADV_WILLNEED
+  if (full && stop < st->file_size) { /* the next read will start here */
+    uint64_t len = st->cap;
+    if (len > st->file_size - stop) len = st->file_size - stop;
+    (void)posix_fadvise(st->fd, (off_t)stop, (off_t)len, POSIX_FADV_WILLNEED);
+  }
+#else
+  (void)full;
+#endif
+  *out = st->buf + (b0 - start);
+  return EXO_OK;
 }
 
 static exo_status bad_neighbour(lp_state *st, uint64_t v, uint64_t u) {
@@ -283,32 +381,32 @@ static exo_status bad_neighbour(lp_state *st, uint64_t v, uint64_t u) {
                   (unsigned long long)st->n);
 }
 
-/* Ask the cache for the per-node data of the neighbour in buffer entry i
+/* Ask the cache for the per-node data of the neighbour in entry i of p
  * (if any): the label and distance lookups are random accesses. */
-static inline void prefetch_entry(const lp_state *st, size_t i, size_t k, int want_dist,
-                                  int want_visits) {
+static inline void prefetch_entry(const lp_state *st, const uint8_t *p, size_t i, size_t k,
+                                  int want_dist, int want_visits) {
   if (i >= k) return;
   uint64_t u;
   float w;
-  exo_adj_decode(st->buf + i * st->esz, st->wide, &u, &w);
+  exo_adj_decode(p + i * st->esz, st->wide, &u, &w);
   if (u >= st->n) return;
   LP_PREFETCH_ADDR(&st->labels[u]);
   if (want_dist) LP_PREFETCH_ADDR(&st->dist[u]);
   if (want_visits) LP_PREFETCH_ADDR(&st->visits[u]);
 }
 
-/* Tally the votes held in buffer entries [0, k) for node v. */
-static exo_status tally_entries(lp_state *st, uint64_t v, size_t k) {
+/* Tally the votes held in entries [0, k) of p for node v. */
+static exo_status tally_entries(lp_state *st, uint64_t v, const uint8_t *p, size_t k) {
   const int directed = st->par->directed;
   const double cutoff = st->par->self_loop_cutoff;
   const int att = st->dist != NULL;
-  const uint8_t *p = st->buf;
-  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, i, k, att, 0);
-  for (size_t i = 0; i < k; i++, p += st->esz) {
+  const uint8_t *q = p;
+  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, att, 0);
+  for (size_t i = 0; i < k; i++, q += st->esz) {
     uint64_t u;
     float w;
-    prefetch_entry(st, i + LP_PREFETCH, k, att, 0);
-    exo_adj_decode(p, st->wide, &u, &w);
+    prefetch_entry(st, p, i + LP_PREFETCH, k, att, 0);
+    exo_adj_decode(q, st->wide, &u, &w);
     if (u >= st->n) return bad_neighbour(st, v, u);
     if (directed && !(w > 0.0f)) continue; /* out-arcs do not vote */
     double wd = (double)w;
@@ -324,22 +422,25 @@ static exo_status tally_entries(lp_state *st, uint64_t v, size_t k) {
   return EXO_OK;
 }
 
-/* Queue the out-neighbours in buffer entries [0, k) whose label differs from
- * `label`, unless queued already or out of visits. */
-static void requeue_entries(lp_state *st, size_t k, uint64_t label) {
+/* Activate the out-neighbours in entries [0, k) of p whose label differs
+ * from `label`, unless active already or out of visits. */
+static void activate_entries(lp_state *st, const uint8_t *p, size_t k, uint64_t label) {
   const int directed = st->par->directed;
-  const uint8_t *p = st->buf;
-  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, i, k, 0, 1);
-  for (size_t i = 0; i < k; i++, p += st->esz) {
+  const uint8_t *q = p;
+  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, 0, 1);
+  for (size_t i = 0; i < k; i++, q += st->esz) {
     uint64_t u;
     float w;
-    prefetch_entry(st, i + LP_PREFETCH, k, 0, 1);
-    exo_adj_decode(p, st->wide, &u, &w);
+    prefetch_entry(st, p, i + LP_PREFETCH, k, 0, 1);
+    exo_adj_decode(q, st->wide, &u, &w);
     if (directed && !(w < 0.0f)) continue; /* in-arcs are not followed */
     if (st->labels[u] == label) continue;
-    uint16_t c = st->visits[u];
-    if ((c & LP_INQ) || (c & LP_CNT) >= st->max_visits) continue;
-    queue_push(st, u);
+    if (st->visits[u] >= st->max_visits) continue;
+    uint64_t bit = (uint64_t)1 << (u & 63);
+    uint64_t *word = &st->active[u >> 6];
+    if (*word & bit) continue;
+    *word |= bit;
+    st->nactive++;
   }
 }
 
@@ -348,15 +449,29 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
   exo_status s;
   uint64_t beg = st->off[v], len = st->off[v + 1] - beg;
   uint64_t cur = st->labels[v];
+  const uint8_t *p = NULL;
   *changed = 0;
+  if (len == 0) return EXO_OK; /* no votes */
   tally_clear(&st->tally);
-  for (uint64_t done = 0; done < len;) {
-    uint64_t k = len - done;
-    if (k > st->buf_entries) k = st->buf_entries;
-    if (done > 0 && (s = exo_poll(st->ctx)) != EXO_OK) return s;
-    if ((s = read_entries(st, beg + done, k)) != EXO_OK) return s;
-    if ((s = tally_entries(st, v, (size_t)k)) != EXO_OK) return s;
-    done += k;
+  const uint64_t chunk = st->cap / st->esz; /* entries per chunk of a long list */
+  const int whole = len <= chunk;
+  if (whole) {
+    s = window_get(st, beg * st->esz, (beg + len) * st->esz, &p);
+    if (!s) s = tally_entries(st, v, p, (size_t)len);
+    if (s) return s;
+  } else {
+    uint64_t look = st->look_from;
+    st->look_from = LP_NO_LOOKAHEAD;
+    for (uint64_t done = 0; done < len;) {
+      uint64_t k = len - done < chunk ? len - done : chunk;
+      if (done > 0 && (s = exo_poll(st->ctx)) != EXO_OK) break;
+      s = window_get(st, (beg + done) * st->esz, (beg + done + k) * st->esz, &p);
+      if (!s) s = tally_entries(st, v, p, (size_t)k);
+      if (s) break;
+      done += k;
+    }
+    st->look_from = look;
+    if (s) return s;
   }
 
   /* winner: the eligible label with the largest positive sum; the current
@@ -392,19 +507,22 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
   if (st->dist) st->dist[v] = win_dist == UINT32_MAX ? UINT32_MAX : win_dist + 1;
   *changed = 1;
 
-  if (len <= st->buf_entries) { /* the whole list is still in the buffer */
-    requeue_entries(st, (size_t)len, win);
+  if (whole) { /* the list is still in the window */
+    activate_entries(st, p, (size_t)len, win);
     return EXO_OK;
   }
+  uint64_t look = st->look_from;
+  st->look_from = LP_NO_LOOKAHEAD;
   for (uint64_t done = 0; done < len;) {
-    uint64_t k = len - done;
-    if (k > st->buf_entries) k = st->buf_entries;
-    if ((s = exo_poll(st->ctx)) != EXO_OK) return s;
-    if ((s = read_entries(st, beg + done, k)) != EXO_OK) return s;
-    requeue_entries(st, (size_t)k, win);
+    uint64_t k = len - done < chunk ? len - done : chunk;
+    if ((s = exo_poll(st->ctx)) != EXO_OK) break;
+    if ((s = window_get(st, (beg + done) * st->esz, (beg + done + k) * st->esz, &p)) != EXO_OK)
+      break;
+    activate_entries(st, p, (size_t)k, win);
     done += k;
   }
-  return EXO_OK;
+  st->look_from = look;
+  return s;
 }
 
 static exo_status lp_setup(lp_state *st) {
@@ -427,17 +545,17 @@ static exo_status lp_setup(lp_state *st) {
     st->max_visits = par->max_visits > EXO_LP_MAX_VISITS ? EXO_LP_MAX_VISITS : par->max_visits;
   }
 
-  /* adjacency buffer: memory_limit / 4, at least 64 KiB, no more than the
-   * longest list needs */
-  uint64_t bufbytes = par->memory_limit / 4;
-  if (bufbytes < LP_MIN_BUF) bufbytes = LP_MIN_BUF;
-  if (bufbytes > SIZE_MAX / 2) bufbytes = SIZE_MAX / 2;
-  uint64_t entries = bufbytes / st->esz;
-  if (entries > maxdeg) entries = maxdeg;
-  if (entries == 0) entries = 1;
-  st->buf_entries = (size_t)entries;
-  st->buf = malloc(st->buf_entries * st->esz);
-  if (!st->buf) return oom(ctx, "the adjacency buffer", (uint64_t)st->buf_entries * st->esz);
+  /* read buffer: memory_limit / 4 within [64 KiB, 64 MiB], whole entries,
+   * no larger than the file; LP_ALIGN extra for page-aligned read starts */
+  uint64_t cap = par->memory_limit / 4;
+  if (cap < LP_MIN_BUF) cap = LP_MIN_BUF;
+  if (cap > LP_MAX_BUF) cap = LP_MAX_BUF;
+  cap -= cap % st->esz;
+  if (cap > st->file_size + st->esz) cap = st->file_size + st->esz;
+  st->cap = cap;
+  st->buf_alloc = cap + LP_ALIGN;
+  st->buf = malloc((size_t)st->buf_alloc);
+  if (!st->buf) return oom(ctx, "the adjacency buffer", st->buf_alloc);
 
   if (tally_alloc(&st->tally, 1024) != 0) return oom(ctx, "the label tally", 1024 * sizeof(tally_slot));
 
@@ -446,10 +564,11 @@ static exo_status lp_setup(lp_state *st) {
   size_t alloc8 = nb8 ? nb8 : 8;
   st->labels = malloc(alloc8);
   if (!st->labels) return oom(ctx, "the labels", alloc8);
-  st->queue = malloc(alloc8);
-  if (!st->queue) return oom(ctx, "the queue", alloc8);
   st->visits = calloc(n ? (size_t)n : 1, sizeof *st->visits);
   if (!st->visits) return oom(ctx, "the visit counters", n * 2);
+  size_t words = (size_t)((n + 63) / 64);
+  st->active = malloc((words ? words : 1) * 8);
+  if (!st->active) return oom(ctx, "the active set", words * 8);
   if (st->att > 0.0) {
     st->dist = calloc(n ? (size_t)n : 1, sizeof *st->dist);
     if (!st->dist) return oom(ctx, "the hop distances", n * 4);
@@ -460,28 +579,71 @@ static exo_status lp_setup(lp_state *st) {
     }
   }
 
-  /* every node starts alone and queued, in a seeded random order */
+  /* every node starts alone and active */
   exo_rng_seed(&st->rng, par->seed);
-  for (uint64_t v = 0; v < n; v++) {
-    st->labels[v] = v;
-    st->queue[v] = v;
-    st->visits[v] = LP_INQ;
-  }
-  for (uint64_t i = n; i > 1; i--) { /* Fisher-Yates */
-    uint64_t j = exo_rng_below(&st->rng, i);
-    uint64_t tmp = st->queue[i - 1];
-    st->queue[i - 1] = st->queue[j];
-    st->queue[j] = tmp;
-    if ((i & 0xfffff) == 0 && (s = exo_poll(ctx)) != EXO_OK) return s;
-  }
-  st->qhead = 0;
-  st->qcount = n;
+  exo_rng_seed(&st->order_rng, par->seed ^ 0x6a09e667f3bcc909ULL);
+  for (uint64_t v = 0; v < n; v++) st->labels[v] = v;
+  for (size_t i = 0; i < words; i++) st->active[i] = ~(uint64_t)0;
+  if (n & 63) st->active[words - 1] = ((uint64_t)1 << (n & 63)) - 1;
+  st->nactive = n;
   return EXO_OK;
 }
 
-/* Contract (exo_lp.h): runs label propagation to an empty queue and hands
- * the labels to result->labels (caller frees). On error result is zeroed and
- * every resource is released. */
+/* A fresh random permutation of 0..EXO_LP_BLOCK-1 for the next sweep. */
+static void new_sweep_order(lp_state *st) {
+  for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) st->perm[i] = (uint16_t)i;
+  for (uint32_t i = EXO_LP_BLOCK; i > 1; i--) { /* Fisher-Yates */
+    uint32_t j = (uint32_t)exo_rng_below(&st->order_rng, i);
+    uint16_t tmp = st->perm[i - 1];
+    st->perm[i - 1] = st->perm[j];
+    st->perm[j] = tmp;
+  }
+}
+
+typedef struct lp_counts {
+  uint64_t pops, changes, sweep_changes;
+} lp_counts;
+
+/* Process the active nodes of block [first, first + EXO_LP_BLOCK) in this
+ * sweep's order for the block. */
+static exo_status run_block(lp_state *st, uint64_t first, lp_counts *c) {
+  uint64_t end = first + EXO_LP_BLOCK < st->n ? first + EXO_LP_BLOCK : st->n;
+  uint64_t lo = next_active(st, first, end);
+  if (lo >= end) return EXO_OK;
+  uint64_t hi = last_active(st, first, end);
+  uint32_t mask = (uint32_t)exo_rng_below(&st->order_rng, EXO_LP_BLOCK);
+  exo_status s;
+  st->look_from = end;
+  /* pull the active part of the block in with one read when it fits */
+  uint64_t b0 = st->off[lo] * st->esz, b1 = st->off[hi + 1] * st->esz;
+  if (b1 > b0 && b1 - b0 <= st->cap) {
+    const uint8_t *p;
+    if ((s = window_get(st, b0, b1, &p)) != EXO_OK) return s;
+  }
+  for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
+    uint64_t v = first + (uint64_t)(st->perm[i] ^ mask);
+    if (v >= end || !is_active(st, v)) continue;
+    st->active[v >> 6] &= ~((uint64_t)1 << (v & 63));
+    st->nactive--;
+    st->visits[v]++;
+    int changed = 0;
+    if ((s = process_node(st, v, &changed)) != EXO_OK) return s;
+    c->pops++;
+    if (changed) {
+      c->changes++;
+      c->sweep_changes++;
+    }
+    if ((c->pops & (LP_POLL_POPS - 1)) == 0) {
+      if ((s = exo_poll(st->ctx)) != EXO_OK) return s;
+      exo_progress(st->ctx, EXO_STAGE_CLUSTER, c->pops, 0);
+    }
+  }
+  return EXO_OK;
+}
+
+/* Contract (exo_lp.h): runs label propagation until no node is active and
+ * hands the labels to result->labels (caller frees). On error result is
+ * zeroed and every resource is released. */
 exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
                       exo_ctx *ctx, exo_lp_result *result) {
   if (result) memset(result, 0, sizeof *result);
@@ -507,49 +669,37 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
   st.esz = exo_adj_size(csr->wide);
   st.fd = -1;
   st.att = params->attenuation;
-  st.pa = 0.0; /* first round: p = 0 */
+  st.pa = 0.0; /* first sweep: p = 0 */
 
   exo_progress(ctx, EXO_STAGE_CLUSTER, 0, 0);
   s = lp_setup(&st);
 
-  uint64_t pops = 0, changes = 0, rounds = st.n > 0 ? 1 : 0;
-  uint64_t round_left = st.qcount, round_changes = 0;
-  while (!s && st.qcount > 0) {
-    uint64_t v = st.queue[st.qhead];
-    if (++st.qhead == st.n) st.qhead = 0;
-    st.qcount--;
-    st.visits[v] = (uint16_t)((st.visits[v] & LP_CNT) + 1); /* leaves the queue */
-    int changed = 0;
-    s = process_node(&st, v, &changed);
-    if (s) break;
-    pops++;
-    if (changed) {
-      changes++;
-      round_changes++;
-    }
-    if (--round_left == 0 && st.qcount > 0) { /* next round */
-      double p = (double)round_changes / (double)st.n;
+  lp_counts c = {0, 0, 0};
+  uint64_t sweeps = 0;
+  while (!s && st.nactive > 0) {
+    if (sweeps > 0) {
+      double p = (double)c.sweep_changes / (double)st.n;
       st.pa = st.att == 1.0 ? p : pow(p, st.att);
-      round_changes = 0;
-      round_left = st.qcount;
-      rounds++;
     }
-    if ((pops & (LP_POLL_POPS - 1)) == 0) {
-      s = exo_poll(ctx);
-      if (!s) exo_progress(ctx, EXO_STAGE_CLUSTER, pops, 0);
-    }
+    sweeps++;
+    c.sweep_changes = 0;
+    new_sweep_order(&st);
+    for (uint64_t first = 0; first < st.n && !s && st.nactive > 0; first += EXO_LP_BLOCK)
+      s = run_block(&st, first, &c);
   }
   if (s) {
     lp_state_free(&st);
     return s;
   }
-  exo_progress(ctx, EXO_STAGE_CLUSTER, pops, 0);
+  exo_progress(ctx, EXO_STAGE_CLUSTER, c.pops, 0);
   result->labels = st.labels;
   st.labels = NULL;
   result->max_visits = st.max_visits;
-  result->pops = pops;
-  result->changes = changes;
-  result->rounds = rounds;
+  result->pops = c.pops;
+  result->changes = c.changes;
+  result->rounds = sweeps;
+  result->bytes_read = st.bytes_read;
+  result->reads = st.reads;
   lp_state_free(&st);
   return EXO_OK;
 }

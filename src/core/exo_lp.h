@@ -1,29 +1,52 @@
-/* exo_lp.h: asynchronous, queue-based weighted label propagation over the
- * CSR (see exo_record.h for its files).
+/* exo_lp.h: asynchronous weighted label propagation that streams the CSR
+ * (see exo_record.h for its files) in sequential sweeps.
  *
- * Every node starts with its own label (its id). A FIFO queue starts with all
- * nodes in a random order drawn from `seed`. Popping v: for each label held
- * by v's in-arcs (all arcs when undirected; arcs with w > 0 when directed),
- * sum the attenuated weights w' = w * (1 - p^a * d_u^a) where d_u is the
- * neighbour's hop distance from its label's origin, p the share of nodes
- * that changed label in the previous round and a = attenuation (a = 0: no
- * attenuation, w' = w). A label is eligible only if at least one of its arcs
- * has raw weight >= self_loop_cutoff. The eligible label with the largest
- * positive sum wins; when v's current label is among the best it is kept,
- * otherwise ties are broken uniformly at random (seeded). On a change, v's
+ * Every node starts with its own label (its id) and is active. The run is a
+ * series of sweeps. A sweep visits the nodes in blocks of EXO_LP_BLOCK
+ * consecutive ids, blocks in increasing order; inside a block the order is a
+ * seeded random permutation (one random permutation of 0..EXO_LP_BLOCK-1 per
+ * sweep, XORed with a random mask per block), which keeps the I/O sequential
+ * while breaking the bias of processing neighbouring ids in id order. Each
+ * active node met is deactivated, its visit counter incremented, and then it
+ * is processed:
+ *
+ * For each label held by v's in-arcs (all arcs when undirected; arcs with
+ * w > 0 when directed), sum the attenuated weights w' = w * (1 - p^a * d_u^a)
+ * where d_u is the neighbour's hop distance from its label's origin, p the
+ * share of nodes that changed label in the previous sweep (0 in the first)
+ * and a = attenuation (a = 0: no attenuation, w' = w). A label is eligible
+ * only if at least one of its arcs has raw weight >= self_loop_cutoff. The
+ * eligible label with the largest positive sum wins; when v's current label
+ * is among the best it is kept, otherwise ties are broken uniformly at random
+ * (seeded; the candidates are met in adjacency order). On a change, v's
  * distance becomes 1 + the smallest distance among the winning arcs' sources
  * and every out-neighbour (all neighbours when undirected; arcs with w < 0
- * when directed) whose label differs is queued unless already queued or
- * already processed max_visits times. A round is as many pops as the queue
- * held when it began; p is updated after each round. The run ends when the
- * queue is empty.
+ * when directed) whose label differs is activated unless it is active
+ * already or has been processed max_visits times.
  *
- * max_visits = 0 picks max(5, floor(sqrt(max degree))) (capped at 32767).
+ * A node activated during a sweep is processed in the same sweep when its
+ * position comes later (a later block, or later in the current block's
+ * order), otherwise in the next sweep (asynchronous update). The run ends
+ * when no node is active. max_visits = 1 processes every node exactly once.
+ * max_visits = 0 picks max(5, floor(sqrt(max degree))) (capped at
+ * EXO_LP_MAX_VISITS). All randomness comes from `seed`; the processing order
+ * and therefore the result do not depend on memory_limit.
  *
- * Memory per node: labels 8, queue 8, offsets 8, visit counter 2, distance 4
- * (only with attenuation) = 26-30 bytes; plus a buffer for one adjacency list
- * and a label tally sized to the largest number of distinct labels around a
- * node. The adjacency list of each processed node is read with pread. */
+ * I/O: the adjacency file is read in increasing offset order through one
+ * buffer of memory_limit / 4 bytes (at least 64 KiB, at most 64 MiB). A read
+ * covers the next active nodes' lists as far as the buffer allows, reading
+ * through gaps of inactive lists shorter than EXO_LP_GAP bytes and seeking
+ * forward past longer ones; the following stretch is announced to the kernel
+ * (posix_fadvise WILLNEED) so that it is read while this one is processed.
+ * Only two things read backwards: the start of a block when its active
+ * lists do not fit in the buffer together, and an adjacency list longer than
+ * the buffer, which is processed in chunks and read a second time when the
+ * node changes label.
+ *
+ * Memory per node: offsets 8, labels 8, visit counter 2, active bit 1/8,
+ * hop distance 4 (only with attenuation) = 18.1 bytes (22.1 with
+ * attenuation); plus the read buffer and a label tally sized to the largest
+ * number of distinct labels around a node. */
 #ifndef EXO_LP_H
 #define EXO_LP_H
 
@@ -33,6 +56,8 @@
 #include "exo_ctx.h"
 
 #define EXO_LP_MAX_VISITS 32767u
+#define EXO_LP_BLOCK 1024u               /* ids per block (power of two) */
+#define EXO_LP_GAP ((uint64_t)256 << 10) /* read through shorter gaps */
 
 typedef struct exo_csr_files {
   const char *offsets_path;
@@ -48,7 +73,7 @@ typedef struct exo_lp_params {
   double attenuation;      /* 0 = none */
   uint32_t max_visits;     /* 0 = automatic */
   uint64_t seed;
-  uint64_t memory_limit;   /* bound for the adjacency read buffer */
+  uint64_t memory_limit;   /* sizes the adjacency read buffer only */
 } exo_lp_params;
 
 typedef struct exo_lp_result {
@@ -56,7 +81,9 @@ typedef struct exo_lp_result {
   uint32_t max_visits;     /* cap actually used */
   uint64_t pops;           /* nodes processed */
   uint64_t changes;        /* label changes */
-  uint64_t rounds;
+  uint64_t rounds;         /* sweeps */
+  uint64_t bytes_read;     /* adjacency bytes read (gaps read through included) */
+  uint64_t reads;          /* read calls on the adjacency file */
 } exo_lp_result;
 
 exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,

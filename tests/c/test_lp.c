@@ -664,6 +664,139 @@ START_TEST(narrow_and_wide_agree) {
 }
 END_TEST
 
+/* A graph of `k` planted 8-node communities (dense inside, one bridge to
+ * another random community each), node ids shuffled so that communities are
+ * spread over the whole id range and the adjacency file. */
+static tedge *planted_graph(uint64_t k, uint64_t seed, size_t *ne_out, uint64_t **comm_out) {
+  const uint64_t S = 8, n = k * S;
+  exo_rng rng;
+  exo_rng_seed(&rng, seed);
+  uint64_t *perm = malloc(n * sizeof *perm);
+  for (uint64_t i = 0; i < n; i++) perm[i] = i;
+  for (uint64_t i = n; i > 1; i--) {
+    uint64_t j = exo_rng_below(&rng, i), t = perm[i - 1];
+    perm[i - 1] = perm[j];
+    perm[j] = t;
+  }
+  uint64_t *comm = malloc(n * sizeof *comm);
+  tedge *e = malloc((k * S * (S - 1) / 2 + k) * sizeof *e);
+  size_t ne = 0;
+  for (uint64_t c = 0; c < k; c++) {
+    for (uint64_t i = 0; i < S; i++) {
+      comm[perm[c * S + i]] = c;
+      for (uint64_t j = i + 1; j < S; j++)
+        e[ne++] = (tedge){perm[c * S + i], perm[c * S + j],
+                          (float)(1 + exo_rng_below(&rng, 3))};
+    }
+    uint64_t d = exo_rng_below(&rng, k);
+    if (d != c) e[ne++] = (tedge){perm[c * S], perm[d * S + 1 + exo_rng_below(&rng, S - 1)], 1.0f};
+  }
+  free(perm);
+  *ne_out = ne;
+  *comm_out = comm;
+  return e;
+}
+
+START_TEST(memory_limit_does_not_change_results) {
+  size_t ne;
+  uint64_t *comm;
+  tedge *e = planted_graph(3000, 5, &ne, &comm);
+  const uint64_t n = 3000 * 8;
+  const uint64_t limits[] = {1, (uint64_t)300 << 10, (uint64_t)1 << 20, (uint64_t)5 << 20,
+                             (uint64_t)1 << 30};
+  for (int directed = 0; directed <= 1; directed++) {
+    tgraph g;
+    tg_build(&g, n, e, ne, directed, directed);
+    for (int att = 0; att <= 1; att++) {
+      exo_lp_params p = params_for(directed, 77);
+      p.attenuation = att ? 0.5 : 0.0;
+      p.self_loop_cutoff = att ? 1.5 : 0.0;
+      exo_lp_result r0;
+      p.memory_limit = limits[0];
+      uint64_t *ref = run_ok(&g, &p, &r0);
+      ck_assert_uint_gt(r0.changes, n / 2);
+      ck_assert_uint_gt(r0.reads, 1);
+      for (size_t i = 1; i < sizeof limits / sizeof *limits; i++) {
+        exo_lp_result r;
+        p.memory_limit = limits[i];
+        uint64_t *lab = run_ok(&g, &p, &r);
+        ck_assert_mem_eq(lab, ref, n * sizeof *lab);
+        ck_assert_uint_eq(r.pops, r0.pops);
+        ck_assert_uint_eq(r.changes, r0.changes);
+        ck_assert_uint_eq(r.rounds, r0.rounds);
+        ck_assert_uint_eq(r.max_visits, r0.max_visits);
+        free(lab);
+      }
+      free(ref);
+    }
+    tg_free(&g);
+  }
+  free(e);
+  free(comm);
+}
+END_TEST
+
+START_TEST(csr_much_larger_than_buffer) {
+  /* 40000 communities: 2.3 M arcs, an 18.6 MB adjacency file read through a
+   * 64 KiB buffer (memory_limit 1) and a 1 MiB buffer (memory_limit 4 MiB) */
+  const uint64_t k = 40000, n = k * 8;
+  size_t ne;
+  uint64_t *comm;
+  tedge *e = planted_graph(k, 9, &ne, &comm);
+  tgraph g;
+  tg_build(&g, n, e, ne, 0, 0);
+  const uint64_t file = g.csr.m * 8;
+  ck_assert_uint_gt(file, 100 * ((uint64_t)64 << 10));
+
+  /* one visit per node: one sequential pass, every byte read exactly once */
+  exo_lp_params p = params_for(0, 3);
+  p.max_visits = 1;
+  p.memory_limit = (uint64_t)4 << 20;
+  exo_lp_result r1;
+  uint64_t *lab = run_ok(&g, &p, &r1);
+  ck_assert_uint_eq(r1.rounds, 1);
+  ck_assert_uint_eq(r1.pops, n);
+  ck_assert_uint_eq(r1.bytes_read, file);
+  ck_assert_uint_le(r1.reads, file / ((uint64_t)1 << 20) + 2);
+  free(lab);
+
+  p.max_visits = 0;
+  exo_lp_result rs, rb;
+  uint64_t *big = run_ok(&g, &p, &rb);
+  /* later sweeps only read what is active, never more than a pass each */
+  ck_assert_uint_ge(rb.bytes_read, file);
+  ck_assert_uint_le(rb.bytes_read, rb.rounds * (file + ((uint64_t)1 << 20)));
+  p.memory_limit = 1;
+  uint64_t *small = run_ok(&g, &p, &rs);
+  ck_assert_mem_eq(small, big, n * sizeof *big);
+  ck_assert_uint_eq(rs.rounds, rb.rounds);
+  ck_assert_uint_gt(rs.reads, file / ((uint64_t)64 << 10));
+  /* the communities are found: nearly every community has one label, and
+   * no label spans more than a handful of them */
+  uint64_t pure = 0;
+  uint64_t *first = malloc(k * sizeof *first);
+  for (uint64_t c = 0; c < k; c++) first[c] = UINT64_MAX;
+  uint64_t *mixed = calloc(k, sizeof *mixed);
+  for (uint64_t v = 0; v < n; v++) {
+    uint64_t c = comm[v];
+    if (first[c] == UINT64_MAX) first[c] = small[v];
+    else if (first[c] != small[v]) mixed[c] = 1;
+  }
+  for (uint64_t c = 0; c < k; c++) pure += !mixed[c];
+  ck_assert_uint_ge(pure, k * 95 / 100);
+  uint64_t labels = count_labels(small, n);
+  ck_assert_uint_ge(labels, k / 2);
+  ck_assert_uint_le(labels, k + k / 10);
+  free(first);
+  free(mixed);
+  free(small);
+  free(big);
+  tg_free(&g);
+  free(e);
+  free(comm);
+}
+END_TEST
+
 /* Benchmark, only with EXO_LP_BENCH=1: a random undirected graph of 1e6
  * nodes and 1e7 edges (2e7 arcs), CSR written straight from counts. */
 START_TEST(bench_random_graph) {
@@ -757,6 +890,8 @@ Suite *lp_suite(void) {
   tcase_add_test(tc, corrupt_csr_is_internal_error);
   tcase_add_test(tc, interrupt_and_progress);
   tcase_add_test(tc, narrow_and_wide_agree);
+  tcase_add_test(tc, memory_limit_does_not_change_results);
+  tcase_add_test(tc, csr_much_larger_than_buffer);
   tcase_add_test(tc, bench_random_graph);
   suite_add_tcase(s, tc);
   return s;
