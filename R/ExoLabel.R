@@ -19,21 +19,25 @@
 #' malformed line stops the run with an error naming the file and line.
 #'
 #' @section Label propagation:
-#' Every node starts in its own cluster. Nodes are processed from a queue
-#' that starts with all nodes in random order (drawn from R's random number
-#' generator, so [set.seed()] makes results reproducible). A node adopts the
-#' label with the largest total weight among its neighbours (in `"directed"`
-#' mode, among its in-neighbours: a line `A B w` is the arc `A -> B`, and `B`
-#' listens to `A`). If its current label is among the best it keeps it;
-#' other exact ties are broken at random. When a node changes label, its
-#' neighbours (out-neighbours when directed) that hold another label are put
-#' back in the queue. The run ends when the queue is empty.
+#' Every node starts in its own cluster and is active. Nodes are processed
+#' in sweeps over the node ids: blocks of 1024 consecutive ids in increasing
+#' order, and inside each block a random order (drawn from a seed taken from
+#' R's random number generator, so [set.seed()] makes results reproducible).
+#' This lets each sweep read the graph file front to back. An active node
+#' adopts the label with the largest total weight among its neighbours (in
+#' `"directed"` mode, among its in-neighbours: a line `A B w` is the arc
+#' `A -> B`, and `B` listens to `A`). If its current label is among the best
+#' it keeps it; other exact ties are broken at random. When a node changes
+#' label, its neighbours (out-neighbours when directed) that hold another
+#' label become active again: later in the same sweep if they come after it,
+#' otherwise in the next sweep. The run ends when no node is active. Results
+#' do not depend on `memory_limit`.
 #'
 #' With attenuation `a > 0`, a neighbour `u` contributes
 #' \eqn{w (1 - p^a d_u^a)}{w * (1 - p^a * d_u^a)} instead of `w`, where
 #' \eqn{d_u}{d_u} is `u`'s hop distance from the node its label came from and
-#' `p` the share of nodes that changed label in the previous round (a round
-#' is one pass over the queue as it stood). This damps labels that travel far
+#' `p` the share of nodes that changed label in the previous sweep (0 in
+#' the first). This damps labels that travel far
 #' and keeps one label from flooding the graph.
 #'
 #' `add_self_loops` is a cutoff: a label can win only if at least one of the
@@ -55,7 +59,7 @@
 #' the merge's file buffers, the adjacency buffer of label propagation). On
 #' top of it come per-node arrays: about 23 to 46 bytes per node while
 #' reading (a table of name fingerprints, 16 bytes per slot, at most 70% full;
-#' three times that for a moment while it grows), and 26 to 30 bytes per
+#' three times that for a moment while it grows), and 18 to 22 bytes per
 #' node while clustering. Temporary disk: the node names, 12 bytes per
 #' stored arc for the sort runs and 8 bytes per stored arc for the final
 #' graph (20 and 12 bytes when there are more than 2^32 nodes); runs are
