@@ -49,6 +49,39 @@
 #' `max(5, floor(sqrt(d)))`, where `d` is the largest number of arcs at a
 #' node. The value used is reported in `$parameters`.
 #'
+#' @section In-memory inputs:
+#' In-memory graphs are streamed edge by edge into the same pipeline as
+#' files, without writing a text file; the results are those of the same
+#' edges read from a file.
+#'
+#' * Edge lists (`data.frame`, `data.table`, `DataFrame`): the first two
+#'   columns hold the nodes of each edge, as character, factor or
+#'   whole-number ids (written in decimal as the node names). The weight is
+#'   the column named `weight` (any case) or else a numeric third column;
+#'   without one every edge weighs 1. Missing values are an error.
+#' * `igraph` graphs: edges with their `weight` attribute when there is one;
+#'   vertices keep the graph's order (isolated ones included) and its `name`
+#'   attribute (or numbers `1..n`). `mode` defaults to the graph's
+#'   directedness. The result is an igraph `communities` object (made with
+#'   `igraph::make_clusters()`) so that `membership()`, `sizes()`,
+#'   `modularity()` and `compare()` work on it, unless `outfile` is given.
+#' * Adjacency matrices: row (or column) names are the node names (numbers
+#'   `1..n` without names), every row is a node in matrix order. Undirected,
+#'   only the upper triangle and the diagonal are read, so a symmetric matrix
+#'   gives each edge once; directed, each stored entry `x[i, j]` is the arc
+#'   `i -> j`. Stored zeros register nodes without an edge.
+#'
+#' Node names must not contain the separator `sep`, line ends or NUL.
+#'
+#' @section Progress:
+#' With `verbose = TRUE`, every stage (reading, merging, writing the graph,
+#' label propagation, writing clusters) reports its progress: in an
+#' interactive session as a cli progress bar with counts and rate, otherwise
+#' as `message()` lines (a start and an end line per stage, and one every 10
+#' seconds in between), which [suppressMessages()] silences. `verbose =
+#' FALSE` prints nothing. Interrupting (Ctrl-C) works in every stage; the
+#' temporary files are removed.
+#'
 #' @section Output:
 #' The output file has one line `name<sep>cluster` per node, in order of
 #' first appearance of the names in the input. Clusters are numbered `1..K`
@@ -63,12 +96,19 @@
 #' node while clustering. Temporary disk: the node names, 12 bytes per
 #' stored arc for the sort runs and 8 bytes per stored arc for the final
 #' graph (20 and 12 bytes when there are more than 2^32 nodes); runs are
-#' released while they are merged. Temporary files go to a fresh private
+#' released while they are merged ([EstimateExoLabel()] predicts both
+#' peaks). Before starting, `ExoLabel()` compares that estimate with the
+#' free space in `tempfiledir` and stops with an error when it cannot fit
+#' (for files the number of edges is guessed from their size; set
+#' `options(ExoLabel.check_disk = FALSE)` to skip the check). Temporary files go to a fresh private
 #' directory inside `tempfiledir` that is removed when the call ends,
 #' whether it succeeds, fails or is interrupted.
 #'
-#' @param edgelistfiles Character vector of paths to edge-list files (plain
-#'   or gzip), read in order into one graph.
+#' @param edgelistfiles The graph: a character vector of paths to edge-list
+#'   files (plain or gzip), read in order into one graph; or an edge list as
+#'   a `data.frame`, `data.table` or `S4Vectors::DataFrame`; or an `igraph`
+#'   graph; or a square adjacency matrix (`Matrix::dgCMatrix` or any other
+#'   `Matrix` or base numeric matrix). See In-memory inputs.
 #' @param outfile Path of the output file, or one path per clustering.
 #'   Missing directories are created. Ignored (with a warning) when
 #'   `return_table = TRUE`.
@@ -85,7 +125,7 @@
 #'   value.
 #' @param return_table If `TRUE`, return a `data.frame(Vertex, Cluster)`
 #'   instead of a file path; names are returned byte for byte as in the input.
-#' @param verbose Print progress messages.
+#' @param verbose Report progress (see Progress).
 #' @param sep Field separator of the input and output files: one byte.
 #' @param header `FALSE`, `TRUE` (= 1) or the number of lines to skip at the
 #'   start of each input file.
@@ -95,18 +135,24 @@
 #' @param threads Number of threads for reading the input; `NULL` (default)
 #'   uses every available core. Results do not depend on it.
 #'
-#' @return For one clustering, a list with
+#' @return For one clustering, a list of class `"ExoLabelResult"` (see
+#'   [print.ExoLabelResult()]) with
 #'   \item{parameters}{named numeric: `add_self_loops`, `attenuation`,
 #'     `iterations` (the cap actually used).}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs: two per undirected edge with positive weight, one per directed
 #'     edge or self-loop).}
 #'   \item{results}{the output file path, or with `return_table = TRUE` a
-#'     `data.frame(Vertex, Cluster)`.}
+#'     `data.frame(Vertex, Cluster)`, or for `igraph` inputs an igraph
+#'     `communities` object.}
 #'   For several clusterings, a list of such lists, one per clustering.
 #'   Each carries an attribute `"stats"`: a list with the number of sorted
-#'   runs, merge passes, merge fan-in, peak temporary disk in bytes, the
-#'   number of clusters and the seconds spent per stage.
+#'   runs, merge passes, merge fan-in, peak temporary disk in bytes (sort
+#'   runs and graph files), the number of clusters, the largest cluster's
+#'   size, `size_bins` (number of clusters of size 1, 2-3, 4-7, ...), the
+#'   seconds spent per stage, the R process's peak resident memory
+#'   (`peak_rss`, bytes) and `seed`, the seed of the clustering drawn from
+#'   R's random numbers (the command-line tool's `--seed` reproduces it).
 #'
 #' @examples
 #' edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
@@ -115,6 +161,19 @@
 #' res$graph_stats
 #' head(res$results)
 #' table(res$results$Cluster)
+#' res   # a summary of the run
+#'
+#' # an edge list already in R
+#' df <- read.delim(edges, header = FALSE, col.names = c("from", "to", "weight"))
+#' head(ExoLabel(df, return_table = TRUE)$results)
+#'
+#' # an igraph graph gives a communities object
+#' if (requireNamespace("igraph", quietly = TRUE)) {
+#'     g <- igraph::graph_from_data_frame(df, directed = FALSE)
+#'     comm <- ExoLabel(g)$results
+#'     igraph::sizes(comm)
+#'     igraph::modularity(comm)
+#' }
 #'
 #' @export
 ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
@@ -123,8 +182,11 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      return_table = FALSE, verbose = interactive(), sep = "\t",
                      header = FALSE, tempfiledir = tempdir(),
                      memory_limit = "256MB", threads = NULL) {
-    mode <- match.arg(mode)
-    files <- check_input_files(edgelistfiles)
+    kind <- input_kind(edgelistfiles)
+    if (kind == "igraph" && missing(mode))
+        mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
+    mode <- check_mode(mode)
+    files <- if (kind == "files") check_input_files(edgelistfiles) else character()
     ignore_weights <- check_flag(ignore_weights, "ignore_weights")
     return_table <- check_flag(return_table, "return_table")
     verbose <- check_flag(as.logical(verbose), "verbose")
@@ -136,6 +198,16 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     iterations <- check_iterations(iterations)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
+
+    source <- switch(kind,
+                     files = NULL,
+                     edges = edges_source(edgelistfiles, ignore_weights),
+                     igraph = igraph_source(edgelistfiles, ignore_weights),
+                     matrix = matrix_source(edgelistfiles, mode == "directed",
+                                            ignore_weights))
+    # igraph inputs give a communities object unless a file is asked for
+    communities <- kind == "igraph" && (return_table || missing(outfile))
+    want_table <- return_table || communities
 
     lens <- c(length(self_loops), length(attenuation), length(iterations))
     user_outfile <- !missing(outfile)
@@ -155,33 +227,102 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     outfile <- prepare_outfiles(outfile, nrun)
     if (anyDuplicated(outfile))
         stop("'outfile' paths must differ from each other", call. = FALSE)
+    # table results go through temporary files: gone even on error or interrupt
+    if (want_table) on.exit(unlink(outfile), add = TRUE)
+
+    input_bytes <- if (kind == "files") sum(file.size(files)) else 0
+    check_disk_space(guess_input_size(files, source), mode, memory, tempfiledir)
 
     self_loops <- rep_len(self_loops, nrun)
     attenuation <- rep_len(attenuation, nrun)
     iterations <- rep_len(iterations, nrun)
     seeds <- floor(stats::runif(nrun) * 2^53)
 
-    run <- .exolabel_run(files, outfile, mode == "directed", self_loops,
+    progress <- if (!verbose) 0L
+                else if (interactive() && requireNamespace("cli", quietly = TRUE)) 2L
+                else 1L
+    run <- .exolabel_run(files, source, outfile, mode == "directed", self_loops,
                          attenuation, iterations, seeds, ignore_weights, sep,
-                         header, tempfiledir, memory, threads, as.integer(verbose))
+                         header, tempfiledir, memory, threads, progress, input_bytes)
 
+    if (run$num_vertices == 0)
+        warning("the input has no edges (empty, blank or header-only): the result is empty",
+                call. = FALSE)
+    else if (run$num_edges == 0)
+        warning("no edge with a positive weight: every node is its own cluster",
+                call. = FALSE)
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
     out <- lapply(seq_len(nrun), function(i) {
         result <- outfile[i]
-        if (return_table) {
+        if (want_table) {
             tab <- .exolabel_read_results(outfile[i], sep)
             unlink(outfile[i])
-            result <- data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
-                                 stringsAsFactors = FALSE)
+            result <- if (communities)
+                make_communities(edgelistfiles, tab$Cluster)
+            else data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
+                            stringsAsFactors = FALSE)
         }
-        res <- list(parameters = c(add_self_loops = self_loops[i],
-                                   attenuation = attenuation[i],
-                                   iterations = run$iterations[i]),
-                    graph_stats = stats, results = result)
-        attr(res, "stats") <- c(run$sort,
-                                list(num_clusters = run$num_clusters[i],
-                                     seconds_cluster = run$seconds_cluster[i]))
-        res
+        new_result(parameters = c(add_self_loops = self_loops[i],
+                                  attenuation = attenuation[i],
+                                  iterations = run$iterations[i]),
+                   graph_stats = stats, results = result,
+                   stats = c(run$sort,
+                             list(num_clusters = run$num_clusters[i],
+                                  largest_cluster = run$largest[i],
+                                  size_bins = run$size_bins[[i]],
+                                  seconds_cluster = run$seconds_cluster[i],
+                                  seconds_output = run$seconds_output[i],
+                                  input_edges = run$input_edges,
+                                  peak_rss = run$peak_rss,
+                                  seed = seeds[i])))
     })
     if (nrun == 1L) out[[1L]] else out
+}
+
+# Edges and nodes of the input, for the disk check: exact for in-memory
+# sources; for files guessed from their size (32 bytes per line, gzip files
+# 3.5 times larger once decompressed, one node per 4 edges).
+guess_input_size <- function(files, source) {
+    if (is.null(source)) {
+        gz <- vapply(files, is_gzip, logical(1))
+        edges <- sum(file.size(files) * ifelse(gz, 3.5, 1)) / 32
+        return(c(edges = edges, vertices = edges / 4))
+    }
+    edges <- source_edges(source)
+    c(edges = edges, vertices = if (source$register > 0) source$register else edges / 4)
+}
+
+# Stop early when the temporary files cannot fit in tempfiledir;
+# options(ExoLabel.check_disk = FALSE) skips the check.
+check_disk_space <- function(size, mode, memory, tempfiledir) {
+    if (isFALSE(getOption("ExoLabel.check_disk", TRUE))) return(invisible())
+    free <- .exolabel_free_space(tempfiledir)
+    if (is.na(free)) return(invisible())
+    est <- EstimateExoLabel(size[["vertices"]], size[["edges"]], memory_limit = memory,
+                            mode = mode)
+    need <- est$peak_temp_disk
+    if (need > free)
+        stop(sprintf(paste0("not enough free space in tempfiledir '%s': the run needs ",
+                            "about %s of temporary files (estimated for %s edges) but ",
+                            "only %s are free; choose another 'tempfiledir' or set ",
+                            "options(ExoLabel.check_disk = FALSE) to try anyway"),
+                     tempfiledir, format_bytes(need), format_count(round(size[["edges"]])),
+                     format_bytes(free)), call. = FALSE)
+    invisible()
+}
+
+# An igraph communities object; membership() names its entries after the
+# vertices when the graph has names.
+make_communities <- function(graph, membership) {
+    comm <- igraph::make_clusters(graph, membership = membership, algorithm = "ExoLabel")
+    nm <- igraph::vertex_attr(graph, "name")
+    if (!is.null(nm)) comm$names <- nm
+    comm
+}
+
+is_gzip <- function(path) {
+    con <- file(path, "rb", raw = TRUE)
+    on.exit(close(con))
+    magic <- readBin(con, "raw", 2L)
+    length(magic) == 2L && magic[1L] == as.raw(0x1f) && magic[2L] == as.raw(0x8b)
 }

@@ -11,12 +11,13 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // exolabel_run
-Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int threads, int verbose);
-RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP verboseSEXP) {
+Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int threads, int verbose, double input_bytes);
+RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type files(filesSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type source(sourceSEXP);
     Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type outfiles(outfilesSEXP);
     Rcpp::traits::input_parameter< bool >::type directed(directedSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type self_loops(self_loopsSEXP);
@@ -30,7 +31,19 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type memory_limit(memory_limitSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< int >::type verbose(verboseSEXP);
-    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, threads, verbose));
+    Rcpp::traits::input_parameter< double >::type input_bytes(input_bytesSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, threads, verbose, input_bytes));
+    return rcpp_result_gen;
+END_RCPP
+}
+// exolabel_free_space
+double exolabel_free_space(std::string path);
+RcppExport SEXP _ExoLabel_exolabel_free_space(SEXP pathSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_free_space(path));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -48,7 +61,8 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 14},
+    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 16},
+    {"_ExoLabel_exolabel_free_space", (DL_FUNC) &_ExoLabel_exolabel_free_space, 1},
     {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 2},
     {NULL, NULL, 0}
 };

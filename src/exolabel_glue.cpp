@@ -1,11 +1,17 @@
 // exolabel_glue.cpp: the Rcpp glue, the only code that touches R.
 //
-// It converts R arguments into the core's option structs, runs the core with
-// callbacks that never longjmp (interrupts are detected with R_ToplevelExec,
-// progress goes to stderr with REprintf), and turns a failing status into an
-// R error only after the core has returned and cleaned up after itself.
+// It converts R arguments into the core's option structs, streams in-memory
+// edge lists into the core's builder, runs the core with callbacks that never
+// longjmp (interrupts are detected with R_ToplevelExec, progress goes to
+// message() or cli progress bars through R_tryCatch), and turns a failing
+// status into an R error only after the core has returned and cleaned up
+// after itself.
 #include <Rcpp.h>
 #include <R_ext/Utils.h>
+
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <time.h>
 
 #include <climits>
 #include <cstdio>
@@ -19,10 +25,30 @@ extern "C" {
 
 namespace {
 
+// ---- progress -------------------------------------------------------------
+// verbose: 0 = silent, 1 = message() lines (non-interactive sessions),
+// 2 = cli progress bars (interactive sessions). Every call into R from a
+// core callback runs inside R_tryCatch for errors and interrupts, so no
+// longjmp ever crosses the core's frames; an interrupt caught there, like one
+// seen by the poll, makes the core stop at its next poll.
+
+double now_seconds() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 struct GlueState {
   int verbose = 0;
   bool interrupted = false;
-  int last_stage = -1;
+  int stage = -1;          // stage being reported, -1 = none
+  uint64_t base = 0;       // done units of earlier parts (files) of the stage
+  uint64_t last_done = 0;  // last `done` seen in this part
+  uint64_t total = 0;      // total units (0 = unknown)
+  uint64_t parse_total = 0;    // bytes of all input files, or edges pushed
+  bool parse_bytes = true;     // parse progress counts bytes (else edges)
+  double started = 0, last_report = 0;
+  SEXP bar = R_NilValue;   // cli progress bar (preserved), verbose == 2
 };
 
 void check_interrupt_fn(void *) { R_CheckUserInterrupt(); }
@@ -35,22 +61,178 @@ int glue_interrupted(void *user) {
   return s->interrupted ? 1 : 0;
 }
 
+struct EvalData {
+  SEXP call;
+};
+SEXP eval_body(void *d) { return Rf_eval(static_cast<EvalData *>(d)->call, R_BaseEnv); }
+SEXP eval_handler(SEXP cond, void *d) {
+  // an interrupt (or an error in a handler) stops the run at the next poll
+  if (Rf_inherits(cond, "interrupt")) static_cast<GlueState *>(d)->interrupted = true;
+  return R_NilValue;
+}
+
+// Evaluate `call` (protected by the caller); errors and interrupts are caught.
+SEXP safe_eval(SEXP call, GlueState *s) {
+  EvalData d{call};
+  SEXP classes = PROTECT(Rf_allocVector(STRSXP, 2));
+  SET_STRING_ELT(classes, 0, Rf_mkChar("error"));
+  SET_STRING_ELT(classes, 1, Rf_mkChar("interrupt"));
+  SEXP res = R_tryCatch(eval_body, &d, classes, eval_handler, s, nullptr, nullptr);
+  UNPROTECT(1);
+  return res;
+}
+
+// message() the line, so that suppressMessages() and handlers see it.
+void emit_message(GlueState *s, const std::string &text) {
+  SEXP str = PROTECT(Rf_mkString(("ExoLabel: " + text).c_str()));
+  SEXP call = PROTECT(Rf_lang2(Rf_install("message"), str));
+  safe_eval(call, s);
+  UNPROTECT(2);
+}
+
+const char *stage_label(int stage) {
+  switch (stage) {
+  case EXO_STAGE_PARSE: return "reading edges";
+  case EXO_STAGE_MERGE: return "merging sorted runs";
+  case EXO_STAGE_CSR: return "writing the graph";
+  case EXO_STAGE_CLUSTER: return "label propagation";
+  case EXO_STAGE_OUTPUT: return "writing clusters";
+  default: return "working";
+  }
+}
+
+bool stage_counts_bytes(const GlueState *s, int stage) {
+  return stage == EXO_STAGE_PARSE && s->parse_bytes;
+}
+
+const char *stage_unit(const GlueState *s, int stage) {
+  switch (stage) {
+  case EXO_STAGE_PARSE: return s->parse_bytes ? "bytes" : "edges";
+  case EXO_STAGE_MERGE: case EXO_STAGE_CSR: return "arcs";
+  case EXO_STAGE_CLUSTER: return "node visits";
+  default: return "nodes";
+  }
+}
+
+std::string human(double x, bool bytes) {
+  static const char *counts[] = {"", "k", "M", "G", "T", "P"};
+  static const char *sizes[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  const double step = bytes ? 1024.0 : 1000.0;
+  int u = 0;
+  while (x >= step && u < 5) { x /= step; u++; }
+  char buf[64];
+  if (u == 0) std::snprintf(buf, sizeof buf, "%.0f%s", x, bytes ? " B" : "");
+  else std::snprintf(buf, sizeof buf, "%.1f %s", x, bytes ? sizes[u] : counts[u]);
+  return buf;
+}
+
+std::string progress_line(const GlueState *s, bool finished) {
+  const uint64_t done = s->base + s->last_done;
+  const bool bytes = stage_counts_bytes(s, s->stage);
+  const double secs = now_seconds() - s->started;
+  std::string line = std::string(stage_label(s->stage)) + (finished ? " done: " : ": ");
+  line += human((double)done, bytes);
+  if (s->total && !finished) line += " of " + human((double)s->total, bytes);
+  if (!bytes) line += std::string(" ") + stage_unit(s, s->stage);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " in %.1f s", secs);
+  line += buf;
+  if (secs > 0.05)
+    line += " (" + human((double)done / secs, bytes) + (bytes ? "/s)" : "/s)");
+  return line;
+}
+
+// cli bar calls, each guarded
+void bar_call(GlueState *s, const char *fun, SEXP arg1, SEXP arg2) {
+  SEXP ns = PROTECT(R_FindNamespace(Rf_mkString("cli")));
+  SEXP f = PROTECT(Rf_findFun(Rf_install(fun), ns));
+  SEXP call = PROTECT(arg2 == nullptr ? Rf_lang2(f, arg1) : Rf_lang3(f, arg1, arg2));
+  if (arg2 != nullptr) SET_TAG(CDDR(call), Rf_install("set"));
+  SET_TAG(CDR(call), Rf_install("id"));
+  safe_eval(call, s);
+  UNPROTECT(3);
+}
+
+void bar_start(GlueState *s) {
+  const bool bytes = stage_counts_bytes(s, s->stage);
+  std::string fmt = std::string("ExoLabel ") + stage_label(s->stage) +
+                    (bytes ? " {cli::pb_current_bytes}" : " {cli::pb_current}");
+  if (s->total) fmt += bytes ? "/{cli::pb_total_bytes} {cli::pb_bar} {cli::pb_percent}"
+                             : "/{cli::pb_total} {cli::pb_bar} {cli::pb_percent}";
+  else if (!bytes) fmt += std::string(" ") + stage_unit(s, s->stage);
+  fmt += bytes ? " {cli::pb_rate_bytes} {cli::pb_elapsed}" : " {cli::pb_rate} {cli::pb_elapsed}";
+  // id <- cli::cli_progress_bar(format = fmt, total = total, clear = FALSE,
+  //                             .envir = globalenv())
+  SEXP ns = PROTECT(R_FindNamespace(Rf_mkString("cli")));
+  SEXP f = PROTECT(Rf_findFun(Rf_install("cli_progress_bar"), ns));
+  SEXP call = PROTECT(Rf_allocVector(LANGSXP, 5));
+  SETCAR(call, f);
+  SEXP a = CDR(call);
+  SETCAR(a, Rf_mkString(fmt.c_str())); SET_TAG(a, Rf_install("format")); a = CDR(a);
+  SETCAR(a, Rf_ScalarReal(s->total ? (double)s->total : NA_REAL)); SET_TAG(a, Rf_install("total")); a = CDR(a);
+  SETCAR(a, Rf_ScalarLogical(FALSE)); SET_TAG(a, Rf_install("clear")); a = CDR(a);
+  SETCAR(a, R_GlobalEnv); SET_TAG(a, Rf_install(".envir"));
+  SEXP id = safe_eval(call, s);
+  if (TYPEOF(id) == STRSXP) {
+    R_PreserveObject(id);
+    s->bar = id;
+  }
+  UNPROTECT(3);
+}
+
+void bar_update(GlueState *s) {
+  if (s->bar == R_NilValue) return;
+  SEXP v = PROTECT(Rf_ScalarReal((double)(s->base + s->last_done)));
+  bar_call(s, "cli_progress_update", s->bar, v);
+  UNPROTECT(1);
+}
+
+void bar_done(GlueState *s) {
+  if (s->bar == R_NilValue) return;
+  bar_update(s);
+  bar_call(s, "cli_progress_done", s->bar, nullptr);
+  R_ReleaseObject(s->bar);
+  s->bar = R_NilValue;
+}
+
+// Close the stage being reported (called on a stage change and at the end).
+void progress_finish(GlueState *s) {
+  if (s->stage < 0) return;
+  if (s->verbose == 2) bar_done(s);
+  else if (s->verbose == 1) emit_message(s, progress_line(s, true));
+  s->stage = -1;
+}
+
 void glue_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
   GlueState *s = static_cast<GlueState *>(user);
   if (!s->verbose) return;
-  if ((int)stage != s->last_stage) {
-    s->last_stage = (int)stage;
-    REprintf("ExoLabel: %s\n", exo_stage_name(stage));
+  const double now = now_seconds();
+  if ((int)stage != s->stage) {
+    progress_finish(s);
+    s->stage = (int)stage;
+    s->base = 0;
+    s->last_done = 0;
+    s->total = stage == EXO_STAGE_PARSE && s->parse_total ? s->parse_total : total;
+    s->started = s->last_report = now;
+    if (s->verbose == 2) bar_start(s);
+    else emit_message(s, std::string(stage_label(stage)) + " ...");
   }
+  if (done < s->last_done) s->base += s->last_done;  // next file of the stage
+  s->last_done = done;
+  if (now - s->last_report < (s->verbose == 2 ? 0.2 : 10.0)) return;
+  s->last_report = now;
+  if (s->verbose == 2) bar_update(s);
+  else emit_message(s, progress_line(s, false));
 }
 
 void glue_message(void *user, const char *text) {
   GlueState *s = static_cast<GlueState *>(user);
-  if (s->verbose) REprintf("ExoLabel: %s\n", text);
+  if (s->verbose == 1) emit_message(s, text);
 }
 
 // Raise the error recorded in ctx (the core has already cleaned up).
-[[noreturn]] void raise_core_error(const exo_ctx &ctx, const GlueState &state) {
+[[noreturn]] void raise_core_error(const exo_ctx &ctx, GlueState &state) {
+  progress_finish(&state);
   if (ctx.err.code == EXO_EINTR || state.interrupted)
     throw Rcpp::internal::InterruptedException();
   std::string msg(ctx.err.msg[0] ? ctx.err.msg : exo_status_name(ctx.err.code));
@@ -63,34 +245,186 @@ uint64_t seed_from_double(double x) {
   return static_cast<uint64_t>(x);
 }
 
+// ---- in-memory edges ----------------------------------------------------
+// A column of node names or ids, read through raw pointers taken before the
+// core starts (STRING_PTR_RO / INTEGER_RO / REAL_RO also expand ALTREP
+// vectors), so nothing allocates in R while edges are pushed.
+struct NameColumn {
+  const SEXP *str = nullptr;     // names
+  const int *ids = nullptr;      // 1-based ids (into labels, or printed)
+  const double *dids = nullptr;  // numeric ids, printed
+  const SEXP *labels = nullptr;  // names of ids; nullptr = print the id
+  R_xlen_t n = 0;
+  char buf[40];
+
+  void init(SEXP x, SEXP lab) {
+    n = Rf_xlength(x);
+    if (TYPEOF(x) == STRSXP) str = STRING_PTR_RO(x);
+    else if (TYPEOF(x) == INTSXP) ids = INTEGER_RO(x);
+    else if (TYPEOF(x) == REALSXP) dids = REAL_RO(x);
+    else Rf_error("internal error: node column of type %s", Rf_type2char(TYPEOF(x)));
+    if (lab != R_NilValue) labels = STRING_PTR_RO(lab);
+  }
+  // Name of entry i: pointer and length (valid until the next call).
+  const char *get(R_xlen_t i, size_t *len) {
+    if (str) {
+      SEXP c = str[i];
+      *len = (size_t)LENGTH(c);
+      return CHAR(c);
+    }
+    if (ids && labels) {
+      SEXP c = labels[ids[i] - 1];
+      *len = (size_t)LENGTH(c);
+      return CHAR(c);
+    }
+    int k = ids ? std::snprintf(buf, sizeof buf, "%d", ids[i])
+                : std::snprintf(buf, sizeof buf, "%.15g", dids[i]);
+    *len = (size_t)k;
+    return buf;
+  }
+};
+
+struct WeightColumn {
+  const double *d = nullptr;
+  const int *i = nullptr;
+  void init(SEXP w) {
+    if (w == R_NilValue) return;
+    if (TYPEOF(w) == REALSXP) d = REAL_RO(w);
+    else if (TYPEOF(w) == INTSXP || TYPEOF(w) == LGLSXP) i = INTEGER_RO(w);
+    else Rf_error("internal error: weight column of type %s", Rf_type2char(TYPEOF(w)));
+  }
+  double get(R_xlen_t k) const { return d ? d[k] : i ? (double)i[k] : 1.0; }
+};
+
+SEXP list_get(SEXP list, const char *name) {
+  SEXP names = Rf_getAttrib(list, R_NamesSymbol);
+  for (R_xlen_t k = 0; k < Rf_xlength(list); k++)
+    if (std::strcmp(CHAR(STRING_ELT(names, k)), name) == 0) return VECTOR_ELT(list, k);
+  return R_NilValue;
+}
+
+// Push an in-memory source (see .exolabel_source() in R/inputs.R) into the
+// builder. Returns the core status; the caller aborts the builder on error.
+exo_status push_source(exo_builder *b, SEXP src, exo_ctx *ctx) {
+  const std::string kind = CHAR(STRING_ELT(list_get(src, "kind"), 0));
+  SEXP labels = list_get(src, "labels");
+  const double nreg = Rf_asReal(list_get(src, "register"));
+  const SEXP *lab = labels == R_NilValue ? nullptr : STRING_PTR_RO(labels);
+  char buf[40];
+  if (kind == "csc") {
+    SEXP ri = list_get(src, "i"), rp = list_get(src, "p"), rx = list_get(src, "x");
+    const int *ip = INTEGER_RO(ri), *pp = INTEGER_RO(rp);
+    const double *xp = REAL_RO(rx);
+    const bool upper = Rf_asLogical(list_get(src, "upper")) == TRUE;
+    const R_xlen_t ncol = Rf_xlength(rp) - 1;
+    uint64_t nnz = (uint64_t)pp[ncol];
+    exo_builder_expect(b, nnz);
+    std::vector<char> rowbuf(40), colbuf(40);
+    auto name_of = [&](R_xlen_t k, char *tmp, size_t *len) -> const char * {
+      if (lab) {
+        *len = (size_t)LENGTH(lab[k]);
+        return CHAR(lab[k]);
+      }
+      *len = (size_t)std::snprintf(tmp, 40, "%lld", (long long)k + 1);
+      return tmp;
+    };
+    for (R_xlen_t k = 0; k < (R_xlen_t)nreg; k++) {
+      size_t len;
+      const char *nm = name_of(k, buf, &len);
+      exo_status st = exo_builder_add_node(b, nm, len, ctx);
+      if (st) return st;
+    }
+    for (R_xlen_t j = 0; j < ncol; j++) {
+      size_t clen;
+      const char *cname = name_of(j, colbuf.data(), &clen);
+      for (int k = pp[j]; k < pp[j + 1]; k++) {
+        const int i = ip[k];
+        if (upper && i > j) continue;
+        size_t rlen;
+        const char *rname = name_of(i, rowbuf.data(), &rlen);
+        exo_status st = exo_builder_add_edge(b, rname, rlen, cname, clen, xp[k], ctx);
+        if (st) return st;
+      }
+    }
+    return EXO_OK;
+  }
+  // kind == "edges"
+  NameColumn from, to;
+  from.init(list_get(src, "from"), labels);
+  to.init(list_get(src, "to"), labels);
+  WeightColumn w;
+  w.init(list_get(src, "weight"));
+  exo_builder_expect(b, (uint64_t)from.n);
+  for (R_xlen_t k = 0; k < (R_xlen_t)nreg; k++) {
+    size_t len;
+    const char *nm;
+    if (lab) {
+      nm = CHAR(lab[k]);
+      len = (size_t)LENGTH(lab[k]);
+    } else {
+      len = (size_t)std::snprintf(buf, sizeof buf, "%lld", (long long)k + 1);
+      nm = buf;
+    }
+    exo_status st = exo_builder_add_node(b, nm, len, ctx);
+    if (st) return st;
+  }
+  for (R_xlen_t k = 0; k < from.n; k++) {
+    size_t alen, blen;
+    const char *a = from.get(k, &alen);
+    const char *bn = to.get(k, &blen);
+    exo_status st = exo_builder_add_edge(b, a, alen, bn, blen, w.get(k), ctx);
+    if (st) return st;
+  }
+  return EXO_OK;
+}
+
+double peak_rss_bytes() {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return NA_REAL;
+#ifdef __APPLE__
+  return (double)ru.ru_maxrss;
+#else
+  return 1024.0 * (double)ru.ru_maxrss;
+#endif
+}
+
 } // namespace
 
-// Build the graph once and run one clustering per entry of `outfiles`.
+// Build the graph once (from files, or from an in-memory source when
+// `source` is a list) and run one clustering per entry of `outfiles`.
 // Parameter vectors are already recycled to length(outfiles) by the R side.
 // [[Rcpp::export(.exolabel_run)]]
-Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfiles,
+Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
+                        Rcpp::CharacterVector outfiles,
                         bool directed, Rcpp::NumericVector self_loops,
                         Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations,
                         Rcpp::NumericVector seeds, bool ignore_weights,
                         std::string sep, double header, std::string tempdir,
-                        double memory_limit, int threads, int verbose) {
+                        double memory_limit, int threads, int verbose,
+                        double input_bytes) {
   const R_xlen_t nrun = outfiles.size();
   if (self_loops.size() != nrun || attenuation.size() != nrun ||
       iterations.size() != nrun || seeds.size() != nrun)
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
+  if (source != R_NilValue && TYPEOF(source) != VECSXP)
+    Rcpp::stop("internal error: 'source' must be NULL or a list");
 
-  // Copy every R string before the core runs: nothing below allocates in R.
+  // Copy every R string before the core runs: nothing below allocates in R
+  // (except the guarded progress calls).
   std::vector<std::string> file_store, out_store;
   for (R_xlen_t i = 0; i < files.size(); i++)
     file_store.emplace_back(Rcpp::as<std::string>(files[i]));
   for (R_xlen_t i = 0; i < nrun; i++)
     out_store.emplace_back(Rcpp::as<std::string>(outfiles[i]));
-  std::vector<const char *> file_ptrs;
-  for (const std::string &f : file_store) file_ptrs.push_back(f.c_str());
 
   GlueState state;
   state.verbose = verbose;
+  if (source != R_NilValue) {
+    state.parse_bytes = false;
+  } else {
+    state.parse_total = input_bytes > 0 ? (uint64_t)input_bytes : 0;
+  }
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   ctx.cb.user = &state;
@@ -100,8 +434,6 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfi
 
   exo_build_options opt;
   std::memset(&opt, 0, sizeof opt);
-  opt.files = file_ptrs.data();
-  opt.nfiles = file_ptrs.size();
   opt.parse.sep = sep[0];
   opt.parse.header_lines = header > 0 ? static_cast<uint64_t>(header) : 0;
   opt.parse.ignore_weights = ignore_weights ? 1 : 0;
@@ -109,9 +441,37 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfi
   opt.directed = directed ? 1 : 0;
   opt.tempdir_base = tempdir.c_str();
   opt.memory_limit = static_cast<uint64_t>(memory_limit);
+  // Internal, undocumented test knobs (tests/testthat/test-faults.R):
+  // options(ExoLabel.force_wide_ids = TRUE) stores 64-bit ids on disk from the
+  // start; ExoLabel.run_records = n and ExoLabel.fan_in = k force tiny sort
+  // runs and narrow merges (the core checks the values).
+  {
+    SEXP o = Rf_GetOption1(Rf_install("ExoLabel.force_wide_ids"));
+    opt.force_wide_ids = Rf_isLogical(o) && Rf_length(o) == 1 && LOGICAL(o)[0] == TRUE;
+    o = Rf_GetOption1(Rf_install("ExoLabel.run_records"));
+    if (Rf_isNumeric(o) && Rf_length(o) == 1 && Rf_asReal(o) >= 1 && Rf_asReal(o) < 1e15)
+      opt.run_records = static_cast<uint64_t>(Rf_asReal(o));
+    o = Rf_GetOption1(Rf_install("ExoLabel.fan_in"));
+    if (Rf_isNumeric(o) && Rf_length(o) == 1 && Rf_asReal(o) >= 2 && Rf_asReal(o) <= 1e6)
+      opt.fan_in = static_cast<uint32_t>(Rf_asReal(o));
+  }
 
+  const double t_start = now_seconds();
   exo_graph *graph = nullptr;
-  if (exo_graph_build(&opt, &ctx, &graph) != EXO_OK) raise_core_error(ctx, state);
+  exo_builder *builder = nullptr;
+  if (exo_builder_create(&opt, &ctx, &builder) != EXO_OK) raise_core_error(ctx, state);
+  exo_status st = EXO_OK;
+  for (size_t i = 0; i < file_store.size() && !st; i++)
+    st = exo_builder_add_file(builder, file_store[i].c_str(), &ctx);
+  if (!st && source != R_NilValue) {
+    state.parse_total = 0;
+    st = push_source(builder, source, &ctx);
+  }
+  if (st) {
+    exo_builder_abort(builder);
+    raise_core_error(ctx, state);
+  }
+  if (exo_builder_finish(builder, &ctx, &graph) != EXO_OK) raise_core_error(ctx, state);
 
   std::vector<exo_cluster_result> results(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
@@ -129,6 +489,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfi
       raise_core_error(ctx, state);
     }
   }
+  progress_finish(&state);
   const double num_vertices = static_cast<double>(graph->num_nodes);
   const double num_edges = static_cast<double>(graph->num_edges);
   const double seconds_build = graph->seconds_parse + graph->seconds_csr;
@@ -139,20 +500,46 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, Rcpp::CharacterVector outfi
       Rcpp::Named("peak_temp_disk") = static_cast<double>(graph->sort.peak_disk),
       Rcpp::Named("seconds_parse") = graph->seconds_parse,
       Rcpp::Named("seconds_csr") = graph->seconds_csr);
+  const double input_lines = static_cast<double>(graph->num_lines);
   exo_graph_free(graph);
 
-  Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun);
+  Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
+      seconds_output(nrun), largest(nrun);
+  Rcpp::List size_bins(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
     used_iterations[i] = results[i].max_visits;
-    seconds[i] = results[i].seconds_cluster + results[i].seconds_output;
+    seconds[i] = results[i].seconds_cluster;
+    seconds_output[i] = results[i].seconds_output;
+    largest[i] = static_cast<double>(results[i].largest);
+    int last = 0;
+    for (int k = 0; k < EXO_SIZE_BINS; k++)
+      if (results[i].size_bins[k]) last = k;
+    Rcpp::NumericVector bins(last + 1);
+    for (int k = 0; k <= last; k++) bins[k] = static_cast<double>(results[i].size_bins[k]);
+    size_bins[i] = bins;
   }
   return Rcpp::List::create(
       Rcpp::Named("num_vertices") = num_vertices, Rcpp::Named("num_edges") = num_edges,
+      Rcpp::Named("input_edges") = input_lines,
       Rcpp::Named("num_clusters") = num_clusters,
       Rcpp::Named("iterations") = used_iterations,
-      Rcpp::Named("seconds_build") = seconds_build, Rcpp::Named("seconds_cluster") = seconds,
+      Rcpp::Named("seconds_build") = seconds_build,
+      Rcpp::Named("seconds_cluster") = seconds,
+      Rcpp::Named("seconds_output") = seconds_output,
+      Rcpp::Named("largest") = largest, Rcpp::Named("size_bins") = size_bins,
+      Rcpp::Named("seconds_total") = now_seconds() - t_start,
+      Rcpp::Named("peak_rss") = peak_rss_bytes(),
       Rcpp::Named("sort") = sort_stats);
+}
+
+// Free bytes for an unprivileged user in the file system holding `path`
+// (NA if unknown).
+// [[Rcpp::export(.exolabel_free_space)]]
+double exolabel_free_space(std::string path) {
+  struct statvfs sv;
+  if (statvfs(path.c_str(), &sv) != 0) return NA_REAL;
+  return static_cast<double>(sv.f_bavail) * static_cast<double>(sv.f_frsize);
 }
 
 namespace {

@@ -5,6 +5,8 @@
 set -euo pipefail
 DEB_PKGS=(r-base-dev r-cran-rcpp r-cran-testthat r-cran-igraph r-cran-roxygen2
           r-cran-knitr r-cran-rmarkdown r-cran-callr
+          r-cran-cli r-cran-matrix r-cran-data.table r-bioc-biocstyle r-bioc-bioccheck
+          r-bioc-s4vectors
           check libsubunit-dev pkg-config zlib1g-dev valgrind rsync)
 missing=()
 for p in "${DEB_PKGS[@]}"; do
@@ -19,7 +21,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # R packages that must be loadable (CRAN if Debian's are missing or broken)
 Rscript -e '
-need <- c("Rcpp", "testthat", "igraph", "roxygen2", "knitr", "rmarkdown", "callr")
+need <- c("Rcpp", "testthat", "igraph", "roxygen2", "knitr", "rmarkdown", "callr",
+          "cli", "Matrix", "data.table", "BiocStyle", "BiocCheck", "S4Vectors")
 miss <- need[!vapply(need, requireNamespace, logical(1), quietly = TRUE)]
 if (length(miss)) {
   message("install-deps: installing from CRAN: ", paste(miss, collapse = " "))

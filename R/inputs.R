@@ -1,0 +1,157 @@
+# In-memory inputs for ExoLabel(): edge-list data frames, igraph graphs and
+# sparse adjacency matrices. Each is described by a small list that the glue
+# (push_source() in src/exolabel_glue.cpp) streams edge by edge into the
+# core's builder, so no text file is written. Columns are passed as they are
+# (character, integer or double vectors); nothing is copied per edge.
+
+# What kind of input `x` is: "files", "edges", "igraph" or "matrix".
+input_kind <- function(x) {
+    if (is.character(x)) return("files")
+    if (inherits(x, "igraph")) return("igraph")
+    if (inherits(x, "Matrix") || (is.matrix(x) && (is.numeric(x) || is.logical(x))))
+        return("matrix")
+    if (is.data.frame(x) || inherits(x, "DataFrame") || inherits(x, "DataTable"))
+        return("edges")
+    stop("'edgelistfiles' must be file paths, a data.frame (or data.table or ",
+         "DataFrame) edge list, an igraph graph or a sparse adjacency matrix, ",
+         "not an object of class '", class(x)[1L], "'", call. = FALSE)
+}
+
+# A column of node names or ids: character (names), factor (names through
+# its levels), or whole-number integer/double ids (written in decimal).
+# Returns list(values, labels).
+node_column <- function(x, what) {
+    if (is.factor(x)) {
+        if (anyNA(x)) stop("the ", what, " column of the edge list has missing values",
+                           call. = FALSE)
+        return(list(values = as.integer(x), labels = enc2utf8(levels(x))))
+    }
+    if (is.character(x)) {
+        if (anyNA(x)) stop("the ", what, " column of the edge list has missing values",
+                           call. = FALSE)
+        return(list(values = enc2utf8(x), labels = NULL))
+    }
+    if (is.integer(x) || is.double(x)) {
+        if (anyNA(x) || any(!is.finite(x)))
+            stop("the ", what, " column of the edge list has missing or infinite values",
+                 call. = FALSE)
+        if (is.double(x) && any(x != floor(x)))
+            stop("the ", what, " column of the edge list holds numbers that are not ",
+                 "whole: give node names or whole-number ids", call. = FALSE)
+        return(list(values = x, labels = NULL))
+    }
+    stop("the ", what, " column of the edge list must be character, factor or ",
+         "numeric ids, not ", class(x)[1L], call. = FALSE)
+}
+
+weight_column <- function(w) {
+    if (!(is.numeric(w) || is.logical(w)))
+        stop("the weight column of the edge list must be numeric", call. = FALSE)
+    if (anyNA(w)) stop("the weight column of the edge list has missing values",
+                       call. = FALSE)
+    if (is.logical(w)) w <- as.integer(w)
+    w
+}
+
+# The source list for a data.frame-like edge list: first two columns are the
+# nodes; the weight is the column named "weight" (any case) or else a
+# numeric third column.
+edges_source <- function(x, ignore_weights) {
+    nc <- ncol(x)
+    if (is.null(nc) || nc < 2L)
+        stop("an edge list needs at least two columns (the two nodes of each edge)",
+             call. = FALSE)
+    from <- node_column(x[[1L]], "first")
+    to <- node_column(x[[2L]], "second")
+    weight <- NULL
+    if (!ignore_weights) {
+        cn <- tolower(colnames(x))
+        wi <- match("weight", cn[-(1:2)]) + 2L
+        if (is.na(wi) && nc >= 3L && (is.numeric(x[[3L]]) || is.logical(x[[3L]])))
+            wi <- 3L
+        if (!is.na(wi)) weight <- weight_column(x[[wi]])
+    }
+    # factors with different levels: turn the ids into names of their own
+    if (!is.null(from$labels) || !is.null(to$labels)) {
+        if (is.null(from$labels) || is.null(to$labels) ||
+            !identical(from$labels, to$labels)) {
+            if (!is.null(from$labels)) from <- list(values = from$labels[from$values], labels = NULL)
+            if (!is.null(to$labels)) to <- list(values = to$labels[to$values], labels = NULL)
+        }
+    }
+    if (is.character(from$values) != is.character(to$values)) {
+        # one column names, the other ids: names for both
+        if (!is.character(from$values)) from$values <- format_ids(from$values)
+        if (!is.character(to$values)) to$values <- format_ids(to$values)
+    }
+    list(kind = "edges", labels = from$labels, register = 0,
+         from = from$values, to = to$values, weight = weight)
+}
+
+format_ids <- function(x) formatC(x, format = "fg", digits = 15, big.mark = "")
+
+# An igraph graph: vertices are registered first, in vertex order, so the
+# output lists them in that order (isolated vertices included).
+igraph_source <- function(g, ignore_weights) {
+    if (!requireNamespace("igraph", quietly = TRUE))
+        stop("the igraph package is needed for igraph inputs", call. = FALSE)
+    n <- igraph::vcount(g)
+    if (n == 0L) stop("the graph has no vertices", call. = FALSE)
+    el <- igraph::as_edgelist(g, names = FALSE)
+    storage.mode(el) <- "integer"
+    labels <- igraph::vertex_attr(g, "name")
+    if (!is.null(labels)) {
+        labels <- enc2utf8(as.character(labels))
+        if (anyNA(labels) || anyDuplicated(labels))
+            stop("the graph's vertex names must be unique and not NA", call. = FALSE)
+    }
+    weight <- NULL
+    if (!ignore_weights && "weight" %in% igraph::edge_attr_names(g))
+        weight <- weight_column(igraph::edge_attr(g, "weight"))
+    list(kind = "edges", labels = labels, register = n,
+         from = el[, 1L], to = el[, 2L], weight = weight)
+}
+
+# A square adjacency matrix, as a column-compressed double matrix. Undirected:
+# only the upper triangle and the diagonal are read; directed: x[i, j] is
+# the arc i -> j.
+matrix_source <- function(x, directed, ignore_weights) {
+    if (!requireNamespace("Matrix", quietly = TRUE))
+        stop("the Matrix package is needed for matrix inputs", call. = FALSE)
+    if (nrow(x) != ncol(x))
+        stop("an adjacency matrix must be square, not ", nrow(x), " x ", ncol(x),
+             call. = FALSE)
+    if (nrow(x) == 0L) stop("the adjacency matrix is empty", call. = FALSE)
+    rn <- rownames(x)
+    cn <- colnames(x)
+    if (!is.null(rn) && !is.null(cn) && !identical(rn, cn))
+        stop("the row and column names of the adjacency matrix differ", call. = FALSE)
+    labels <- if (is.null(rn)) cn else rn
+    if (!is.null(labels)) {
+        labels <- enc2utf8(labels)
+        if (anyNA(labels) || anyDuplicated(labels))
+            stop("the adjacency matrix's names must be unique and not NA", call. = FALSE)
+    }
+    if (!inherits(x, "Matrix")) x <- Matrix::Matrix(x, sparse = TRUE)
+    x <- methods::as(x, "CsparseMatrix")
+    if (methods::is(x, "symmetricMatrix") || methods::is(x, "triangularMatrix"))
+        x <- methods::as(x, "generalMatrix")
+    if (!methods::is(x, "dMatrix")) x <- methods::as(x, "dMatrix")
+    vals <- x@x
+    if (anyNA(vals)) stop("the adjacency matrix has missing values", call. = FALSE)
+    if (ignore_weights) vals <- rep(1, length(vals))
+    list(kind = "csc", labels = labels, register = nrow(x),
+         i = x@i, p = x@p, x = vals, upper = !directed)
+}
+
+# Number of edges an in-memory source will push.
+source_edges <- function(src) {
+    if (src$kind == "csc") {
+        if (isTRUE(src$upper)) {
+            col <- rep.int(seq_along(src$p[-1L]) - 1L, diff(src$p))
+            return(sum(src$i <= col))
+        }
+        return(length(src$i))
+    }
+    length(src$from)
+}
