@@ -4,6 +4,9 @@
 #   make ctest     only the C unit tests
 #   make cli       the standalone command-line tool build/exolabel
 #   make sanitize  C unit tests under AddressSanitizer + UBSan
+#   make valgrind  C unit tests under valgrind memcheck
+#   make cppcheck  static analysis
+#   make fuzz      libFuzzer harnesses (FUZZ_TIME seconds each); make fuzz-replay: the corpus once
 SHELL := /bin/bash
 R ?= R
 RSCRIPT ?= Rscript
@@ -19,7 +22,7 @@ TEST_SRC := $(wildcard tests/c/test_*.c)
 CFLAGS_CORE := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread
 LDLIBS_CORE := -lz -lm -pthread
 
-.PHONY: all deps demo test ctest rtest cli sanitize install roxygen clean
+.PHONY: all deps demo test ctest rtest cli sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean
 
 all: ctest
 
@@ -50,12 +53,62 @@ ctest: $(BUILD)/exo_tests
 	cd $(BUILD) && CK_FORK=yes ./exo_tests
 
 # ---- sanitizers ----------------------------------------------------------
-SAN_FLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -pthread
+# `make sanitize`: the Check suite built with ASan + UBSan (gcc); any report
+# fails the run (UBSan does not recover, ASan aborts, leaks are errors).
+SAN_FLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -Wall -Wextra -Wno-unused-parameter -pthread
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 sanitize: $(BUILD)/suites.inc
 	@mkdir -p $(BUILD)/san
 	$(CC) $(SAN_FLAGS) -Isrc/core -Itests/c -I$(BUILD) $(CORE_SRC) $(TEST_SRC) tests/c/runner.c tests/c/testutil.c \
 	  $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $(BUILD)/san/exo_tests_san
-	cd $(BUILD)/san && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 ./exo_tests_san
+	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) ./exo_tests_san
+
+# `make valgrind`: the normal Check binary under memcheck, in one process
+# (CK_FORK=no); fails on any memory error or definite leak.
+VALGRIND_FLAGS := --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+  --show-leak-kinds=definite --track-origins=yes --quiet
+valgrind: $(BUILD)/exo_tests
+	cd $(BUILD) && CK_FORK=no valgrind $(VALGRIND_FLAGS) ./exo_tests
+
+# `make cppcheck`: static analysis of the core, the glue and the harnesses;
+# each remaining finding is justified in tools/cppcheck-suppressions.txt.
+cppcheck:
+	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
+	  --inline-suppr --suppressions-list=tools/cppcheck-suppressions.txt -D__GNUC__ \
+	  -Isrc/core src/core fuzz
+	cppcheck --quiet --error-exitcode=1 --language=c++ --std=c++11 --enable=warning,performance,portability \
+	  --inline-suppr --suppressions-list=tools/cppcheck-suppressions.txt \
+	  -Isrc/core src/exolabel_glue.cpp
+
+# ---- fuzzing (clang-14 + libFuzzer, see fuzz/README.md) --------------------
+# `make fuzz`: run every harness for FUZZ_TIME seconds (nice'd), starting from
+# the committed corpus; new inputs go to $(BUILD)/fuzz/corpus-*, crashes to
+# $(BUILD)/fuzz/artifacts/. `make fuzz-replay`: run the committed corpus once.
+FUZZ_CC ?= clang-14
+FUZZ_TIME ?= 60
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=fuzzer,address,undefined \
+  -fno-sanitize-recover=all -fno-omit-frame-pointer -pthread -Isrc/core -Ifuzz
+FUZZERS := parse pipeline
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(CORE_SRC) $(LDLIBS_CORE) -o $@
+
+fuzz: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZERS))
+	@mkdir -p $(BUILD)/fuzz/artifacts
+	set -e; for f in $(FUZZERS); do \
+	  mkdir -p $(BUILD)/fuzz/corpus-$$f; \
+	  nice -n 19 $(BUILD)/fuzz/fuzz_$$f -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/artifacts/$$f- \
+	    $(BUILD)/fuzz/corpus-$$f fuzz/corpus/$$f; \
+	done
+
+fuzz-replay: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZERS))
+	set -e; for f in $(FUZZERS); do \
+	  echo "fuzz-replay: $$f ($$(ls fuzz/corpus/$$f | wc -l) inputs)"; \
+	  $(BUILD)/fuzz/fuzz_$$f -runs=0 -timeout=20 -artifact_prefix=$(BUILD)/fuzz/replay-$$f- fuzz/corpus/$$f 2>&1 | tail -n 3; \
+	  test $${PIPESTATUS[0]} -eq 0; \
+	done
 
 # ---- R package -------------------------------------------------------------
 # Regenerate RcppExports, man/ and NAMESPACE from the sources.

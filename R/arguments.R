@@ -85,7 +85,8 @@ check_iterations <- function(x) {
 
 check_header <- function(header) {
     if (length(header) == 0L || !(is.logical(header) || is.numeric(header)) ||
-        is.na(header[1L]) || !is.finite(as.numeric(header[1L])) || header[1L] < 0)
+        is.na(header[1L]) || !is.finite(as.numeric(header[1L])) || header[1L] < 0 ||
+        header[1L] != floor(header[1L]))
         stop("'header' must be a finite logical or integer value", call. = FALSE)
     if (length(header) > 1L)
         warning("ignoring extra values passed to 'header'", call. = FALSE)
@@ -134,10 +135,25 @@ check_tempfiledir <- function(dir) {
 }
 
 prepare_outfiles <- function(outfile, n) {
-    if (!is.character(outfile) || anyNA(outfile) || length(outfile) == 0L)
+    if (!is.character(outfile) || anyNA(outfile) || length(outfile) == 0L ||
+        !all(nzchar(outfile)))
         stop("'outfile' must be a character vector of file paths", call. = FALSE)
     for (d in unique(dirname(outfile)))
         if (!dir.exists(d) && !dir.create(d, recursive = TRUE, showWarnings = FALSE))
             stop("cannot create the directory '", d, "' for 'outfile'", call. = FALSE)
     file.path(normalizePath(dirname(outfile), mustWork = TRUE), basename(outfile))
+}
+
+# mode: "undirected" or "directed" (abbreviations allowed); the default is
+# the vector of both, meaning "undirected".
+check_mode <- function(mode) {
+    choices <- c("undirected", "directed")
+    if (identical(mode, choices)) return("undirected")
+    if (!is.character(mode) || length(mode) != 1L || is.na(mode) || !nzchar(mode))
+        stop("'mode' should be one of \"undirected\", \"directed\"", call. = FALSE)
+    i <- pmatch(mode, choices)
+    if (is.na(i))
+        stop("'mode' should be one of \"undirected\", \"directed\", not \"", mode, "\"",
+             call. = FALSE)
+    choices[i]
 }
