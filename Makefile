@@ -110,6 +110,13 @@ fuzz-replay: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZERS))
 	  test $${PIPESTATUS[0]} -eq 0; \
 	done
 
+# ---- command-line tool -----------------------------------------------------
+# `make cli`: $(BUILD)/exolabel from cli/exolabel.c and the same core library.
+$(BUILD)/exolabel: cli/exolabel.c $(BUILD)/libexocore.a $(CORE_HDR)
+	$(CC) $(CFLAGS_CORE) -Isrc/core cli/exolabel.c $(BUILD)/libexocore.a $(LDLIBS_CORE) -o $@
+
+cli: $(BUILD)/exolabel
+
 # ---- R package -------------------------------------------------------------
 # Regenerate RcppExports, man/ and NAMESPACE from the sources.
 roxygen:
@@ -126,8 +133,9 @@ install: deps
 demo: install
 	$(R_LIBS_ENV) $(RSCRIPT) -e 'library(ExoLabel); f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel"); set.seed(1); res <- ExoLabel(f, return_table = TRUE, verbose = TRUE); print(res$$graph_stats); cat("clusters:", length(unique(res$$results$$Cluster)), "\n"); print(head(res$$results, 10)); print(table(cluster_size = table(res$$results$$Cluster)))'
 
-rtest: install
-	$(R_LIBS_ENV) $(RSCRIPT) tools/run-r-tests.R
+# The R tests also check the command-line tool against the R function.
+rtest: install cli
+	$(R_LIBS_ENV) EXOLABEL_CLI=$(abspath $(BUILD))/exolabel $(RSCRIPT) tools/run-r-tests.R
 
 # Everything CI runs: C unit tests (Check) then the R tests (testthat).
 test: deps

@@ -1,0 +1,440 @@
+/* exolabel: the command-line form of ExoLabel(), built from the same C core.
+ *
+ *   exolabel [options] [FILE ...]   (no FILE or "-": standard input)
+ *
+ * Options mirror the R function's arguments (see --help). The clusters go to
+ * --out or standard output as "name<sep>cluster" lines, the same bytes the R
+ * function writes for the same input, options and seed (R reports its seed
+ * in attr(res, "stats")$seed). Exit codes are listed in usage(). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exo_io.h"
+#include "exo_pipeline.h"
+
+#define EXIT_USAGE 2
+#define EXIT_INPUT 3
+#define EXIT_IO 4
+#define EXIT_NOMEM 5
+#define EXIT_INTERNAL 70
+#define EXIT_INTERRUPTED 130
+
+static const char *prog = "exolabel";
+
+static void usage(FILE *f) {
+  fprintf(f,
+"Usage: exolabel [options] [FILE ...]\n"
+"Cluster a graph given as edge-list files (\"A<sep>B<sep>W\" or \"A<sep>B\" per\n"
+"line, plain or gzip) with out-of-memory label propagation. Without FILE, or\n"
+"with FILE \"-\", the edges are read from standard input. Each output line is\n"
+"\"name<sep>cluster\", nodes in order of first appearance.\n"
+"\n"
+"Options (the R function's argument in brackets):\n"
+"  -o, --out FILE          write the clusters to FILE (default: standard output)\n"
+"                          [outfile]\n"
+"  -m, --mode MODE         undirected (default) or directed [mode]\n"
+"  -d, --directed          same as --mode directed\n"
+"      --add-self-loops X  weight cutoff for winning labels, >= 0 (default 0)\n"
+"                          [add_self_loops]\n"
+"      --attenuation A     attenuation power, >= 0 (default 0) [attenuation]\n"
+"      --ignore-weights    every edge weighs 1 [ignore_weights]\n"
+"      --iterations N      cap on visits per node, 0 = automatic (default)\n"
+"                          [iterations]\n"
+"      --sep C             one-byte field separator; \\t (default), tab,\n"
+"                          comma, space or the byte itself [sep]\n"
+"      --header N          lines to skip at the start of each file (default 0)\n"
+"                          [header]\n"
+"      --tempdir DIR       directory for temporary files (default $TMPDIR or\n"
+"                          /tmp) [tempfiledir]\n"
+"      --memory-limit SIZE buffer memory, e.g. 512MB, 2GB (default 256MB)\n"
+"                          [memory_limit]\n"
+"      --threads N         reader threads (default: all cores) [threads]\n"
+"      --seed N            random seed, 0 <= N < 2^64 (default: from the clock);\n"
+"                          R's seed is attr(res, \"stats\")$seed\n"
+"  -v, --verbose           progress and statistics on standard error [verbose]\n"
+"      --stats             print run statistics (key<TAB>value) on standard error\n"
+"  -h, --help              this help\n"
+"      --version           the version\n"
+"\n"
+"Exit codes:\n"
+"  0    success\n"
+"  2    invalid command line\n"
+"  3    malformed input (the message names file and line) or a hard limit\n"
+"  4    I/O error, including a full disk or an unreadable file\n"
+"  5    out of memory\n"
+"  70   internal error (a bug)\n"
+"  130  interrupted (SIGINT or SIGTERM); temporary files are removed\n");
+}
+
+static void die_usage(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: ", prog);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\nTry '%s --help'.\n", prog);
+  va_end(ap);
+  exit(EXIT_USAGE);
+}
+
+/* ---- option parsing ---------------------------------------------------- */
+
+static double parse_number(const char *s, const char *what) {
+  char *end;
+  errno = 0;
+  double x = strtod(s, &end);
+  if (end == s || *end || errno || !isfinite(x))
+    die_usage("%s must be a number, not '%s'", what, s);
+  return x;
+}
+
+/* TRUE/FALSE as in R, or a number */
+static double parse_flag_number(const char *s, const char *what) {
+  if (!strcasecmp(s, "true")) return 1;
+  if (!strcasecmp(s, "false")) return 0;
+  return parse_number(s, what);
+}
+
+/* Bytes from "123", "512MB", "2GB", "64MiB", "1.5G" (powers of 1024). */
+static uint64_t parse_memory(const char *s) {
+  char *end;
+  errno = 0;
+  double x = strtod(s, &end);
+  if (end == s || errno || !(x >= 0)) die_usage("--memory-limit: not a size: '%s'", s);
+  while (*end == ' ') end++;
+  double mult = 1;
+  switch (*end) {
+  case 'k': case 'K': mult = 1024.0; end++; break;
+  case 'm': case 'M': mult = 1048576.0; end++; break;
+  case 'g': case 'G': mult = 1073741824.0; end++; break;
+  case 't': case 'T': mult = 1099511627776.0; end++; break;
+  default: break;
+  }
+  if (*end == 'i') end++;
+  if (*end == 'b' || *end == 'B') end++;
+  while (*end == ' ') end++;
+  if (*end) die_usage("--memory-limit: not a size: '%s'", s);
+  double bytes = floor(x * mult);
+  if (bytes < 1048576.0) die_usage("--memory-limit must be at least 1MB");
+  if (bytes > 1.8e19) die_usage("--memory-limit is too large");
+  return (uint64_t)bytes;
+}
+
+static char parse_sep(const char *s) {
+  if (!strcmp(s, "\\t") || !strcasecmp(s, "tab")) return '\t';
+  if (!strcasecmp(s, "comma")) return ',';
+  if (!strcasecmp(s, "space")) return ' ';
+  if (strlen(s) != 1) die_usage("--sep must be a single byte, not '%s'", s);
+  if (s[0] == '\n' || s[0] == '\r') die_usage("--sep cannot be a line end");
+  return s[0];
+}
+
+static uint64_t parse_u64(const char *s, const char *what) {
+  char *end;
+  errno = 0;
+  if (*s == '-') die_usage("%s must be a non-negative whole number, not '%s'", what, s);
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || *end || errno)
+    die_usage("%s must be a non-negative whole number, not '%s'", what, s);
+  return (uint64_t)v;
+}
+
+/* ---- callbacks --------------------------------------------------------- */
+
+static volatile sig_atomic_t got_signal = 0;
+static void on_signal(int sig) { got_signal = sig; }
+
+typedef struct cli_state {
+  int verbose;
+  int tty;
+  int stage;
+  uint64_t base, last_done, total;
+  double started, last_report;
+} cli_state;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cb_interrupted(void *user) {
+  (void)user;
+  return got_signal != 0;
+}
+
+static void report(cli_state *s, int final) {
+  double secs = now_seconds() - s->started;
+  uint64_t done = s->base + s->last_done;
+  fprintf(stderr, "%sexolabel: %s: %" PRIu64, s->tty && !final ? "\r" : (s->tty ? "\r" : ""),
+          exo_stage_name((exo_stage)s->stage), done);
+  if (s->total && !final) fprintf(stderr, " of %" PRIu64, s->total);
+  fprintf(stderr, " in %.1f s", secs);
+  if (secs > 0.05) fprintf(stderr, " (%.0f/s)", (double)done / secs);
+  fputs(final || !s->tty ? "\n" : "   ", stderr);
+}
+
+static void cb_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
+  cli_state *s = user;
+  if (!s->verbose) return;
+  double now = now_seconds();
+  if ((int)stage != s->stage) {
+    if (s->stage >= 0) report(s, 1);
+    s->stage = (int)stage;
+    s->base = s->last_done = 0;
+    s->total = total;
+    s->started = s->last_report = now;
+  }
+  if (done < s->last_done) s->base += s->last_done;
+  s->last_done = done;
+  if (now - s->last_report >= (s->tty ? 0.25 : 10.0)) {
+    s->last_report = now;
+    report(s, 0);
+  }
+}
+
+static void cb_message(void *user, const char *text) {
+  cli_state *s = user;
+  if (s->verbose) fprintf(stderr, "exolabel: %s\n", text);
+}
+
+static int exit_code(exo_status st) {
+  switch (st) {
+  case EXO_OK: return 0;
+  case EXO_EARG: return EXIT_USAGE;
+  case EXO_EINPUT: case EXO_ELIMIT: return EXIT_INPUT;
+  case EXO_EIO: case EXO_ENOSPC: return EXIT_IO;
+  case EXO_ENOMEM: return EXIT_NOMEM;
+  case EXO_EINTR: return EXIT_INTERRUPTED;
+  default: return EXIT_INTERNAL;
+  }
+}
+
+static int fail(const exo_ctx *ctx, exo_status st) {
+  if (st == EXO_EINTR || got_signal) {
+    fprintf(stderr, "%s: interrupted\n", prog);
+    return EXIT_INTERRUPTED;
+  }
+  fprintf(stderr, "%s: error: %s\n", prog,
+          ctx->err.msg[0] ? ctx->err.msg : exo_status_name(st));
+  return exit_code(st);
+}
+
+/* Copy a file to standard output through a large buffer. */
+static exo_status copy_to_stdout(const char *path, exo_ctx *ctx) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return exo_error_errno(&ctx->err, errno, "cannot open", path);
+  size_t cap = (size_t)1 << 20;
+  char *buf = malloc(cap);
+  if (!buf) {
+    close(fd);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  }
+  exo_status st = EXO_OK;
+  for (;;) {
+    ssize_t k = read(fd, buf, cap);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) {
+      st = exo_error_errno(&ctx->err, errno, "cannot read", path);
+      break;
+    }
+    if (k == 0) break;
+    for (ssize_t off = 0; off < k;) {
+      ssize_t w = write(STDOUT_FILENO, buf + off, (size_t)(k - off));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) {
+        st = exo_error_errno(&ctx->err, errno, "cannot write", "standard output");
+        goto done;
+      }
+      off += w;
+    }
+  }
+done:
+  free(buf);
+  close(fd);
+  return st;
+}
+
+int main(int argc, char **argv) {
+  enum { OPT_SELF = 256, OPT_ATT, OPT_IGNORE, OPT_ITER, OPT_SEP, OPT_HEADER,
+         OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION };
+  static const struct option longopts[] = {
+      {"out", required_argument, 0, 'o'},
+      {"mode", required_argument, 0, 'm'},
+      {"directed", no_argument, 0, 'd'},
+      {"add-self-loops", required_argument, 0, OPT_SELF},
+      {"attenuation", required_argument, 0, OPT_ATT},
+      {"ignore-weights", no_argument, 0, OPT_IGNORE},
+      {"iterations", required_argument, 0, OPT_ITER},
+      {"sep", required_argument, 0, OPT_SEP},
+      {"header", required_argument, 0, OPT_HEADER},
+      {"tempdir", required_argument, 0, OPT_TEMPDIR},
+      {"memory-limit", required_argument, 0, OPT_MEM},
+      {"threads", required_argument, 0, OPT_THREADS},
+      {"seed", required_argument, 0, OPT_SEED},
+      {"verbose", no_argument, 0, 'v'},
+      {"stats", no_argument, 0, OPT_STATS},
+      {"help", no_argument, 0, 'h'},
+      {"version", no_argument, 0, OPT_VERSION},
+      {0, 0, 0, 0}};
+  const char *out = NULL, *tempdir = NULL;
+  int directed = 0, ignore_weights = 0, verbose = 0, stats = 0, seed_given = 0;
+  double self_loops = 0, attenuation = 0;
+  uint64_t iterations = 0, header = 0, seed = 0, threads = 0;
+  uint64_t memory = (uint64_t)256 << 20;
+  char sep = '\t';
+  int c;
+  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o': out = optarg; break;
+    case 'm':
+      if (!strncmp(optarg, "directed", strlen(optarg)) && *optarg) directed = 1;
+      else if (!strncmp(optarg, "undirected", strlen(optarg)) && *optarg) directed = 0;
+      else die_usage("--mode must be 'undirected' or 'directed', not '%s'", optarg);
+      break;
+    case 'd': directed = 1; break;
+    case OPT_SELF: self_loops = parse_flag_number(optarg, "--add-self-loops"); break;
+    case OPT_ATT:
+      attenuation = parse_flag_number(optarg, "--attenuation");
+      if (attenuation < 0) die_usage("--attenuation must be non-negative");
+      break;
+    case OPT_IGNORE: ignore_weights = 1; break;
+    case OPT_ITER: iterations = parse_u64(optarg, "--iterations"); break;
+    case OPT_SEP: sep = parse_sep(optarg); break;
+    case OPT_HEADER:
+      header = !strcasecmp(optarg, "true") ? 1 : !strcasecmp(optarg, "false") ? 0
+               : parse_u64(optarg, "--header");
+      break;
+    case OPT_TEMPDIR: tempdir = optarg; break;
+    case OPT_MEM: memory = parse_memory(optarg); break;
+    case OPT_THREADS:
+      threads = parse_u64(optarg, "--threads");
+      if (threads < 1) die_usage("--threads must be at least 1");
+      break;
+    case OPT_SEED: seed = parse_u64(optarg, "--seed"); seed_given = 1; break;
+    case 'v': verbose = 1; break;
+    case OPT_STATS: stats = 1; break;
+    case 'h': usage(stdout); return 0;
+    case OPT_VERSION: puts("exolabel 0.99.0"); return 0;
+    default: fprintf(stderr, "Try '%s --help'.\n", prog); return EXIT_USAGE;
+    }
+  }
+  /* the R function's adjustments, with the same warnings */
+  if (self_loops < 0) {
+    fprintf(stderr, "%s: warning: self loops weight supplied is negative, setting to zero.\n", prog);
+    self_loops = 0;
+  }
+  if (ignore_weights && self_loops != 0 && self_loops != 1) {
+    fprintf(stderr, "%s: warning: Weight specified for 'add_self_loops' will be ignored\n", prog);
+    self_loops = self_loops > 0;
+  }
+  if (iterations > EXO_LP_MAX_VISITS) {
+    fprintf(stderr, "%s: warning: 'iterations' above 32767 is capped at 32767\n", prog);
+    iterations = EXO_LP_MAX_VISITS;
+  }
+  if (!threads) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = n > 0 ? (uint64_t)n : 1;
+  }
+  if (threads > 256) threads = 256;
+  if (!tempdir) tempdir = getenv("TMPDIR");
+  if (!tempdir || !*tempdir) tempdir = "/tmp";
+  if (!seed_given) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    seed = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+    seed &= ((uint64_t)1 << 53) - 1;
+  }
+  int to_stdout = !out || !strcmp(out, "-");
+
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  cli_state state = {verbose, isatty(STDERR_FILENO), -1, 0, 0, 0, 0, 0};
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ctx.cb.user = &state;
+  ctx.cb.interrupted = cb_interrupted;
+  ctx.cb.progress = cb_progress;
+  ctx.cb.message = cb_message;
+
+  exo_build_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.parse.sep = sep;
+  opt.parse.header_lines = header;
+  opt.parse.ignore_weights = ignore_weights;
+  opt.parse.threads = (int)threads;
+  opt.directed = directed;
+  opt.tempdir_base = tempdir;
+  opt.memory_limit = memory;
+
+  double t0 = now_seconds();
+  exo_builder *b = NULL;
+  exo_status st = exo_builder_create(&opt, &ctx, &b);
+  if (st) return fail(&ctx, st);
+  if (optind >= argc) {
+    st = exo_builder_add_file(b, "/dev/stdin", &ctx);
+  } else {
+    for (int i = optind; i < argc && !st; i++)
+      st = exo_builder_add_file(b, strcmp(argv[i], "-") ? argv[i] : "/dev/stdin", &ctx);
+  }
+  if (st) {
+    exo_builder_abort(b);
+    return fail(&ctx, st);
+  }
+  exo_graph *g = NULL;
+  st = exo_builder_finish(b, &ctx, &g);
+  if (st) return fail(&ctx, st);
+
+  exo_lp_params p;
+  memset(&p, 0, sizeof p);
+  p.directed = directed;
+  p.self_loop_cutoff = self_loops;
+  p.attenuation = attenuation;
+  p.max_visits = (uint32_t)iterations;
+  p.seed = seed;
+  p.memory_limit = memory;
+  exo_cluster_result res;
+  char *target = to_stdout ? exo_path_join(g->tmpdir, "clusters.out") : strdup(out);
+  if (!target) {
+    exo_graph_free(g);
+    fprintf(stderr, "%s: error: out of memory\n", prog);
+    return EXIT_NOMEM;
+  }
+  st = exo_graph_cluster(g, &p, target, sep, &ctx, &res);
+  if (!st && to_stdout) st = copy_to_stdout(target, &ctx);
+  if (state.verbose && state.stage >= 0) report(&state, 1);
+  if (!st && (stats || verbose)) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    fprintf(stderr,
+            "nodes\t%" PRIu64 "\narcs\t%" PRIu64 "\nclusters\t%" PRIu64
+            "\nlargest_cluster\t%" PRIu64 "\niterations\t%u\nseed\t%" PRIu64
+            "\nsort_runs\t%" PRIu64 "\nmerge_passes\t%u\npeak_temp_disk\t%" PRIu64
+            "\npeak_rss\t%.0f\nseconds\t%.3f\n",
+            g->num_nodes, g->num_edges, res.num_clusters, res.largest, res.max_visits,
+            seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
+            1024.0 * (double)ru.ru_maxrss, now_seconds() - t0);
+  }
+  free(target);
+  exo_graph_free(g);
+  if (st) return fail(&ctx, st);
+  return 0;
+}
