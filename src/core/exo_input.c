@@ -33,6 +33,8 @@ struct exo_input {
   int gzip;
   int eof;          /* read() reported end of file */
   int done;         /* gzip: the last member ended and nothing follows */
+  int regular;      /* a regular file */
+  uint64_t size;    /* its size at open time */
   uint64_t raw_read; /* bytes obtained from the file so far */
   /* plain files: magic bytes already read, delivered first */
   uint8_t head[INPUT_MAGIC];
@@ -113,6 +115,8 @@ exo_status exo_input_open(exo_input **out, const char *path, exo_ctx *ctx) {
     exo_input_close(in);
     return EXO_FAIL(ctx, EXO_EIO, "'%s' is a directory", path);
   }
+  in->regular = S_ISREG(st.st_mode) != 0;
+  in->size = in->regular ? (uint64_t)st.st_size : 0;
 #ifdef POSIX_FADV_SEQUENTIAL
   if (S_ISREG(st.st_mode)) (void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
@@ -277,6 +281,13 @@ uint64_t exo_input_raw_offset(const exo_input *in) {
 
 /* Non-zero when the file is being inflated. */
 int exo_input_is_gzip(const exo_input *in) { return in->gzip; }
+
+/* Descriptor of a plain regular file, else -1. */
+int exo_input_plain_fd(const exo_input *in, uint64_t *size) {
+  if (in->gzip || !in->regular) return -1;
+  if (size) *size = in->size;
+  return in->fd;
+}
 
 /* Release everything; NULL-safe. */
 void exo_input_close(exo_input *in) {

@@ -23,6 +23,10 @@ exo_status exo_input_read(exo_input *in, uint8_t *buf, size_t cap, size_t *got,
 /* Compressed bytes consumed so far (for progress against the file size). */
 uint64_t exo_input_raw_offset(const exo_input *in);
 int exo_input_is_gzip(const exo_input *in);
+/* For an uncompressed regular file: its descriptor (for pread from any
+ * thread, which leaves the stream position alone) and *size at open time.
+ * Otherwise (gzip, pipe, FIFO, device): -1. The input keeps the descriptor. */
+int exo_input_plain_fd(const exo_input *in, uint64_t *size);
 void exo_input_close(exo_input *in); /* NULL-safe */
 
 #endif

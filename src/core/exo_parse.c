@@ -1,9 +1,13 @@
 /* exo_parse.c: edge-list text to (id, id, weight) triples (see exo_parse.h).
  *
- * The decompressed text is read in 1 MiB chunks into a growable buffer. All
- * complete lines in the buffer are processed; the partial last line is moved
- * to the front before the next read, and the buffer doubles when that tail
- * leaves less than a chunk free (up to EXO_PARSE_MAX_LINE plus two chunks).
+ * Two halves: scan_lines() turns text into batches of parsed lines (name
+ * offsets, name hashes, weights, or the first error with its line index in
+ * the batch); consume() interns the names in order, with table slots
+ * prefetched a few records ahead, and calls the edge callback. Sequential
+ * reading (pipes, gzip, threads <= 1) alternates the two on 1 MiB reads.
+ * Plain regular files with threads > 1 are cut into blocks that worker
+ * threads read with pread() and scan in parallel, while the calling thread
+ * consumes the batches in file order (see run_parallel).
  *
  * Line ends and separators are found with memchr. CR and NUL bytes are
  * rare, so instead of testing every byte they are located with memchr over
@@ -17,10 +21,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "exo_input.h"
 #include "exo_io.h"
@@ -175,37 +183,70 @@ static inline int scan_find(scan *sc, const uint8_t *buf, size_t len, int c, siz
   return 0;
 }
 
-/* The buffer's contents from offset d were moved to offset 0. */
-static void scan_shift(scan *sc, size_t d) {
-  if (sc->hi < d || (sc->at < sc->hi && sc->at < d)) {
-    sc->lo = sc->hi = sc->at = 0;
-    return;
-  }
-  sc->lo = sc->lo > d ? sc->lo - d : 0;
-  sc->hi -= d;
-  sc->at -= d;
+/* ---- batches of parsed lines ---------------------------------------------------
+ *
+ * Parsing is split in two halves. The first (scan_lines) turns text into a
+ * batch: for each data line the offsets and lengths of both names, their
+ * hashes (exo_names_hash) and the weight; it stops at the first bad line and
+ * records the error with the line's index in the batch. It touches no shared
+ * state, so worker threads run it. The second (consume) interns the names in
+ * order and calls the edge callback; it runs in the calling thread only,
+ * which is also the only thread that calls the ctx callbacks. */
+
+typedef struct pcfg {
+  char sep;
+  int ignore_weights;
+} pcfg;
+
+/* One data line of a batch (56 bytes). */
+typedef struct prec {
+  exo_name_hash ha, hb;
+  uint32_t aoff;       /* name A at text + aoff; B at text + aoff + alen + 1 */
+  uint32_t alen, blen;
+  uint32_t line;       /* 0-based index of the line in the batch */
+  float w;
+  uint32_t pad_;
+} prec;
+
+#define BATCH_MSG 768
+
+typedef struct batch {
+  const uint8_t *text; /* the offsets in rec are relative to this */
+  prec *rec;
+  size_t n, cap;
+  uint64_t nlines;     /* physical lines in the batch, a failing one included */
+  exo_status err;      /* EXO_OK, or the error that ends the batch */
+  int err_has_line;    /* the message gets a "<path>:<line>: " prefix */
+  uint64_t err_line;   /* 0-based index of the failing line in the batch */
+  char err_msg[BATCH_MSG];
+} batch;
+
+static void batch_reset(batch *b, const uint8_t *text) {
+  b->text = text;
+  b->n = 0;
+  b->nlines = 0;
+  b->err = EXO_OK;
+  b->err_has_line = 0;
+  b->err_line = 0;
+  b->err_msg[0] = '\0';
 }
 
-/* ---- the parser ------------------------------------------------------------- */
-
-typedef struct parser {
-  const char *path;
-  char sep;
-  uint64_t header_lines;
-  int ignore_weights;
-  exo_names *names;
-  exo_edge_fn fn;
-  void *user;
-  exo_ctx *ctx;
-  uint8_t *buf;
-  size_t cap, len;
-  size_t start;     /* offset of the first unprocessed line */
-  size_t nl_from;   /* no LF in [start, nl_from) */
-  size_t poll_mark; /* offset of the last exo_poll() */
-  scan cr, nul;
-  uint64_t lineno;  /* physical lines seen */
-  uint64_t edges;
-} parser;
+/* Record the batch's error; `line` is a 0-based index in the batch, or
+ * UINT64_MAX for an error not about a line. */
+static void batch_fail(batch *b, exo_status code, uint64_t line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static void batch_fail(batch *b, exo_status code, uint64_t line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b->err_msg, sizeof b->err_msg, fmt, ap);
+  va_end(ap);
+  b->err = code;
+  b->err_has_line = line != UINT64_MAX;
+  b->err_line = line == UINT64_MAX ? 0 : line;
+}
 
 /* Readable name of a separator byte, e.g. "tab" or "','". */
 static const char *sep_name(char sep, char out[16]) {
@@ -239,80 +280,81 @@ static void quote_field(const uint8_t *p, size_t n, char *out, size_t outsz) {
   out[k] = '\0';
 }
 
-/* Record "<path>:<line>: <message>" as EXO_EINPUT. */
-static exo_status line_error(parser *P, uint64_t line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static exo_status line_error(parser *P, uint64_t line, const char *fmt, ...) {
-  char msg[768];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  return EXO_FAIL(P->ctx, EXO_EINPUT, "%s:%" PRIu64 ": %s", P->path, line, msg);
-}
-
 /* Wrong number of fields on [p, end): count them and, for a single field,
  * suggest a separator that the line does contain. */
-static exo_status field_count_error(parser *P, const uint8_t *p, const uint8_t *end) {
+static void field_count_error(const pcfg *cfg, batch *b, uint64_t line, const uint8_t *p,
+                              const uint8_t *end) {
   char sb[16];
-  const char *sn = sep_name(P->sep, sb);
+  const char *sn = sep_name(cfg->sep, sb);
   uint64_t fields = 1;
-  for (const uint8_t *q = p; q < end; q++) fields += *q == (uint8_t)P->sep;
-  if (fields > 1)
-    return line_error(P, P->lineno, "expected 2 or 3 fields separated by %s, found %" PRIu64,
-                      sn, fields);
+  for (const uint8_t *q = p; q < end; q++) fields += *q == (uint8_t)cfg->sep;
+  if (fields > 1) {
+    batch_fail(b, EXO_EINPUT, line,
+               "expected 2 or 3 fields separated by %s, found %" PRIu64, sn, fields);
+    return;
+  }
   static const char candidates[] = {'\t', ',', ';', ' ', '|'};
   for (size_t i = 0; i < sizeof candidates; i++) {
     char c = candidates[i];
-    if (c != P->sep && memchr(p, c, (size_t)(end - p))) {
+    if (c != cfg->sep && memchr(p, c, (size_t)(end - p))) {
       char cb[16];
       const char *cn = sep_name(c, cb);
-      return line_error(P, P->lineno,
-                        "expected 2 or 3 fields separated by %s, found 1 (no %s in the "
-                        "line, but it contains %s: is the separator %s?)",
-                        sn, sn, cn, cn);
+      batch_fail(b, EXO_EINPUT, line,
+                 "expected 2 or 3 fields separated by %s, found 1 (no %s in the "
+                 "line, but it contains %s: is the separator %s?)",
+                 sn, sn, cn, cn);
+      return;
     }
   }
-  return line_error(P, P->lineno,
-                    "expected 2 or 3 fields separated by %s, found 1 (no %s in the line)",
-                    sn, sn);
+  batch_fail(b, EXO_EINPUT, line,
+             "expected 2 or 3 fields separated by %s, found 1 (no %s in the line)", sn, sn);
 }
 
-/* Handle one physical line [s, e) of the buffer (LF excluded); P->lineno is
- * its number. */
-static inline exo_status do_line(parser *P, size_t s, size_t e) {
-  if (e - s > EXO_PARSE_MAX_LINE)
-    return line_error(P, P->lineno, "line longer than %zu bytes", EXO_PARSE_MAX_LINE);
-  if (P->lineno <= P->header_lines) return EXO_OK;
-  const uint8_t *buf = P->buf;
+/* Parse the data line [s, e) of buf (LF excluded, at most EXO_PARSE_MAX_LINE
+ * bytes), the batch's line number `line`. Appends a record (none for an
+ * empty line); returns -1 after recording an error in the batch. */
+static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, size_t s,
+                             size_t e, uint64_t line, scan *cr, scan *nul, batch *b) {
   size_t pos;
-  if (scan_find(&P->cr, buf, P->len, '\r', s, e, &pos)) {
-    if (pos != e - 1)
-      return line_error(P, P->lineno,
-                        "carriage return inside a field (a CR is allowed only right "
-                        "before the end of the line)");
+  if (scan_find(cr, buf, len, '\r', s, e, &pos)) {
+    if (pos != e - 1) {
+      batch_fail(b, EXO_EINPUT, line,
+                 "carriage return inside a field (a CR is allowed only right "
+                 "before the end of the line)");
+      return -1;
+    }
     e--;
   }
-  if (e == s) return EXO_OK; /* empty line */
-  if (scan_find(&P->nul, buf, P->len, '\0', s, e, &pos))
-    return line_error(P, P->lineno, "NUL byte in the line (is this a binary file?)");
-
+  if (e == s) return 0; /* empty line */
+  if (scan_find(nul, buf, len, '\0', s, e, &pos)) {
+    batch_fail(b, EXO_EINPUT, line, "NUL byte in the line (is this a binary file?)");
+    return -1;
+  }
   const uint8_t *p = buf + s, *end = buf + e;
-  const uint8_t *t1 = memchr(p, P->sep, (size_t)(end - p));
-  if (!t1) return field_count_error(P, p, end);
-  const uint8_t *b = t1 + 1;
-  const uint8_t *t2 = memchr(b, P->sep, (size_t)(end - b));
+  const uint8_t *t1 = memchr(p, cfg->sep, (size_t)(end - p));
+  if (!t1) {
+    field_count_error(cfg, b, line, p, end);
+    return -1;
+  }
+  const uint8_t *nb = t1 + 1;
+  const uint8_t *t2 = memchr(nb, cfg->sep, (size_t)(end - nb));
   const uint8_t *bend = t2 ? t2 : end;
   const uint8_t *wp = NULL;
-  if (t2 && !P->ignore_weights) {
+  if (t2 && !cfg->ignore_weights) {
     wp = t2 + 1;
-    if (memchr(wp, P->sep, (size_t)(end - wp))) return field_count_error(P, p, end);
+    if (memchr(wp, cfg->sep, (size_t)(end - wp))) {
+      field_count_error(cfg, b, line, p, end);
+      return -1;
+    }
   }
-  if (t1 == p) return line_error(P, P->lineno, "empty name in field 1");
-  if (bend == b) return line_error(P, P->lineno, "empty name in field 2");
+  if (t1 == p) {
+    batch_fail(b, EXO_EINPUT, line, "empty name in field 1");
+    return -1;
+  }
+  if (bend == nb) {
+    batch_fail(b, EXO_EINPUT, line, "empty name in field 2");
+    return -1;
+  }
   float w = 1.0f;
   if (wp) {
     int r = exo_parse_weight((const char *)wp, (size_t)(end - wp), &w);
@@ -320,92 +362,498 @@ static inline exo_status do_line(parser *P, size_t s, size_t e) {
       char q[200];
       quote_field(wp, (size_t)(end - wp), q, sizeof q);
       if (r == -2)
-        return line_error(P, P->lineno, "weight %s is not finite (NaN or infinite)", q);
-      if (r == -3)
-        return line_error(P, P->lineno,
-                          "weight %s is beyond the float range (magnitude above 3.4e38)", q);
-      return line_error(P, P->lineno, "weight %s is not a number", q);
+        batch_fail(b, EXO_EINPUT, line, "weight %s is not finite (NaN or infinite)", q);
+      else if (r == -3)
+        batch_fail(b, EXO_EINPUT, line,
+                   "weight %s is beyond the float range (magnitude above 3.4e38)", q);
+      else
+        batch_fail(b, EXO_EINPUT, line, "weight %s is not a number", q);
+      return -1;
     }
   }
-  uint64_t ia, ib;
-  exo_status st = exo_names_intern(P->names, p, (size_t)(t1 - p), &ia, P->ctx);
-  if (st) return st;
-  st = exo_names_intern(P->names, b, (size_t)(bend - b), &ib, P->ctx);
-  if (st) return st;
-  st = P->fn(P->user, ia, ib, w, P->ctx);
-  if (st) {
-    EXO_FAIL(P->ctx, st, "%s:%" PRIu64 ": the edge callback failed (%s)", P->path, P->lineno,
-             exo_status_name(st));
-    return st;
+  if (b->n == b->cap) {
+    size_t ncap = b->cap ? b->cap * 2 : 4096;
+    prec *nr = realloc(b->rec, ncap * sizeof *nr);
+    if (!nr) {
+      batch_fail(b, EXO_ENOMEM, line, "out of memory for %zu parsed lines", ncap);
+      return -1;
+    }
+    b->rec = nr;
+    b->cap = ncap;
   }
-  P->edges++;
-  return EXO_OK;
+  prec *r = &b->rec[b->n++];
+  size_t alen = (size_t)(t1 - p), blen = (size_t)(bend - nb);
+  r->ha = exo_names_hash(p, alen);
+  r->hb = exo_names_hash(nb, blen);
+  r->aoff = (uint32_t)s; /* b->text == buf */
+  r->alen = (uint32_t)alen;
+  r->blen = (uint32_t)blen;
+  r->line = (uint32_t)line;
+  r->w = w;
+  r->pad_ = 0;
+  return 0;
 }
 
-/* Process every complete line in the buffer; at end of input (eof) also the
- * final line without LF. */
-static exo_status process(parser *P, int eof) {
-  const uint8_t *buf = P->buf;
-  const size_t len = P->len;
-  size_t s = P->start;
-  while (s < len) {
-    const uint8_t *nl = memchr(buf + P->nl_from, '\n', len - P->nl_from);
+/* Parse the lines of buf[0, len) that start at offsets in [s, limit), into
+ * batch b (whose text must be buf). A line without LF before len is parsed
+ * only when eof is set (it is then the file's last line); otherwise the scan
+ * stops there. Stops also after the batch holds max_lines lines, and at the
+ * first error. The first `skip` lines of the batch are header lines: only
+ * their length is checked. *nl_from: no LF in [s, *nl_from) (updated).
+ * Returns the offset of the first line not processed. */
+static size_t scan_lines(const pcfg *cfg, const uint8_t *buf, size_t len, size_t s,
+                         size_t limit, int eof, uint64_t skip, uint64_t max_lines,
+                         size_t *nl_from, batch *b) {
+  scan cr = {s, s, s}, nul = {s, s, s};
+  size_t nf = *nl_from > s ? *nl_from : s;
+  while (s < limit && b->nlines < max_lines) {
+    const uint8_t *nl = memchr(buf + nf, '\n', len - nf);
     size_t e;
     if (nl) {
       e = (size_t)(nl - buf);
     } else {
-      P->nl_from = len;
+      nf = len;
       if (!eof) break;
       e = len;
     }
-    P->lineno++;
-    exo_status st = do_line(P, s, e);
+    uint64_t line = b->nlines++;
+    if (e - s > EXO_PARSE_MAX_LINE) {
+      batch_fail(b, EXO_EINPUT, line, "line longer than %zu bytes", EXO_PARSE_MAX_LINE);
+      break;
+    }
+    if (line >= skip && parse_line(cfg, buf, len, s, e, line, &cr, &nul, b) != 0) break;
+    s = e + 1 < len ? e + 1 : len;
+    nf = s;
+  }
+  *nl_from = nf;
+  return s;
+}
+
+/* ---- the consumer (calling thread) ------------------------------------------ */
+
+#define PREFETCH_AHEAD 8 /* records whose table slots are prefetched */
+
+typedef struct consumer {
+  const char *path;
+  exo_names *names;
+  exo_edge_fn fn;
+  void *user;
+  exo_ctx *ctx;
+  uint64_t lineno; /* physical lines consumed */
+  uint64_t edges;
+} consumer;
+
+/* Intern the batch's names in order and pass its edges to the callback, with
+ * the table slots of the records PREFETCH_AHEAD further on prefetched so
+ * that their cache misses overlap. Then raise the batch's error, if any, with
+ * its file line number. Polls every PARSE_POLL bytes of text and at the end. */
+static exo_status consume(consumer *C, const batch *b) {
+  const prec *r = b->rec;
+  const size_t n = b->n;
+  const uint8_t *text = b->text;
+  exo_names *names = C->names;
+  exo_ctx *ctx = C->ctx;
+  exo_status st;
+  for (size_t i = 0; i < n && i < PREFETCH_AHEAD; i++) {
+    exo_names_prefetch(names, r[i].ha);
+    exo_names_prefetch(names, r[i].hb);
+  }
+  uint32_t mark = n ? r[0].aoff : 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i + PREFETCH_AHEAD < n) {
+      exo_names_prefetch(names, r[i + PREFETCH_AHEAD].ha);
+      exo_names_prefetch(names, r[i + PREFETCH_AHEAD].hb);
+    }
+    const prec *q = &r[i];
+    const uint8_t *a = text + q->aoff;
+    uint64_t ia, ib;
+    st = exo_names_intern_hashed(names, a, q->alen, q->ha, &ia, ctx);
+    if (st == EXO_OK)
+      st = exo_names_intern_hashed(names, a + q->alen + 1, q->blen, q->hb, &ib, ctx);
     if (st) {
-      P->start = s;
+      C->lineno += (uint64_t)q->line + 1;
       return st;
     }
-    s = e + 1 < len ? e + 1 : len;
-    P->nl_from = s;
-    if (s - P->poll_mark >= PARSE_POLL) {
-      P->poll_mark = s;
-      st = exo_poll(P->ctx);
+    st = C->fn(C->user, ia, ib, q->w, ctx);
+    if (st) {
+      C->lineno += (uint64_t)q->line + 1;
+      EXO_FAIL(ctx, st, "%s:%" PRIu64 ": the edge callback failed (%s)", C->path, C->lineno,
+               exo_status_name(st));
+      return st;
+    }
+    C->edges++;
+    if (q->aoff - mark >= PARSE_POLL) {
+      mark = q->aoff;
+      st = exo_poll(ctx);
       if (st) {
-        P->start = s;
+        C->lineno += (uint64_t)q->line + 1;
         return st;
       }
     }
   }
-  P->start = s;
-  return EXO_OK;
+  if (b->err) {
+    if (b->err_has_line) {
+      C->lineno += b->err_line + 1;
+      return EXO_FAIL(ctx, b->err, "%s:%" PRIu64 ": %s", C->path, C->lineno, b->err_msg);
+    }
+    C->lineno += b->nlines;
+    return EXO_FAIL(ctx, b->err, "%s", b->err_msg);
+  }
+  C->lineno += b->nlines;
+  return exo_poll(ctx);
 }
 
-/* Move the unprocessed tail to the front and make room for a chunk. */
-static exo_status make_room(parser *P) {
-  size_t d = P->start;
-  if (d > 0) {
-    size_t tail = P->len - d;
-    if (tail) memmove(P->buf, P->buf + d, tail);
-    P->len = tail;
-    P->start = 0;
-    P->nl_from -= d;
-    P->poll_mark = 0;
-    scan_shift(&P->cr, d);
-    scan_shift(&P->nul, d);
+/* ---- sequential reading (any input; also the header of the parallel path) --- */
+
+/* Read the input front to back in PARSE_CHUNK pieces into a growable buffer;
+ * each read's complete lines form a batch, consumed before the next read;
+ * the partial last line moves to the front, and the buffer doubles when that
+ * tail leaves less than a chunk free (up to PARSE_MAX_BUF).
+ * With header_only set it stops once the header lines are consumed and sets
+ * *data_off to the file offset of the next line, or sets *at_eof when the
+ * input ended first. *bytes: decompressed bytes read. */
+static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
+                                 uint64_t header_lines, int header_only, uint64_t fsize,
+                                 uint64_t *data_off, int *at_eof, uint64_t *bytes) {
+  exo_ctx *ctx = C->ctx;
+  size_t cap = 2 * PARSE_CHUNK, len = 0, start = 0, nl_from = 0;
+  uint8_t *buf = malloc(cap);
+  if (!buf)
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating the parse buffer for '%s'",
+                    C->path);
+  batch b;
+  memset(&b, 0, sizeof b);
+  exo_status st = EXO_OK;
+  int first = 1, eof = 0;
+  *bytes = 0;
+  if (at_eof) *at_eof = 0;
+  while (!eof) {
+    /* move the unprocessed tail to the front and make room for a chunk */
+    if (start > 0) {
+      size_t tail = len - start;
+      if (tail) memmove(buf, buf + start, tail);
+      len = tail;
+      nl_from -= start;
+      start = 0;
+    }
+    if (len > EXO_PARSE_MAX_LINE) {
+      st = EXO_FAIL(ctx, EXO_EINPUT, "%s:%" PRIu64 ": line longer than %zu bytes", C->path,
+                    C->lineno + 1, EXO_PARSE_MAX_LINE);
+      break;
+    }
+    if (cap - len < PARSE_CHUNK) {
+      size_t ncap = cap * 2;
+      if (ncap > PARSE_MAX_BUF) ncap = PARSE_MAX_BUF;
+      uint8_t *nb = realloc(buf, ncap);
+      if (!nb) {
+        st = EXO_FAIL(ctx, EXO_ENOMEM, "%s:%" PRIu64 ": out of memory for a %zu byte line buffer",
+                      C->path, C->lineno + 1, ncap);
+        break;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    size_t got = 0;
+    st = exo_input_read(in, buf + len, PARSE_CHUNK, &got, ctx);
+    if (st) break;
+    if (got == 0) eof = 1;
+    len += got;
+    *bytes += got;
+    if (first) {
+      /* need three bytes to recognise a byte-order mark */
+      if (len < 3 && !eof) continue;
+      first = 0;
+      if (len >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf) start = nl_from = 3;
+    }
+    uint64_t skip = header_lines > C->lineno ? header_lines - C->lineno : 0;
+    batch_reset(&b, buf);
+    start = scan_lines(cfg, buf, len, start, len, eof, skip, header_only ? skip : UINT64_MAX,
+                       &nl_from, &b);
+    st = consume(C, &b);
+    if (st) break;
+    if (header_only && C->lineno >= header_lines) {
+      *data_off = *bytes - (uint64_t)(len - start);
+      break;
+    }
+    if (!header_only) exo_progress(ctx, EXO_STAGE_PARSE, exo_input_raw_offset(in), fsize);
   }
-  if (P->len > EXO_PARSE_MAX_LINE)
-    return line_error(P, P->lineno + 1, "line longer than %zu bytes", EXO_PARSE_MAX_LINE);
-  if (P->cap - P->len < PARSE_CHUNK) {
-    size_t ncap = P->cap * 2;
-    if (ncap > PARSE_MAX_BUF) ncap = PARSE_MAX_BUF;
-    uint8_t *nb = realloc(P->buf, ncap);
-    if (!nb)
-      return EXO_FAIL(P->ctx, EXO_ENOMEM, "%s:%" PRIu64 ": out of memory for a %zu byte line buffer",
-                      P->path, P->lineno + 1, ncap);
-    P->buf = nb;
-    P->cap = ncap;
-  }
-  return EXO_OK;
+  if (header_only && eof && st == EXO_OK && C->lineno < header_lines) *at_eof = 1;
+  free(b.rec);
+  free(buf);
+  return st;
 }
+
+/* ---- parallel reading (plain regular files) ------------------------------------
+ *
+ * The bytes after the header, [start, end), are cut into blocks of `block`
+ * bytes. Block j goes to worker j mod T, so every worker reads its blocks in
+ * file order and the T workers advance side by side. A worker pread()s its
+ * block (plus the byte before it), finds the first line that starts in the
+ * block (one starts at p when p is the data start or byte p-1 is an LF),
+ * parses every line that starts in the block, reading on past the block's end
+ * to finish the last one, and hands the batch over through a ring of
+ * PAR_RING slots. The calling thread consumes blocks 0, 1, 2, ... in order
+ * from the workers' rings, so ids, callbacks, line numbers and the first
+ * error are those of the sequential parse. A worker stops after a batch that
+ * ends in an error (the consumer will get there, or stop earlier). The
+ * consumer sets `stop` when it ends (done, error or interrupt) and joins
+ * every worker; workers wait only for a free slot, and wake up on stop. */
+
+#define PAR_BLOCK ((size_t)1 << 20) /* default block size */
+#define PAR_RING 2                  /* slots per worker */
+#define PAR_READ_MORE ((size_t)64 << 10)
+#define PAR_MAX_THREADS 256
+#define PAR_WAIT_NS 50000000L /* consumer polls while waiting this long */
+
+struct pctl;
+
+typedef struct pslot {
+  uint8_t *buf;
+  size_t cap;
+  batch b;
+  uint64_t end_off; /* file offset where the block ends (progress) */
+} pslot;
+
+typedef struct pworker {
+  struct pctl *ctl;
+  unsigned idx;
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  pslot ring[PAR_RING];
+  uint64_t head, tail; /* slots filled / consumed so far */
+} pworker;
+
+typedef struct pctl {
+  int fd;
+  const char *path;
+  pcfg cfg;
+  uint64_t start, end, block, nblocks;
+  unsigned nworkers;
+  atomic_int stop;
+  pworker *w;
+} pctl;
+
+/* pread until n bytes or end of file; returns the count or -1 (errno). */
+static ssize_t pread_upto(int fd, uint8_t *buf, size_t n, uint64_t off) {
+  size_t have = 0;
+  while (have < n) {
+    ssize_t k = pread(fd, buf + have, n - have, (off_t)(off + have));
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (k == 0) break;
+    have += (size_t)k;
+  }
+  return (ssize_t)have;
+}
+
+/* Make sl->buf hold at least n bytes (keeping the first `keep`). */
+static int slot_reserve(pslot *sl, size_t n, size_t keep) {
+  if (sl->cap >= n) return 0;
+  uint8_t *nb = malloc(n);
+  if (!nb) return -1;
+  if (keep) memcpy(nb, sl->buf, keep);
+  free(sl->buf);
+  sl->buf = nb;
+  sl->cap = n;
+  return 0;
+}
+
+/* Read and parse block j into the slot (errors go into the batch). */
+static void fill_block(pctl *c, uint64_t j, pslot *sl) {
+  batch *b = &sl->b;
+  uint64_t s = c->start + j * c->block;
+  uint64_t e = s + c->block < c->end ? s + c->block : c->end;
+  uint64_t rs = j == 0 ? s : s - 1; /* also read the byte before the block */
+  size_t want = (size_t)(e - rs);
+  size_t normal = c->block + 1 + PAR_READ_MORE;
+  if (sl->cap > 4 * normal) { /* a long line grew it: give that back */
+    free(sl->buf);
+    sl->buf = NULL;
+    sl->cap = 0;
+  }
+  batch_reset(b, sl->buf);
+  sl->end_off = e;
+  if (slot_reserve(sl, want > normal ? want : normal, 0) != 0) {
+    batch_fail(b, EXO_ENOMEM, UINT64_MAX, "out of memory for a %zu byte read buffer", normal);
+    return;
+  }
+  b->text = sl->buf;
+  ssize_t k = pread_upto(c->fd, sl->buf, want, rs);
+  if (k < 0) {
+    exo_error err;
+    exo_error_clear(&err);
+    exo_error_errno(&err, errno, "read", c->path);
+    batch_fail(b, err.code, UINT64_MAX, "%s", err.msg);
+    return;
+  }
+  size_t len = (size_t)k;
+  int eof = rs + len >= c->end || len < want;
+  size_t limit = len < want ? len : want; /* lines must start before this */
+  size_t pos = 0;
+  if (j > 0) {
+    if (limit < 2) return; /* the block's only byte: no line starts in it */
+    const uint8_t *nl = memchr(sl->buf, '\n', limit - 1);
+    if (!nl) return; /* a line from an earlier block covers this one */
+    pos = (size_t)(nl - sl->buf) + 1;
+  }
+  size_t nl_from = pos;
+  for (;;) {
+    pos = scan_lines(&c->cfg, sl->buf, len, pos, limit, eof, 0, UINT64_MAX, &nl_from, b);
+    if (b->err || pos >= limit) break;
+    /* the line at pos goes on past what was read */
+    if (len - pos > EXO_PARSE_MAX_LINE) {
+      batch_fail(b, EXO_EINPUT, b->nlines, "line longer than %zu bytes", EXO_PARSE_MAX_LINE);
+      break;
+    }
+    if (atomic_load(&c->stop)) break;
+    size_t more = len - pos > PAR_READ_MORE ? len - pos : PAR_READ_MORE;
+    uint64_t left = c->end - (rs + len);
+    if (more > left) more = (size_t)left;
+    if (slot_reserve(sl, len + more, len) != 0) {
+      batch_fail(b, EXO_ENOMEM, b->nlines, "out of memory for a %zu byte line buffer",
+                 len + more);
+      break;
+    }
+    b->text = sl->buf;
+    k = pread_upto(c->fd, sl->buf + len, more, rs + len);
+    if (k < 0) {
+      exo_error err;
+      exo_error_clear(&err);
+      exo_error_errno(&err, errno, "read", c->path);
+      batch_fail(b, err.code, UINT64_MAX, "%s", err.msg);
+      break;
+    }
+    len += (size_t)k;
+    if ((size_t)k < more || rs + len >= c->end) eof = 1;
+  }
+}
+
+/* Worker thread: blocks idx, idx + T, idx + 2T, ... */
+static void *worker_main(void *arg) {
+  pworker *W = arg;
+  pctl *c = W->ctl;
+  for (uint64_t j = W->idx; j < c->nblocks; j += c->nworkers) {
+    pthread_mutex_lock(&W->mu);
+    while (W->head - W->tail == PAR_RING && !atomic_load(&c->stop))
+      pthread_cond_wait(&W->cv, &W->mu);
+    pslot *sl = &W->ring[W->head % PAR_RING];
+    pthread_mutex_unlock(&W->mu);
+    if (atomic_load(&c->stop)) break;
+    fill_block(c, j, sl);
+    pthread_mutex_lock(&W->mu);
+    W->head++;
+    pthread_cond_broadcast(&W->cv);
+    pthread_mutex_unlock(&W->mu);
+    if (sl->b.err) break;
+  }
+  return NULL;
+}
+
+/* Parse [start, end) of the file with up to `threads` workers; see above. */
+static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end,
+                               const pcfg *cfg, int threads, size_t block, uint64_t fsize) {
+  exo_ctx *ctx = C->ctx;
+  if (end <= start) return EXO_OK;
+  pctl c;
+  memset(&c, 0, sizeof c);
+  c.fd = fd;
+  c.path = C->path;
+  c.cfg = *cfg;
+  c.start = start;
+  c.end = end;
+  c.block = block;
+  c.nblocks = (end - start + block - 1) / block;
+  uint64_t T = (uint64_t)threads;
+  if (T > PAR_MAX_THREADS) T = PAR_MAX_THREADS;
+  if (T > c.nblocks) T = c.nblocks;
+  atomic_init(&c.stop, 0);
+  c.w = calloc((size_t)T, sizeof *c.w);
+  if (!c.w) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory starting the parser threads");
+  c.nworkers = (unsigned)T;
+
+  /* Start the workers. If one cannot be created, stop the ones that were and
+   * fail (nothing has been consumed yet). */
+  unsigned started = 0;
+  exo_status st = EXO_OK;
+  for (unsigned i = 0; i < c.nworkers; i++) {
+    pworker *W = &c.w[i];
+    W->ctl = &c;
+    W->idx = i;
+    if (pthread_mutex_init(&W->mu, NULL) != 0) {
+      st = EXO_FAIL(ctx, EXO_ENOMEM, "cannot create a mutex for the parser threads");
+      break;
+    }
+    if (pthread_cond_init(&W->cv, NULL) != 0) {
+      pthread_mutex_destroy(&W->mu);
+      st = EXO_FAIL(ctx, EXO_ENOMEM, "cannot create a condition variable for the parser threads");
+      break;
+    }
+    int e = pthread_create(&W->th, NULL, worker_main, W);
+    if (e != 0) {
+      pthread_cond_destroy(&W->cv);
+      pthread_mutex_destroy(&W->mu);
+      st = EXO_FAIL(ctx, EXO_ENOMEM, "cannot start parser thread %u of %u (%s)", i + 1,
+                    c.nworkers, strerror(e));
+      break;
+    }
+    started++;
+  }
+
+  /* Consume blocks in file order. */
+  for (uint64_t j = 0; st == EXO_OK && j < c.nblocks; j++) {
+    pworker *W = &c.w[j % c.nworkers];
+    pthread_mutex_lock(&W->mu);
+    while (W->head == W->tail) {
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += PAR_WAIT_NS;
+      if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+      }
+      if (pthread_cond_timedwait(&W->cv, &W->mu, &ts) == ETIMEDOUT) {
+        pthread_mutex_unlock(&W->mu);
+        st = exo_poll(ctx); /* waiting for the disk: stay interruptible */
+        pthread_mutex_lock(&W->mu);
+        if (st) break;
+      }
+    }
+    pslot *sl = &W->ring[W->tail % PAR_RING];
+    pthread_mutex_unlock(&W->mu);
+    if (st) break;
+    st = consume(C, &sl->b);
+    pthread_mutex_lock(&W->mu);
+    W->tail++;
+    pthread_cond_broadcast(&W->cv);
+    pthread_mutex_unlock(&W->mu);
+    if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, sl->end_off, fsize);
+  }
+
+  /* Stop and join every worker, then free their slots. */
+  atomic_store(&c.stop, 1);
+  for (unsigned i = 0; i < started; i++) {
+    pthread_mutex_lock(&c.w[i].mu);
+    pthread_cond_broadcast(&c.w[i].cv);
+    pthread_mutex_unlock(&c.w[i].mu);
+  }
+  for (unsigned i = 0; i < started; i++) {
+    pworker *W = &c.w[i];
+    pthread_join(W->th, NULL);
+    pthread_cond_destroy(&W->cv);
+    pthread_mutex_destroy(&W->mu);
+    for (int k = 0; k < PAR_RING; k++) {
+      free(W->ring[k].buf);
+      free(W->ring[k].b.rec);
+    }
+  }
+  free(c.w);
+  return st;
+}
+
+/* ---- entry point ---------------------------------------------------------------- */
 
 /* Parse one file; see exo_parse.h. */
 exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
@@ -425,55 +873,40 @@ exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
   exo_ctx_init(&scratch);
   if (exo_file_size(path, &fsize, &scratch) != EXO_OK) fsize = 0;
 
-  parser P;
-  memset(&P, 0, sizeof P);
-  P.path = path;
-  P.sep = opt->sep;
-  P.header_lines = opt->header_lines;
-  P.ignore_weights = opt->ignore_weights;
-  P.names = names;
-  P.fn = fn;
-  P.user = user;
-  P.ctx = ctx;
-  P.cap = 2 * PARSE_CHUNK;
-  P.buf = malloc(P.cap);
-  if (!P.buf) {
-    exo_input_close(in);
-    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating the parse buffer for '%s'", path);
-  }
+  consumer C;
+  memset(&C, 0, sizeof C);
+  C.path = path;
+  C.names = names;
+  C.fn = fn;
+  C.user = user;
+  C.ctx = ctx;
+  pcfg cfg;
+  cfg.sep = opt->sep;
+  cfg.ignore_weights = opt->ignore_weights;
 
   exo_progress(ctx, EXO_STAGE_PARSE, 0, fsize);
-  uint64_t bytes = 0;
-  int first = 1, eof = 0;
-  while (!eof) {
-    st = make_room(&P);
-    if (st) break;
-    size_t got = 0;
-    st = exo_input_read(in, P.buf + P.len, PARSE_CHUNK, &got, ctx);
-    if (st) break;
-    if (got == 0) eof = 1;
-    P.len += got;
-    bytes += got;
-    if (first) {
-      /* need three bytes to recognise a byte-order mark */
-      if (P.len < 3 && !eof) continue;
-      first = 0;
-      if (P.len >= 3 && P.buf[0] == 0xef && P.buf[1] == 0xbb && P.buf[2] == 0xbf) {
-        P.start = P.nl_from = P.poll_mark = 3;
-        P.cr.lo = P.cr.hi = P.cr.at = 3;
-        P.nul.lo = P.nul.hi = P.nul.at = 3;
-      }
+  uint64_t bytes = 0, psize = 0;
+  int fd = opt->threads > 1 ? exo_input_plain_fd(in, &psize) : -1;
+  if (fd < 0) {
+    st = run_sequential(&C, in, &cfg, opt->header_lines, 0, fsize, NULL, NULL, &bytes);
+  } else {
+    /* the BOM and the header lines sequentially, the rest in parallel */
+    uint64_t data_off = 0;
+    int at_eof = 0;
+    st = run_sequential(&C, in, &cfg, opt->header_lines, 1, fsize, &data_off, &at_eof,
+                        &bytes);
+    if (st == EXO_OK && !at_eof) {
+      size_t block = opt->block_bytes ? opt->block_bytes : PAR_BLOCK;
+      st = run_parallel(&C, fd, data_off, psize, &cfg, opt->threads, block, fsize);
+      if (st == EXO_OK) bytes = psize > bytes ? psize : bytes;
     }
-    st = process(&P, eof);
-    if (st) break;
-    exo_progress(ctx, EXO_STAGE_PARSE, exo_input_raw_offset(in), fsize);
+    if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, fsize, fsize);
   }
   if (stats) {
-    stats->lines = P.lineno;
-    stats->edges = P.edges;
+    stats->lines = C.lineno;
+    stats->edges = C.edges;
     stats->bytes = bytes;
   }
-  free(P.buf);
   exo_input_close(in);
   return st;
 }

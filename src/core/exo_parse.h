@@ -32,6 +32,8 @@ typedef struct exo_parse_options {
   int ignore_weights;    /* every weight is 1, extra fields ignored */
   int threads;           /* parser threads; <= 1 = one thread. The result
                             (ids, record order, errors) never depends on it */
+  size_t block_bytes;    /* parallel path: bytes per block; 0 = 1 MiB (other
+                            values are for tests) */
 } exo_parse_options;
 
 /* Called once per data line, in file order, after both names are interned. */
@@ -44,7 +46,16 @@ typedef struct exo_parse_stats {
   uint64_t bytes;      /* decompressed bytes */
 } exo_parse_stats;
 
-/* Parse one file. Progress is reported as EXO_STAGE_PARSE with done = raw
+/* Parse one file. With threads > 1 and an uncompressed regular file, the
+ * BOM and header lines are read first, then the rest is cut into blocks of
+ * block_bytes that `threads` worker threads (created and joined inside this
+ * call) read with pread() and split, check and hash in parallel; the calling
+ * thread interns the names and calls fn in file order. fn and the ctx
+ * callbacks are only ever called from the calling thread. Memory: per worker
+ * two blocks of text plus their parsed lines (56 bytes per data line), about
+ * 4 MiB for typical 40-byte lines. gzip input, pipes and FIFOs are read
+ * sequentially.
+ * Progress is reported as EXO_STAGE_PARSE with done = raw
  * bytes read and total = file size; exo_poll() is called every 64 KiB or so. */
 exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
                           exo_names *names, exo_edge_fn fn, void *user,

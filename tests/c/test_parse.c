@@ -664,7 +664,7 @@ START_TEST(fifo_short_reads) {
     exo_ctx_init(&ctx);
     result r;
     const char *paths[1] = {fifo};
-    parse_paths(dir, paths, 1, &(exo_parse_options){'\t', 1, 0}, &ctx, &r);
+    parse_paths(dir, paths, 1, &(exo_parse_options){.sep = '\t', .header_lines = 1}, &ctx, &r);
     int status = -1;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -858,7 +858,7 @@ START_TEST(interrupt_and_progress) {
     ctx.cb.progress = host_progress;
     result r;
     const char *paths[1] = {g ? gz : plain};
-    parse_paths(dir, paths, 1, &(exo_parse_options){'\t', 0, 0}, &ctx, &r);
+    parse_paths(dir, paths, 1, &(exo_parse_options){.sep = '\t'}, &ctx, &r);
     ck_assert_int_eq(r.st, EXO_OK);
     /* polled at least every 64 KiB of text */
     ck_assert_int_ge(h.polls, (int)(len / (72 << 10)));
@@ -875,7 +875,7 @@ START_TEST(interrupt_and_progress) {
     exo_ctx_init(&ctx);
     ctx.cb.user = &h2;
     ctx.cb.interrupted = host_interrupted;
-    parse_paths(dir, paths, 1, &(exo_parse_options){'\t', 0, 0}, &ctx, &r);
+    parse_paths(dir, paths, 1, &(exo_parse_options){.sep = '\t'}, &ctx, &r);
     ck_assert_int_eq(r.st, EXO_EINTR);
     ck_assert_int_eq(h2.polls, 5);
     ck_assert_uint_lt(r.c.n, n);
