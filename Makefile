@@ -22,7 +22,7 @@ TEST_SRC := $(wildcard tests/c/test_*.c)
 CFLAGS_CORE := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread
 LDLIBS_CORE := -lz -lm -pthread
 
-.PHONY: all deps demo test ctest rtest cli sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean
+.PHONY: all deps demo test ctest rtest cli sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean quality
 
 all: ctest
 
@@ -141,6 +141,18 @@ rtest: install cli
 test: deps
 	$(MAKE) ctest BUILD=$(BUILD)
 	$(MAKE) rtest BUILD=$(BUILD) RLIB=$(RLIB)
+
+# Accuracy benchmark against planted truth and igraph: regenerates
+# benchmarks/QUALITY.md, benchmarks/quality.png and benchmarks/quality/results.csv
+# (about 20-30 minutes; QUALITY_SCALE=quick for a 1-minute subset).
+QUALITY_SCALE ?= full
+quality: install
+	@mkdir -p $(BUILD)/quality-work
+	$(CC) -std=c11 -O2 -Wall -Wextra -o $(BUILD)/exogen benchmarks/gen/exogen.c -lz -lm
+	$(R_LIBS_ENV) $(RSCRIPT) benchmarks/quality/run.R --exogen $(BUILD)/exogen \
+	  --work $(BUILD)/quality-work --scale $(QUALITY_SCALE) --out benchmarks/quality/results.csv
+	$(R_LIBS_ENV) $(RSCRIPT) benchmarks/quality/report.R benchmarks/quality/results.csv \
+	  benchmarks/QUALITY.md benchmarks/quality.png benchmarks/quality/notes.md
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o

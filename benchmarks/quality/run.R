@@ -1,0 +1,216 @@
+# Accuracy benchmark: ExoLabel against planted ground truth and igraph.
+#
+#   Rscript benchmarks/quality/run.R --exogen BUILD/exogen --work DIR \
+#       [--scale full|quick] [--out benchmarks/quality/results.csv]
+#
+# Generates graphs with benchmarks/gen/exogen (planted communities with
+# power-law sizes, and LFR-style graphs with power-law degrees), clusters each
+# with ExoLabel (default options and the variants that matter) and with
+# igraph's cluster_label_prop, cluster_louvain and cluster_leiden
+# (modularity), on the weighted graph and on the same edges unweighted, and
+# writes one CSV row per (graph, view, method): NMI, ARI, number of clusters,
+# the share of nodes in the largest cluster and seconds. report.R turns the
+# CSV into QUALITY.md and quality.png. Runs sequentially (one core).
+suppressPackageStartupMessages({
+    library(ExoLabel)
+    library(igraph)
+})
+
+args <- commandArgs(trailingOnly = TRUE)
+opt <- function(name, default) {
+    i <- match(paste0("--", name), args)
+    if (is.na(i)) default else args[i + 1L]
+}
+exogen <- opt("exogen", "build/exogen")
+work <- opt("work", tempfile("quality"))
+scale <- opt("scale", "full")
+out <- opt("out", "benchmarks/quality/results.csv")
+consensus_runs <- as.integer(opt("consensus", "3")) # 0: skip the consensus prototype
+stopifnot(file.exists(exogen), scale %in% c("full", "quick"))
+dir.create(work, recursive = TRUE, showWarnings = FALSE)
+dir.create(dirname(out), recursive = TRUE, showWarnings = FALSE)
+
+mix_all <- c(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+grid <- if (scale == "full") {
+    rbind(
+        expand.grid(nodes = 1e4, mixing = mix_all, family = c("planted", "lfr"),
+                    seed = 1:3, igraph = TRUE, stringsAsFactors = FALSE),
+        expand.grid(nodes = 1e5, mixing = c(0.1, 0.3, 0.5, 0.6, 0.7),
+                    family = c("planted", "lfr"), seed = 1, igraph = TRUE,
+                    stringsAsFactors = FALSE),
+        expand.grid(nodes = 1e6, mixing = c(0.3, 0.6), family = "planted", seed = 1,
+                    igraph = FALSE, stringsAsFactors = FALSE))
+} else {
+    expand.grid(nodes = 1e4, mixing = c(0.1, 0.3, 0.5, 0.6, 0.7),
+                family = c("planted", "lfr"), seed = 1, igraph = TRUE,
+                stringsAsFactors = FALSE)
+}
+
+# Mean degree 20 (10 edge lines per node). Communities of 20..min(N/20, 1000)
+# nodes, size exponent 2 (planted) / 1.5 (LFR); LFR degrees: exponent 2.5,
+# largest expected degree 10x the mean.
+generate <- function(g) {
+    stem <- file.path(work, sprintf("%s_n%g_mu%.2f_s%d", g$family, g$nodes, g$mixing, g$seed))
+    edges <- paste0(stem, ".tsv")
+    truth <- paste0(stem, ".truth")
+    a <- c("--nodes", format(g$nodes, scientific = FALSE),
+           "--edges", format(10 * g$nodes, scientific = FALSE),
+           "--mixing", g$mixing, "--min-comm", 20,
+           "--max-comm", min(g$nodes / 20, 1000), "--seed", g$seed,
+           "--out", edges, "--truth", truth, "--quiet")
+    if (g$family == "lfr")
+        a <- c(a, "--degree-exponent", 2.5, "--comm-exponent", 1.5)
+    st <- system2(exogen, a)
+    if (st != 0) stop("exogen failed: ", paste(a, collapse = " "))
+    list(edges = edges, truth = truth)
+}
+
+# ExoLabel variants: one call per view (one graph build), a vector of
+# parameter values = several clusterings on that build.
+variants_w <- data.frame(variant = c("default", "attenuation=TRUE", "add_self_loops=TRUE",
+                                     "iterations=30"),
+                         att = c(0, 1, 0, 0), sl = c(0, 0, 1, 0), it = c(0, 0, 0, 30))
+variants_u <- variants_w[variants_w$variant != "add_self_loops=TRUE", ]
+
+largest_share <- function(m) max(tabulate(match(m, unique(m)))) / length(m)
+
+row_for <- function(g, view, method, variant, memb, truth, secs, extra = list()) {
+    data.frame(nodes = g$nodes, family = g$family, mixing = g$mixing, seed = g$seed,
+               view = view, method = method, variant = variant,
+               nmi = ClusterNMI(memb, truth), ari = ClusterARI(memb, truth),
+               k = length(unique(memb)), k_true = length(unique(truth)),
+               giant = largest_share(memb), seconds = secs,
+               stringsAsFactors = FALSE)
+}
+
+run_exolabel <- function(g, files, truth_df, view) {
+    v <- if (view == "weighted") variants_w else variants_u
+    set.seed(1000 * g$seed + round(100 * g$mixing))
+    t0 <- proc.time()[["elapsed"]]
+    res <- ExoLabel(files$edges, return_table = TRUE, ignore_weights = view == "unweighted",
+                    attenuation = v$att, add_self_loops = v$sl, iterations = v$it,
+                    tempfiledir = work, memory_limit = "1GB", threads = 1, verbose = FALSE)
+    wall <- proc.time()[["elapsed"]] - t0
+    cl_secs <- vapply(res, function(r) attr(r, "stats")$seconds_cluster, 1)
+    build <- wall - sum(cl_secs)
+    rows <- list()
+    for (i in seq_along(res)) {
+        tab <- res[[i]]$results
+        memb <- stats::setNames(tab$Cluster, tab$Vertex)
+        tr <- truth_df[match(names(memb), truth_df$Vertex), "Cluster"]
+        rows[[i]] <- row_for(g, view, "ExoLabel", v$variant[i], unname(memb), tr,
+                             build + cl_secs[i])
+    }
+    if (consensus_runs > 0L && g$nodes <= 1e5) {
+        # Prototype (in R) of a consensus of several seeded runs: run the
+        # default clustering `consensus_runs` times on one build, keep the
+        # edges whose two ends share a cluster in a majority of the runs, and
+        # take the connected components of the kept edges. The time is that
+        # of the runs (the combination would be one more streaming pass
+        # over the CSR in C).
+        t0 <- proc.time()[["elapsed"]]
+        cres <- ExoLabel(files$edges, return_table = TRUE, ignore_weights = view == "unweighted",
+                         attenuation = rep(0, consensus_runs), tempfiledir = work,
+                         memory_limit = "1GB", threads = 1, verbose = FALSE)
+        secs <- proc.time()[["elapsed"]] - t0
+        vx <- cres[[1]]$results$Vertex
+        lab <- vapply(cres, function(r) r$results$Cluster, integer(length(vx)))
+        e <- utils::read.delim(files$edges, header = FALSE, quote = "",
+                               colClasses = c("character", "character", "NULL"))
+        ia <- match(e[[1]], vx)
+        ib <- match(e[[2]], vx)
+        agree <- rowMeans(lab[ia, , drop = FALSE] == lab[ib, , drop = FALSE])
+        keep <- agree > 0.5
+        cg <- make_graph(rbind(ia[keep], ib[keep]), n = length(vx), directed = FALSE)
+        cons <- components(cg)$membership
+        tr <- truth_df[match(vx, truth_df$Vertex), "Cluster"]
+        rows[[length(rows) + 1L]] <- row_for(g, view, "ExoLabel",
+                                             sprintf("consensus of %d runs", consensus_runs),
+                                             cons, tr, secs)
+    }
+    do.call(rbind, rows)
+}
+
+timed <- function(expr) {
+    t0 <- proc.time()[["elapsed"]]
+    val <- force(expr)
+    list(value = val, secs = proc.time()[["elapsed"]] - t0)
+}
+
+run_igraph <- function(g, files, truth_df) {
+    gr <- read_graph(files$edges, format = "ncol", directed = FALSE, weights = "yes")
+    # duplicate lines add up, as in ExoLabel
+    gr <- simplify(gr, remove.multiple = TRUE, remove.loops = FALSE,
+                   edge.attr.comb = list(weight = "sum"))
+    tr <- truth_df[match(V(gr)$name, truth_df$Vertex), "Cluster"]
+    gu <- delete_edge_attr(gr, "weight") # unweighted: no weight attribute at all
+    rows <- list()
+    for (view in c("weighted", "unweighted")) {
+        gg <- if (view == "weighted") gr else gu
+        set.seed(g$seed)
+        r <- timed(membership(cluster_label_prop(gg)))
+        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph label_prop", "", r$value, tr, r$secs)
+        r <- timed(membership(cluster_louvain(gg)))
+        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph louvain", "", r$value, tr, r$secs)
+        r <- timed(membership(cluster_leiden(gg, objective_function = "modularity")))
+        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph leiden", "", r$value, tr, r$secs)
+    }
+    do.call(rbind, rows)
+}
+
+# G(n,m) with no community structure: 1e5 nodes, average degree 20.
+run_gnm <- function() {
+    n <- 1e5
+    m <- 1e6
+    set.seed(99)
+    a <- sample.int(n, m, TRUE)
+    b <- sample.int(n, m, TRUE)
+    keep <- a != b
+    f <- file.path(work, "gnm.tsv")
+    writeLines(paste(a[keep], b[keep], sep = "\t"), f)
+    res <- ExoLabel(f, return_table = TRUE, attenuation = c(0, 1, 0, 1),
+                    iterations = c(0, 0, 30, 30), tempfiledir = work, verbose = FALSE,
+                    threads = 1)
+    unlink(f)
+    do.call(rbind, lapply(res, function(r) {
+        tb <- tabulate(r$results$Cluster)
+        data.frame(nodes = n, family = "gnm", mixing = NA, seed = 99, view = "unweighted",
+                   method = "ExoLabel",
+                   variant = sprintf("attenuation=%s, iterations=%s",
+                                     r$parameters[["attenuation"]] > 0,
+                                     r$parameters[["iterations"]]),
+                   nmi = NA, ari = NA, k = length(tb), k_true = 1,
+                   giant = max(tb) / sum(tb), seconds = attr(r, "stats")$seconds_cluster,
+                   stringsAsFactors = FALSE)
+    }))
+}
+
+t_start <- proc.time()[["elapsed"]]
+all_rows <- list()
+for (i in seq_len(nrow(grid))) {
+    g <- grid[i, ]
+    files <- generate(g)
+    truth_df <- utils::read.delim(files$truth, header = FALSE, quote = "",
+                                  col.names = c("Vertex", "Cluster"),
+                                  colClasses = c("character", "integer"))
+    rows <- rbind(run_exolabel(g, files, truth_df, "weighted"),
+                  run_exolabel(g, files, truth_df, "unweighted"))
+    if (g$igraph) rows <- rbind(rows, run_igraph(g, files, truth_df))
+    unlink(c(files$edges, files$truth))
+    all_rows[[i]] <- rows
+    message(sprintf("[%3d/%d %6.0fs] %s n=%g mu=%.1f seed=%d  ExoLabel default NMI w %.3f u %.3f%s",
+                    i, nrow(grid), proc.time()[["elapsed"]] - t_start, g$family, g$nodes,
+                    g$mixing, g$seed,
+                    rows$nmi[rows$method == "ExoLabel" & rows$variant == "default" & rows$view == "weighted"],
+                    rows$nmi[rows$method == "ExoLabel" & rows$variant == "default" & rows$view == "unweighted"],
+                    if (g$igraph) sprintf(", igraph LP w %.3f u %.3f",
+                                          rows$nmi[rows$method == "igraph label_prop" & rows$view == "weighted"],
+                                          rows$nmi[rows$method == "igraph label_prop" & rows$view == "unweighted"])
+                    else ""))
+}
+all_rows[[length(all_rows) + 1L]] <- run_gnm()
+res <- do.call(rbind, all_rows)
+attr_line <- sprintf("# total_seconds=%.0f", proc.time()[["elapsed"]] - t_start)
+utils::write.csv(res, out, row.names = FALSE)
+cat(attr_line, "\n", file = out, append = TRUE)
+message("wrote ", out, " (", nrow(res), " rows) in ", round(proc.time()[["elapsed"]] - t_start), " s")
