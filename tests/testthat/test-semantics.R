@@ -1,0 +1,248 @@
+# The documented meaning of each option on small hand-made graphs, and what
+# the result does (not) depend on. Complements test-options.R (argument
+# handling, basic effects) and test-clustering.R (recovery, memory_limit).
+
+# Two disjoint cliques "A" and "B" of size s with heavy edges, as a data.frame.
+two_cliques <- function(s = 5, w = 10) {
+    e <- list()
+    for (k in c("A", "B")) {
+        nm <- sprintf("%s%d", k, seq_len(s))
+        pr <- t(utils::combn(s, 2))
+        e[[k]] <- data.frame(a = nm[pr[, 1]], b = nm[pr[, 2]], w = w)
+    }
+    do.call(rbind, e)
+}
+
+cluster_of <- function(res) as_membership(res$results)
+
+test_that("add_self_loops: TRUE is 1, FALSE is 0, the cutoff is inclusive", {
+    # x hangs off clique A by an edge of weight 0.5, y off clique B by 0.49
+    df <- rbind(two_cliques(), data.frame(a = c("x", "y"), b = c("A1", "B1"), w = c(0.5, 0.49)))
+    f <- write_edges(df)
+    run <- function(sl) {
+        set.seed(3)
+        cluster_of(ExoLabel(f, add_self_loops = sl, return_table = TRUE))
+    }
+    expect_identical(run(TRUE), run(1))
+    expect_identical(run(FALSE), run(0))
+    m <- run(0.5) # 0.5 >= 0.5 qualifies, 0.49 does not
+    expect_equal(unname(m["x"]), unname(m["A1"]))
+    expect_false(m["y"] == m["B1"])
+    expect_equal(length(unique(m)), 3)
+    m <- run(0.51)
+    expect_false(m["x"] == m["A1"])
+    # with cutoff 1 (TRUE) the cliques' weight-10 edges still qualify
+    m <- run(TRUE)
+    expect_equal(length(unique(m[grep("^A", names(m))])), 1)
+    expect_equal(length(unique(m)), 4)
+    # above every weight: nothing qualifies, every node stays alone
+    expect_equal(length(unique(run(11))), nrow(unique(data.frame(v = c(df$a, df$b)))))
+})
+
+test_that("attenuation: TRUE is 1, FALSE is 0, vectors match single runs", {
+    df <- clique_ring(k = 5, s = 6)
+    f <- write_edges(df)
+    run <- function(a) {
+        set.seed(8)
+        readLines(ExoLabel(f, attenuation = a)$results)
+    }
+    expect_identical(run(TRUE), run(1))
+    expect_identical(run(FALSE), run(0))
+    # attenuation keeps random graphs from flooding into one cluster
+    set.seed(5)
+    n <- 2000
+    a <- sample(n, 20000, TRUE)
+    b <- sample(n, 20000, TRUE)
+    g <- write_edges(data.frame(a = a[a != b], b = b[a != b]), weights = FALSE)
+    r <- ExoLabel(g, attenuation = TRUE, return_table = TRUE)
+    expect_gt(length(unique(r$results$Cluster)), 10)
+    expect_lt(max(table(r$results$Cluster)), n / 2)
+})
+
+test_that("iterations: 0 is the automatic cap, 1 processes each node once", {
+    # directed chain v01 -> ... -> v40: a label moves one hop per visit of
+    # the node below it, so a single visit per node cannot carry v01's label
+    # to the end, while an ample cap always does
+    nm <- sprintf("v%02d", 1:40)
+    f <- write_edges(data.frame(a = nm[-40], b = nm[-1], w = 1))
+    set.seed(2)
+    auto <- ExoLabel(f, mode = "directed")
+    cap <- auto$parameters[["iterations"]]
+    expect_equal(cap, 5) # max(5, floor(sqrt(1)))
+    set.seed(2)
+    expect_identical(readLines(ExoLabel(f, mode = "directed", iterations = cap)$results),
+                     readLines(auto$results))
+    for (seed in 1:5) {
+        set.seed(seed)
+        one <- ExoLabel(f, mode = "directed", iterations = 1, return_table = TRUE)
+        expect_equal(one$parameters[["iterations"]], 1)
+        expect_gt(length(unique(one$results$Cluster)), 1)
+        set.seed(seed)
+        many <- ExoLabel(f, mode = "directed", iterations = 100, return_table = TRUE)
+        expect_equal(length(unique(many$results$Cluster)), 1)
+    }
+    # each node keeps its own label or takes its parent's: the clusters are
+    # runs of consecutive nodes
+    m <- as_membership(one$results)[nm]
+    expect_equal(sum(diff(m) != 0) + 1, length(unique(m)))
+    expect_identical(formals(ExoLabel)$iterations, 0L)
+})
+
+test_that("several clusterings in one call: one graph build, a list, same as single calls", {
+    df <- clique_ring(k = 4, s = 6, bridge_w = 0.5)
+    df$w <- round(stats::runif(nrow(df), 0.3, 1), 2)
+    f <- write_edges(df)
+    msgs <- capture.output(type = "message", {
+        set.seed(21)
+        multi <- ExoLabel(f, attenuation = c(0, 1, 0), add_self_loops = c(0, 0, 0.4),
+                          iterations = c(0, 0, 3), return_table = TRUE, verbose = TRUE)
+    })
+    expect_length(grep("reading edges done", msgs), 1)
+    expect_length(grep("writing the graph done", msgs), 1)
+    expect_length(grep("label propagation done", msgs), 3)
+    expect_type(multi, "list")
+    expect_length(multi, 3)
+    expect_equal(t(vapply(multi, function(r) r$parameters, numeric(3))),
+                 cbind(add_self_loops = c(0, 0, 0.4), attenuation = c(0, 1, 0),
+                       iterations = c(5, 5, 3)))
+    # clustering i uses the i-th seed drawn from R's generator, as the i-th
+    # of as many single calls would
+    set.seed(21)
+    s1 <- ExoLabel(f, return_table = TRUE)
+    s2 <- ExoLabel(f, attenuation = 1, return_table = TRUE)
+    s3 <- ExoLabel(f, add_self_loops = 0.4, iterations = 3, return_table = TRUE)
+    expect_identical(multi[[1]]$results, s1$results)
+    expect_identical(multi[[2]]$results, s2$results)
+    expect_identical(multi[[3]]$results, s3$results)
+    # several outfiles alone also make several clusterings
+    outs <- file.path(fresh_dir(), c("x.tsv", "y.tsv"))
+    two <- ExoLabel(f, outfile = outs)
+    expect_length(two, 2)
+    expect_identical(vapply(two, function(r) r$results, ""), normalizePath(outs))
+})
+
+test_that("directed trees propagate the root's label downstream only", {
+    # binary tree t1 (31 nodes, root t1_1; node i -> 2i, 2i+1), and a second
+    # tree t2 whose node t2_5 also gets a light arc from t1_3
+    tree <- function(p, n = 31) {
+        i <- 2:n
+        data.frame(a = sprintf("%s_%d", p, i %/% 2), b = sprintf("%s_%d", p, i), w = 1)
+    }
+    df <- rbind(tree("t1"), tree("t2"), data.frame(a = "t1_3", b = "t2_5", w = 0.2))
+    f <- write_edges(df[sample(nrow(df)), ])
+    for (seed in 1:3) {
+        set.seed(seed)
+        m <- cluster_of(ExoLabel(f, mode = "directed", iterations = 100, return_table = TRUE))
+        t1 <- m[grep("^t1_", names(m))]
+        t2 <- m[grep("^t2_", names(m))]
+        expect_true(all(t1 == m["t1_1"]))
+        expect_true(all(t2 == m["t2_1"]))
+        expect_false(m["t1_1"] == m["t2_1"])
+    }
+    # reversed arcs: every node is a source or listens to many leaves;
+    # the leaves (now sources) keep their own labels
+    rev <- write_edges(data.frame(a = df$b, b = df$a, w = df$w))
+    m <- cluster_of(ExoLabel(rev, mode = "directed", iterations = 100, return_table = TRUE))
+    leaves <- sprintf("t1_%d", 16:31)
+    expect_equal(length(unique(m[leaves])), 16)
+})
+
+test_that("ties are broken at random by the seed; a node among the best keeps its label", {
+    # directed: sources a and b keep their labels. x listens to a and b with
+    # equal weight: a tie, decided by the seed. z listens to a, b and itself
+    # (self-loop): its own label is among the best, so it never moves.
+    df <- data.frame(a = c("a", "b", "a", "b", "z"), b = c("x", "x", "z", "z", "z"), w = 1)
+    f <- write_edges(df)
+    picks <- character()
+    for (seed in 1:30) {
+        set.seed(seed)
+        m <- cluster_of(ExoLabel(f, mode = "directed", return_table = TRUE))
+        set.seed(seed)
+        again <- cluster_of(ExoLabel(f, mode = "directed", return_table = TRUE))
+        expect_identical(again, m)
+        expect_false(m["a"] == m["b"])
+        expect_true(m["x"] == m["a"] || m["x"] == m["b"])
+        picks <- c(picks, if (m["x"] == m["a"]) "a" else "b")
+        expect_false(m["z"] %in% m[c("a", "b", "x")])
+    }
+    expect_setequal(picks, c("a", "b"))
+    # undirected: x between two heavy cliques by equal light edges
+    und <- write_edges(rbind(two_cliques(), data.frame(a = c("x", "x"), b = c("A1", "B1"), w = 1)))
+    sides <- vapply(1:30, function(seed) {
+        set.seed(seed)
+        m <- cluster_of(ExoLabel(und, return_table = TRUE))
+        expect_equal(length(unique(m)), 2)
+        if (m["x"] == m["A1"]) "A" else "B"
+    }, "")
+    expect_setequal(sides, c("A", "B"))
+})
+
+test_that("set.seed makes runs identical across calls and memory_limit values", {
+    set.seed(1)
+    df <- clique_ring(k = 8, s = 7, bridge_w = 1)
+    noise <- data.frame(a = sample(df$a, 40), b = sample(df$b, 40), w = 1)
+    df <- rbind(df[, 1:3], noise[noise$a != noise$b, ])
+    f <- write_edges(df)
+    outs <- lapply(c("1MB", "3MB", "1GB"), function(ml) {
+        set.seed(99)
+        ExoLabel(f, memory_limit = ml, attenuation = c(0, 1), return_table = TRUE)
+    })
+    for (o in outs[-1]) {
+        expect_identical(o[[1]]$results, outs[[1]][[1]]$results)
+        expect_identical(o[[2]]$results, outs[[1]][[2]]$results)
+    }
+})
+
+test_that("splitting the input across files changes nothing", {
+    set.seed(12)
+    df <- clique_ring(k = 6, s = 6, bridge_w = 0.8)
+    extra <- data.frame(a = sample(df$a, 30), b = sample(df$b, 30), w = 0.4)
+    df <- rbind(df[, 1:3], extra[extra$a != extra$b, ])
+    whole <- write_edges(df)
+    cuts <- sort(sample(nrow(df) - 1, 5))
+    parts <- split(df, findInterval(seq_len(nrow(df)), cuts + 1))
+    files <- vapply(parts, write_edges, "")
+    for (seed in 1:3) {
+        set.seed(seed)
+        a <- ExoLabel(whole, attenuation = c(0, 1), return_table = TRUE)
+        set.seed(seed)
+        b <- ExoLabel(files, attenuation = c(0, 1), return_table = TRUE)
+        expect_identical(b[[1]]$results, a[[1]]$results)
+        expect_identical(b[[2]]$results, a[[2]]$results)
+    }
+})
+
+test_that("line order and edge orientation change nothing beyond the seed on clear structure", {
+    df <- clique_ring(k = 6, s = 8)
+    truth <- stats::setNames(sub("_n[0-9]+$", "", c(df$a, df$b)), c(df$a, df$b))
+    truth <- truth[!duplicated(names(truth))]
+    set.seed(31)
+    for (rep in 1:6) {
+        d <- df[sample(nrow(df)), 1:3]
+        flip <- stats::runif(nrow(d)) < 0.5
+        d[flip, 1:2] <- d[flip, 2:1]
+        f <- write_edges(d)
+        for (seed in 1:2) {
+            set.seed(seed)
+            m <- cluster_of(ExoLabel(f, return_table = TRUE))
+            expect_true(same_partition(m, truth), info = paste(rep, seed))
+        }
+    }
+    # on an ambiguous graph the order acts like another seed: the same file
+    # and seed give the same result, a reordered file a valid clustering of
+    # the same nodes
+    set.seed(2)
+    n <- 300
+    a <- sample(n, 1500, TRUE)
+    b <- sample(n, 1500, TRUE)
+    d <- data.frame(a = sprintf("n%d", a), b = sprintf("n%d", b), w = 1)[a != b, ]
+    f1 <- write_edges(d)
+    f2 <- write_edges(d[rev(seq_len(nrow(d))), ])
+    set.seed(4)
+    r1 <- ExoLabel(f1, return_table = TRUE)$results
+    set.seed(4)
+    r2 <- ExoLabel(f2, return_table = TRUE)$results
+    expect_setequal(r1$Vertex, r2$Vertex)
+    set.seed(4)
+    expect_identical(ExoLabel(f1, return_table = TRUE)$results, r1)
+})
