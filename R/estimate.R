@@ -6,7 +6,11 @@
 #' the name table (16 bytes per slot, a power of two kept at most 70% full,
 #' one and a half times that while it doubles), the per-node arrays of label
 #' propagation and the 12-byte (20-byte above 2^32 nodes) sort records and
-#' 8-byte (12-byte) adjacency entries on disk. The measured values of a run
+#' 8-byte (12-byte) adjacency entries on disk. Temporary disk peaks at the
+#' start of the final merge, when the sorted runs and the graph file being
+#' written are both counted in full (hole punching releases the runs while
+#' they are read, so the disk actually in use is often lower; the estimate
+#' is what should be free). The measured values of a run
 #' are in `attr(res, "stats")` (`peak_temp_disk`, `peak_rss`); the package's
 #' `benchmarks/ESTIMATES.md` compares the two on generated graphs.
 #'
@@ -67,11 +71,16 @@ EstimateExoLabel <- function(num_vertices, num_edges, memory_limit = "256MB",
     # output: labels and the renumbering map
     ram_output <- 16 * n + 2 * mib
 
+    # disk: the names file; sorted runs (the run buffer holds sort_mem / 2
+    # bytes of records; the last, partly filled buffer is merged from memory
+    # and never written); the CSR, counted in full from the start of the
+    # final merge while the runs it consumes are still counted too
     names_disk <- n * (name_bytes + 1)
-    spilled <- rec * records > sort_mem / 2
-    runs_disk <- if (spilled) rec * records else 0
+    per_run <- floor(sort_mem / 2 / rec)
+    in_memory <- if (records <= per_run) records else records %% per_run
+    runs_disk <- rec * (records - in_memory)
     csr_disk <- adj * records + 8 * (n + 1)
-    disk_sort <- names_disk + max(runs_disk, csr_disk)
+    disk_sort <- names_disk + runs_disk + csr_disk
     stages <- data.frame(stage = c("read", "sort", "cluster", "output"),
                          ram = c(ram_read, ram_sort, ram_cluster, ram_output),
                          temp_disk = c(names_disk + runs_disk, disk_sort,
