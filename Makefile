@@ -2,7 +2,8 @@
 #   make demo      install dependencies, build and install the package, cluster the bundled example
 #   make test      install dependencies, run the C unit tests (Check) and the R tests (testthat)
 #   make ctest     only the C unit tests
-#   make cli       the standalone command-line tool build/exolabel
+#   make cli       the standalone command-line tool $(BUILD)/exolabel
+#   make check     R CMD build + R CMD check --as-cran + BiocCheck
 #   make sanitize  C unit tests under AddressSanitizer + UBSan
 #   make valgrind  C unit tests under valgrind memcheck
 #   make cppcheck  static analysis
@@ -22,6 +23,8 @@ TEST_SRC := $(wildcard tests/c/test_*.c)
 CFLAGS_CORE := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread
 LDLIBS_CORE := -lz -lm -pthread
 
+
+.PHONY: check
 .PHONY: all deps demo test ctest rtest cli sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean quality
 
 all: ctest
@@ -153,6 +156,21 @@ quality: install
 	  --work $(BUILD)/quality-work --scale $(QUALITY_SCALE) --out benchmarks/quality/results.csv
 	$(R_LIBS_ENV) $(RSCRIPT) benchmarks/quality/report.R benchmarks/quality/results.csv \
 	  benchmarks/QUALITY.md benchmarks/quality.png benchmarks/quality/notes.md
+
+# `make check`: R CMD build, R CMD check --as-cran and BiocCheck on a copy of
+# the tree in $(BUILD)/check; fails on any ERROR or WARNING (NOTEs are listed
+# and explained in the README).
+check: deps
+	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check/src
+	rsync -a --exclude '.git' --exclude 'build' --exclude '*.o' --exclude '*.so' \
+	  ./ $(BUILD)/check/src/ExoLabel/
+	cd $(BUILD)/check && $(R_LIBS_ENV) $(R) CMD build src/ExoLabel
+	cd $(BUILD)/check && $(R_LIBS_ENV) _R_CHECK_CRAN_INCOMING_REMOTE_=false \
+	  $(R) CMD check --as-cran --no-manual ExoLabel_*.tar.gz
+	@! grep -E '^Status:.*(ERROR|WARNING)' $(BUILD)/check/ExoLabel.Rcheck/00check.log
+	cd $(BUILD)/check && $(R_LIBS_ENV) $(RSCRIPT) -e \
+	  'r <- BiocCheck::BiocCheck(Sys.glob("ExoLabel_*.tar.gz"), "no-check-bioc-help" = TRUE); \
+	   if (r$$getNum("error") + r$$getNum("warning") > 0) quit(status = 1)'
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o
