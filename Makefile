@@ -25,7 +25,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean quality
+.PHONY: all deps demo test ctest rtest cli sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean quality bench
 
 all: ctest
 
@@ -171,6 +171,14 @@ check: deps
 	cd $(BUILD)/check && $(R_LIBS_ENV) $(RSCRIPT) -e \
 	  'r <- BiocCheck::BiocCheck(Sys.glob("ExoLabel_*.tar.gz"), "no-check-bioc-help" = TRUE); \
 	   if (r$$getNum("error") + r$$getNum("warning") > 0) quit(status = 1)'
+
+# ---- benchmarks -----------------------------------------------------------
+# make bench [SIZE=large] [REPS=3] [BENCH_DIR=/tmp/exolabel-bench]: generated
+# graphs of 1M and 20M edges (100M with SIZE=large) end to end against raw
+# baselines; medians go into benchmarks/RESULTS.md (see benchmarks/bench/run.sh).
+SIZE ?= small
+bench: install
+	BUILD=$(BUILD) RLIB=$(RLIB) SIZE=$(SIZE) bash benchmarks/bench/run.sh
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o
