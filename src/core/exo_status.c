@@ -44,7 +44,7 @@ exo_status exo_error_errno(exo_error *err, int errnum, const char *what,
   else if (errnum == ENOMEM)
     code = EXO_ENOMEM;
   if (code == EXO_ENOSPC)
-    return exo_error_set(err, code, "no space left on device while %s '%s'",
+    return exo_error_set(err, code, "no space left on device: cannot %s '%s'",
                          what, path ? path : "?");
   return exo_error_set(err, code, "cannot %s '%s': %s", what, path ? path : "?",
                        strerror(errnum));

@@ -1,0 +1,331 @@
+# Faults (issue 5): full disks in every stage, unwritable outputs,
+# interrupts in every stage, concurrent runs, the node-id width switch, and
+# (opt-in, EXOLABEL_TEST_LARGE=1) a file over 4 GiB with more than 2^31 lines.
+# Disk-full tests mount a tmpfs and are skipped where that is impossible.
+
+entries <- function(d) list.files(d, all.files = TRUE, no.. = TRUE)
+
+# A tmpfs of `kb` KiB at a fresh directory, or NULL when mounting fails
+# (not root, no mount command, inside a restricted container).
+mount_tmpfs <- function(kb, ro = FALSE) {
+    if (.Platform$OS.type != "unix" || Sys.info()[["sysname"]] != "Linux" ||
+        !nzchar(Sys.which("mount")))
+        return(NULL)
+    d <- tempfile("exo-tmpfs")
+    dir.create(d)
+    opts <- sprintf("size=%dk%s", as.integer(kb), if (ro) ",ro" else "")
+    st <- suppressWarnings(system2("mount", c("-t", "tmpfs", "-o", opts, "tmpfs", d),
+                                   stdout = FALSE, stderr = FALSE))
+    if (st != 0) {
+        unlink(d, recursive = TRUE)
+        return(NULL)
+    }
+    d
+}
+remount_tmpfs <- function(d, kb)
+    system2("mount", c("-o", sprintf("remount,size=%dk", as.integer(kb)), d)) == 0
+umount_tmpfs <- function(d) {
+    system2("umount", d)
+    unlink(d, recursive = TRUE)
+}
+
+# n-node ring of 6-cliques with longish names (so the names file and the
+# output take some room): "<pad>c<i>_<j>".
+fault_graph <- function(path, k = 60, s = 6, pad = "node-with-a-long-name-") {
+    df <- clique_ring(k = k, s = s)
+    df$a <- paste0(pad, df$a)
+    df$b <- paste0(pad, df$b)
+    write_edges(df, path)
+}
+
+free_bytes <- function(d)
+    as.numeric(system2("df", c("-B1", "--output=avail", d), stdout = TRUE)[2])
+
+# Fill the file system of `d` (a file "filler" in d) when the progress line
+# that starts `stage` arrives: the disk is full for that stage and the next.
+fill_when <- function(stage, d) {
+    function(m) {
+        if (startsWith(conditionMessage(m), paste0("ExoLabel: ", stage, " ..."))) {
+            con <- file(file.path(d, "filler"), "wb")
+            n <- free_bytes(d)
+            while (n > 0) {
+                k <- min(n, 2^20)
+                writeBin(raw(k), con)
+                n <- n - k
+            }
+            close(con)
+        }
+        invokeRestart("muffleMessage")
+    }
+}
+
+# Which stage a no-space message comes from, by the file it names.
+stage_of <- function(msg) {
+    if (grepl("names\\.txt'", msg)) "records"
+    else if (grepl("run-0-[0-9]+\\.bin'", msg)) "records"
+    else if (grepl("run-[1-9][0-9]*-[0-9]+\\.bin'", msg)) "merge"
+    else if (grepl("csr\\.(offsets|adjacency)'", msg)) "csr"
+    else if (grepl("out\\.tsv\\.tmp-", msg)) "output"
+    else paste("unknown:", msg)
+}
+
+test_that("a full disk in each stage gives a clean error, leaves nothing and the session works", {
+    mnt <- mount_tmpfs(16384)
+    if (is.null(mnt)) skip("cannot mount a tmpfs here (needs root): disk-full tests skipped")
+    on.exit(umount_tmpfs(mnt))
+    old <- options(ExoLabel.check_disk = FALSE, ExoLabel.run_records = 300,
+                   ExoLabel.fan_in = 2)
+    on.exit(options(old), add = TRUE)
+    # 960 edges among 360 nodes, then 6000 names on zero-weight lines (nodes
+    # without arcs: their CSR offsets need room the sort runs do not free)
+    src <- fault_graph(tempfile(fileext = ".tsv"))
+    cat(sprintf("iso%d\tiso%d\t0\n", 1:3000, 3001:6000), file = src, append = TRUE,
+        sep = "")
+    ref_out <- tempfile(fileext = ".tsv")
+    set.seed(7)
+    ExoLabel(src, outfile = ref_out, tempfiledir = tempdir())
+    want <- readLines(ref_out)
+    out <- file.path(mnt, "out.tsv")
+    # The disk fills at the start of each stage in turn. The merge passes
+    # need no room of their own (each releases its input as it reads it), so
+    # a disk full when they start fails at the first stage that does: the
+    # CSR offsets.
+    stages <- c(records = "reading edges", csr = "merging sorted runs",
+                csr = "writing the graph", output = "writing clusters")
+    for (i in seq_along(stages)) {
+        st <- names(stages)[i]
+        set.seed(7)
+        err <- tryCatch(withCallingHandlers(
+            ExoLabel(src, outfile = out, tempfiledir = mnt, verbose = TRUE),
+            message = fill_when(stages[[i]], mnt)), error = function(e) e)
+        expect_s3_class(err, "error")
+        msg <- conditionMessage(err)
+        expect_match(msg, "no space left on device: cannot write", info = st)
+        expect_equal(stage_of(msg), st, info = msg)
+        expect_identical(entries(mnt), "filler", info = st)
+        unlink(file.path(mnt, "filler"))
+    }
+    # Sweep the tmpfs size (temp files and output both live there): every
+    # size gives the reference output or a no-space error; nothing is left.
+    src0 <- fault_graph(tempfile(fileext = ".tsv"))
+    set.seed(7)
+    ExoLabel(src0, outfile = ref_out, tempfiledir = tempdir())
+    want0 <- readLines(ref_out)
+    seen <- character()
+    for (kb in seq(4, 48, by = 4)) {
+        expect_true(remount_tmpfs(mnt, kb))
+        set.seed(7)
+        res <- tryCatch(ExoLabel(src0, outfile = out, tempfiledir = mnt),
+                        error = function(e) e)
+        if (inherits(res, "error")) {
+            msg <- conditionMessage(res)
+            expect_match(msg, "no space left on device: cannot write", info = paste(kb, "KiB"))
+            seen <- c(seen, stage_of(msg))
+            expect_length(entries(mnt), 0)
+        } else {
+            seen <- c(seen, "success")
+            expect_identical(readLines(out), want0, info = paste(kb, "KiB"))
+            expect_identical(entries(mnt), "out.tsv")
+            unlink(out)
+        }
+    }
+    expect_true(all(c("records", "output", "success") %in% seen))
+    expect_false(any(startsWith(seen, "unknown")))
+    # the early check (on by default) refuses a tempfiledir that is far too small
+    expect_true(remount_tmpfs(mnt, 4))
+    options(ExoLabel.check_disk = TRUE)
+    big <- tempfile(fileext = ".tsv")
+    writeLines(sprintf("n%d\tn%d\t1", 1:40000, 2:40001), big)
+    expect_error(ExoLabel(big, tempfiledir = mnt), "not enough free space in tempfiledir")
+    expect_length(entries(mnt), 0)
+    # and the session still works
+    set.seed(7)
+    ExoLabel(src, outfile = ref_out, tempfiledir = tempdir())
+    expect_identical(readLines(ref_out), want)
+})
+
+test_that("an outfile that cannot be written gives a clean error", {
+    d <- fresh_dir()
+    f <- fault_graph(file.path(d, "g.tsv"), k = 3)
+    # /proc accepts no new files, whoever runs the test
+    if (dir.exists("/proc"))
+        expect_error(ExoLabel(f, outfile = "/proc/exolabel-out.tsv", tempfiledir = d),
+                     "/proc/exolabel-out\\.tsv")
+    # a directory where the file should be
+    dir.create(file.path(d, "taken"))
+    expect_error(ExoLabel(f, outfile = file.path(d, "taken"), tempfiledir = d), "taken")
+    # below a regular file
+    expect_error(ExoLabel(f, outfile = file.path(f, "x.tsv"), tempfiledir = d),
+                 "cannot create the directory")
+    expect_setequal(entries(d), c("g.tsv", "taken"))
+    # a read-only file system (root ignores permission bits, not this)
+    ro <- mount_tmpfs(64, ro = TRUE)
+    if (is.null(ro)) skip("cannot mount a read-only tmpfs here")
+    on.exit(umount_tmpfs(ro))
+    expect_error(ExoLabel(f, outfile = file.path(ro, "out.tsv"), tempfiledir = d),
+                 "Read-only file system")
+    expect_length(entries(ro), 0)
+    expect_setequal(entries(d), c("g.tsv", "taken"))
+    expect_error(ExoLabel(f, tempfiledir = ro), "tempfiledir|Read-only")
+})
+
+test_that("forcing wide (64-bit) node ids on disk gives identical results", {
+    d <- fresh_dir()
+    f <- write_edges(clique_ring(k = 40, s = 7), file.path(d, "g.tsv"))
+    run <- function(...) {
+        old <- options(...)
+        on.exit(options(old))
+        set.seed(11)
+        ExoLabel(f, tempfiledir = d, return_table = TRUE, attenuation = c(0, 1),
+                 mode = "undirected")
+    }
+    narrow <- run(ExoLabel.force_wide_ids = FALSE)
+    wide <- run(ExoLabel.force_wide_ids = TRUE)
+    wide_merged <- run(ExoLabel.force_wide_ids = TRUE, ExoLabel.run_records = 50,
+                       ExoLabel.fan_in = 3)
+    for (i in 1:2) {
+        expect_identical(wide[[i]]$results, narrow[[i]]$results)
+        expect_identical(wide_merged[[i]]$results, narrow[[i]]$results)
+        expect_identical(wide[[i]]$graph_stats, narrow[[i]]$graph_stats)
+    }
+    # the switch really changed the record width: 20 vs 12 bytes per arc
+    expect_gt(attr(wide[[1]], "stats")$peak_temp_disk,
+              attr(narrow[[1]], "stats")$peak_temp_disk)
+    expect_gt(attr(wide_merged[[1]], "stats")$merge_passes, 1)
+    # directed mode goes through the signed-arc paths
+    set.seed(2)
+    dn <- ExoLabel(f, tempfiledir = d, return_table = TRUE, mode = "directed")
+    old <- options(ExoLabel.force_wide_ids = TRUE)
+    set.seed(2)
+    dw <- ExoLabel(f, tempfiledir = d, return_table = TRUE, mode = "directed")
+    options(old)
+    expect_identical(dw$results, dn$results)
+    expect_identical(entries(d), "g.tsv")
+})
+
+test_that("two concurrent runs sharing a tempfiledir both give correct results", {
+    skip_if_not_installed("callr")
+    d <- fresh_dir()
+    f1 <- write_edges(clique_ring(k = 30, s = 8), file.path(d, "g1.tsv"))
+    f2 <- write_edges(clique_ring(k = 25, s = 9, w = 2), file.path(d, "g2.tsv"))
+    job <- function(f, d, seed) {
+        options(ExoLabel.run_records = 200, ExoLabel.fan_in = 2)
+        set.seed(seed)
+        ExoLabel::ExoLabel(f, tempfiledir = d, return_table = TRUE)$results
+    }
+    # references, one at a time in this session
+    ref1 <- job(f1, d, 1)
+    ref2 <- job(f2, d, 2)
+    options(ExoLabel.run_records = NULL, ExoLabel.fan_in = NULL)
+    libs <- .libPaths()
+    for (round in 1:2) {
+        p1 <- callr::r_bg(job, list(f1, d, 1), libpath = libs)
+        p2 <- callr::r_bg(job, list(f2, d, 2), libpath = libs)
+        p1$wait(60000)
+        p2$wait(60000)
+        expect_identical(p1$get_result(), ref1)
+        expect_identical(p2$get_result(), ref2)
+    }
+    expect_equal(length(unique(ref1$Cluster)), 30)
+    expect_equal(length(unique(ref2$Cluster)), 25)
+    expect_setequal(entries(d), c("g1.tsv", "g2.tsv"))
+})
+
+test_that("an interrupt in each stage stops the run promptly, cleans up, and the session goes on", {
+    skip_if_not_installed("callr")
+    d <- fresh_dir()
+    tmp <- file.path(d, "tmp")
+    dir.create(tmp)
+    # 250k nodes, 400k edges: every stage lasts long enough to be hit
+    f <- file.path(d, "big.tsv")
+    set.seed(5)
+    n <- 2.5e5
+    a <- sample.int(n, 4e5, TRUE)
+    b <- (a + sample.int(40, 4e5, TRUE)) %% n + 1
+    writeLines(paste0("a-rather-long-vertex-name-", a, "\tanother-long-vertex-name-", b,
+                      "\t1"), f)
+    small <- write_edges(clique_ring(k = 3, s = 4), file.path(d, "small.tsv"))
+    s <- callr::r_session$new(callr::r_session_options(libpath = .libPaths(),
+                                                       stderr = "|"))
+    on.exit(s$close(), add = TRUE)
+    s$run(function() {
+        library(ExoLabel)
+        options(ExoLabel.check_disk = FALSE, ExoLabel.run_records = 20000,
+                ExoLabel.fan_in = 2)
+        NULL
+    })
+    # stage: the progress line (stderr, verbose = TRUE) that starts it
+    stages <- c(records = "reading edges", merge = "merging sorted runs",
+                csr = "writing the graph", cluster = "label propagation",
+                output = "writing clusters")
+    for (st in names(stages)) {
+        s$call(function(f, tmp, out) {
+            set.seed(1)
+            ExoLabel::ExoLabel(f, outfile = out, tempfiledir = tmp, verbose = TRUE)
+        }, list(f, tmp, file.path(d, "out.tsv")))
+        reached <- FALSE
+        deadline <- Sys.time() + 60
+        while (!reached && Sys.time() < deadline) {
+            s$poll_io(20)
+            lines <- s$read_error_lines()
+            reached <- any(grepl(stages[[st]], lines, fixed = TRUE))
+        }
+        expect_true(reached, info = st)
+        t0 <- Sys.time()
+        s$interrupt()
+        r <- NULL
+        while (is.null(r) && Sys.time() < t0 + 30) {
+            s$poll_process(20)
+            r <- s$read()
+        }
+        took <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
+        if (nzchar(Sys.getenv("EXOLABEL_TEST_REPORT")))
+            message(sprintf("interrupt during %s: stopped after %.3f s", st, took))
+        expect_false(is.null(r), info = st)
+        # interrupted, not finished, and within about a second
+        expect_true(inherits(r$error, "error") || inherits(r$error, "interrupt") ||
+                        !is.null(r$error), info = st)
+        expect_null(r$result, info = st)
+        expect_lt(took, 2.5)
+        expect_length(entries(tmp), 0)
+        expect_false(file.exists(file.path(d, "out.tsv")))
+        # the same session still works
+        res <- s$run(function(f, tmp) {
+            set.seed(3)
+            ExoLabel::ExoLabel(f, tempfiledir = tmp, return_table = TRUE)$results
+        }, list(small, tmp))
+        expect_equal(length(unique(res$Cluster)), 3, info = st)
+        expect_length(entries(tmp), 0)
+    }
+})
+
+test_that("a file over 4 GiB with more than 2^31 lines (EXOLABEL_TEST_LARGE=1)", {
+    if (!identical(Sys.getenv("EXOLABEL_TEST_LARGE"), "1"))
+        skip("set EXOLABEL_TEST_LARGE=1 to run (writes a 13 GB file; minutes)")
+    d <- Sys.getenv("EXOLABEL_TEST_LARGE_DIR", tempdir())
+    f <- file.path(d, "exolabel-large.tsv")
+    on.exit(unlink(f))
+    # 2^31 + 8 lines: 2^31 zero-weight lines "a<TAB>b<TAB>0" (they add two
+    # names, no arcs), then two 4-node groups with positive weights.
+    nlines <- 2^31
+    blk <- charToRaw(strrep("a\tb\t0\n", 2^20))
+    con <- file(f, "wb")
+    for (i in seq_len(nlines / 2^20)) writeBin(blk, con)
+    writeBin(charToRaw("p\tq\t1\np\tr\t1\nq\tr\t1\nr\ts\t1\nu\tv\t1\nu\tw\t1\nv\tw\t1\nw\tz\t1\n"), con)
+    close(con)
+    expect_gt(file.size(f), 4 * 2^30)
+    set.seed(1)
+    res <- ExoLabel(f, tempfiledir = d, return_table = TRUE, memory_limit = "1GB",
+                    iterations = 1)
+    expect_equal(unname(res$graph_stats), c(10, 16))
+    tail8 <- utils::tail(res$results, 8)
+    expect_equal(tail8$Vertex, c("p", "q", "r", "s", "u", "v", "w", "z"))
+    expect_equal(length(unique(tail8$Cluster[1:4])), 1)
+    expect_equal(length(unique(tail8$Cluster[5:8])), 1)
+    # a malformed line after line 2^31 is reported with its exact number
+    con <- file(f, "ab")
+    writeBin(charToRaw("broken line\n"), con)
+    close(con)
+    expect_error(ExoLabel(f, tempfiledir = d), sprintf(":%.0f: expected 2 or 3 fields", nlines + 9))
+    expect_length(list.files(d, pattern = "^exolabel-[^.]*$"), 0)
+})
