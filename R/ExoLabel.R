@@ -18,6 +18,32 @@
 #' weights add up; a self-loop `A A w` is one arc from `A` to itself. A
 #' malformed line stops the run with an error naming the file and line.
 #'
+#' Weights in detail: a weight is a decimal or hexadecimal floating-point
+#' number (`1`, `-2.5`, `1e-3`, `0x1p4`; spaces around it are allowed),
+#' rounded to the nearest single-precision float. Zero, negative weights
+#' and weights so small that they round to zero (magnitude below about
+#' `7e-46`) keep both names but add no edge. It is an error (naming the file
+#' and line) when the weight is not a number (`abc`, `1,5`, `1.5x`, an
+#' empty third column), is `NaN` or infinite (`nan`, `Inf`, `-inf`), or has
+#' a magnitude beyond the float range (above about `3.4e38`).
+#'
+#' Other malformed input is an error naming the file and line: fewer than 2
+#' or more than 3 columns (the message suggests the separator when the line
+#' holds a different one), an empty name, a NUL byte (binary files), a
+#' carriage return inside a name. A textual header such as
+#' `from<sep>to<sep>weight` needs `header = TRUE`; without it, its weight
+#' column is reported as not a number (a two-column header would be read as
+#' an edge). Truncated or corrupt gzip files are errors naming the file;
+#' bzip2, xz and zstd files are recognised and rejected. Names are bytes:
+#' invalid UTF-8 and names of 1 MiB and more are kept exactly. Paths are
+#' used as given: a Windows-style path with backslashes is not translated.
+#'
+#' An input without any edge line (an empty file, only blank lines, only a
+#' header) gives an empty result with a warning; when every edge has a
+#' weight of zero or below, every node is its own cluster, with a warning.
+#' Errors, interrupts and a full disk leave no temporary file behind and
+#' the R session usable.
+#'
 #' @section Label propagation:
 #' Every node starts in its own cluster and is active. Nodes are processed
 #' in sweeps over the node ids: blocks of 1024 consecutive ids in increasing

@@ -36,7 +36,11 @@ static uint8_t *slurp(const char *path, size_t *len) {
   size_t k;
   while (b && (k = fread(b + n, 1, cap - n, f)) > 0) {
     n += k;
-    if (n == cap) b = realloc(b, cap *= 2);
+    if (n == cap) {
+      uint8_t *nb = realloc(b, cap *= 2);
+      if (!nb) free(b);
+      b = nb;
+    }
   }
   fclose(f);
   *len = n;
