@@ -1,7 +1,8 @@
 /* exo_lp.c: label propagation in sequential sweeps over the CSR files (see
  * exo_lp.h for the rules and exo_record.h for the formats).
  *
- * In memory: offsets (n+1 u64), labels (n u64), a u16 visit counter per
+ * In memory: offsets (n+1 u64), labels (n u32 while every id fits in 32
+ * bits, else u64; widened to u64 for the caller at the end), a u16 visit counter per
  * node, an active bitmap (1 bit per node), a u32 hop distance per node only
  * when attenuation > 0, one read buffer holding a window [win_beg, win_end)
  * of the adjacency file, and the label tally: an open-addressing hash map
@@ -152,7 +153,9 @@ typedef struct lp_state {
   int fd;              /* adjacency file */
   uint64_t file_size;  /* bytes */
   uint64_t *off;       /* n + 1 */
-  uint64_t *labels;    /* n */
+  uint32_t *lab32;    /* n labels when narrow_labels */
+  uint64_t *lab64;    /* n labels otherwise */
+  int narrow_labels;  /* n <= 2^32 */
   uint16_t *visits;    /* n: times processed */
   uint64_t *active;    /* ceil(n / 64) words */
   uint64_t nactive;    /* set bits in `active` */
@@ -177,7 +180,8 @@ static void lp_state_free(lp_state *st) {
   if (st->fd >= 0) close(st->fd);
   st->fd = -1;
   free(st->off);
-  free(st->labels);
+  free(st->lab32);
+  free(st->lab64);
   free(st->visits);
   free(st->active);
   free(st->dist);
@@ -219,6 +223,16 @@ static void *alloc_nodes(size_t bytes, int zero) {
   }
   if (zero) memset(p, 0, bytes);
   return p;
+}
+
+/* Label of node u; `narrow` is a constant in every caller's specialisation. */
+static inline uint64_t get_label(const lp_state *st, uint64_t u, int narrow) {
+  return narrow ? (uint64_t)st->lab32[u] : st->lab64[u];
+}
+
+static inline void set_label(lp_state *st, uint64_t u, uint64_t label, int narrow) {
+  if (narrow) st->lab32[u] = (uint32_t)label;
+  else st->lab64[u] = label;
 }
 
 static inline int is_active(const lp_state *st, uint64_t v) {
@@ -409,29 +423,42 @@ static exo_status bad_neighbour(lp_state *st, uint64_t v, uint64_t u) {
 /* Ask the cache for the per-node data of the neighbour in entry i of p
  * (if any): the label and distance lookups are random accesses. */
 static inline void prefetch_entry(const lp_state *st, const uint8_t *p, size_t i, size_t k,
-                                  int want_dist, int want_visits) {
+                                  int want_dist, int want_visits, int narrow, int wide) {
   if (i >= k) return;
   uint64_t u;
   float w;
-  exo_adj_decode(p + i * st->esz, st->wide, &u, &w);
+  exo_adj_decode(p + i * exo_adj_size(wide), wide, &u, &w);
   if (u >= st->n) return;
-  LP_PREFETCH_ADDR(&st->labels[u]);
+  if (narrow) LP_PREFETCH_ADDR(&st->lab32[u]);
+  else LP_PREFETCH_ADDR(&st->lab64[u]);
   if (want_dist) LP_PREFETCH_ADDR(&st->dist[u]);
   if (want_visits) LP_PREFETCH_ADDR(&st->visits[u]);
 }
 
+#if defined(__GNUC__)
+#define LP_INLINE static inline __attribute__((always_inline))
+#else
+#define LP_INLINE static inline
+#endif
+
+/* The hot loops below take `narrow` (u32 labels) and `wide` (u64 adjacency
+ * ids) as parameters; their callers pass constants for the common case
+ * (narrow labels, narrow adjacency) so that it gets its own copy. */
+
 /* Tally the votes held in entries [0, k) of p for node v. */
-static exo_status tally_entries(lp_state *st, uint64_t v, const uint8_t *p, size_t k) {
+LP_INLINE exo_status tally_impl(lp_state *st, uint64_t v, const uint8_t *p, size_t k,
+                                int narrow, int wide) {
   const int directed = st->par->directed;
   const double cutoff = st->par->self_loop_cutoff;
   const int att = st->dist != NULL;
+  const size_t esz = exo_adj_size(wide);
   const uint8_t *q = p;
-  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, att, 0);
-  for (size_t i = 0; i < k; i++, q += st->esz) {
+  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, att, 0, narrow, wide);
+  for (size_t i = 0; i < k; i++, q += esz) {
     uint64_t u;
     float w;
-    prefetch_entry(st, p, i + LP_PREFETCH, k, att, 0);
-    exo_adj_decode(q, st->wide, &u, &w);
+    prefetch_entry(st, p, i + LP_PREFETCH, k, att, 0, narrow, wide);
+    exo_adj_decode(q, wide, &u, &w);
     if (u >= st->n) return bad_neighbour(st, v, u);
     if (directed && !(w > 0.0f)) continue; /* out-arcs do not vote */
     double wd = (double)w;
@@ -441,25 +468,32 @@ static exo_status tally_entries(lp_state *st, uint64_t v, const uint8_t *p, size
       wd *= 1.0 - st->pa * dist_pow(st, d);
     }
     int eligible = fabs((double)w) >= cutoff;
-    if (tally_add(&st->tally, st->labels[u], wd, d, eligible) != 0)
+    if (tally_add(&st->tally, get_label(st, u, narrow), wd, d, eligible) != 0)
       return oom(st->ctx, "the label tally", (uint64_t)st->tally.cap * 2 * sizeof(tally_slot));
   }
   return EXO_OK;
 }
 
+static exo_status tally_entries(lp_state *st, uint64_t v, const uint8_t *p, size_t k) {
+  if (st->narrow_labels && !st->wide) return tally_impl(st, v, p, k, 1, 0);
+  return tally_impl(st, v, p, k, st->narrow_labels, st->wide);
+}
+
 /* Activate the out-neighbours in entries [0, k) of p whose label differs
  * from `label`, unless active already or out of visits. */
-static void activate_entries(lp_state *st, const uint8_t *p, size_t k, uint64_t label) {
+LP_INLINE void activate_impl(lp_state *st, const uint8_t *p, size_t k, uint64_t label,
+                             int narrow, int wide) {
   const int directed = st->par->directed;
+  const size_t esz = exo_adj_size(wide);
   const uint8_t *q = p;
-  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, 0, 1);
-  for (size_t i = 0; i < k; i++, q += st->esz) {
+  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, 0, 1, narrow, wide);
+  for (size_t i = 0; i < k; i++, q += esz) {
     uint64_t u;
     float w;
-    prefetch_entry(st, p, i + LP_PREFETCH, k, 0, 1);
-    exo_adj_decode(q, st->wide, &u, &w);
+    prefetch_entry(st, p, i + LP_PREFETCH, k, 0, 1, narrow, wide);
+    exo_adj_decode(q, wide, &u, &w);
     if (directed && !(w < 0.0f)) continue; /* in-arcs are not followed */
-    if (st->labels[u] == label) continue;
+    if (get_label(st, u, narrow) == label) continue;
     if (st->visits[u] >= st->max_visits) continue;
     uint64_t bit = (uint64_t)1 << (u & 63);
     uint64_t *word = &st->active[u >> 6];
@@ -469,11 +503,16 @@ static void activate_entries(lp_state *st, const uint8_t *p, size_t k, uint64_t 
   }
 }
 
+static void activate_entries(lp_state *st, const uint8_t *p, size_t k, uint64_t label) {
+  if (st->narrow_labels && !st->wide) activate_impl(st, p, k, label, 1, 0);
+  else activate_impl(st, p, k, label, st->narrow_labels, st->wide);
+}
+
 /* Process node v once; *changed is set when its label changed. */
 static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
   exo_status s;
   uint64_t beg = st->off[v], len = st->off[v + 1] - beg;
-  uint64_t cur = st->labels[v];
+  uint64_t cur = get_label(st, v, st->narrow_labels);
   const uint8_t *p = NULL;
   *changed = 0;
   if (len == 0) return EXO_OK; /* no votes */
@@ -528,7 +567,7 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
   }
   if (ties == 0 || cur_best || win == cur) return EXO_OK;
 
-  st->labels[v] = win;
+  set_label(st, v, win, st->narrow_labels);
   if (st->dist) st->dist[v] = win_dist == UINT32_MAX ? UINT32_MAX : win_dist + 1;
   *changed = 1;
 
@@ -587,8 +626,15 @@ static exo_status lp_setup(lp_state *st) {
   size_t nb8 = bytes_for(n, 8);
   if (n > 0 && !nb8) return oom(ctx, "the node arrays", n * 8);
   size_t alloc8 = nb8 ? nb8 : 8;
-  st->labels = alloc_nodes(alloc8, 0);
-  if (!st->labels) return oom(ctx, "the labels", alloc8);
+  st->narrow_labels = n <= EXO_NARROW_ID_LIMIT && !par->force_wide_labels;
+  if (st->narrow_labels) {
+    size_t nb4 = (n ? (size_t)n : 1) * 4;
+    st->lab32 = alloc_nodes(nb4, 0);
+    if (!st->lab32) return oom(ctx, "the labels", nb4);
+  } else {
+    st->lab64 = alloc_nodes(alloc8, 0);
+    if (!st->lab64) return oom(ctx, "the labels", alloc8);
+  }
   st->visits = alloc_nodes((n ? (size_t)n : 1) * sizeof *st->visits, 1);
   if (!st->visits) return oom(ctx, "the visit counters", n * 2);
   size_t words = (size_t)((n + 63) / 64);
@@ -607,7 +653,7 @@ static exo_status lp_setup(lp_state *st) {
   /* every node starts alone and active */
   exo_rng_seed(&st->rng, par->seed);
   exo_rng_seed(&st->order_rng, par->seed ^ 0x6a09e667f3bcc909ULL);
-  for (uint64_t v = 0; v < n; v++) st->labels[v] = v;
+  for (uint64_t v = 0; v < n; v++) set_label(st, v, v, st->narrow_labels);
   for (size_t i = 0; i < words; i++) st->active[i] = ~(uint64_t)0;
   if (n & 63) st->active[words - 1] = ((uint64_t)1 << (n & 63)) - 1;
   st->nactive = n;
@@ -717,8 +763,28 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     return s;
   }
   exo_progress(ctx, EXO_STAGE_CLUSTER, c.pops, 0);
-  result->labels = st.labels;
-  st.labels = NULL;
+  /* hand over u64 labels; free the other node arrays before widening */
+  free(st.off);
+  free(st.visits);
+  free(st.active);
+  free(st.dist);
+  st.off = NULL;
+  st.visits = NULL;
+  st.active = NULL;
+  st.dist = NULL;
+  if (st.narrow_labels) {
+    uint64_t *wide_labels = malloc((st.n ? (size_t)st.n : 1) * 8);
+    if (!wide_labels) {
+      s = oom(ctx, "the labels", st.n * 8);
+      lp_state_free(&st);
+      return s;
+    }
+    for (uint64_t v = 0; v < st.n; v++) wide_labels[v] = st.lab32[v];
+    result->labels = wide_labels;
+  } else {
+    result->labels = st.lab64;
+    st.lab64 = NULL;
+  }
   result->max_visits = st.max_visits;
   result->pops = c.pops;
   result->changes = c.changes;

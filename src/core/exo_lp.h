@@ -43,10 +43,13 @@
  * the buffer, which is processed in chunks and read a second time when the
  * node changes label.
  *
- * Memory per node: offsets 8, labels 8, visit counter 2, active bit 1/8,
- * hop distance 4 (only with attenuation) = 18.1 bytes (22.1 with
- * attenuation); plus the read buffer and a label tally sized to the largest
- * number of distinct labels around a node. */
+ * Memory per node: offsets 8, labels 4 (8 with more than 2^32 nodes),
+ * visit counter 2, active bit 1/8, hop distance 4 (only with attenuation) =
+ * 14.1 bytes (18.1 with attenuation); at the end the other arrays are freed
+ * and the labels widened to u64 for the caller (12 bytes per node for a
+ * moment). Plus the read buffer and a label tally sized to the largest
+ * number of distinct labels around a node. The per-node arrays are backed by
+ * huge pages where the kernel allows (the labels are read at random). */
 #ifndef EXO_LP_H
 #define EXO_LP_H
 
@@ -74,6 +77,8 @@ typedef struct exo_lp_params {
   uint32_t max_visits;     /* 0 = automatic */
   uint64_t seed;
   uint64_t memory_limit;   /* sizes the adjacency read buffer only */
+  int force_wide_labels;   /* test knob: u64 labels in memory even when
+                              every id fits in 32 bits */
 } exo_lp_params;
 
 typedef struct exo_lp_result {

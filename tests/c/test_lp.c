@@ -655,6 +655,14 @@ START_TEST(narrow_and_wide_agree) {
     ck_assert_mem_eq(la, lb, N * sizeof *la);
     ck_assert_uint_eq(ra.pops, rb.pops);
     ck_assert_uint_lt(count_labels(la, N), N);
+    /* u64 labels in memory (as with more than 2^32 nodes) agree too */
+    p.force_wide_labels = 1;
+    exo_lp_result rc;
+    uint64_t *lc = run_ok(&b, &p, &rc);
+    ck_assert_mem_eq(la, lc, N * sizeof *la);
+    ck_assert_uint_eq(ra.pops, rc.pops);
+    ck_assert_uint_eq(ra.changes, rc.changes);
+    free(lc);
     free(la);
     free(lb);
     tg_free(&a);
