@@ -118,7 +118,7 @@
 #' the merge's file buffers, the adjacency buffer of label propagation). On
 #' top of it come per-node arrays: about 23 to 46 bytes per node while
 #' reading (a table of name fingerprints, 16 bytes per slot, at most 70% full;
-#' three times that for a moment while it grows), and 18 to 22 bytes per
+#' three times that for a moment while it grows), and 14 to 18 bytes per
 #' node while clustering. Temporary disk: the node names, 12 bytes per
 #' stored arc for the sort runs and 8 bytes per stored arc for the final
 #' graph (20 and 12 bytes when there are more than 2^32 nodes); runs are
