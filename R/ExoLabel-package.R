@@ -5,6 +5,9 @@
 #' entry point and `vignette("ExoLabel")` for a walk-through.
 #'
 #' @keywords internal
+#' @name ExoLabel-package
+#' @aliases ExoLabel-package
+#' @docType package
 #' @useDynLib ExoLabel, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
-"_PACKAGE"
+NULL

@@ -6,7 +6,7 @@ set -euo pipefail
 DEB_PKGS=(r-base-dev r-cran-rcpp r-cran-testthat r-cran-igraph r-cran-roxygen2
           r-cran-knitr r-cran-rmarkdown r-cran-callr
           r-cran-cli r-cran-matrix r-cran-data.table r-bioc-biocstyle r-bioc-bioccheck
-          r-bioc-s4vectors
+          r-bioc-s4vectors qpdf
           check libsubunit-dev pkg-config zlib1g-dev valgrind rsync)
 missing=()
 for p in "${DEB_PKGS[@]}"; do

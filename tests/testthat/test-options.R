@@ -152,5 +152,5 @@ test_that("verbose prints progress, quiet prints nothing", {
     quiet <- capture.output(invisible(ExoLabel(f, verbose = FALSE)), type = "message")
     expect_length(quiet, 0)
     loud <- capture.output(invisible(ExoLabel(f, verbose = TRUE)), type = "message")
-    expect_true(any(grepl("clustering", loud)))
+    expect_true(any(grepl("label propagation", loud)))
 })
