@@ -86,18 +86,26 @@ test_that("a full disk in each stage gives a clean error, leaves nothing and the
     ExoLabel(src, outfile = ref_out, tempfiledir = tempdir())
     want <- readLines(ref_out)
     out <- file.path(mnt, "out.tsv")
-    # The disk fills at the start of each stage in turn. The merge passes
-    # need no room of their own (each releases its input as it reads it), so
-    # a disk full when they start fails at the first stage that does: the
-    # CSR offsets.
-    stages <- c(records = "reading edges", csr = "merging sorted runs",
-                csr = "writing the graph", output = "writing clusters")
-    for (i in seq_along(stages)) {
-        st <- names(stages)[i]
+    # The disk fills at the start of each stage in turn. Merge passes release
+    # their input while they read it, so they need room only for what is
+    # buffered: the merge case uses larger runs (120k arcs in 4 runs) than
+    # its 1 MB of buffers holds.
+    srcm <- tempfile(fileext = ".tsv")
+    set.seed(1)
+    writeLines(sprintf("n%d\tn%d\t1", sample.int(5000, 6e4, TRUE),
+                       sample.int(5000, 6e4, TRUE)), srcm)
+    cases <- list(list("records", "reading edges", src, 300),
+                  list("merge", "merging sorted runs", srcm, 30000),
+                  list("csr", "writing the graph", src, 300),
+                  list("output", "writing clusters", src, 300))
+    for (cs in cases) {
+        st <- cs[[1]]
+        options(ExoLabel.run_records = cs[[4]])
         set.seed(7)
         err <- tryCatch(withCallingHandlers(
-            ExoLabel(src, outfile = out, tempfiledir = mnt, verbose = TRUE),
-            message = fill_when(stages[[i]], mnt)), error = function(e) e)
+            ExoLabel(cs[[3]], outfile = out, tempfiledir = mnt, verbose = TRUE,
+                     memory_limit = "1MB"),
+            message = fill_when(cs[[2]], mnt)), error = function(e) e)
         expect_s3_class(err, "error")
         msg <- conditionMessage(err)
         expect_match(msg, "no space left on device: cannot write", info = st)
@@ -105,6 +113,7 @@ test_that("a full disk in each stage gives a clean error, leaves nothing and the
         expect_identical(entries(mnt), "filler", info = st)
         unlink(file.path(mnt, "filler"))
     }
+    options(ExoLabel.run_records = 300)
     # Sweep the tmpfs size (temp files and output both live there): every
     # size gives the reference output or a no-space error; nothing is left.
     src0 <- fault_graph(tempfile(fileext = ".tsv"))
