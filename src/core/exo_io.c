@@ -147,7 +147,8 @@ exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte read buffer", bufsize);
   }
   r->cap = bufsize;
-  r->fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* punching holes (fallocate) needs a descriptor open for writing */
+  r->fd = open(path, (punch ? O_RDWR : O_RDONLY) | O_CLOEXEC);
   if (r->fd < 0) {
     int e = errno;
     exo_reader_close(r);

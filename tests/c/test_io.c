@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "exo_io.h"
 #include "exo_fmt.h"
@@ -155,6 +157,41 @@ START_TEST(tempdirs_are_unique_and_removed) {
 }
 END_TEST
 
+START_TEST(punching_reader_releases_blocks) {
+  /* 48 MiB read through a 1 MiB buffer: the consumed part is returned to the
+   * file system while reading (st_blocks drops), the size stays */
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "run.bin");
+  const size_t mib = (size_t)1 << 20, n = 48 * mib;
+  uint8_t *data = malloc(n);
+  for (size_t i = 0; i < n; i++) data[i] = (uint8_t)(i * 7u + 3u);
+  ck_assert_int_eq(tu_write_file(path, data, n), 0);
+  int fd = open(path, O_RDONLY);
+  ck_assert_int_eq(fsync(fd), 0);
+  close(fd);
+  struct stat st;
+  ck_assert_int_eq(stat(path, &st), 0);
+  ck_assert_uint_ge((uint64_t)st.st_blocks * 512, n);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_reader r;
+  ck_assert_int_eq(exo_reader_open(&r, path, mib, 0, UINT64_MAX, 1, &ctx), EXO_OK);
+  uint8_t *got = malloc(n);
+  for (size_t off = 0; off < n; off += mib / 2)
+    ck_assert_int_eq(exo_reader_read(&r, got + off, mib / 2, &ctx), EXO_OK);
+  ck_assert_mem_eq(got, data, n);
+  ck_assert_int_eq(stat(path, &st), 0);
+  ck_assert_uint_eq((uint64_t)st.st_size, n);
+  ck_assert_uint_le((uint64_t)st.st_blocks * 512, 16 * mib);
+  exo_reader_close(&r);
+  free(got);
+  free(data);
+  tu_rmdir(dir);
+  free(path);
+  free(dir);
+}
+END_TEST
+
 START_TEST(fmt_and_rng) {
   char buf[32];
   size_t n = exo_fmt_u64(buf, 0);
@@ -184,6 +221,7 @@ Suite *io_suite(void) {
   tcase_add_test(tc, poll_reports_interrupt);
   tcase_add_test(tc, tempdirs_are_unique_and_removed);
   tcase_add_test(tc, fmt_and_rng);
+  tcase_add_test(tc, punching_reader_releases_blocks);
   suite_add_tcase(s, tc);
   return s;
 }
