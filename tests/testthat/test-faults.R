@@ -295,7 +295,9 @@ test_that("an interrupt in each stage stops the run promptly, cleans up, and the
         expect_true(inherits(r$error, "error") || inherits(r$error, "interrupt") ||
                         !is.null(r$error), info = st)
         expect_null(r$result, info = st)
-        expect_lt(took, 2.5)
+        # measured 0.04-0.13 s on a quiet machine; the bound leaves room for
+        # a heavily loaded one (the full run takes far longer)
+        expect_lt(took, 5)
         expect_length(entries(tmp), 0)
         expect_false(file.exists(file.path(d, "out.tsv")))
         # the same session still works
