@@ -21,6 +21,8 @@ typedef struct exo_writer {
   uint8_t *buf;
   size_t cap, len;
   uint64_t offset; /* bytes handed to the kernel so far */
+  uint64_t wb_started, wb_done; /* write-behind: writeback started up to /
+                                   waited for up to (see exo_io.c) */
   char *path;      /* owned copy, for messages */
 } exo_writer;
 
