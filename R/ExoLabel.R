@@ -70,6 +70,46 @@
 #' node's arcs from that label has a raw weight of at least `add_self_loops`
 #' (`FALSE` = 0: every positive edge qualifies; `TRUE` = 1).
 #'
+#' Why both default to `FALSE` (measured in `benchmarks/QUALITY.md` on
+#' planted and LFR-style graphs of 10^4 to 10^6 nodes): with attenuation the
+#' clusters come out smaller than the planted communities, which costs NMI
+#' at every mixing level (for example about 0.94 instead of 0.999 at mixing
+#' 0.3 on 10^5 nodes); its benefit is on graphs with little or no community
+#' structure, where plain label propagation can flood (a small random graph
+#' can end as one cluster; a G(n, m) graph with 10^5 nodes and mean degree
+#' 20 does not, with or without attenuation). Use `attenuation = TRUE` on
+#' such graphs. The cutoff `add_self_loops = TRUE` means 1, which on
+#' similarity scores in `[0, 1]` lets almost no label win, so nearly every
+#' node stays alone; use a cutoff only on a scale you know.
+#'
+#' @section Merge passes (`refine`):
+#' When many edges leave the communities (high mixing), label propagation
+#' tends to split a community into several stable fragments. `refine = k`
+#' runs up to `k` merge passes on the clusters found (`TRUE` = 5). For a
+#' cluster `C`, let `in(C)` be the weight of the arcs inside it (each edge
+#' counted from both ends), `w(C, D)` the weight of the edges between `C` and
+#' another cluster `D`, `vol(C)` the weight of all arcs at `C`'s nodes and
+#' `T` the weight of all arcs. The excess
+#' \eqn{x(C, D) = w(C, D) - vol(C) vol(D) / T}{x(C, D) = w(C, D) - vol(C) vol(D) / T}
+#' is the weight above what random wiring with the same volumes would give.
+#' `C` wants to join the cluster `D*` of largest excess when
+#' \eqn{x(C, D^*) > 0}{x(C, D*) > 0} and
+#' \eqn{x(C, D^*) \ge 0.3\, in(C)}{x(C, D*) >= 0.3 in(C)}. Only clusters that
+#' do not move themselves take newcomers (of two clusters that want each
+#' other, the one with the smaller number stays), and a cluster takes
+#' newcomers, in order of number, only while each keeps
+#' \eqn{x(C, D) - vol(C) V / T > 0}{x(C, D) - vol(C) V / T > 0}, `V` being
+#' the volume it has taken in the pass. Every merge therefore raises the
+#' modularity of the clustering, and the passes cannot turn a clustering
+#' into a single cluster. The passes stop early when one merges nothing.
+#' Each pass reads the graph file once, front to back (more than once only
+#' when the table of cluster pairs would exceed `memory_limit / 4`), and
+#' needs about 33 bytes per cluster. On graphs with communities they bring
+#' the cluster count close to the planted one and raise NMI at high mixing
+#' (see `benchmarks/QUALITY.md`); on graphs without structure, many passes
+#' grow modularity clusters as Louvain-type methods do. The default is `0`
+#' (plain label propagation, as in SynExtend).
+#'
 #' `iterations` caps how often any node is processed (the first visit
 #' included), so `iterations = 1` visits each node once. `0` picks
 #' `max(5, floor(sqrt(d)))`, where `d` is the largest number of arcs at a
@@ -160,11 +200,14 @@
 #'   `"256MB"`, `"2GB"` (powers of 1024). At least 1MB.
 #' @param threads Number of threads for reading the input; `NULL` (default)
 #'   uses every available core. Results do not depend on it.
+#' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
+#'   merge passes (0 to 100) run after label propagation; see Merge passes.
+#'   A vector runs one clustering per value.
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
 #'   \item{parameters}{named numeric: `add_self_loops`, `attenuation`,
-#'     `iterations` (the cap actually used).}
+#'     `iterations` (the cap actually used), `refine`.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs: two per undirected edge with positive weight, one per directed
 #'     edge or self-loop).}
@@ -176,7 +219,8 @@
 #'   runs, merge passes, merge fan-in, peak temporary disk in bytes (sort
 #'   runs and graph files), the number of clusters, the largest cluster's
 #'   size, `size_bins` (number of clusters of size 1, 2-3, 4-7, ...), the
-#'   seconds spent per stage, the R process's peak resident memory
+#'   seconds spent per stage, `refine_merged` (clusters merged by the merge
+#'   passes) and `seconds_refine`, the R process's peak resident memory
 #'   (`peak_rss`, bytes) and `seed`, the seed of the clustering drawn from
 #'   R's random numbers (the command-line tool's `--seed` reproduces it).
 #'
@@ -207,7 +251,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      attenuation = FALSE, ignore_weights = FALSE, iterations = 0L,
                      return_table = FALSE, verbose = interactive(), sep = "\t",
                      header = FALSE, tempfiledir = tempdir(),
-                     memory_limit = "256MB", threads = NULL) {
+                     memory_limit = "256MB", threads = NULL, refine = 0L) {
     kind <- input_kind(edgelistfiles)
     if (kind == "igraph" && missing(mode))
         mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
@@ -222,6 +266,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     self_loops <- check_self_loops(add_self_loops, ignore_weights)
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
+    refine <- check_refine(refine)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
 
@@ -235,7 +280,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     communities <- kind == "igraph" && (return_table || missing(outfile))
     want_table <- return_table || communities
 
-    lens <- c(length(self_loops), length(attenuation), length(iterations))
+    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine))
     user_outfile <- !missing(outfile)
     if (user_outfile && return_table) {
         warning("'outfile' will be ignored since return_table=TRUE", call. = FALSE)
@@ -244,7 +289,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (user_outfile) lens <- c(lens, length(outfile))
     nrun <- max(lens)
     if (any(lens != 1L & lens != nrun))
-        stop("'add_self_loops', 'attenuation', 'iterations' and 'outfile' must have ",
+        stop("'add_self_loops', 'attenuation', 'iterations', 'refine' and 'outfile' must have ",
              "length 1 or the same length (", nrun, ")", call. = FALSE)
     if (user_outfile && length(outfile) != nrun)
         stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
@@ -262,6 +307,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     self_loops <- rep_len(self_loops, nrun)
     attenuation <- rep_len(attenuation, nrun)
     iterations <- rep_len(iterations, nrun)
+    refine <- rep_len(refine, nrun)
     seeds <- floor(stats::runif(nrun) * 2^53)
 
     progress <- if (!verbose) 0L
@@ -269,7 +315,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                 else 1L
     run <- .exolabel_run(files, source, outfile, mode == "directed", self_loops,
                          attenuation, iterations, seeds, ignore_weights, sep,
-                         header, tempfiledir, memory, threads, progress, input_bytes)
+                         header, tempfiledir, memory, threads, progress, input_bytes,
+                         refine)
 
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
@@ -290,13 +337,16 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         }
         new_result(parameters = c(add_self_loops = self_loops[i],
                                   attenuation = attenuation[i],
-                                  iterations = run$iterations[i]),
+                                  iterations = run$iterations[i],
+                                  refine = refine[i]),
                    graph_stats = stats, results = result,
                    stats = c(run$sort,
                              list(num_clusters = run$num_clusters[i],
                                   largest_cluster = run$largest[i],
                                   size_bins = run$size_bins[[i]],
                                   seconds_cluster = run$seconds_cluster[i],
+                                  refine_merged = run$refine_merged[i],
+                                  seconds_refine = run$seconds_refine[i],
                                   seconds_output = run$seconds_output[i],
                                   input_edges = run$input_edges,
                                   peak_rss = run$peak_rss,

@@ -83,6 +83,17 @@ check_iterations <- function(x) {
     as.integer(floor(x))
 }
 
+# refine: FALSE/TRUE (= 5 passes) or a whole number of merge passes, 0..100.
+check_refine <- function(x) {
+    if (length(x) == 0L || !(is.logical(x) || is.numeric(x)) || anyNA(x))
+        stop("'refine' must be TRUE, FALSE or a number of merge passes (or a vector of them)",
+             call. = FALSE)
+    if (is.logical(x)) x <- ifelse(x, 5, 0)
+    if (any(x < 0 | x > 100 | x != floor(x)))
+        stop("'refine' must be a whole number of passes between 0 and 100", call. = FALSE)
+    as.integer(x)
+}
+
 check_header <- function(header) {
     if (length(header) == 0L || !(is.logical(header) || is.numeric(header)) ||
         is.na(header[1L]) || !is.finite(as.numeric(header[1L])) || header[1L] < 0 ||

@@ -401,10 +401,10 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                         Rcpp::NumericVector seeds, bool ignore_weights,
                         std::string sep, double header, std::string tempdir,
                         double memory_limit, int threads, int verbose,
-                        double input_bytes) {
+                        double input_bytes, Rcpp::IntegerVector refine) {
   const R_xlen_t nrun = outfiles.size();
   if (self_loops.size() != nrun || attenuation.size() != nrun ||
-      iterations.size() != nrun || seeds.size() != nrun)
+      iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun)
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
   if (source != R_NilValue && TYPEOF(source) != VECSXP)
@@ -483,8 +483,13 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     p.max_visits = iterations[i] > 0 ? static_cast<uint32_t>(iterations[i]) : 0;
     p.seed = seed_from_double(seeds[i]);
     p.memory_limit = opt.memory_limit;
-    if (exo_graph_cluster(graph, &p, out_store[i].c_str(), sep[0], &ctx,
-                          &results[i]) != EXO_OK) {
+    exo_refine_params rp;
+    std::memset(&rp, 0, sizeof rp);
+    rp.passes = refine[i] > 0 ? static_cast<uint32_t>(refine[i]) : 0;
+    rp.ratio = EXO_REFINE_RATIO;
+    rp.memory_limit = opt.memory_limit;
+    if (exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep[0], &ctx,
+                                  &results[i]) != EXO_OK) {
       exo_graph_free(graph);
       raise_core_error(ctx, state);
     }
@@ -504,7 +509,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   exo_graph_free(graph);
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
-      seconds_output(nrun), largest(nrun);
+      seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun);
   Rcpp::List size_bins(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
@@ -512,6 +517,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     seconds[i] = results[i].seconds_cluster;
     seconds_output[i] = results[i].seconds_output;
     largest[i] = static_cast<double>(results[i].largest);
+    refine_merged[i] = static_cast<double>(results[i].refine_merged);
+    seconds_refine[i] = results[i].seconds_refine;
     int last = 0;
     for (int k = 0; k < EXO_SIZE_BINS; k++)
       if (results[i].size_bins[k]) last = k;
@@ -528,6 +535,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("seconds_cluster") = seconds,
       Rcpp::Named("seconds_output") = seconds_output,
       Rcpp::Named("largest") = largest, Rcpp::Named("size_bins") = size_bins,
+      Rcpp::Named("refine_merged") = refine_merged,
+      Rcpp::Named("seconds_refine") = seconds_refine,
       Rcpp::Named("seconds_total") = now_seconds() - t_start,
       Rcpp::Named("peak_rss") = peak_rss_bytes(),
       Rcpp::Named("sort") = sort_stats);

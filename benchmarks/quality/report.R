@@ -153,16 +153,18 @@ writeLines(out, md)
 # ---- plot ---------------------------------------------------------------------
 panels <- unique(a[a$nodes <= 1e5, c("nodes", "family", "view")])
 panels <- panels[order(panels$nodes, panels$family, -xtfrm(panels$view)), ]
-labs <- c("ExoLabel default", "ExoLabel attenuation=TRUE", "ExoLabel iterations=30",
+labs <- c("ExoLabel default", "ExoLabel refine=TRUE", "ExoLabel attenuation=TRUE",
+          "ExoLabel iterations=30",
           grep("consensus", unique(a$label), value = TRUE),
           "igraph label_prop", "igraph louvain", "igraph leiden")
 labs <- labs[labs %in% a$label]
-cols <- c("black", "orange", "purple", "darkgreen", "red", "blue", "deepskyblue")[seq_along(labs)]
-pchs <- c(19, 17, 15, 18, 1, 2, 0)[seq_along(labs)]
+cols <- c("black", "darkorange3", "orange", "purple", "darkgreen", "red", "blue",
+          "deepskyblue")[seq_along(labs)]
+pchs <- c(19, 8, 17, 15, 18, 1, 2, 0)[seq_along(labs)]
 ncol <- 4
 nrow <- ceiling(nrow(panels) / ncol)
 grDevices::png(png_file, width = 400 * ncol, height = 340 * nrow + 80, res = 100)
-op <- graphics::par(mfrow = c(nrow, ncol), mar = c(4, 4, 2.5, 1), oma = c(5, 0, 0, 0))
+graphics::par(mfrow = c(nrow, ncol), mar = c(4, 4, 2.5, 1), oma = c(5, 0, 0, 0))
 for (i in seq_len(nrow(panels))) {
     p <- panels[i, ]
     s <- a[a$nodes == p$nodes & a$family == p$family & a$view == p$view, ]
@@ -181,5 +183,4 @@ graphics::plot(0, 0, type = "n", bty = "n", xaxt = "n", yaxt = "n")
 graphics::legend("bottom", legend = labs, col = cols, pch = pchs, lty = 1, horiz = FALSE,
                  ncol = 4, bty = "n", cex = 1.1)
 grDevices::dev.off()
-graphics::par(op)
 cat("wrote", md, "and", png_file, "\n")

@@ -68,8 +68,9 @@ generate <- function(g) {
 # ExoLabel variants: one call per view (one graph build), a vector of
 # parameter values = several clusterings on that build.
 variants_w <- data.frame(variant = c("default", "attenuation=TRUE", "add_self_loops=TRUE",
-                                     "iterations=30"),
-                         att = c(0, 1, 0, 0), sl = c(0, 0, 1, 0), it = c(0, 0, 0, 30))
+                                     "iterations=30", "refine=TRUE"),
+                         att = c(0, 1, 0, 0, 0), sl = c(0, 0, 1, 0, 0), it = c(0, 0, 0, 30, 0),
+                         refine = c(0, 0, 0, 0, 5))
 variants_u <- variants_w[variants_w$variant != "add_self_loops=TRUE", ]
 
 largest_share <- function(m) max(tabulate(match(m, unique(m)))) / length(m)
@@ -89,6 +90,7 @@ run_exolabel <- function(g, files, truth_df, view) {
     t0 <- proc.time()[["elapsed"]]
     res <- ExoLabel(files$edges, return_table = TRUE, ignore_weights = view == "unweighted",
                     attenuation = v$att, add_self_loops = v$sl, iterations = v$it,
+                    refine = v$refine,
                     tempfiledir = work, memory_limit = "1GB", threads = 1, verbose = FALSE)
     wall <- proc.time()[["elapsed"]] - t0
     cl_secs <- vapply(res, function(r) attr(r, "stats")$seconds_cluster, 1)
@@ -168,17 +170,18 @@ run_gnm <- function() {
     keep <- a != b
     f <- file.path(work, "gnm.tsv")
     writeLines(paste(a[keep], b[keep], sep = "\t"), f)
-    res <- ExoLabel(f, return_table = TRUE, attenuation = c(0, 1, 0, 1),
-                    iterations = c(0, 0, 30, 30), tempfiledir = work, verbose = FALSE,
-                    threads = 1)
+    res <- ExoLabel(f, return_table = TRUE, attenuation = c(0, 1, 0, 1, 0, 1),
+                    iterations = c(0, 0, 30, 30, 0, 0), refine = c(0, 0, 0, 0, 5, 5),
+                    tempfiledir = work, verbose = FALSE, threads = 1)
     unlink(f)
     do.call(rbind, lapply(res, function(r) {
         tb <- tabulate(r$results$Cluster)
         data.frame(nodes = n, family = "gnm", mixing = NA, seed = 99, view = "unweighted",
                    method = "ExoLabel",
-                   variant = sprintf("attenuation=%s, iterations=%s",
+                   variant = sprintf("attenuation=%s, iterations=%s, refine=%s",
                                      r$parameters[["attenuation"]] > 0,
-                                     r$parameters[["iterations"]]),
+                                     r$parameters[["iterations"]],
+                                     r$parameters[["refine"]]),
                    nmi = NA, ari = NA, k = length(tb), k_true = 1,
                    giant = max(tb) / sum(tb), seconds = attr(r, "stats")$seconds_cluster,
                    stringsAsFactors = FALSE)

@@ -260,6 +260,12 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
 exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
                              const char *outfile, char sep, exo_ctx *ctx,
                              exo_cluster_result *res) {
+  return exo_graph_cluster_refined(g, params, NULL, outfile, sep, ctx, res);
+}
+
+exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
+                                     const exo_refine_params *refine, const char *outfile,
+                                     char sep, exo_ctx *ctx, exo_cluster_result *res) {
   memset(res, 0, sizeof *res);
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs,
                        g->wide};
@@ -281,11 +287,19 @@ exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
 
   t0 = now_seconds();
   st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
+  if (!st && refine && refine->passes > 0) {
+    double t1 = now_seconds();
+    exo_refine_result rr;
+    st = exo_refine_merge(&csr, refine, lr.labels, &res->num_clusters, ctx, &rr);
+    res->refine_merged = rr.merged;
+    res->refine_passes = rr.passes;
+    res->seconds_refine = now_seconds() - t1;
+  }
   if (!st) st = size_distribution(lr.labels, g->num_nodes, res, ctx);
   if (!st)
     st = exo_output_write(g->names_path, lr.labels, g->num_nodes, sep, outfile, ctx);
   free(lr.labels);
-  res->seconds_output = now_seconds() - t0;
+  res->seconds_output = now_seconds() - t0 - res->seconds_refine;
   return st;
 }
 

@@ -25,6 +25,7 @@
 #include "exo_ctx.h"
 #include "exo_lp.h"
 #include "exo_parse.h"
+#include "exo_refine.h"
 #include "exo_sort.h"
 
 typedef struct exo_build_options {
@@ -63,6 +64,9 @@ typedef struct exo_cluster_result {
   uint32_t max_visits; /* the cap used (the automatic value if 0 was asked) */
   uint64_t pops, changes, rounds;
   double seconds_cluster, seconds_output;
+  uint64_t refine_merged;  /* clusters merged by the refine passes */
+  uint32_t refine_passes;  /* refine passes run */
+  double seconds_refine;
 } exo_cluster_result;
 
 exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
@@ -100,6 +104,11 @@ void exo_builder_abort(exo_builder *b);
 exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
                              const char *outfile, char sep, exo_ctx *ctx,
                              exo_cluster_result *res);
+/* exo_graph_cluster followed by the merge passes of exo_refine.h on the
+ * labels (refine NULL or refine->passes == 0: none). */
+exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
+                                     const exo_refine_params *refine, const char *outfile,
+                                     char sep, exo_ctx *ctx, exo_cluster_result *res);
 /* Remove the private directory and free the graph. NULL-safe. */
 void exo_graph_free(exo_graph *g);
 

@@ -102,9 +102,9 @@ test_that("several clusterings in one call: one graph build, a list, same as sin
     expect_length(grep("label propagation done", msgs), 3)
     expect_type(multi, "list")
     expect_length(multi, 3)
-    expect_equal(t(vapply(multi, function(r) r$parameters, numeric(3))),
+    expect_equal(t(vapply(multi, function(r) r$parameters, numeric(4))),
                  cbind(add_self_loops = c(0, 0, 0.4), attenuation = c(0, 1, 0),
-                       iterations = c(5, 5, 3)))
+                       iterations = c(5, 5, 3), refine = c(0, 0, 0)))
     # clustering i uses the i-th seed drawn from R's generator, as the i-th
     # of as many single calls would
     set.seed(21)
@@ -245,4 +245,53 @@ test_that("line order and edge orientation change nothing beyond the seed on cle
     expect_setequal(r1$Vertex, r2$Vertex)
     set.seed(4)
     expect_identical(ExoLabel(f1, return_table = TRUE)$results, r1)
+})
+
+test_that("refine merges fragments of communities, never separate cliques", {
+    # cliques stay apart (their links are no denser than chance)
+    df <- clique_ring(k = 6, s = 7)
+    f <- write_edges(df)
+    truth <- stats::setNames(sub("_n[0-9]+$", "", c(df$a, df$b)), c(df$a, df$b))
+    truth <- truth[!duplicated(names(truth))]
+    set.seed(1)
+    r <- ExoLabel(f, refine = c(0, 5, 2), return_table = TRUE)
+    expect_equal(vapply(r, function(x) x$parameters[["refine"]], 1), c(0, 5, 2))
+    expect_equal(ExoLabel(f, refine = TRUE)$parameters[["refine"]], 5)
+    expect_equal(ExoLabel(f, refine = FALSE)$parameters[["refine"]], 0)
+    for (x in r) expect_true(same_partition(as_membership(x$results), truth))
+    expect_equal(attr(r[[2]], "stats")$refine_merged, 0)
+    # a noisy planted graph: label propagation leaves fragments that the
+    # merge passes join; NMI goes up, the cluster count goes down
+    set.seed(6)
+    n <- 1200
+    comm <- rep(1:30, each = 40)
+    a <- sample(n, 9000, TRUE)
+    inside <- stats::runif(9000) > 0.55
+    b <- ifelse(inside, (comm[a] - 1) * 40 + sample(40, 9000, TRUE), sample(n, 9000, TRUE))
+    keep <- a != b
+    g <- write_edges(data.frame(a = a[keep], b = b[keep], w = ifelse(inside[keep], 1, 0.4)))
+    tr <- data.frame(Vertex = as.character(seq_len(n)), Cluster = comm)
+    gain <- vapply(1:3, function(seed) {
+        set.seed(seed)
+        x <- ExoLabel(g, refine = c(0, 5), return_table = TRUE)
+        expect_lte(length(unique(x[[2]]$results$Cluster)), length(unique(x[[1]]$results$Cluster)))
+        t2 <- tr[tr$Vertex %in% x[[1]]$results$Vertex, ]
+        ClusterNMI(x[[2]]$results, t2) - ClusterNMI(x[[1]]$results, t2)
+    }, 1)
+    expect_gt(mean(gain), 0)
+    # no flood on a random graph without communities: label propagation
+    # alone may flood this small one, attenuation prevents it, and 20 merge
+    # passes on top keep it that way (they only raise modularity)
+    set.seed(3)
+    a <- sample(1500, 15000, TRUE)
+    b <- sample(1500, 15000, TRUE)
+    h <- write_edges(data.frame(a = a[a != b], b = b[a != b]), weights = FALSE)
+    x <- ExoLabel(h, attenuation = c(0, 1, 1), refine = c(0, 0, 20), return_table = TRUE)
+    expect_lt(max(table(x[[2]]$results$Cluster)), 300)
+    expect_lt(max(table(x[[3]]$results$Cluster)), 300)
+    expect_gt(length(unique(x[[3]]$results$Cluster)), 20)
+    expect_error(ExoLabel(f, refine = -1), "between 0 and 100")
+    expect_error(ExoLabel(f, refine = 1.5), "whole number")
+    expect_error(ExoLabel(f, refine = "yes"), "'refine' must be")
+    expect_error(ExoLabel(f, refine = NA), "'refine' must be")
 })

@@ -1,0 +1,345 @@
+/* exo_refine.c: merge passes over the clusters found by label propagation
+ * (rules in exo_refine.h). Each pass streams the CSR adjacency file in id
+ * order and tallies, per cluster, its internal weight and its weight to
+ * every neighbouring cluster in a bounded hash table. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "exo_refine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exo_io.h"
+#include "exo_output.h"
+#include "exo_record.h"
+
+#define RF_MIN_BUF ((size_t)64 << 10)
+#define RF_MIN_TABLE ((size_t)1 << 20)
+#define RF_EMPTY UINT64_MAX
+#define RF_POLL_ENTRIES ((uint64_t)1 << 20)
+
+typedef struct pair_slot {
+  uint64_t from; /* RF_EMPTY = free */
+  uint64_t to;
+  double w;
+} pair_slot;
+
+typedef struct refine_state {
+  const exo_csr_files *csr;
+  exo_ctx *ctx;
+  uint64_t n, k;
+  size_t esz;
+  int fd;
+  uint64_t *off;   /* n + 1 */
+  uint8_t *buf;
+  size_t buf_entries;
+  pair_slot *table;
+  size_t cap;      /* power of two */
+  size_t used, limit;
+  unsigned shift;
+  double *in;      /* k + 1: internal weight */
+  double *vol;     /* k + 1: total weight of the arcs at the cluster's nodes */
+  double total;    /* total weight of all arcs */
+  double *bw;      /* k + 1: weight to the best neighbouring cluster */
+  uint64_t *best;  /* k + 1: that cluster, 0 = none */
+  uint8_t *move;   /* k + 1 */
+} refine_state;
+
+static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
+  return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
+                  (unsigned long long)bytes, what);
+}
+
+static void state_free(refine_state *st) {
+  if (st->fd >= 0) close(st->fd);
+  st->fd = -1;
+  free(st->off);
+  free(st->buf);
+  free(st->table);
+  free(st->in);
+  free(st->vol);
+  free(st->bw);
+  free(st->best);
+  free(st->move);
+}
+
+static exo_status load_offsets(refine_state *st) {
+  exo_ctx *ctx = st->ctx;
+  const char *path = st->csr->offsets_path;
+  uint64_t n = st->n, size = 0;
+  exo_status s = exo_file_size(path, &size, ctx);
+  if (s) return s;
+  if (size != (n + 1) * 8)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' has %llu bytes, expected %llu",
+                    path, (unsigned long long)size, (unsigned long long)((n + 1) * 8));
+  if (n + 1 > SIZE_MAX / 8) return oom(ctx, "the CSR offsets", (n + 1) * 8);
+  st->off = malloc((size_t)(n + 1) * 8);
+  if (!st->off) return oom(ctx, "the CSR offsets", (n + 1) * 8);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
+  s = exo_pread_full(fd, st->off, (size_t)(n + 1) * 8, 0, path, ctx);
+  close(fd);
+  if (s) return s;
+  if (st->off[0] != 0 || st->off[n] != st->csr->m)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not span %llu entries",
+                    path, (unsigned long long)st->csr->m);
+  for (uint64_t v = 0; v < n; v++)
+    if (st->off[v + 1] < st->off[v])
+      return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' decreases at node %llu",
+                      path, (unsigned long long)v);
+  return EXO_OK;
+}
+
+static inline size_t pair_hash(const refine_state *st, uint64_t a, uint64_t b) {
+  uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b + 0x632BE59BD9B4E019ULL + (a << 6));
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return (size_t)(h >> st->shift);
+}
+
+static void table_clear(refine_state *st) {
+  for (size_t i = 0; i < st->cap; i++) st->table[i].from = RF_EMPTY;
+  st->used = 0;
+}
+
+/* Add w to pair (a, b). Returns 0, or -1 when the table is full. */
+static inline int table_add(refine_state *st, uint64_t a, uint64_t b, double w) {
+  size_t mask = st->cap - 1, h = pair_hash(st, a, b);
+  for (;;) {
+    pair_slot *e = &st->table[h];
+    if (e->from == a && e->to == b) {
+      e->w += w;
+      return 0;
+    }
+    if (e->from == RF_EMPTY) break;
+    h = (h + 1) & mask;
+  }
+  if (st->used >= st->limit) return -1;
+  st->table[h].from = a;
+  st->table[h].to = b;
+  st->table[h].w = w;
+  st->used++;
+  return 0;
+}
+
+/* One read of the adjacency file, tallying clusters c with c % groups ==
+ * group. *full is set (and the read stopped) when the table overflows. */
+static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t groups,
+                              uint64_t group, int *full) {
+  const uint64_t m = st->csr->m;
+  uint64_t v = 0, since_poll = 0;
+  *full = 0;
+  table_clear(st);
+  for (uint64_t first = 0; first < m;) {
+    uint64_t cnt = m - first;
+    if (cnt > st->buf_entries) cnt = st->buf_entries;
+    exo_status s = exo_pread_full(st->fd, st->buf, (size_t)cnt * st->esz, first * st->esz,
+                                  st->csr->adj_path, st->ctx);
+    if (s) return s;
+    const uint8_t *p = st->buf;
+    for (uint64_t i = first; i < first + cnt; i++, p += st->esz) {
+      while (st->off[v + 1] <= i) v++;
+      uint64_t a = labels[v];
+      uint64_t u;
+      float wf;
+      exo_adj_decode(p, st->csr->wide, &u, &wf);
+      if (group == 0) { /* volumes: every arc, in the first read */
+        st->vol[a] += fabs((double)wf);
+        st->total += fabs((double)wf);
+      }
+      if (a % groups != group) continue;
+      if (u >= st->n)
+        return EXO_FAIL(st->ctx, EXO_EINTERNAL,
+                        "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
+                        st->csr->adj_path, (unsigned long long)v, (unsigned long long)u,
+                        (unsigned long long)st->n);
+      double w = fabs((double)wf);
+      uint64_t b = labels[u];
+      if (a == b) {
+        st->in[a] += w;
+      } else if (table_add(st, a, b, w) != 0) {
+        *full = 1;
+        return EXO_OK;
+      }
+    }
+    first += cnt;
+    since_poll += cnt;
+    if (since_poll >= RF_POLL_ENTRIES) {
+      since_poll = 0;
+      if ((s = exo_poll(st->ctx)) != EXO_OK) return s;
+    }
+  }
+  /* best neighbouring cluster: largest excess weight over the
+   * expectation vol(C) vol(D) / total, then smallest number */
+  for (size_t i = 0; i < st->cap; i++) {
+    const pair_slot *e = &st->table[i];
+    if (e->from == RF_EMPTY) continue;
+    uint64_t a = e->from;
+    double x = e->w - st->vol[a] * st->vol[e->to] / st->total;
+    if (!(x > 0.0)) continue;
+    if (x > st->bw[a] || (x == st->bw[a] && st->best[a] != 0 && e->to < st->best[a])) {
+      st->bw[a] = x;
+      st->best[a] = e->to;
+    }
+  }
+  return exo_poll(st->ctx);
+}
+
+/* One merge pass; *merged = clusters that joined another. */
+static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
+                             uint64_t *merged, uint64_t *reads) {
+  const uint64_t k = st->k;
+  uint64_t groups = 1;
+  *merged = 0;
+  for (;;) { /* tally, splitting the clusters into more groups on overflow */
+    memset(st->in, 0, (size_t)(k + 1) * sizeof *st->in);
+    memset(st->vol, 0, (size_t)(k + 1) * sizeof *st->vol);
+    st->total = 0.0;
+    memset(st->bw, 0, (size_t)(k + 1) * sizeof *st->bw);
+    memset(st->best, 0, (size_t)(k + 1) * sizeof *st->best);
+    int full = 0;
+    for (uint64_t g = 0; g < groups && !full; g++) {
+      exo_status s = tally_group(st, labels, groups, g, &full);
+      (*reads)++;
+      if (s) return s;
+    }
+    if (!full) break;
+    if (groups >= k)
+      return EXO_FAIL(st->ctx, EXO_ENOMEM,
+                      "refine: the pair table (%zu entries) cannot hold one cluster's neighbours",
+                      st->cap);
+    groups *= 2;
+  }
+  for (uint64_t c = 1; c <= k; c++)
+    st->move[c] = st->best[c] != 0 && st->bw[c] > 0.0 && st->bw[c] >= ratio * st->in[c];
+  for (uint64_t c = 1; c <= k; c++) { /* mutual: the smaller number stays */
+    uint64_t d = st->best[c];
+    if (st->move[c] && d != 0 && st->move[d] && st->best[d] == c && c < d) st->move[c] = 2;
+  }
+  /* a staying cluster D takes the clusters that want to join it, in order
+   * of number, while each newcomer C still adds to modularity against all
+   * of them at worst: x(C, D) - vol(C) V / T > 0, V = the volume taken so
+   * far (two newcomers' mutual excess is at least -vol vol' / T). in[] is
+   * reused for V. */
+  memset(st->in, 0, (size_t)(k + 1) * sizeof *st->in);
+  for (uint64_t c = 1; c <= k; c++) {
+    uint64_t d = st->best[c];
+    int join = st->move[c] == 1 && st->move[d] != 1 &&
+               st->bw[c] - st->vol[c] * st->in[d] / st->total > 0.0;
+    if (join) st->in[d] += st->vol[c];
+    st->best[c] = join ? d : c; /* target */
+    if (join) (*merged)++;
+  }
+  for (uint64_t v = 0; v < st->n; v++) labels[v] = st->best[labels[v]] - 1; /* 0-based */
+  uint64_t knew = 0;
+  exo_status s = exo_output_renumber(labels, st->n, &knew, st->ctx);
+  if (s) return s;
+  st->k = knew;
+  return EXO_OK;
+}
+
+/* Contract (exo_refine.h). */
+exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *params,
+                            uint64_t *labels, uint64_t *num_clusters, exo_ctx *ctx,
+                            exo_refine_result *result) {
+  if (result) memset(result, 0, sizeof *result);
+  if (!csr || !params || !labels || !num_clusters || !result || !csr->adj_path ||
+      !csr->offsets_path)
+    return EXO_FAIL(ctx, EXO_EARG, "exo_refine_merge: NULL argument");
+  if (!(params->ratio > 0.0) || !isfinite(params->ratio))
+    return EXO_FAIL(ctx, EXO_EARG, "refine ratio must be a finite number > 0");
+  if (params->passes > EXO_REFINE_MAX_PASSES)
+    return EXO_FAIL(ctx, EXO_EARG, "refine passes must be at most %u", EXO_REFINE_MAX_PASSES);
+  if (params->passes == 0 || csr->n == 0 || csr->m == 0) return EXO_OK;
+  uint64_t k = *num_clusters;
+  if (k == 0 || k > csr->n)
+    return EXO_FAIL(ctx, EXO_EARG, "exo_refine_merge: %llu clusters for %llu nodes",
+                    (unsigned long long)k, (unsigned long long)csr->n);
+
+  refine_state st;
+  memset(&st, 0, sizeof st);
+  st.csr = csr;
+  st.ctx = ctx;
+  st.n = csr->n;
+  st.k = k;
+  st.esz = exo_adj_size(csr->wide);
+  st.fd = -1;
+  exo_status s = load_offsets(&st);
+  if (s) goto done;
+  for (uint64_t v = 0; v < st.n; v++)
+    if (labels[v] == 0 || labels[v] > k) {
+      s = EXO_FAIL(ctx, EXO_EARG, "exo_refine_merge: node %llu has cluster %llu outside 1..%llu",
+                   (unsigned long long)v, (unsigned long long)labels[v], (unsigned long long)k);
+      goto done;
+    }
+  uint64_t size = 0;
+  if ((s = exo_file_size(csr->adj_path, &size, ctx)) != EXO_OK) goto done;
+  if (size != csr->m * st.esz) {
+    s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR adjacency file '%s' has %llu bytes, expected %llu",
+                 csr->adj_path, (unsigned long long)size,
+                 (unsigned long long)(csr->m * st.esz));
+    goto done;
+  }
+  st.fd = open(csr->adj_path, O_RDONLY | O_CLOEXEC);
+  if (st.fd < 0) {
+    s = exo_error_errno(&ctx->err, errno, "open", csr->adj_path);
+    goto done;
+  }
+
+  uint64_t bufbytes = params->memory_limit / 8;
+  if (bufbytes < RF_MIN_BUF) bufbytes = RF_MIN_BUF;
+  if (bufbytes > ((uint64_t)64 << 20)) bufbytes = (uint64_t)64 << 20;
+  st.buf_entries = (size_t)(bufbytes / st.esz);
+  if ((uint64_t)st.buf_entries > csr->m) st.buf_entries = (size_t)csr->m;
+  st.buf = malloc(st.buf_entries * st.esz);
+  if (!st.buf) {
+    s = oom(ctx, "the refine read buffer", (uint64_t)st.buf_entries * st.esz);
+    goto done;
+  }
+  /* pair table: a power of two of slots within memory_limit / 4, at most
+   * half full; no bigger than twice the arcs need */
+  uint64_t tbytes = params->memory_limit / 4;
+  if (tbytes < RF_MIN_TABLE) tbytes = RF_MIN_TABLE;
+  size_t cap = 1024;
+  unsigned bits = 10;
+  while ((uint64_t)cap * 2 * sizeof(pair_slot) <= tbytes && (uint64_t)cap < 2 * csr->m + 2) {
+    cap *= 2;
+    bits++;
+  }
+  st.table = malloc(cap * sizeof *st.table);
+  if (!st.table) {
+    s = oom(ctx, "the refine pair table", (uint64_t)cap * sizeof(pair_slot));
+    goto done;
+  }
+  st.cap = cap;
+  st.limit = cap / 2;
+  st.shift = 64u - bits;
+  size_t kk = (size_t)k + 1;
+  st.in = malloc(kk * sizeof *st.in);
+  st.vol = malloc(kk * sizeof *st.vol);
+  st.bw = malloc(kk * sizeof *st.bw);
+  st.best = malloc(kk * sizeof *st.best);
+  st.move = calloc(kk, 1);
+  if (!st.in || !st.vol || !st.bw || !st.best || !st.move) {
+    s = oom(ctx, "the per-cluster arrays", (uint64_t)kk * 33);
+    goto done;
+  }
+
+  for (uint32_t pass = 0; pass < params->passes; pass++) {
+    uint64_t merged = 0;
+    s = merge_pass(&st, labels, params->ratio, &merged, &result->reads);
+    if (s) goto done;
+    result->passes++;
+    result->merged += merged;
+    if (merged == 0) break;
+  }
+  *num_clusters = st.k;
+done:
+  state_free(&st);
+  if (s) memset(result, 0, sizeof *result);
+  return s;
+}

@@ -1,0 +1,65 @@
+/* exo_refine.h: merge passes after label propagation (the `refine` option).
+ *
+ * Label propagation tends to split a community into several stable
+ * fragments when many edges leave it (high mixing). A merge pass looks at
+ * the clusters as super-nodes: for a cluster C, in(C) is the total weight
+ * of the arcs with both ends in C (each undirected edge counted from both
+ * ends) and w(C, D) the total weight of the arcs from C's nodes to cluster
+ * D's nodes (each edge once); vol(C) is the total weight of the arcs at
+ * C's nodes and T that of all arcs. The excess of D for C is
+ * x(C, D) = w(C, D) - vol(C) vol(D) / T, the weight above what random
+ * wiring with the same volumes would give (as in modularity). Let D* be the
+ * cluster with the largest excess (ties: the smaller cluster number). C
+ * wants to move when x(C, D*) > 0 and x(C, D*) >= ratio * in(C). When C
+ * and D* want to move into each other, the one with the smaller number
+ * stays. A cluster that wants to move joins D* only when D* itself stays
+ * (no chains within a pass). D takes the clusters that want to join it in
+ * order of number while each newcomer C keeps x(C, D) - vol(C) V / T > 0,
+ * V being the volume of the newcomers D has taken in this pass; since two
+ * newcomers' mutual excess is at least -vol vol' / T, every group merge
+ * raises the modularity of the partition, so the passes cannot flood a
+ * graph into one cluster (modularity 0) from a partition with positive
+ * modularity. A pass that merges nothing ends the
+ * refinement. Arc weights are taken as |w| (a directed graph is refined as
+ * undirected).
+ *
+ * Out of core: each pass reads the CSR adjacency file once, sequentially,
+ * through one buffer. The pairs (C, D) live in a hash table bounded by the
+ * memory budget; when it would overflow, the clusters are split into 2, 4,
+ * ... groups by number and the file is read once per group.
+ *
+ * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffer
+ * (memory_limit / 8, at least 64 KiB) and the pair table (memory_limit / 4,
+ * at least 1 MiB). */
+#ifndef EXO_REFINE_H
+#define EXO_REFINE_H
+
+#include <stdint.h>
+
+#include "exo_ctx.h"
+#include "exo_lp.h"
+
+#define EXO_REFINE_MAX_PASSES 100u
+#define EXO_REFINE_RATIO 0.3 /* the threshold used by the R package */
+
+typedef struct exo_refine_params {
+  uint32_t passes;       /* at most this many merge passes; 0 = none */
+  double ratio;          /* merge threshold, > 0 (see above) */
+  uint64_t memory_limit; /* budget for the read buffer and the pair table */
+} exo_refine_params;
+
+typedef struct exo_refine_result {
+  uint32_t passes;   /* passes run (the last may have merged nothing) */
+  uint64_t merged;   /* clusters merged into others, over all passes */
+  uint64_t reads;    /* full reads of the adjacency file */
+} exo_refine_result;
+
+/* Refine labels[0..n) holding cluster numbers 1..*num_clusters (as written
+ * by exo_output_renumber). On success the labels are renumbered 1..K' in
+ * order of first appearance and *num_clusters = K'. On error labels are
+ * unspecified, every resource is released. */
+exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *params,
+                            uint64_t *labels, uint64_t *num_clusters, exo_ctx *ctx,
+                            exo_refine_result *result);
+
+#endif

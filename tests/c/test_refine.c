@@ -1,0 +1,257 @@
+/* test_refine.c: the merge passes of exo_refine.h on small CSR graphs built
+ * here (same layout as the pipeline writes). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exo_output.h"
+#include "exo_record.h"
+#include "exo_refine.h"
+#include "exo_rng.h"
+#include "testutil.h"
+
+typedef struct redge {
+  uint64_t a, b;
+  float w;
+} redge;
+
+typedef struct rarc {
+  uint64_t key, nbr;
+  float w;
+} rarc;
+
+typedef struct rgraph {
+  char *dir, *offp, *adjp;
+  exo_csr_files csr;
+} rgraph;
+
+static int rarc_cmp(const void *x, const void *y) {
+  const rarc *a = x, *b = y;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  return a->nbr < b->nbr ? -1 : a->nbr > b->nbr;
+}
+
+/* Undirected CSR for n nodes (each edge stored at both ends). */
+static void rg_build(rgraph *g, uint64_t n, const redge *e, size_t ne, int wide) {
+  memset(g, 0, sizeof *g);
+  g->dir = tu_mkdtemp();
+  ck_assert_ptr_nonnull(g->dir);
+  g->offp = tu_path(g->dir, "csr.off");
+  g->adjp = tu_path(g->dir, "csr.adj");
+  size_t m = 2 * ne;
+  rarc *arcs = malloc((m ? m : 1) * sizeof *arcs);
+  for (size_t i = 0; i < ne; i++) {
+    arcs[2 * i] = (rarc){e[i].a, e[i].b, e[i].w};
+    arcs[2 * i + 1] = (rarc){e[i].b, e[i].a, e[i].w};
+  }
+  qsort(arcs, m, sizeof *arcs, rarc_cmp);
+  uint64_t *off = calloc(n + 1, sizeof *off);
+  size_t esz = exo_adj_size(wide);
+  uint8_t *adj = malloc(m * esz + 1);
+  for (size_t i = 0; i < m; i++) {
+    off[arcs[i].key + 1]++;
+    exo_adj_encode(adj + i * esz, wide, arcs[i].nbr, arcs[i].w);
+  }
+  for (uint64_t v = 0; v < n; v++) off[v + 1] += off[v];
+  ck_assert_int_eq(tu_write_file(g->offp, off, (n + 1) * 8), 0);
+  ck_assert_int_eq(tu_write_file(g->adjp, adj, m * esz), 0);
+  free(arcs);
+  free(off);
+  free(adj);
+  g->csr = (exo_csr_files){g->offp, g->adjp, n, m, wide};
+}
+
+static void rg_free(rgraph *g) {
+  tu_rmdir(g->dir);
+  free(g->dir);
+  free(g->offp);
+  free(g->adjp);
+}
+
+/* Cliques of `size` nodes with weight w, numbered consecutively from `first`. */
+static size_t add_clique(redge *e, size_t ne, uint64_t first, uint64_t size, float w) {
+  for (uint64_t i = 0; i < size; i++)
+    for (uint64_t j = i + 1; j < size; j++) e[ne++] = (redge){first + i, first + j, w};
+  return ne;
+}
+
+static exo_refine_params rparams(uint32_t passes, uint64_t mem) {
+  exo_refine_params p;
+  memset(&p, 0, sizeof p);
+  p.passes = passes;
+  p.ratio = EXO_REFINE_RATIO;
+  p.memory_limit = mem;
+  return p;
+}
+
+static exo_status refine(const rgraph *g, uint32_t passes, uint64_t mem, uint64_t *labels,
+                         uint64_t *k, exo_refine_result *res, exo_ctx *ctx) {
+  exo_refine_params p = rparams(passes, mem);
+  exo_ctx_init(ctx);
+  return exo_refine_merge(&g->csr, &p, labels, k, ctx, res);
+}
+
+/* Three 6-cliques A (0-5), B (6-11), C (12-17) in a ring by single light
+ * edges; node 18 hangs off A. */
+static size_t three_cliques(redge *e) {
+  size_t ne = 0;
+  ne = add_clique(e, ne, 0, 6, 1.0f);
+  ne = add_clique(e, ne, 6, 6, 1.0f);
+  ne = add_clique(e, ne, 12, 6, 1.0f);
+  e[ne++] = (redge){5, 6, 0.2f};
+  e[ne++] = (redge){11, 12, 0.2f};
+  e[ne++] = (redge){17, 0, 0.2f};
+  e[ne++] = (redge){18, 2, 1.0f};
+  return ne;
+}
+
+START_TEST(test_fragments_merge) {
+  redge e[64];
+  size_t ne = three_cliques(e);
+  for (int wide = 0; wide <= 1; wide++) {
+    rgraph g;
+    rg_build(&g, 19, e, ne, wide);
+    /* A split in two fragments, B and C whole, node 18 alone */
+    uint64_t lab[19] = {1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5};
+    uint64_t k = 5;
+    exo_refine_result r;
+    exo_ctx ctx;
+    exo_status s = refine(&g, 10, 64 << 20, lab, &k, &r, &ctx);
+    ck_assert_msg(s == EXO_OK, "%s", ctx.err.msg);
+    ck_assert_uint_eq(k, 3);
+    for (int v = 0; v < 6; v++) ck_assert_uint_eq(lab[v], 1);
+    for (int v = 6; v < 12; v++) ck_assert_uint_eq(lab[v], 2);
+    for (int v = 12; v < 18; v++) ck_assert_uint_eq(lab[v], 3);
+    ck_assert_uint_eq(lab[18], 1);
+    /* fragment 2 and node 18 both join A in the first pass */
+    ck_assert_uint_eq(r.merged, 2);
+    ck_assert_uint_eq(r.passes, 2); /* the second pass merges nothing */
+    ck_assert_uint_eq(r.reads, 2);
+    rg_free(&g);
+  }
+}
+END_TEST
+
+START_TEST(test_true_clusters_stay) {
+  redge e[64];
+  size_t ne = three_cliques(e);
+  rgraph g;
+  rg_build(&g, 19, e, ne, 0);
+  uint64_t lab[19] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 1};
+  uint64_t want[19];
+  memcpy(want, lab, sizeof lab);
+  uint64_t k = 3;
+  exo_refine_result r;
+  exo_ctx ctx;
+  ck_assert_int_eq(refine(&g, 5, 64 << 20, lab, &k, &r, &ctx), EXO_OK);
+  ck_assert_uint_eq(k, 3);
+  ck_assert_uint_eq(r.merged, 0);
+  ck_assert_uint_eq(r.passes, 1);
+  ck_assert_mem_eq(lab, want, sizeof lab);
+  /* passes = 0 does nothing at all */
+  uint64_t lab2[19] = {1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5};
+  uint64_t k2 = 5;
+  ck_assert_int_eq(refine(&g, 0, 64 << 20, lab2, &k2, &r, &ctx), EXO_OK);
+  ck_assert_uint_eq(k2, 5);
+  ck_assert_uint_eq(lab2[3], 2);
+  ck_assert_uint_eq(r.reads, 0);
+  rg_free(&g);
+}
+END_TEST
+
+/* One pass never chains: singletons 0-1-2-3 on a path, each wanting to join
+ * a neighbour; a cluster joins only a cluster that stays. */
+START_TEST(test_no_chains_within_a_pass) {
+  redge e[3] = {{0, 1, 1.0f}, {1, 2, 2.0f}, {2, 3, 1.0f}};
+  rgraph g;
+  rg_build(&g, 4, e, 3, 0);
+  uint64_t lab[4] = {1, 2, 3, 4};
+  uint64_t k = 4;
+  exo_refine_result r;
+  exo_ctx ctx;
+  ck_assert_int_eq(refine(&g, 1, 64 << 20, lab, &k, &r, &ctx), EXO_OK);
+  /* 2 and 3 (joined by the heavy edge) are each other's best: the smaller
+   * number (2) stays and 3 joins it; 1 and 4 want to join clusters that
+   * move (2 stays: 1 joins it), so no cluster spans more than one hop. */
+  ck_assert_uint_eq(lab[1], lab[2]);
+  ck_assert_uint_le(k, 3);
+  ck_assert_uint_ge(k, 1);
+  rg_free(&g);
+}
+END_TEST
+
+/* A pair table too small for one read: the clusters are split into groups,
+ * the result is the same as with ample memory. */
+START_TEST(test_groups_same_result) {
+  const uint64_t n = 400;
+  const size_t ne = 60000;
+  redge *e = malloc(ne * sizeof *e);
+  exo_rng rng;
+  exo_rng_seed(&rng, 7);
+  for (size_t i = 0; i < ne; i++) {
+    uint64_t a = exo_rng_below(&rng, n), b = exo_rng_below(&rng, n);
+    if (a == b) b = (b + 1) % n;
+    /* blocks of 20 nodes, 70% of edges inside */
+    if (exo_rng_below(&rng, 10) < 7) b = (a / 20) * 20 + exo_rng_below(&rng, 20);
+    if (a == b) b = (a / 20) * 20 + (a + 1) % 20;
+    e[i] = (redge){a, b, 1.0f};
+  }
+  rgraph g;
+  rg_build(&g, n, e, ne, 0);
+  uint64_t *l1 = malloc(n * 8), *l2 = malloc(n * 8);
+  for (uint64_t v = 0; v < n; v++) l1[v] = l2[v] = v + 1; /* all singletons */
+  uint64_t k1 = n, k2 = n;
+  exo_refine_result r1, r2;
+  exo_ctx ctx;
+  ck_assert_int_eq(refine(&g, 3, (uint64_t)1 << 30, l1, &k1, &r1, &ctx), EXO_OK);
+  ck_assert_int_eq(refine(&g, 3, 1 << 20, l2, &k2, &r2, &ctx), EXO_OK);
+  ck_assert_uint_gt(r2.reads, r2.passes); /* several reads per pass */
+  ck_assert_uint_eq(r1.reads, r1.passes);
+  ck_assert_uint_eq(k1, k2);
+  ck_assert_mem_eq(l1, l2, n * 8);
+  ck_assert_uint_lt(k1, n);
+  free(l1);
+  free(l2);
+  free(e);
+  rg_free(&g);
+}
+END_TEST
+
+START_TEST(test_bad_arguments) {
+  redge e[64];
+  size_t ne = three_cliques(e);
+  rgraph g;
+  rg_build(&g, 19, e, ne, 0);
+  uint64_t lab[19];
+  for (int v = 0; v < 19; v++) lab[v] = 1;
+  uint64_t k = 1;
+  exo_refine_result r;
+  exo_ctx ctx;
+  ck_assert_int_eq(refine(&g, EXO_REFINE_MAX_PASSES + 1, 1 << 20, lab, &k, &r, &ctx), EXO_EARG);
+  lab[4] = 2; /* outside 1..k */
+  ck_assert_int_eq(refine(&g, 1, 1 << 20, lab, &k, &r, &ctx), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "node 4"));
+  exo_refine_params p = rparams(1, 1 << 20);
+  p.ratio = 0.0;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_refine_merge(&g.csr, &p, lab, &k, &ctx, &r), EXO_EARG);
+  /* a truncated adjacency file is an internal error naming it */
+  ck_assert_int_eq(tu_write_file(g.adjp, "x", 1), 0);
+  lab[4] = 1;
+  ck_assert_int_eq(refine(&g, 1, 1 << 20, lab, &k, &r, &ctx), EXO_EINTERNAL);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "csr.adj"));
+  rg_free(&g);
+}
+END_TEST
+
+Suite *refine_suite(void) {
+  Suite *s = suite_create("refine");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_fragments_merge);
+  tcase_add_test(tc, test_true_clusters_stay);
+  tcase_add_test(tc, test_no_chains_within_a_pass);
+  tcase_add_test(tc, test_groups_same_result);
+  tcase_add_test(tc, test_bad_arguments);
+  suite_add_tcase(s, tc);
+  return s;
+}
