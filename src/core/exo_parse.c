@@ -372,7 +372,7 @@ static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, si
     }
   }
   if (b->n == b->cap) {
-    size_t ncap = b->cap ? b->cap * 2 : 4096;
+    size_t ncap = b->cap ? b->cap * 2 : 256;
     prec *nr = realloc(b->rec, ncap * sizeof *nr);
     if (!nr) {
       batch_fail(b, EXO_ENOMEM, line, "out of memory for %zu parsed lines", ncap);
@@ -592,7 +592,7 @@ static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
  * block (one starts at p when p is the data start or byte p-1 is an LF),
  * parses every line that starts in the block, reading on past the block's end
  * to finish the last one, and hands the batch over through a ring of
- * PAR_RING slots. The calling thread consumes blocks 0, 1, 2, ... in order
+ * slots (PAR_RING_BYTES of blocks, at least 2). The calling thread consumes blocks 0, 1, 2, ... in order
  * from the workers' rings, so ids, callbacks, line numbers and the first
  * error are those of the sequential parse. A worker stops after a batch that
  * ends in an error (the consumer will get there, or stop earlier). The
@@ -600,7 +600,8 @@ static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
  * every worker; workers wait only for a free slot, and wake up on stop. */
 
 #define PAR_BLOCK ((size_t)1 << 20) /* default block size */
-#define PAR_RING 2                  /* slots per worker */
+#define PAR_RING_BYTES ((size_t)2 << 20) /* text buffered per worker */
+#define PAR_RING_MAX 64                   /* slots per worker, at most */
 #define PAR_READ_MORE ((size_t)64 << 10)
 #define PAR_MAX_THREADS 256
 #define PAR_WAIT_NS 50000000L /* consumer polls while waiting this long */
@@ -620,7 +621,7 @@ typedef struct pworker {
   pthread_t th;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  pslot ring[PAR_RING];
+  pslot *ring;         /* ctl->ring slots */
   uint64_t head, tail; /* slots filled / consumed so far */
 } pworker;
 
@@ -630,6 +631,7 @@ typedef struct pctl {
   pcfg cfg;
   uint64_t start, end, block, nblocks;
   unsigned nworkers;
+  unsigned ring; /* slots per worker: PAR_RING_BYTES of blocks, 2..PAR_RING_MAX */
   atomic_int stop;
   pworker *w;
 } pctl;
@@ -668,8 +670,8 @@ static void fill_block(pctl *c, uint64_t j, pslot *sl) {
   uint64_t e = s + c->block < c->end ? s + c->block : c->end;
   uint64_t rs = j == 0 ? s : s - 1; /* also read the byte before the block */
   size_t want = (size_t)(e - rs);
-  size_t normal = c->block + 1 + PAR_READ_MORE;
-  if (sl->cap > 4 * normal) { /* a long line grew it: give that back */
+  size_t normal = want + 1;
+  if (sl->cap > 4 * normal && sl->cap > PAR_READ_MORE) { /* a long line grew it */
     free(sl->buf);
     sl->buf = NULL;
     sl->cap = 0;
@@ -737,9 +739,9 @@ static void *worker_main(void *arg) {
   pctl *c = W->ctl;
   for (uint64_t j = W->idx; j < c->nblocks; j += c->nworkers) {
     pthread_mutex_lock(&W->mu);
-    while (W->head - W->tail == PAR_RING && !atomic_load(&c->stop))
+    while (W->head - W->tail == c->ring && !atomic_load(&c->stop))
       pthread_cond_wait(&W->cv, &W->mu);
-    pslot *sl = &W->ring[W->head % PAR_RING];
+    pslot *sl = &W->ring[W->head % c->ring];
     pthread_mutex_unlock(&W->mu);
     if (atomic_load(&c->stop)) break;
     fill_block(c, j, sl);
@@ -770,8 +772,15 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
   if (T > PAR_MAX_THREADS) T = PAR_MAX_THREADS;
   if (T > c.nblocks) T = c.nblocks;
   atomic_init(&c.stop, 0);
+  size_t ring = PAR_RING_BYTES / block;
+  c.ring = ring < 2 ? 2 : ring > PAR_RING_MAX ? PAR_RING_MAX : (unsigned)ring;
   c.w = calloc((size_t)T, sizeof *c.w);
-  if (!c.w) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory starting the parser threads");
+  pslot *slots = calloc((size_t)T * c.ring, sizeof *slots);
+  if (!c.w || !slots) {
+    free(c.w);
+    free(slots);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory starting the parser threads");
+  }
   c.nworkers = (unsigned)T;
 
   /* Start the workers. If one cannot be created, stop the ones that were and
@@ -782,6 +791,7 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     pworker *W = &c.w[i];
     W->ctl = &c;
     W->idx = i;
+    W->ring = slots + (size_t)i * c.ring;
     if (pthread_mutex_init(&W->mu, NULL) != 0) {
       st = EXO_FAIL(ctx, EXO_ENOMEM, "cannot create a mutex for the parser threads");
       break;
@@ -821,7 +831,7 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
         if (st) break;
       }
     }
-    pslot *sl = &W->ring[W->tail % PAR_RING];
+    pslot *sl = &W->ring[W->tail % c.ring];
     pthread_mutex_unlock(&W->mu);
     if (st) break;
     st = consume(C, &sl->b);
@@ -844,11 +854,12 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     pthread_join(W->th, NULL);
     pthread_cond_destroy(&W->cv);
     pthread_mutex_destroy(&W->mu);
-    for (int k = 0; k < PAR_RING; k++) {
-      free(W->ring[k].buf);
-      free(W->ring[k].b.rec);
-    }
   }
+  for (size_t k = 0; k < (size_t)T * c.ring; k++) {
+    free(slots[k].buf);
+    free(slots[k].b.rec);
+  }
+  free(slots);
   free(c.w);
   return st;
 }

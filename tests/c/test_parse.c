@@ -930,6 +930,416 @@ START_TEST(bad_arguments_and_files) {
 }
 END_TEST
 
+/* ---- the parallel path gives the sequential result ----------------------------- */
+
+/* A scratch directory on tmpfs when there is one: the tests below create
+ * thousands of small files, and creating files on a busy disk can take
+ * milliseconds each. */
+static char *fast_tmpdir(void) {
+  struct stat st;
+  if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0) {
+    char tmpl[] = "/dev/shm/exotest-XXXXXX";
+    if (mkdtemp(tmpl)) return strdup(tmpl);
+  }
+  return tu_mkdtemp();
+}
+
+/* Parse `path` with threads = 1 and with (threads, block); both results must
+ * be the same in every respect: status, message, edges (ids and weight bits),
+ * names file, line and edge counts, bytes (on success). fail_at/stop_after
+ * make the callback fail or the host interrupt at that call/poll. */
+typedef struct pvariant {
+  int threads;
+  size_t block;
+  size_t fail_at;
+  int stop_after;
+} pvariant;
+
+static int count_polls(void *user) {
+  int *k = user; /* k[0] polls so far, k[1] stop on this one (0: never) */
+  k[0]++;
+  return k[1] && k[0] >= k[1];
+}
+
+static void parse_variant(const char *dir, const char *path, exo_parse_options o,
+                          const pvariant *v, result *r) {
+  o.threads = v->threads;
+  o.block_bytes = v->block;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  int polls[2] = {0, v->stop_after};
+  ctx.cb.user = polls;
+  ctx.cb.interrupted = count_polls;
+  memset(r, 0, sizeof *r);
+  char *np = tu_path(dir, "names.txt");
+  exo_names *t = NULL;
+  ck_assert_int_eq(exo_names_create(&t, np, &ctx), EXO_OK);
+  r->c.fail_at = v->fail_at;
+  r->c.fail_code = EXO_ENOSPC;
+  r->st = exo_parse_file(path, &o, t, collect, &r->c, &ctx, &r->stats);
+  snprintf(r->msg, sizeof r->msg, "%s", ctx.err.msg);
+  exo_ctx fctx;
+  exo_ctx_init(&fctx);
+  ck_assert_int_eq(exo_names_finish(t, &fctx), EXO_OK);
+  exo_names_free(t);
+  read_names(np, &r->names);
+  r->text = NULL;
+  free(np);
+}
+
+static void assert_same(const result *a, const result *b, const char *what) {
+  if (a->st != b->st || strcmp(a->msg, b->msg) != 0)
+    ck_abort_msg("%s: status %d '%s', sequential %d '%s'", what, b->st, b->msg, a->st, a->msg);
+  if (a->c.n != b->c.n) ck_abort_msg("%s: %zu edges, sequential %zu", what, b->c.n, a->c.n);
+  for (size_t i = 0; i < a->c.n; i++)
+    if (a->c.e[i].a != b->c.e[i].a || a->c.e[i].b != b->c.e[i].b ||
+        fbits(a->c.e[i].w) != fbits(b->c.e[i].w))
+      ck_abort_msg("%s: edge %zu differs", what, i);
+  if (a->names.n != b->names.n) ck_abort_msg("%s: %zu names, sequential %zu", what, b->names.n, a->names.n);
+  for (size_t i = 0; i < a->names.n; i++)
+    if (a->names.len[i] != b->names.len[i] ||
+        memcmp(a->names.name[i], b->names.name[i], a->names.len[i]) != 0)
+      ck_abort_msg("%s: name %zu differs", what, i);
+  if (a->stats.lines != b->stats.lines || a->stats.edges != b->stats.edges)
+    ck_abort_msg("%s: lines %llu edges %llu, sequential lines %llu edges %llu", what,
+                 (unsigned long long)b->stats.lines, (unsigned long long)b->stats.edges,
+                 (unsigned long long)a->stats.lines, (unsigned long long)a->stats.edges);
+  if (a->st == EXO_OK) ck_assert_uint_eq(a->stats.bytes, b->stats.bytes);
+}
+
+/* Write text to dir/p.tsv and check that every variant gives the sequential
+ * result. Returns the sequential result's status. */
+static exo_status check_variants(const char *dir, const char *text, size_t len,
+                                 exo_parse_options o, const pvariant *vs, size_t nv,
+                                 const char *label) {
+  char *path = tu_path(dir, "p.tsv");
+  ck_assert_int_eq(tu_write_file(path, text, len), 0);
+  result ref;
+  pvariant seq = {1, 0, 0, 0};
+  for (size_t i = 0; i < nv; i++) {
+    if (i == 0 || vs[i].fail_at != seq.fail_at || vs[i].stop_after != seq.stop_after) {
+      if (i > 0) free_result(&ref);
+      seq.fail_at = vs[i].fail_at;
+      seq.stop_after = vs[i].stop_after;
+      parse_variant(dir, path, o, &seq, &ref);
+    }
+    result r;
+    parse_variant(dir, path, o, &vs[i], &r);
+    char what[256];
+    snprintf(what, sizeof what, "%s, threads %d, block %zu, fail_at %zu, stop_after %d", label,
+             vs[i].threads, vs[i].block, vs[i].fail_at, vs[i].stop_after);
+    assert_same(&ref, &r, what);
+    free_result(&r);
+  }
+  exo_status st = ref.st;
+  free_result(&ref);
+  free(path);
+  return st;
+}
+
+/* Random files (odd names, CRLF, blank lines, no final LF) after a BOM and
+ * header lines, 1..8 threads, blocks from 1 byte to the default: the same
+ * ids, edges, names and counts as one thread, and the expected edges. */
+START_TEST(parallel_random_files) {
+  char *dir = fast_tmpdir();
+  static const struct {
+    size_t size, block;
+  } shapes[] = {{3000, 1}, {20000, 7}, {60000, 61}, {60000, 997}, {400000, 4096},
+                {1500000, 65536}, {3500000, 0}};
+  for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+    size_t len, n;
+    edge *want;
+    uint64_t nnames;
+    char *body = random_edge_list(1000 + k, shapes[k].size, &len, &want, &n, &nnames);
+    int hdr = (int)(k % 3); /* 0, 1 or 2 header lines */
+    const char *head = k % 2 ? "\xef\xbb\xbf" "from\tto\r\nsecond header\n" : "from\tto\tw\nx\n";
+    size_t hl = 0;
+    if (hdr == 1) hl = strchr(head, '\n') - head + 1;
+    if (hdr == 2) hl = strlen(head);
+    char *text = malloc(hl + len);
+    memcpy(text, head, hl);
+    memcpy(text + hl, body, len);
+    exo_parse_options o = opts('\t', (uint64_t)hdr, 0);
+    for (int th = 2; th <= 8; th += (shapes[k].size > 100000 || k == 0 ? 3 : 1)) {
+      pvariant v = {th, shapes[k].block, 0, 0};
+      char label[64];
+      snprintf(label, sizeof label, "shape %zu", k);
+      ck_assert_int_eq(check_variants(dir, text, hl + len, o, &v, 1, label), EXO_OK);
+    }
+    /* and the expected edges, with 3 threads */
+    char *path = tu_path(dir, "p.tsv");
+    result r;
+    pvariant v3 = {3, shapes[k].block, 0, 0};
+    parse_variant(dir, path, o, &v3, &r);
+    if (r.st != EXO_OK) ck_abort_msg("%s", r.msg);
+    check_edges(&r.c, want, n);
+    ck_assert_uint_eq(r.names.n, nnames);
+    ck_assert_uint_eq(r.stats.bytes, hl + len);
+    free_result(&r);
+    free(path);
+    free(text);
+    free(body);
+    free(want);
+  }
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A small file cut at every possible offset: block sizes 1..len+1 put a
+ * boundary at every byte, so on both bytes of CRLF pairs, inside long names,
+ * right after the BOM and the header, in blank lines and before the last
+ * line without LF. Also with a bad line near the end. */
+START_TEST(parallel_every_boundary) {
+  char *dir = fast_tmpdir();
+  char longname[300];
+  memset(longname, 'n', sizeof longname - 1);
+  longname[sizeof longname - 1] = '\0';
+  strbuf s = {0};
+  sb_printf(&s, "\xef\xbb\xbfhead one\r\nhead\ttwo\n");
+  sb_printf(&s, "a\tb\t1\r\n\r\n\nb\tc\t2.5\r\n");
+  sb_add(&s, longname, strlen(longname));
+  sb_printf(&s, "\ta\t3\r\nc\t");
+  sb_add(&s, longname, strlen(longname));
+  sb_printf(&s, "\nd d\te,e\t -4 \n\r\nx\ty");
+  static const char *tails[] = {"", "\n", "\r\n", "\r", "\nbad line\n", "\nq\tr\tnan\r\nz\tz\n",
+                                "\nq\tr\ts\tt\n", "\nq\t\n", "\nq\rr\ts\n"};
+  for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+    strbuf u = {0};
+    sb_add(&u, s.p, s.len);
+    sb_add(&u, tails[t], strlen(tails[t]));
+    exo_parse_options o = opts('\t', 2, 0);
+    size_t nv = 0;
+    pvariant *vs = malloc((u.len + 2) * 3 * sizeof *vs);
+    /* every block size, with 2, 3 or 4 threads in turn; 8 threads for small blocks */
+    for (size_t b = 1; b <= u.len + 1; b++) vs[nv++] = (pvariant){2 + (int)(b % 3), b, 0, 0};
+    for (size_t b = 1; b <= 20; b++) vs[nv++] = (pvariant){8, b, 0, 0};
+    char label[64];
+    snprintf(label, sizeof label, "tail %zu", t);
+    exo_status st = check_variants(dir, u.p, u.len, o, vs, nv, label);
+    ck_assert_int_eq(st, t < 4 ? EXO_OK : EXO_EINPUT);
+    free(vs);
+    free(u.p);
+  }
+  free(s.p);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* One or two bad lines at random places in a random file; blocks small
+ * enough that the error lines fall near boundaries and in different
+ * workers' blocks: the first error of the file, with its message and line,
+ * as with one thread; the edges before it delivered, none after. */
+START_TEST(parallel_first_error_wins) {
+  char *dir = fast_tmpdir();
+  static const char *bad[] = {"lonely", "a\tb\tc\td", "a\tb\tNaN", "a\t\t1", "\tb",
+                              "a\rb\tc", "a\tb\t1e39", "a\tb\tx1"};
+  exo_rng r;
+  exo_rng_seed(&r, 4242);
+  for (int round = 0; round < 40; round++) {
+    size_t len, n;
+    edge *want;
+    uint64_t nnames;
+    char *body = random_edge_list(500 + (uint64_t)round, 30000, &len, &want, &n, &nnames);
+    strbuf u = {0};
+    /* insert bad lines after random LFs */
+    int nbad = 1 + (int)exo_rng_below(&r, 2);
+    size_t at[2];
+    for (int k = 0; k < nbad; k++) {
+      size_t p = (size_t)exo_rng_below(&r, len);
+      const char *nl = memchr(body + p, '\n', len - p);
+      at[k] = nl ? (size_t)(nl - body) + 1 : len;
+    }
+    if (nbad == 2 && at[1] < at[0]) {
+      size_t x = at[0];
+      at[0] = at[1];
+      at[1] = x;
+    }
+    size_t from = 0;
+    for (int k = 0; k < nbad; k++) {
+      sb_add(&u, body + from, at[k] - from);
+      if (at[k] == len) sb_add(&u, "\n", 1);
+      const char *b = bad[exo_rng_below(&r, sizeof bad / sizeof *bad)];
+      sb_add(&u, b, strlen(b));
+      if (at[k] < len) sb_add(&u, "\n", 1);
+      from = at[k];
+    }
+    sb_add(&u, body + from, len - from);
+    if (u.len == 0 || u.p[u.len - 1] != '\n') sb_add(&u, "\n", 1);
+    pvariant vs[4];
+    for (int k = 0; k < 4; k++)
+      vs[k] = (pvariant){2 + (int)exo_rng_below(&r, 7), 1 + (size_t)exo_rng_below(&r, 600), 0, 0};
+    char label[64];
+    snprintf(label, sizeof label, "round %d", round);
+    ck_assert_int_eq(check_variants(dir, u.p, u.len, opts('\t', 0, 0), vs, 4, label), EXO_EINPUT);
+    free(u.p);
+    free(body);
+    free(want);
+  }
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Files shorter than the thread count, empty files, only a BOM, only header
+ * lines, a single line without LF. */
+START_TEST(parallel_tiny_files) {
+  char *dir = fast_tmpdir();
+  static const struct {
+    const char *text;
+    uint64_t header;
+  } files[] = {{"", 0},           {"", 2},        {"\xef\xbb\xbf", 0},     {"\xef\xbb", 0},
+               {"a\tb", 0},       {"a\tb\n", 0},  {"a\tb\n", 1},           {"h\n", 3},
+               {"h\na\tb", 1},    {"\n\n\n", 0},  {"\xef\xbb\xbf\r\na\tb\r", 1},
+               {"x", 0},          {"a\tb\nc", 0}, {"\xef\xbb\xbf" "a\tb\tz\n", 0}};
+  for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+    pvariant vs[] = {{8, 0, 0, 0}, {8, 1, 0, 0}, {3, 2, 0, 0}, {64, 1, 0, 0}, {2, 5, 0, 0}};
+    char label[32];
+    snprintf(label, sizeof label, "file %zu", f);
+    check_variants(dir, files[f].text, strlen(files[f].text), opts('\t', files[f].header, 0),
+                   vs, sizeof vs / sizeof *vs, label);
+  }
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* The edge callback failing, and the host interrupting, at various points:
+ * the same status, message, edges and names as one thread. */
+START_TEST(parallel_callback_failure_and_interrupt) {
+  char *dir = fast_tmpdir();
+  size_t len, n;
+  edge *want;
+  uint64_t nnames;
+  char *text = random_edge_list(99, (size_t)2 << 20, &len, &want, &n, &nnames);
+  const size_t fails[] = {1, 2, 777, n / 2, n};
+  for (size_t k = 0; k < sizeof fails / sizeof *fails; k++) {
+    pvariant vs[] = {{2, 0, fails[k], 0}, {4, 4099, fails[k], 0}};
+    ck_assert_int_eq(check_variants(dir, text, len, opts('\t', 0, 0), vs, 2, "fail"), EXO_ENOSPC);
+  }
+  /* interrupts: the sequential run polls at other points, so compare with
+   * the expected edges: a prefix of them, EXO_EINTR, no leak (--asan) */
+  char *path = tu_path(dir, "p.tsv");
+  ck_assert_int_eq(tu_write_file(path, text, len), 0);
+  const int stops[] = {1, 2, 3, 7, 20};
+  for (size_t k = 0; k < sizeof stops / sizeof *stops; k++) {
+    for (int th = 2; th <= 5; th += 3) {
+      pvariant v = {th, (size_t)(k % 2 ? 65536 : 0), 0, stops[k]};
+      result r;
+      parse_variant(dir, path, opts('\t', 0, 0), &v, &r);
+      ck_assert_int_eq(r.st, EXO_EINTR);
+      ck_assert_str_eq(r.msg, "interrupted by the user");
+      ck_assert_uint_lt(r.c.n, n);
+      for (size_t i = 0; i < r.c.n; i++) {
+        ck_assert_uint_eq(r.c.e[i].a, want[i].a);
+        ck_assert_uint_eq(r.c.e[i].b, want[i].b);
+      }
+      free_result(&r);
+    }
+  }
+  /* progress from the calling thread: monotonic, from 0 to the file size */
+  hostlog h = {0};
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ctx.cb.user = &h;
+  ctx.cb.interrupted = host_interrupted;
+  ctx.cb.progress = host_progress;
+  exo_parse_options o = opts('\t', 0, 0);
+  o.threads = 2;
+  result r;
+  const char *paths[1] = {path};
+  parse_paths(dir, paths, 1, &o, &ctx, &r);
+  ck_assert_int_eq(r.st, EXO_OK);
+  check_edges(&r.c, want, n);
+  ck_assert_int_ge(h.polls, (int)(len / (72 << 10)));
+  ck_assert_uint_eq(h.first_done, 0);
+  ck_assert(h.monotonic);
+  ck_assert_uint_eq(h.total, len);
+  ck_assert_uint_eq(h.last_done, len);
+  free_result(&r);
+  free(path);
+  free(text);
+  free(want);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Lines longer than a block (names of 1 and 3 MiB over 1 MiB blocks, so
+ * whole blocks hold no line start), and the line length limit, in parallel. */
+START_TEST(parallel_long_lines) {
+  char *dir = tu_mkdtemp();
+  strbuf s = {0};
+  size_t sizes[] = {(size_t)1 << 20, (size_t)3 << 20, 17, (size_t)5 << 19};
+  for (int i = 0; i < 4; i++) {
+    char *nm = malloc(sizes[i]);
+    for (size_t k = 0; k < sizes[i]; k++) nm[k] = (char)('a' + (k * 5 + (size_t)i) % 26);
+    sb_printf(&s, "s%d\t", i);
+    sb_add(&s, nm, sizes[i]);
+    sb_printf(&s, "\t%d\r\nx\ty\n", i + 1);
+    free(nm);
+  }
+  pvariant vs[] = {{2, 0, 0, 0}, {3, 0, 0, 0}, {2, 1 << 16, 0, 0}};
+  ck_assert_int_eq(check_variants(dir, s.p, s.len, opts('\t', 0, 0), vs, 3, "long"), EXO_OK);
+  free(s.p);
+
+  /* one line of EXO_PARSE_MAX_LINE + 1 bytes after a few good ones */
+  size_t max = EXO_PARSE_MAX_LINE;
+  size_t total = 8 + max + 1 + 1 + 4;
+  char *text = malloc(total);
+  memcpy(text, "a\tb\nb\tc\n", 8);
+  memset(text + 8, 'x', max + 1);
+  text[8 + 10] = '\t';
+  text[9 + max] = '\n';
+  memcpy(text + 10 + max, "c\td\n", 4);
+  pvariant v2[] = {{2, 0, 0, 0}};
+  ck_assert_int_eq(check_variants(dir, text, total, opts('\t', 0, 0), v2, 1, "limit"), EXO_EINPUT);
+  free(text);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* gzip and FIFO input with threads > 1 take the sequential path. */
+START_TEST(parallel_falls_back_for_streams) {
+  char *dir = tu_mkdtemp();
+  size_t len, n;
+  edge *want;
+  uint64_t nnames;
+  char *text = random_edge_list(7, (size_t)1 << 20, &len, &want, &n, &nnames);
+  char *gz = tu_path(dir, "r.gz");
+  ck_assert_int_eq(tu_write_gzip(gz, text, len), 0);
+  char *fifo = tu_path(dir, "r.fifo");
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  for (int g = 0; g < 2; g++) {
+    pid_t pid = g ? feed_fifo(fifo, text, len, 3) : 0;
+    exo_parse_options o = opts('\t', 0, 0);
+    o.threads = 4;
+    o.block_bytes = 100;
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    result r;
+    const char *paths[1] = {g ? fifo : gz};
+    parse_paths(dir, paths, 1, &o, &ctx, &r);
+    if (g) {
+      int status = -1;
+      ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    }
+    if (r.st != EXO_OK) ck_abort_msg("%s", r.msg);
+    check_edges(&r.c, want, n);
+    ck_assert_uint_eq(r.names.n, nnames);
+    free_result(&r);
+  }
+  free(gz);
+  free(fifo);
+  free(text);
+  free(want);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *parse_suite(void) {
   Suite *s = suite_create("parse");
   TCase *tc = tcase_create("parse");
@@ -947,5 +1357,15 @@ Suite *parse_suite(void) {
   tcase_add_test(tc, interrupt_and_progress);
   tcase_add_test(tc, bad_arguments_and_files);
   suite_add_tcase(s, tc);
+  TCase *tp = tcase_create("parallel");
+  tcase_set_timeout(tp, 600);
+  tcase_add_test(tp, parallel_random_files);
+  tcase_add_test(tp, parallel_every_boundary);
+  tcase_add_test(tp, parallel_first_error_wins);
+  tcase_add_test(tp, parallel_tiny_files);
+  tcase_add_test(tp, parallel_callback_failure_and_interrupt);
+  tcase_add_test(tp, parallel_long_lines);
+  tcase_add_test(tp, parallel_falls_back_for_streams);
+  suite_add_tcase(s, tp);
   return s;
 }
