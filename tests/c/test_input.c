@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "exo_input.h"
 #include "exo_rng.h"
@@ -354,6 +357,51 @@ START_TEST(empty_gzip) {
 }
 END_TEST
 
+/* exo_input_plain_fd: the descriptor and size of a plain regular file (and
+ * pread through it sees the file), -1 for gzip and FIFOs. */
+START_TEST(plain_fd_only_for_regular_files) {
+  char *dir = tu_mkdtemp();
+  char *plain = tu_write_text(dir, "p.txt", "hello\tworld\n");
+  char *gz = tu_path(dir, "g.gz");
+  ck_assert_int_eq(tu_write_gzip(gz, "hello\n", 6), 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_input *in = NULL;
+  ck_assert_int_eq(exo_input_open(&in, plain, &ctx), EXO_OK);
+  uint64_t size = 0;
+  int fd = exo_input_plain_fd(in, &size);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_uint_eq(size, 12);
+  char buf[8] = {0};
+  ck_assert_int_eq((int)pread(fd, buf, 5, 6), 5);
+  ck_assert_str_eq(buf, "world");
+  exo_input_close(in);
+  ck_assert_int_eq(exo_input_open(&in, gz, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_input_plain_fd(in, &size), -1);
+  exo_input_close(in);
+  char *fifo = tu_path(dir, "f");
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    int w = open(fifo, O_WRONLY);
+    if (w < 0 || write(w, "a\tb\n", 4) != 4) _exit(1);
+    close(w);
+    _exit(0);
+  }
+  ck_assert_int_eq(exo_input_open(&in, fifo, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_input_plain_fd(in, NULL), -1);
+  exo_input_close(in);
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  free(fifo);
+  free(plain);
+  free(gz);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *input_suite(void) {
   Suite *s = suite_create("input");
   TCase *tc = tcase_create("input");
@@ -366,6 +414,7 @@ Suite *input_suite(void) {
   tcase_add_test(tc, unsupported_formats);
   tcase_add_test(tc, directory_missing_empty_short);
   tcase_add_test(tc, empty_gzip);
+  tcase_add_test(tc, plain_fd_only_for_regular_files);
   suite_add_tcase(s, tc);
   return s;
 }
