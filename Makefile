@@ -5,6 +5,7 @@
 #   make cli       the standalone command-line tool $(BUILD)/exolabel
 #   make check     R CMD build + R CMD check --as-cran + BiocCheck
 #   make sanitize  C unit tests under AddressSanitizer + UBSan
+#   make micro     I/O micro-benchmarks and the parse benchmark (benchmarks/micro/README.md)
 #   make valgrind  C unit tests under valgrind memcheck
 #   make cppcheck  static analysis
 #   make fuzz      libFuzzer harnesses (FUZZ_TIME seconds each); make fuzz-replay: the corpus once
@@ -25,7 +26,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean quality bench
+.PHONY: all deps demo test ctest rtest cli micro sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean quality bench
 
 all: ctest
 
@@ -54,6 +55,10 @@ $(BUILD)/exo_tests: $(TEST_SRC) tests/c/runner.c tests/c/testutil.c tests/c/test
 
 ctest: $(BUILD)/exo_tests
 	cd $(BUILD) && CK_FORK=yes ./exo_tests
+
+# ---- micro-benchmarks (benchmarks/micro/run.sh; several minutes, GiB of scratch) ----
+micro:
+	BUILD=$(BUILD) bash benchmarks/micro/run.sh
 
 # ---- sanitizers ----------------------------------------------------------
 # `make sanitize`: the Check suite built with ASan + UBSan (gcc); any report
