@@ -326,8 +326,7 @@ test_that("a file over 4 GiB with more than 2^31 lines (EXOLABEL_TEST_LARGE=1)",
     close(con)
     expect_gt(file.size(f), 4 * 2^30)
     set.seed(1)
-    res <- ExoLabel(f, tempfiledir = d, return_table = TRUE, memory_limit = "1GB",
-                    iterations = 1)
+    res <- ExoLabel(f, tempfiledir = d, return_table = TRUE, memory_limit = "1GB")
     expect_equal(unname(res$graph_stats), c(10, 16))
     tail8 <- utils::tail(res$results, 8)
     expect_equal(tail8$Vertex, c("p", "q", "r", "s", "u", "v", "w", "z"))
