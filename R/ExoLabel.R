@@ -199,7 +199,10 @@
 #' @param memory_limit Memory for buffers: bytes, or a string like
 #'   `"256MB"`, `"2GB"` (powers of 1024). At least 1MB.
 #' @param threads Number of threads for reading the input; `NULL` (default)
-#'   uses every available core. Results do not depend on it.
+#'   uses every available core. Results do not depend on it. Uncompressed
+#'   files are split into 1 MiB blocks that the threads read and parse side
+#'   by side (a few MiB of buffers per thread); gzip files and pipes are read
+#'   by one thread.
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
 #'   A vector runs one clustering per value.
