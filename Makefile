@@ -73,11 +73,13 @@ sanitize: $(BUILD)/suites.inc
 	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) ./exo_tests_san
 
 # `make valgrind`: the normal Check binary under memcheck, in one process
-# (CK_FORK=no); fails on any memory error or definite leak.
+# (CK_FORK=no); fails on any memory error or definite leak. It takes tens of
+# minutes for every suite; SUITE=name runs one (CK_RUN_SUITE).
 VALGRIND_FLAGS := --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
   --show-leak-kinds=definite --track-origins=yes --quiet
+SUITE ?=
 valgrind: $(BUILD)/exo_tests
-	cd $(BUILD) && CK_FORK=no valgrind $(VALGRIND_FLAGS) ./exo_tests
+	cd $(BUILD) && CK_FORK=no $(if $(SUITE),CK_RUN_SUITE=$(SUITE),) valgrind $(VALGRIND_FLAGS) ./exo_tests
 
 # `make cppcheck`: static analysis of the core, the glue and the harnesses;
 # each remaining finding is justified in tools/cppcheck-suppressions.txt.
