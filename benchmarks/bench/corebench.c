@@ -5,7 +5,11 @@
  * Builds the graph (parse + sort + CSR), runs label propagation lp_repeats
  * times on the same CSR (same seed: the runs must agree), then clusters and
  * writes the output once through exo_graph_cluster. Prints one line per
- * stage: "stage seconds ...". Build: see benchmarks/bench/run.sh. */
+ * stage: "stage seconds ...". TMPDIR chooses the temp directory; LP_ATT sets
+ * the attenuation. Build (from the repository root):
+ *   make /tmp/b/libexocore.a BUILD=/tmp/b
+ *   cc -std=c11 -D_GNU_SOURCE -O2 -Isrc/core benchmarks/bench/corebench.c \
+ *      /tmp/b/libexocore.a -lz -lm -pthread -o /tmp/b/corebench */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
