@@ -161,6 +161,8 @@ quality: install
 	$(CC) -std=c11 -O2 -Wall -Wextra -o $(BUILD)/exogen benchmarks/gen/exogen.c -lz -lm
 	$(R_LIBS_ENV) $(RSCRIPT) benchmarks/quality/run.R --exogen $(BUILD)/exogen \
 	  --work $(BUILD)/quality-work --scale $(QUALITY_SCALE) --out benchmarks/quality/results.csv
+	$(R_LIBS_ENV) $(RSCRIPT) benchmarks/quality/refine_timing.R $(BUILD)/exogen \
+	  $(BUILD)/quality-work 1e5 > benchmarks/quality/refine_timing.txt
 	$(R_LIBS_ENV) $(RSCRIPT) benchmarks/quality/report.R benchmarks/quality/results.csv \
 	  benchmarks/QUALITY.md benchmarks/quality.png benchmarks/quality/notes.md
 

@@ -105,6 +105,13 @@ if (nrow(gnm)) {
     add("")
 }
 
+timing <- file.path(dirname(notes), "refine_timing.txt")
+if (file.exists(timing)) {
+    add("Run time of `refine = TRUE` against the defaults (whole `ExoLabel()` calls, ",
+        "median of 3, benchmarks/quality/refine_timing.R): ", paste(readLines(timing), collapse = " "))
+    add("")
+}
+
 # ---- collapse -----------------------------------------------------------------
 add("## Giant-cluster collapse")
 add("")
