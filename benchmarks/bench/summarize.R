@@ -11,7 +11,7 @@ med <- function(s, m) {
 }
 nrep <- function(s) length(unique(raw$rep[raw$size == s]))
 f <- function(x, d = 1) ifelse(is.na(x), "n/a", formatC(x, format = "f", digits = d, big.mark = ","))
-mb <- function(x) f(x / 2^20, 0)
+mb <- function(x) f(x / 2^20, 0) # MiB
 sh <- function(cmd) paste(tryCatch(system(cmd, intern = TRUE), error = function(e) "?"), collapse = " ")
 
 commit <- sh("git rev-parse --short HEAD")
@@ -33,12 +33,12 @@ machine <- c(
 row <- function(...) paste0("| ", paste(c(...), collapse = " | "), " |")
 t1 <- c(row("size", "nodes", "stored arcs", "parse + runs (s)", "merge -> CSR (s)",
             "label prop. (s)", "output (s)", "total wall (s)", "edges/s",
-            "peak RSS above R baseline (MB)", "peak temp disk, du (MB)",
-            "disk target 12 B/arc + names (MB)", "runs / merge passes / fan-in"),
+            "peak RSS above R baseline (MiB)", "peak temp disk, du (MiB)",
+            "disk target 12 B/arc + names (MiB)", "runs / merge passes / fan-in"),
         row(rep("---", 13)))
-t2 <- c(row("size", "input (MB)", "cat cold (s)", "cat cached (s)", "fread (s)",
-            "GNU sort (s)", "sort wrote (MB)", "dd same bytes (s)",
-            "igraph: fread + graph + LP (s)", "igraph total (s)", "igraph peak RSS (MB)"),
+t2 <- c(row("size", "input (MiB)", "cat cold (s)", "cat cached (s)", "fread (s)",
+            "GNU sort (s)", "sort wrote (MiB)", "dd same bytes (s)",
+            "igraph: fread + graph + LP (s)", "igraph total (s)", "igraph peak RSS (MiB)"),
         row(rep("---", 11)))
 t3 <- c(row("size", "ExoLabel / cat cold", "ExoLabel / cat cached", "ExoLabel / fread",
             "GNU sort / ExoLabel (target >= 4)", "dd / ExoLabel",
