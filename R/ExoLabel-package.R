@@ -10,4 +10,5 @@
 #' @docType package
 #' @useDynLib ExoLabel, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
+#' @importFrom cli cli_progress_bar
 NULL

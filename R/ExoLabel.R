@@ -146,7 +146,9 @@
 #' as `message()` lines (a start and an end line per stage, and one every 10
 #' seconds in between), which [suppressMessages()] silences. `verbose =
 #' FALSE` prints nothing. Interrupting (Ctrl-C) works in every stage; the
-#' temporary files are removed.
+#' temporary files are removed. The bars are drawn through cli's C API from
+#' the compiled code; `options(ExoLabel.progress_bars = TRUE)` (or `FALSE`)
+#' chooses bars (or lines) regardless of whether the session is interactive.
 #'
 #' @section Output:
 #' The output file has one line `name<sep>cluster` per node, in order of
@@ -314,8 +316,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     seeds <- floor(stats::runif(nrun) * 2^53)
 
     progress <- if (!verbose) 0L
-                else if (interactive() && requireNamespace("cli", quietly = TRUE)) 2L
-                else 1L
+                else getOption("ExoLabel.progress_bars", interactive()) + 1L
     run <- .exolabel_run(files, source, outfile, mode == "directed", self_loops,
                          attenuation, iterations, seeds, ignore_weights, sep,
                          header, tempfiledir, memory, threads, progress, input_bytes,

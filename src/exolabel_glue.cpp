@@ -8,6 +8,7 @@
 // after itself.
 #include <Rcpp.h>
 #include <R_ext/Utils.h>
+#include <cli/progress.h>
 
 #include <sys/resource.h>
 #include <sys/statvfs.h>
@@ -142,15 +143,31 @@ std::string progress_line(const GlueState *s, bool finished) {
   return line;
 }
 
-// cli bar calls, each guarded
-void bar_call(GlueState *s, const char *fun, SEXP arg1, SEXP arg2) {
-  SEXP ns = PROTECT(R_FindNamespace(Rf_mkString("cli")));
-  SEXP f = PROTECT(Rf_findFun(Rf_install(fun), ns));
-  SEXP call = PROTECT(arg2 == nullptr ? Rf_lang2(f, arg1) : Rf_lang3(f, arg1, arg2));
-  if (arg2 != nullptr) SET_TAG(CDDR(call), Rf_install("set"));
-  SET_TAG(CDR(call), Rf_install("id"));
-  safe_eval(call, s);
-  UNPROTECT(3);
+// cli progress bars through cli's C API (cli/progress.h). Each call that can
+// reach R runs inside R_tryCatch, like every other R call from a callback;
+// updates go to R only when cli's own timer says a tick is due
+// (CLI_SHOULD_TICK), so the hot path costs one memory read.
+struct BarCall {
+  int op;         // 0 = create, 1 = set, 2 = done
+  SEXP bar;       // the bar (set, done)
+  double value;   // total (create) or current value (set)
+  SEXP config;    // named list for cli_progress_bar (create)
+};
+SEXP bar_body(void *d) {
+  BarCall *c = static_cast<BarCall *>(d);
+  switch (c->op) {
+  case 0: return cli_progress_bar(c->value, c->config);
+  case 1: cli_progress_set(c->bar, c->value); return R_NilValue;
+  default: cli_progress_done(c->bar); return R_NilValue;
+  }
+}
+SEXP bar_guarded(GlueState *s, BarCall *c) {
+  SEXP classes = PROTECT(Rf_allocVector(STRSXP, 2));
+  SET_STRING_ELT(classes, 0, Rf_mkChar("error"));
+  SET_STRING_ELT(classes, 1, Rf_mkChar("interrupt"));
+  SEXP res = R_tryCatch(bar_body, c, classes, eval_handler, s, nullptr, nullptr);
+  UNPROTECT(1);
+  return res;
 }
 
 void bar_start(GlueState *s) {
@@ -161,36 +178,33 @@ void bar_start(GlueState *s) {
                              : "/{cli::pb_total} {cli::pb_bar} {cli::pb_percent}";
   else if (!bytes) fmt += std::string(" ") + stage_unit(s, s->stage);
   fmt += bytes ? " {cli::pb_rate_bytes} {cli::pb_elapsed}" : " {cli::pb_rate} {cli::pb_elapsed}";
-  // id <- cli::cli_progress_bar(format = fmt, total = total, clear = FALSE,
-  //                             .envir = globalenv())
-  SEXP ns = PROTECT(R_FindNamespace(Rf_mkString("cli")));
-  SEXP f = PROTECT(Rf_findFun(Rf_install("cli_progress_bar"), ns));
-  SEXP call = PROTECT(Rf_allocVector(LANGSXP, 5));
-  SETCAR(call, f);
-  SEXP a = CDR(call);
-  SETCAR(a, Rf_mkString(fmt.c_str())); SET_TAG(a, Rf_install("format")); a = CDR(a);
-  SETCAR(a, Rf_ScalarReal(s->total ? (double)s->total : NA_REAL)); SET_TAG(a, Rf_install("total")); a = CDR(a);
-  SETCAR(a, Rf_ScalarLogical(FALSE)); SET_TAG(a, Rf_install("clear")); a = CDR(a);
-  SETCAR(a, R_GlobalEnv); SET_TAG(a, Rf_install(".envir"));
-  SEXP id = safe_eval(call, s);
-  if (TYPEOF(id) == STRSXP) {
-    R_PreserveObject(id);
-    s->bar = id;
+  SEXP config = PROTECT(Rf_allocVector(VECSXP, 2));
+  SEXP names = PROTECT(Rf_allocVector(STRSXP, 2));
+  SET_VECTOR_ELT(config, 0, Rf_mkString(fmt.c_str()));
+  SET_STRING_ELT(names, 0, Rf_mkChar("format"));
+  SET_VECTOR_ELT(config, 1, Rf_ScalarLogical(FALSE));
+  SET_STRING_ELT(names, 1, Rf_mkChar("clear"));
+  Rf_setAttrib(config, R_NamesSymbol, names);
+  BarCall c{0, R_NilValue, s->total ? (double)s->total : NA_REAL, config};
+  SEXP bar = bar_guarded(s, &c);
+  if (!Rf_isNull(bar) && TYPEOF(bar) == ENVSXP) {
+    R_PreserveObject(bar);
+    s->bar = bar;
   }
-  UNPROTECT(3);
+  UNPROTECT(2);
 }
 
-void bar_update(GlueState *s) {
-  if (s->bar == R_NilValue) return;
-  SEXP v = PROTECT(Rf_ScalarReal((double)(s->base + s->last_done)));
-  bar_call(s, "cli_progress_update", s->bar, v);
-  UNPROTECT(1);
+void bar_update(GlueState *s, bool force) {
+  if (s->bar == R_NilValue || !(force || CLI_SHOULD_TICK)) return;
+  BarCall c{1, s->bar, (double)(s->base + s->last_done), R_NilValue};
+  bar_guarded(s, &c);
 }
 
 void bar_done(GlueState *s) {
   if (s->bar == R_NilValue) return;
-  bar_update(s);
-  bar_call(s, "cli_progress_done", s->bar, nullptr);
+  bar_update(s, true);
+  BarCall c{2, s->bar, 0, R_NilValue};
+  bar_guarded(s, &c);
   R_ReleaseObject(s->bar);
   s->bar = R_NilValue;
 }
@@ -219,10 +233,13 @@ void glue_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
   }
   if (done < s->last_done) s->base += s->last_done;  // next file of the stage
   s->last_done = done;
-  if (now - s->last_report < (s->verbose == 2 ? 0.2 : 10.0)) return;
+  if (s->verbose == 2) {
+    bar_update(s, false);
+    return;
+  }
+  if (now - s->last_report < 10.0) return;
   s->last_report = now;
-  if (s->verbose == 2) bar_update(s);
-  else emit_message(s, progress_line(s, false));
+  emit_message(s, progress_line(s, false));
 }
 
 void glue_message(void *user, const char *text) {

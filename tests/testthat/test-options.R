@@ -154,3 +154,19 @@ test_that("verbose prints progress, quiet prints nothing", {
     loud <- capture.output(invisible(ExoLabel(f, verbose = TRUE)), type = "message")
     expect_true(any(grepl("label propagation", loud)))
 })
+
+test_that("cli progress bars (C API) report every stage and change nothing", {
+    f <- write_edges(clique_ring(k = 4, s = 6))
+    set.seed(3)
+    quiet <- ExoLabel(f, verbose = FALSE, return_table = TRUE)
+    withr::local_options(ExoLabel.progress_bars = TRUE, cli.progress_show_after = 0,
+                         cli.dynamic = FALSE)
+    set.seed(3)
+    out <- capture.output(bars <- ExoLabel(f, verbose = TRUE, return_table = TRUE),
+                          type = "message")
+    expect_identical(bars$results, quiet$results)
+    # cli draws a bar once its timer ticks inside a stage: on this tiny graph
+    # only the first stage lasts that long; later stages end before a tick
+    expect_true(any(grepl("ExoLabel reading edges .*100%", out)))
+    expect_false(any(grepl("^ExoLabel: ", out))) # no message() lines in bar mode
+})
