@@ -22,6 +22,14 @@
 #define RF_MIN_TABLE ((size_t)1 << 20)
 #define RF_EMPTY UINT64_MAX
 #define RF_POLL_ENTRIES ((uint64_t)1 << 20)
+#define RF_AHEAD 16  /* entries ahead to prefetch a neighbour's label for */
+#define RF_AHEAD2 8  /* entries ahead to prefetch a pair slot for */
+
+#if defined(__GNUC__)
+#define RF_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define RF_PREFETCH(p) ((void)0)
+#endif
 
 typedef struct pair_slot {
   uint64_t from; /* RF_EMPTY = free */
@@ -39,12 +47,14 @@ typedef struct refine_state {
   uint8_t *buf;
   size_t buf_entries;
   pair_slot *table;
+  size_t *touched; /* slots in use, in insertion order (limit entries) */
   size_t cap;      /* power of two */
   size_t used, limit;
   unsigned shift;
   double *in;      /* k + 1: internal weight */
   double *vol;     /* k + 1: total weight of the arcs at the cluster's nodes */
   double total;    /* total weight of all arcs */
+  uint64_t groups; /* cluster groups (file reads) per pass, >= 1 */
   double *bw;      /* k + 1: weight to the best neighbouring cluster */
   uint64_t *best;  /* k + 1: that cluster, 0 = none */
   uint8_t *move;   /* k + 1 */
@@ -61,6 +71,7 @@ static void state_free(refine_state *st) {
   free(st->off);
   free(st->buf);
   free(st->table);
+  free(st->touched);
   free(st->in);
   free(st->vol);
   free(st->bw);
@@ -101,8 +112,9 @@ static inline size_t pair_hash(const refine_state *st, uint64_t a, uint64_t b) {
   return (size_t)(h >> st->shift);
 }
 
+/* Empty the slots in use (the whole table is emptied once at the start). */
 static void table_clear(refine_state *st) {
-  for (size_t i = 0; i < st->cap; i++) st->table[i].from = RF_EMPTY;
+  for (size_t i = 0; i < st->used; i++) st->table[st->touched[i]].from = RF_EMPTY;
   st->used = 0;
 }
 
@@ -122,7 +134,7 @@ static inline int table_add(refine_state *st, uint64_t a, uint64_t b, double w) 
   st->table[h].from = a;
   st->table[h].to = b;
   st->table[h].w = w;
-  st->used++;
+  st->touched[st->used++] = h;
   return 0;
 }
 
@@ -141,7 +153,24 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
                                   st->csr->adj_path, st->ctx);
     if (s) return s;
     const uint8_t *p = st->buf;
+    uint64_t pv = v; /* node owning look-ahead entry i + RF_AHEAD2 */
     for (uint64_t i = first; i < first + cnt; i++, p += st->esz) {
+      /* the labels and pair slots are random accesses: ask for the label of
+       * the neighbour RF_AHEAD entries ahead and for the pair slot of the
+       * one RF_AHEAD2 ahead (whose label was asked for earlier) */
+      if (i + RF_AHEAD < first + cnt) {
+        uint64_t u2;
+        float w2;
+        exo_adj_decode(p + RF_AHEAD * st->esz, st->csr->wide, &u2, &w2);
+        if (u2 < st->n) RF_PREFETCH(&labels[u2]);
+      }
+      if (i + RF_AHEAD2 < first + cnt) {
+        uint64_t u2;
+        float w2;
+        exo_adj_decode(p + RF_AHEAD2 * st->esz, st->csr->wide, &u2, &w2);
+        while (st->off[pv + 1] <= i + RF_AHEAD2) pv++;
+        if (u2 < st->n) RF_PREFETCH(&st->table[pair_hash(st, labels[pv], labels[u2])]);
+      }
       while (st->off[v + 1] <= i) v++;
       uint64_t a = labels[v];
       uint64_t u;
@@ -175,9 +204,8 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
   }
   /* best neighbouring cluster: largest excess weight over the
    * expectation vol(C) vol(D) / total, then smallest number */
-  for (size_t i = 0; i < st->cap; i++) {
-    const pair_slot *e = &st->table[i];
-    if (e->from == RF_EMPTY) continue;
+  for (size_t i = 0; i < st->used; i++) {
+    const pair_slot *e = &st->table[st->touched[i]];
     uint64_t a = e->from;
     double x = e->w - st->vol[a] * st->vol[e->to] / st->total;
     if (!(x > 0.0)) continue;
@@ -193,7 +221,7 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
 static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
                              uint64_t *merged, uint64_t *reads) {
   const uint64_t k = st->k;
-  uint64_t groups = 1;
+  uint64_t groups = st->groups; /* what the previous pass needed */
   *merged = 0;
   for (;;) { /* tally, splitting the clusters into more groups on overflow */
     memset(st->in, 0, (size_t)(k + 1) * sizeof *st->in);
@@ -214,6 +242,7 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
                       st->cap);
     groups *= 2;
   }
+  st->groups = groups;
   for (uint64_t c = 1; c <= k; c++)
     st->move[c] = st->best[c] != 0 && st->bw[c] > 0.0 && st->bw[c] >= ratio * st->in[c];
   for (uint64_t c = 1; c <= k; c++) { /* mutual: the smaller number stays */
@@ -268,6 +297,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   st.k = k;
   st.esz = exo_adj_size(csr->wide);
   st.fd = -1;
+  st.groups = 1;
   exo_status s = load_offsets(&st);
   if (s) goto done;
   for (uint64_t v = 0; v < st.n; v++)
@@ -315,8 +345,14 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
     s = oom(ctx, "the refine pair table", (uint64_t)cap * sizeof(pair_slot));
     goto done;
   }
+  st.touched = malloc((cap / 2) * sizeof *st.touched);
+  if (!st.touched) {
+    s = oom(ctx, "the refine pair index", (uint64_t)(cap / 2) * sizeof(size_t));
+    goto done;
+  }
   st.cap = cap;
   st.limit = cap / 2;
+  for (size_t i = 0; i < cap; i++) st.table[i].from = RF_EMPTY;
   st.shift = 64u - bits;
   size_t kk = (size_t)k + 1;
   st.in = malloc(kk * sizeof *st.in);

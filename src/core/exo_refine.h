@@ -30,7 +30,7 @@
  *
  * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffer
  * (memory_limit / 8, at least 64 KiB) and the pair table (memory_limit / 4,
- * at least 1 MiB). */
+ * at least 1 MiB, plus an index of the slots in use of a sixth of that). */
 #ifndef EXO_REFINE_H
 #define EXO_REFINE_H
 
