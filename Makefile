@@ -26,7 +26,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli micro sanitize valgrind cppcheck fuzz fuzz-replay install roxygen clean quality bench
+.PHONY: all deps demo test ctest rtest cli micro sanitize valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench
 
 all: ctest
 
@@ -80,6 +80,22 @@ VALGRIND_FLAGS := --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=
 SUITE ?=
 valgrind: $(BUILD)/exo_tests
 	cd $(BUILD) && CK_FORK=no $(if $(SUITE),CK_RUN_SUITE=$(SUITE),) valgrind $(VALGRIND_FLAGS) ./exo_tests
+
+# `make valgrind-ci`: the memcheck run CI can afford (about a minute): the
+# whole-pipeline and refine suites, and the command-line tool end to end on the
+# bundled example (plain + gzip input, 2 threads, a 1MB memory limit forcing
+# several runs, undirected and directed, attenuation, refine). Any memory
+# error or definite leak fails it.
+VG_EXAMPLE := inst/extdata/example_edges.tsv
+valgrind-ci: $(BUILD)/exo_tests $(BUILD)/exolabel
+	cd $(BUILD) && CK_FORK=no CK_RUN_SUITE=pipeline valgrind $(VALGRIND_FLAGS) ./exo_tests
+	cd $(BUILD) && CK_FORK=no CK_RUN_SUITE=refine valgrind $(VALGRIND_FLAGS) ./exo_tests
+	valgrind $(VALGRIND_FLAGS) $(BUILD)/exolabel --seed 1 --threads 2 --memory-limit 1MB \
+	  --out $(BUILD)/vg-undirected.tsv $(VG_EXAMPLE) $(VG_EXAMPLE).gz
+	valgrind $(VALGRIND_FLAGS) $(BUILD)/exolabel --seed 2 --directed --attenuation 1 --refine 3 \
+	  --out $(BUILD)/vg-directed.tsv $(VG_EXAMPLE)
+	test "$$(wc -l < $(BUILD)/vg-undirected.tsv)" -eq 200 && test "$$(wc -l < $(BUILD)/vg-directed.tsv)" -eq 200
+	@echo "valgrind-ci: no memory errors, no definite leaks"
 
 # `make cppcheck`: static analysis of the core, the glue and the harnesses;
 # each remaining finding is justified in tools/cppcheck-suppressions.txt.

@@ -54,6 +54,8 @@ static void usage(FILE *f) {
 "      --ignore-weights    every edge weighs 1 [ignore_weights]\n"
 "      --iterations N      cap on visits per node, 0 = automatic (default)\n"
 "                          [iterations]\n"
+"      --refine N          up to N modularity-safe merge passes after label\n"
+"                          propagation, 0 = none (default) [refine]\n"
 "      --sep C             one-byte field separator; \\t (default), tab,\n"
 "                          comma, space or the byte itself [sep]\n"
 "      --header N          lines to skip at the start of each file (default 0)\n"
@@ -270,7 +272,7 @@ done:
 
 int main(int argc, char **argv) {
   enum { OPT_SELF = 256, OPT_ATT, OPT_IGNORE, OPT_ITER, OPT_SEP, OPT_HEADER,
-         OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION };
+         OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION, OPT_REFINE };
   static const struct option longopts[] = {
       {"out", required_argument, 0, 'o'},
       {"mode", required_argument, 0, 'm'},
@@ -279,6 +281,7 @@ int main(int argc, char **argv) {
       {"attenuation", required_argument, 0, OPT_ATT},
       {"ignore-weights", no_argument, 0, OPT_IGNORE},
       {"iterations", required_argument, 0, OPT_ITER},
+      {"refine", required_argument, 0, OPT_REFINE},
       {"sep", required_argument, 0, OPT_SEP},
       {"header", required_argument, 0, OPT_HEADER},
       {"tempdir", required_argument, 0, OPT_TEMPDIR},
@@ -293,7 +296,7 @@ int main(int argc, char **argv) {
   const char *out = NULL, *tempdir = NULL;
   int directed = 0, ignore_weights = 0, verbose = 0, stats = 0, seed_given = 0;
   double self_loops = 0, attenuation = 0;
-  uint64_t iterations = 0, header = 0, seed = 0, threads = 0;
+  uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
   uint64_t memory = (uint64_t)256 << 20;
   char sep = '\t';
   int c;
@@ -313,6 +316,10 @@ int main(int argc, char **argv) {
       break;
     case OPT_IGNORE: ignore_weights = 1; break;
     case OPT_ITER: iterations = parse_u64(optarg, "--iterations"); break;
+    case OPT_REFINE:
+      refine = parse_u64(optarg, "--refine");
+      if (refine > 100) die_usage("--refine must be a whole number of passes from 0 to 100");
+      break;
     case OPT_SEP: sep = parse_sep(optarg); break;
     case OPT_HEADER:
       header = !strcasecmp(optarg, "true") ? 1 : !strcasecmp(optarg, "false") ? 0
@@ -418,7 +425,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: error: out of memory\n", prog);
     return EXIT_NOMEM;
   }
-  st = exo_graph_cluster(g, &p, target, sep, &ctx, &res);
+  exo_refine_params rp;
+  memset(&rp, 0, sizeof rp);
+  rp.passes = (uint32_t)refine; /* as the R function does */
+  rp.ratio = EXO_REFINE_RATIO;
+  rp.memory_limit = memory;
+  st = exo_graph_cluster_refined(g, &p, &rp, target, sep, &ctx, &res);
   if (!st && to_stdout) st = copy_to_stdout(target, &ctx);
   if (state.verbose && state.stage >= 0) report(&state, 1);
   if (!st && (stats || verbose)) {

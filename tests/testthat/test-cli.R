@@ -59,6 +59,13 @@ test_that("the command-line tool writes the R function's bytes for its seed", {
     expect_identical(cl$out, r$bytes)
     expect_true(paste0("seed\t", r$seed) %in% cl$err)
     expect_true("nodes\t30" %in% cl$err)
+    # refine: merge passes after label propagation
+    set.seed(24)
+    r <- r_bytes(f, refine = 3)
+    cl <- run_cli(c("--seed", r$seed, "--refine", "3", shQuote(f)))
+    expect_equal(cl$status, 0)
+    expect_identical(cl$out, r$bytes)
+    expect_equal(run_cli(c("--refine", "101", shQuote(f)))$status, 2)
 })
 
 test_that("the command-line tool documents itself and reports errors by exit code", {
@@ -67,7 +74,7 @@ test_that("the command-line tool documents itself and reports errors by exit cod
     expect_equal(h$status, 0)
     help <- rawToChar(h$out)
     for (opt in c("--out", "--mode", "--add-self-loops", "--attenuation", "--ignore-weights",
-                  "--iterations", "--sep", "--header", "--tempdir", "--memory-limit",
+                  "--iterations", "--refine", "--sep", "--header", "--tempdir", "--memory-limit",
                   "--threads", "--seed", "--verbose", "Exit codes"))
         expect_match(help, opt, fixed = TRUE)
     expect_equal(run_cli("--no-such-option")$status, 2)
