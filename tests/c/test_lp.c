@@ -13,76 +13,6 @@
 #include "exo_rng.h"
 #include "testutil.h"
 
-/* ---- CSR builder ---------------------------------------------------------- */
-
-typedef struct tedge {
-  uint64_t a, b;
-  float w;
-} tedge;
-
-typedef struct tarc {
-  uint64_t key, nbr, seq;
-  float w;
-} tarc;
-
-typedef struct tgraph {
-  char *dir, *offp, *adjp;
-  exo_csr_files csr;
-} tgraph;
-
-static int arc_cmp(const void *x, const void *y) {
-  const tarc *a = x, *b = y;
-  if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  if (a->nbr != b->nbr) return a->nbr < b->nbr ? -1 : 1;
-  return a->seq < b->seq ? -1 : a->seq > b->seq; /* stable */
-}
-
-/* Build the CSR files for n nodes from an edge list: undirected -> (a,b,w)
- * and (b,a,w); directed a->b -> in-arc (b,a,+w) and out-arc (a,b,-w); sorted
- * by (key, nbr), equal pairs in input order. */
-static void tg_build(tgraph *g, uint64_t n, const tedge *e, size_t ne, int directed,
-                     int wide) {
-  memset(g, 0, sizeof *g);
-  g->dir = tu_mkdtemp();
-  ck_assert_ptr_nonnull(g->dir);
-  g->offp = tu_path(g->dir, "csr.off");
-  g->adjp = tu_path(g->dir, "csr.adj");
-  size_t m = 2 * ne;
-  tarc *arcs = malloc((m ? m : 1) * sizeof *arcs);
-  for (size_t i = 0; i < ne; i++) {
-    if (directed) {
-      arcs[2 * i] = (tarc){e[i].b, e[i].a, 2 * i, e[i].w};
-      arcs[2 * i + 1] = (tarc){e[i].a, e[i].b, 2 * i + 1, -e[i].w};
-    } else {
-      arcs[2 * i] = (tarc){e[i].a, e[i].b, 2 * i, e[i].w};
-      arcs[2 * i + 1] = (tarc){e[i].b, e[i].a, 2 * i + 1, e[i].w};
-    }
-  }
-  qsort(arcs, m, sizeof *arcs, arc_cmp);
-  uint64_t *off = calloc(n + 1, sizeof *off);
-  size_t esz = exo_adj_size(wide);
-  uint8_t *adj = malloc(m * esz + 1);
-  for (size_t i = 0; i < m; i++) {
-    ck_assert_uint_lt(arcs[i].key, n);
-    off[arcs[i].key + 1]++;
-    exo_adj_encode(adj + i * esz, wide, arcs[i].nbr, arcs[i].w);
-  }
-  for (uint64_t v = 0; v < n; v++) off[v + 1] += off[v];
-  ck_assert_int_eq(tu_write_file(g->offp, off, (n + 1) * 8), 0);
-  ck_assert_int_eq(tu_write_file(g->adjp, adj, m * esz), 0);
-  free(arcs);
-  free(off);
-  free(adj);
-  g->csr = (exo_csr_files){g->offp, g->adjp, n, m, wide};
-}
-
-static void tg_free(tgraph *g) {
-  tu_rmdir(g->dir);
-  free(g->dir);
-  free(g->offp);
-  free(g->adjp);
-}
-
 static exo_lp_params params_for(int directed, uint64_t seed) {
   exo_lp_params p;
   memset(&p, 0, sizeof p);
@@ -93,7 +23,7 @@ static exo_lp_params params_for(int directed, uint64_t seed) {
 }
 
 /* Run and require success; returns the labels (caller frees). */
-static uint64_t *run_ok(const tgraph *g, const exo_lp_params *p, exo_lp_result *res) {
+static uint64_t *run_ok(const tu_csr *g, const exo_lp_params *p, exo_lp_result *res) {
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_lp_result r;
@@ -123,9 +53,9 @@ static uint64_t count_labels(const uint64_t *lab, uint64_t n) {
 }
 
 /* Append the edges of a clique on nodes [first, first + k). */
-static size_t add_clique(tedge *e, size_t ne, uint64_t first, uint64_t k, float w) {
+static size_t add_clique(tu_edge *e, size_t ne, uint64_t first, uint64_t k, float w) {
   for (uint64_t i = 0; i < k; i++)
-    for (uint64_t j = i + 1; j < k; j++) e[ne++] = (tedge){first + i, first + j, w};
+    for (uint64_t j = i + 1; j < k; j++) e[ne++] = (tu_edge){first + i, first + j, w};
   return ne;
 }
 
@@ -134,13 +64,13 @@ static int open_fds(void) { return tu_count_entries("/proc/self/fd"); }
 /* ---- tests ------------------------------------------------------------------ */
 
 START_TEST(two_cliques_split) {
-  tedge e[32];
+  tu_edge e[32];
   size_t ne = add_clique(e, 0, 0, 5, 1.0f);
   ne = add_clique(e, ne, 5, 5, 1.0f);
-  e[ne++] = (tedge){4, 5, 1.0f};
+  e[ne++] = (tu_edge){4, 5, 1.0f};
   for (int wide = 0; wide <= 1; wide++) {
-    tgraph g;
-    tg_build(&g, 10, e, ne, 0, wide);
+    tu_csr g;
+    tu_csr_build(&g, 10, e, ne, 0, wide);
     for (uint64_t seed = 1; seed <= 12; seed++) {
       exo_lp_params p = params_for(0, seed);
       exo_lp_result r;
@@ -167,20 +97,20 @@ START_TEST(two_cliques_split) {
       free(lab);
     }
     ck_assert_int_ge(split, 190);
-    tg_free(&g);
+    tu_csr_free(&g);
   }
 }
 END_TEST
 
 START_TEST(components_never_share) {
   /* a path, a clique and a star, disconnected */
-  tedge e[64];
+  tu_edge e[64];
   size_t ne = 0;
-  for (uint64_t v = 0; v < 9; v++) e[ne++] = (tedge){v, v + 1, 1.0f}; /* 0..9 */
+  for (uint64_t v = 0; v < 9; v++) e[ne++] = (tu_edge){v, v + 1, 1.0f}; /* 0..9 */
   ne = add_clique(e, ne, 10, 6, 2.0f);                               /* 10..15 */
-  for (uint64_t v = 17; v < 25; v++) e[ne++] = (tedge){16, v, 1.0f}; /* 16..24 */
-  tgraph g;
-  tg_build(&g, 25, e, ne, 0, 0);
+  for (uint64_t v = 17; v < 25; v++) e[ne++] = (tu_edge){16, v, 1.0f}; /* 16..24 */
+  tu_csr g;
+  tu_csr_build(&g, 25, e, ne, 0, 0);
   for (uint64_t seed = 0; seed < 20; seed++) {
     exo_lp_params p = params_for(0, seed);
     uint64_t *lab = run_ok(&g, &p, NULL);
@@ -194,20 +124,20 @@ START_TEST(components_never_share) {
     for (uint64_t v = 17; v < 25; v++) ck_assert_uint_eq(lab[v], lab[16]);
     free(lab);
   }
-  tg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
 START_TEST(ring_of_cliques) {
   enum { K = 8, S = 6 };
-  tedge e[K * S * S];
+  tu_edge e[K * S * S];
   size_t ne = 0;
   for (uint64_t c = 0; c < K; c++) {
     ne = add_clique(e, ne, c * S, S, 1.0f);
-    e[ne++] = (tedge){c * S + S - 1, ((c + 1) % K) * S, 1.0f};
+    e[ne++] = (tu_edge){c * S + S - 1, ((c + 1) % K) * S, 1.0f};
   }
-  tgraph g;
-  tg_build(&g, K * S, e, ne, 0, 0);
+  tu_csr g;
+  tu_csr_build(&g, K * S, e, ne, 0, 0);
   for (uint64_t seed = 1; seed <= 10; seed++) {
     exo_lp_params p = params_for(0, seed);
     uint64_t *lab = run_ok(&g, &p, NULL);
@@ -217,7 +147,7 @@ START_TEST(ring_of_cliques) {
     ck_assert_uint_eq(count_labels(lab, K * S), K);
     free(lab);
   }
-  tg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
@@ -226,14 +156,14 @@ START_TEST(heavy_edge_decides) {
    * first clique and one edge into the second of weight 2.5 (wins) or 1.5
    * (loses) */
   for (int heavy = 0; heavy <= 1; heavy++) {
-    tedge e[32];
+    tu_edge e[32];
     size_t ne = add_clique(e, 0, 0, 4, 1.0f);
     ne = add_clique(e, ne, 4, 4, 1.0f);
-    e[ne++] = (tedge){0, 8, 1.0f};
-    e[ne++] = (tedge){1, 8, 1.0f};
-    e[ne++] = (tedge){8, 4, heavy ? 2.5f : 1.5f};
-    tgraph g;
-    tg_build(&g, 9, e, ne, 0, 0);
+    e[ne++] = (tu_edge){0, 8, 1.0f};
+    e[ne++] = (tu_edge){1, 8, 1.0f};
+    e[ne++] = (tu_edge){8, 4, heavy ? 2.5f : 1.5f};
+    tu_csr g;
+    tu_csr_build(&g, 9, e, ne, 0, 0);
     for (uint64_t seed = 1; seed <= 10; seed++) {
       exo_lp_params p = params_for(0, seed);
       uint64_t *lab = run_ok(&g, &p, NULL);
@@ -243,14 +173,14 @@ START_TEST(heavy_edge_decides) {
       ck_assert_uint_eq(lab[8], heavy ? lab[4] : lab[0]);
       free(lab);
     }
-    tg_free(&g);
+    tu_csr_free(&g);
   }
   /* directed: 0->1 (1 copies 0), then 0->5, 1->5 (label 0, sum 2) against
    * 2->5 of weight 3 (wins) or 1.5 (loses) */
   for (int heavy = 0; heavy <= 1; heavy++) {
-    tedge e[] = {{0, 1, 1.0f}, {0, 5, 1.0f}, {1, 5, 1.0f}, {2, 5, heavy ? 3.0f : 1.5f}};
-    tgraph g;
-    tg_build(&g, 6, e, 4, 1, 0);
+    tu_edge e[] = {{0, 1, 1.0f}, {0, 5, 1.0f}, {1, 5, 1.0f}, {2, 5, heavy ? 3.0f : 1.5f}};
+    tu_csr g;
+    tu_csr_build(&g, 6, e, 4, 1, 0);
     for (uint64_t seed = 1; seed <= 10; seed++) {
       exo_lp_params p = params_for(1, seed);
       uint64_t *lab = run_ok(&g, &p, NULL);
@@ -262,7 +192,7 @@ START_TEST(heavy_edge_decides) {
       ck_assert_uint_eq(lab[4], 4);
       free(lab);
     }
-    tg_free(&g);
+    tu_csr_free(&g);
   }
 }
 END_TEST
@@ -270,9 +200,9 @@ END_TEST
 START_TEST(self_loop_cutoff_blocks_light_arcs) {
   /* undirected star with light spokes: with cutoff 1 nobody moves */
   {
-    tedge e[] = {{0, 1, 0.5f}, {0, 2, 0.5f}, {0, 3, 0.9f}, {4, 5, 1.0f}};
-    tgraph g;
-    tg_build(&g, 6, e, 4, 0, 0);
+    tu_edge e[] = {{0, 1, 0.5f}, {0, 2, 0.5f}, {0, 3, 0.9f}, {4, 5, 1.0f}};
+    tu_csr g;
+    tu_csr_build(&g, 6, e, 4, 0, 0);
     for (uint64_t seed = 1; seed <= 5; seed++) {
       exo_lp_params p = params_for(0, seed);
       p.self_loop_cutoff = 1.0;
@@ -287,14 +217,14 @@ START_TEST(self_loop_cutoff_blocks_light_arcs) {
       for (uint64_t v = 1; v < 4; v++) ck_assert_uint_eq(lab[v], lab[0]);
       free(lab);
     }
-    tg_free(&g);
+    tu_csr_free(&g);
   }
   /* directed: label 1 reaches node 0 over two light arcs (sum 1.2), label 3
    * over one arc of 1.0 */
   {
-    tedge e[] = {{1, 2, 5.0f}, {1, 0, 0.6f}, {2, 0, 0.6f}, {3, 0, 1.0f}};
-    tgraph g;
-    tg_build(&g, 4, e, 4, 1, 0);
+    tu_edge e[] = {{1, 2, 5.0f}, {1, 0, 0.6f}, {2, 0, 0.6f}, {3, 0, 1.0f}};
+    tu_csr g;
+    tu_csr_build(&g, 4, e, 4, 1, 0);
     for (uint64_t seed = 1; seed <= 5; seed++) {
       exo_lp_params p = params_for(1, seed);
       p.self_loop_cutoff = 1.0;
@@ -308,17 +238,17 @@ START_TEST(self_loop_cutoff_blocks_light_arcs) {
       ck_assert_uint_eq(lab[0], 1);
       free(lab);
     }
-    tg_free(&g);
+    tu_csr_free(&g);
   }
 }
 END_TEST
 
 START_TEST(directed_chain_and_no_upstream) {
-  tedge e[49];
-  for (uint64_t v = 0; v < 49; v++) e[v] = (tedge){v, v + 1, 1.0f};
+  tu_edge e[49];
+  for (uint64_t v = 0; v < 49; v++) e[v] = (tu_edge){v, v + 1, 1.0f};
   for (int wide = 0; wide <= 1; wide++) {
-    tgraph g;
-    tg_build(&g, 50, e, 49, 1, wide);
+    tu_csr g;
+    tu_csr_build(&g, 50, e, 49, 1, wide);
     for (uint64_t seed = 1; seed <= 5; seed++) {
       exo_lp_params p = params_for(1, seed);
       p.max_visits = 1000;
@@ -328,20 +258,20 @@ START_TEST(directed_chain_and_no_upstream) {
       ck_assert_uint_eq(r.max_visits, 1000);
       free(lab);
     }
-    tg_free(&g);
+    tu_csr_free(&g);
   }
   /* a directed 5-clique {0..4} feeding 4->5->6; node 7 points into it */
-  tedge f[32];
+  tu_edge f[32];
   size_t ne = 0;
   for (uint64_t i = 0; i < 5; i++)
     for (uint64_t j = 0; j < 5; j++)
-      if (i != j) f[ne++] = (tedge){i, j, 1.0f};
-  f[ne++] = (tedge){4, 5, 1.0f};
-  f[ne++] = (tedge){5, 6, 1.0f};
-  f[ne++] = (tedge){7, 0, 3.0f};
-  f[ne++] = (tedge){7, 1, 3.0f};
-  tgraph g;
-  tg_build(&g, 8, f, ne, 1, 0);
+      if (i != j) f[ne++] = (tu_edge){i, j, 1.0f};
+  f[ne++] = (tu_edge){4, 5, 1.0f};
+  f[ne++] = (tu_edge){5, 6, 1.0f};
+  f[ne++] = (tu_edge){7, 0, 3.0f};
+  f[ne++] = (tu_edge){7, 1, 3.0f};
+  tu_csr g;
+  tu_csr_build(&g, 8, f, ne, 1, 0);
   for (uint64_t seed = 1; seed <= 10; seed++) {
     exo_lp_params p = params_for(1, seed);
     p.max_visits = 100;
@@ -351,17 +281,17 @@ START_TEST(directed_chain_and_no_upstream) {
     ck_assert_uint_eq(lab[6], lab[4]);
     free(lab);
   }
-  tg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
 START_TEST(max_visits_cap) {
   /* a ring: every node sees two labels, lots of churn */
   enum { N = 2000 };
-  tedge *e = malloc(N * sizeof *e);
-  for (uint64_t v = 0; v < N; v++) e[v] = (tedge){v, (v + 1) % N, 1.0f};
-  tgraph g;
-  tg_build(&g, N, e, N, 0, 0);
+  tu_edge *e = malloc(N * sizeof *e);
+  for (uint64_t v = 0; v < N; v++) e[v] = (tu_edge){v, (v + 1) % N, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, N, e, N, 0, 0);
   exo_lp_params p = params_for(0, 7);
   p.max_visits = 1;
   exo_lp_result r;
@@ -380,17 +310,17 @@ START_TEST(max_visits_cap) {
   lab = run_ok(&g, &p, &r);
   ck_assert_uint_eq(r.max_visits, EXO_LP_MAX_VISITS);
   free(lab);
-  tg_free(&g);
+  tu_csr_free(&g);
   free(e);
 }
 END_TEST
 
 START_TEST(seeds_reproduce_and_differ) {
   enum { N = 300 };
-  tedge e[N];
-  for (uint64_t v = 0; v < N; v++) e[v] = (tedge){v, (v + 1) % N, 1.0f};
-  tgraph g;
-  tg_build(&g, N, e, N, 0, 0);
+  tu_edge e[N];
+  for (uint64_t v = 0; v < N; v++) e[v] = (tu_edge){v, (v + 1) % N, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, N, e, N, 0, 0);
   uint64_t *first = NULL;
   int differs = 0;
   for (uint64_t seed = 1; seed <= 6; seed++) {
@@ -412,21 +342,21 @@ START_TEST(seeds_reproduce_and_differ) {
   }
   ck_assert_msg(differs, "six seeds gave identical labels on a ring");
   free(first);
-  tg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
 START_TEST(attenuation_runs_deterministically) {
   enum { K = 10, S = 5 };
-  tedge e[K * S * S];
+  tu_edge e[K * S * S];
   size_t ne = 0;
   for (uint64_t c = 0; c < K; c++) {
     ne = add_clique(e, ne, c * S, S, 1.0f);
-    e[ne++] = (tedge){c * S, ((c + 1) % K) * S + 1, 1.0f};
-    e[ne++] = (tedge){c * S + 2, ((c + 3) % K) * S + 3, 0.5f};
+    e[ne++] = (tu_edge){c * S, ((c + 1) % K) * S + 1, 1.0f};
+    e[ne++] = (tu_edge){c * S + 2, ((c + 3) % K) * S + 3, 0.5f};
   }
-  tgraph g;
-  tg_build(&g, K * S, e, ne, 0, 0);
+  tu_csr g;
+  tu_csr_build(&g, K * S, e, ne, 0, 0);
   const double atts[] = {0.5, 1.0, 2.0};
   for (int i = 0; i < 3; i++) {
     for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -448,24 +378,24 @@ START_TEST(attenuation_runs_deterministically) {
     }
   }
   /* directed, with attenuation: the chain still carries label 0 down */
-  tedge c[19];
-  for (uint64_t v = 0; v < 19; v++) c[v] = (tedge){v, v + 1, 1.0f};
-  tgraph h;
-  tg_build(&h, 20, c, 19, 1, 0);
+  tu_edge c[19];
+  for (uint64_t v = 0; v < 19; v++) c[v] = (tu_edge){v, v + 1, 1.0f};
+  tu_csr h;
+  tu_csr_build(&h, 20, c, 19, 1, 0);
   exo_lp_params p = params_for(1, 3);
   p.attenuation = 1.0;
   p.max_visits = 1000;
   uint64_t *lab = run_ok(&h, &p, NULL);
   for (uint64_t v = 0; v < 20; v++) ck_assert_uint_le(lab[v], v);
   free(lab);
-  tg_free(&h);
-  tg_free(&g);
+  tu_csr_free(&h);
+  tu_csr_free(&g);
 }
 END_TEST
 
 START_TEST(empty_graph) {
-  tgraph g;
-  tg_build(&g, 10, NULL, 0, 0, 0);
+  tu_csr g;
+  tu_csr_build(&g, 10, NULL, 0, 0, 0);
   exo_lp_params p = params_for(0, 1);
   exo_lp_result r;
   uint64_t *lab = run_ok(&g, &p, &r);
@@ -475,9 +405,9 @@ START_TEST(empty_graph) {
   ck_assert_uint_eq(r.rounds, 1);
   ck_assert_uint_eq(r.max_visits, 5);
   free(lab);
-  tg_free(&g);
+  tu_csr_free(&g);
   /* and no nodes at all */
-  tg_build(&g, 0, NULL, 0, 1, 0);
+  tu_csr_build(&g, 0, NULL, 0, 1, 0);
   p = params_for(1, 1);
   exo_ctx ctx;
   exo_ctx_init(&ctx);
@@ -485,16 +415,16 @@ START_TEST(empty_graph) {
   ck_assert_uint_eq(r.pops, 0);
   ck_assert_uint_eq(r.rounds, 0);
   free(r.labels);
-  tg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
 START_TEST(star_larger_than_buffer) {
   enum { LEAVES = 200000 };
-  tedge *e = malloc(LEAVES * sizeof *e);
-  for (uint64_t i = 0; i < LEAVES; i++) e[i] = (tedge){0, i + 1, 1.0f};
-  tgraph g;
-  tg_build(&g, LEAVES + 1, e, LEAVES, 0, 0);
+  tu_edge *e = malloc(LEAVES * sizeof *e);
+  for (uint64_t i = 0; i < LEAVES; i++) e[i] = (tu_edge){0, i + 1, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, LEAVES + 1, e, LEAVES, 0, 0);
   for (uint64_t seed = 1; seed <= 3; seed++) {
     exo_lp_params p = params_for(0, seed);
     p.memory_limit = 1; /* buffer: the 64 KiB floor = 8192 entries */
@@ -509,7 +439,7 @@ START_TEST(star_larger_than_buffer) {
     free(small);
     free(big);
   }
-  tg_free(&g);
+  tu_csr_free(&g);
   free(e);
 }
 END_TEST
@@ -527,9 +457,9 @@ static void expect_internal(const exo_csr_files *csr, const char *path_in_msg) {
 }
 
 START_TEST(corrupt_csr_is_internal_error) {
-  tedge e[] = {{0, 1, 1.0f}, {1, 2, 1.0f}, {2, 3, 1.0f}};
-  tgraph g;
-  tg_build(&g, 4, e, 3, 0, 0);
+  tu_edge e[] = {{0, 1, 1.0f}, {1, 2, 1.0f}, {2, 3, 1.0f}};
+  tu_csr g;
+  tu_csr_build(&g, 4, e, 3, 0, 0);
   int fds = open_fds();
   uint64_t good[5] = {0, 1, 3, 5, 6};
   size_t len;
@@ -572,7 +502,7 @@ START_TEST(corrupt_csr_is_internal_error) {
   exo_lp_result r;
   ck_assert_int_eq(exo_lp_run(&missing, &p, &ctx, &r), EXO_EIO);
   ck_assert_ptr_nonnull(strstr(ctx.err.msg, "/nonexistent-exo/offsets"));
-  tg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
@@ -598,10 +528,10 @@ static void progress_cb(void *user, exo_stage stage, uint64_t done, uint64_t tot
 
 START_TEST(interrupt_and_progress) {
   enum { N = 50000 };
-  tedge *e = malloc(N * sizeof *e);
-  for (uint64_t v = 0; v < N; v++) e[v] = (tedge){v, (v + 1) % N, 1.0f};
-  tgraph g;
-  tg_build(&g, N, e, N, 0, 0);
+  tu_edge *e = malloc(N * sizeof *e);
+  for (uint64_t v = 0; v < N; v++) e[v] = (tu_edge){v, (v + 1) % N, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, N, e, N, 0, 0);
   int fds = open_fds();
   /* uninterrupted: progress is monotone and ends at pops */
   intr_state st = {0, 1 << 30, 0, 0};
@@ -630,23 +560,23 @@ START_TEST(interrupt_and_progress) {
     ck_assert_int_eq(si.calls, stop);
   }
   ck_assert_int_eq(open_fds(), fds);
-  tg_free(&g);
+  tu_csr_free(&g);
   free(e);
 }
 END_TEST
 
 START_TEST(narrow_and_wide_agree) {
   enum { N = 3000, M = 12000 };
-  tedge *e = malloc(M * sizeof *e);
+  tu_edge *e = malloc(M * sizeof *e);
   exo_rng rng;
   exo_rng_seed(&rng, 99);
   for (size_t i = 0; i < M; i++)
-    e[i] = (tedge){exo_rng_below(&rng, N), exo_rng_below(&rng, N),
+    e[i] = (tu_edge){exo_rng_below(&rng, N), exo_rng_below(&rng, N),
                    (float)(1 + exo_rng_below(&rng, 4))};
   for (int directed = 0; directed <= 1; directed++) {
-    tgraph a, b;
-    tg_build(&a, N, e, M, directed, 0);
-    tg_build(&b, N, e, M, directed, 1);
+    tu_csr a, b;
+    tu_csr_build(&a, N, e, M, directed, 0);
+    tu_csr_build(&b, N, e, M, directed, 1);
     exo_lp_params p = params_for(directed, 11);
     p.attenuation = 0.7;
     exo_lp_result ra, rb;
@@ -665,8 +595,8 @@ START_TEST(narrow_and_wide_agree) {
     free(lc);
     free(la);
     free(lb);
-    tg_free(&a);
-    tg_free(&b);
+    tu_csr_free(&a);
+    tu_csr_free(&b);
   }
   free(e);
 }
@@ -675,7 +605,7 @@ END_TEST
 /* A graph of `k` planted 8-node communities (dense inside, one bridge to
  * another random community each), node ids shuffled so that communities are
  * spread over the whole id range and the adjacency file. */
-static tedge *planted_graph(uint64_t k, uint64_t seed, size_t *ne_out, uint64_t **comm_out) {
+static tu_edge *planted_graph(uint64_t k, uint64_t seed, size_t *ne_out, uint64_t **comm_out) {
   const uint64_t S = 8, n = k * S;
   exo_rng rng;
   exo_rng_seed(&rng, seed);
@@ -687,17 +617,17 @@ static tedge *planted_graph(uint64_t k, uint64_t seed, size_t *ne_out, uint64_t 
     perm[j] = t;
   }
   uint64_t *comm = malloc(n * sizeof *comm);
-  tedge *e = malloc((k * S * (S - 1) / 2 + k) * sizeof *e);
+  tu_edge *e = malloc((k * S * (S - 1) / 2 + k) * sizeof *e);
   size_t ne = 0;
   for (uint64_t c = 0; c < k; c++) {
     for (uint64_t i = 0; i < S; i++) {
       comm[perm[c * S + i]] = c;
       for (uint64_t j = i + 1; j < S; j++)
-        e[ne++] = (tedge){perm[c * S + i], perm[c * S + j],
+        e[ne++] = (tu_edge){perm[c * S + i], perm[c * S + j],
                           (float)(1 + exo_rng_below(&rng, 3))};
     }
     uint64_t d = exo_rng_below(&rng, k);
-    if (d != c) e[ne++] = (tedge){perm[c * S], perm[d * S + 1 + exo_rng_below(&rng, S - 1)], 1.0f};
+    if (d != c) e[ne++] = (tu_edge){perm[c * S], perm[d * S + 1 + exo_rng_below(&rng, S - 1)], 1.0f};
   }
   free(perm);
   *ne_out = ne;
@@ -708,13 +638,13 @@ static tedge *planted_graph(uint64_t k, uint64_t seed, size_t *ne_out, uint64_t 
 START_TEST(memory_limit_does_not_change_results) {
   size_t ne;
   uint64_t *comm;
-  tedge *e = planted_graph(3000, 5, &ne, &comm);
+  tu_edge *e = planted_graph(3000, 5, &ne, &comm);
   const uint64_t n = 3000 * 8;
   const uint64_t limits[] = {1, (uint64_t)300 << 10, (uint64_t)1 << 20, (uint64_t)5 << 20,
                              (uint64_t)1 << 30};
   for (int directed = 0; directed <= 1; directed++) {
-    tgraph g;
-    tg_build(&g, n, e, ne, directed, directed);
+    tu_csr g;
+    tu_csr_build(&g, n, e, ne, directed, directed);
     for (int att = 0; att <= 1; att++) {
       exo_lp_params p = params_for(directed, 77);
       p.attenuation = att ? 0.5 : 0.0;
@@ -737,7 +667,7 @@ START_TEST(memory_limit_does_not_change_results) {
       }
       free(ref);
     }
-    tg_free(&g);
+    tu_csr_free(&g);
   }
   free(e);
   free(comm);
@@ -750,9 +680,9 @@ START_TEST(csr_much_larger_than_buffer) {
   const uint64_t k = 40000, n = k * 8;
   size_t ne;
   uint64_t *comm;
-  tedge *e = planted_graph(k, 9, &ne, &comm);
-  tgraph g;
-  tg_build(&g, n, e, ne, 0, 0);
+  tu_edge *e = planted_graph(k, 9, &ne, &comm);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
   const uint64_t file = g.csr.m * 8;
   ck_assert_uint_gt(file, 100 * ((uint64_t)64 << 10));
 
@@ -799,7 +729,7 @@ START_TEST(csr_much_larger_than_buffer) {
   free(mixed);
   free(small);
   free(big);
-  tg_free(&g);
+  tu_csr_free(&g);
   free(e);
   free(comm);
 }
@@ -842,7 +772,7 @@ START_TEST(bench_random_graph) {
     }
     for (uint64_t i = off[v]; i < off[v + 1]; i++) exo_adj_encode(adj + i * 8, 0, nbr[i], 1.0f);
   }
-  tgraph g;
+  tu_csr g;
   memset(&g, 0, sizeof g);
   g.dir = tu_mkdtemp();
   g.offp = tu_path(g.dir, "csr.off");
@@ -876,7 +806,7 @@ START_TEST(bench_random_graph) {
             (unsigned long long)count_labels(lab, n));
     free(lab);
   }
-  tg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 

@@ -10,68 +10,10 @@
 #include "exo_rng.h"
 #include "testutil.h"
 
-typedef struct redge {
-  uint64_t a, b;
-  float w;
-} redge;
-
-typedef struct rarc {
-  uint64_t key, nbr;
-  float w;
-} rarc;
-
-typedef struct rgraph {
-  char *dir, *offp, *adjp;
-  exo_csr_files csr;
-} rgraph;
-
-static int rarc_cmp(const void *x, const void *y) {
-  const rarc *a = x, *b = y;
-  if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  return a->nbr < b->nbr ? -1 : a->nbr > b->nbr;
-}
-
-/* Undirected CSR for n nodes (each edge stored at both ends). */
-static void rg_build(rgraph *g, uint64_t n, const redge *e, size_t ne, int wide) {
-  memset(g, 0, sizeof *g);
-  g->dir = tu_mkdtemp();
-  ck_assert_ptr_nonnull(g->dir);
-  g->offp = tu_path(g->dir, "csr.off");
-  g->adjp = tu_path(g->dir, "csr.adj");
-  size_t m = 2 * ne;
-  rarc *arcs = malloc((m ? m : 1) * sizeof *arcs);
-  for (size_t i = 0; i < ne; i++) {
-    arcs[2 * i] = (rarc){e[i].a, e[i].b, e[i].w};
-    arcs[2 * i + 1] = (rarc){e[i].b, e[i].a, e[i].w};
-  }
-  qsort(arcs, m, sizeof *arcs, rarc_cmp);
-  uint64_t *off = calloc(n + 1, sizeof *off);
-  size_t esz = exo_adj_size(wide);
-  uint8_t *adj = malloc(m * esz + 1);
-  for (size_t i = 0; i < m; i++) {
-    off[arcs[i].key + 1]++;
-    exo_adj_encode(adj + i * esz, wide, arcs[i].nbr, arcs[i].w);
-  }
-  for (uint64_t v = 0; v < n; v++) off[v + 1] += off[v];
-  ck_assert_int_eq(tu_write_file(g->offp, off, (n + 1) * 8), 0);
-  ck_assert_int_eq(tu_write_file(g->adjp, adj, m * esz), 0);
-  free(arcs);
-  free(off);
-  free(adj);
-  g->csr = (exo_csr_files){g->offp, g->adjp, n, m, wide};
-}
-
-static void rg_free(rgraph *g) {
-  tu_rmdir(g->dir);
-  free(g->dir);
-  free(g->offp);
-  free(g->adjp);
-}
-
 /* Cliques of `size` nodes with weight w, numbered consecutively from `first`. */
-static size_t add_clique(redge *e, size_t ne, uint64_t first, uint64_t size, float w) {
+static size_t add_clique(tu_edge *e, size_t ne, uint64_t first, uint64_t size, float w) {
   for (uint64_t i = 0; i < size; i++)
-    for (uint64_t j = i + 1; j < size; j++) e[ne++] = (redge){first + i, first + j, w};
+    for (uint64_t j = i + 1; j < size; j++) e[ne++] = (tu_edge){first + i, first + j, w};
   return ne;
 }
 
@@ -84,7 +26,7 @@ static exo_refine_params rparams(uint32_t passes, uint64_t mem) {
   return p;
 }
 
-static exo_status refine(const rgraph *g, uint32_t passes, uint64_t mem, uint64_t *labels,
+static exo_status refine(const tu_csr *g, uint32_t passes, uint64_t mem, uint64_t *labels,
                          uint64_t *k, exo_refine_result *res, exo_ctx *ctx) {
   exo_refine_params p = rparams(passes, mem);
   exo_ctx_init(ctx);
@@ -93,24 +35,24 @@ static exo_status refine(const rgraph *g, uint32_t passes, uint64_t mem, uint64_
 
 /* Three 6-cliques A (0-5), B (6-11), C (12-17) in a ring by single light
  * edges; node 18 hangs off A. */
-static size_t three_cliques(redge *e) {
+static size_t three_cliques(tu_edge *e) {
   size_t ne = 0;
   ne = add_clique(e, ne, 0, 6, 1.0f);
   ne = add_clique(e, ne, 6, 6, 1.0f);
   ne = add_clique(e, ne, 12, 6, 1.0f);
-  e[ne++] = (redge){5, 6, 0.2f};
-  e[ne++] = (redge){11, 12, 0.2f};
-  e[ne++] = (redge){17, 0, 0.2f};
-  e[ne++] = (redge){18, 2, 1.0f};
+  e[ne++] = (tu_edge){5, 6, 0.2f};
+  e[ne++] = (tu_edge){11, 12, 0.2f};
+  e[ne++] = (tu_edge){17, 0, 0.2f};
+  e[ne++] = (tu_edge){18, 2, 1.0f};
   return ne;
 }
 
 START_TEST(test_fragments_merge) {
-  redge e[64];
+  tu_edge e[64];
   size_t ne = three_cliques(e);
   for (int wide = 0; wide <= 1; wide++) {
-    rgraph g;
-    rg_build(&g, 19, e, ne, wide);
+    tu_csr g;
+    tu_csr_build(&g, 19, e, ne, 0, wide);
     /* A split in two fragments, B and C whole, node 18 alone */
     uint64_t lab[19] = {1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5};
     uint64_t k = 5;
@@ -127,16 +69,16 @@ START_TEST(test_fragments_merge) {
     ck_assert_uint_eq(r.merged, 2);
     ck_assert_uint_eq(r.passes, 2); /* the second pass merges nothing */
     ck_assert_uint_eq(r.reads, 2);
-    rg_free(&g);
+    tu_csr_free(&g);
   }
 }
 END_TEST
 
 START_TEST(test_true_clusters_stay) {
-  redge e[64];
+  tu_edge e[64];
   size_t ne = three_cliques(e);
-  rgraph g;
-  rg_build(&g, 19, e, ne, 0);
+  tu_csr g;
+  tu_csr_build(&g, 19, e, ne, 0, 0);
   uint64_t lab[19] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 1};
   uint64_t want[19];
   memcpy(want, lab, sizeof lab);
@@ -155,16 +97,16 @@ START_TEST(test_true_clusters_stay) {
   ck_assert_uint_eq(k2, 5);
   ck_assert_uint_eq(lab2[3], 2);
   ck_assert_uint_eq(r.reads, 0);
-  rg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
 /* One pass never chains: singletons 0-1-2-3 on a path, each wanting to join
  * a neighbour; a cluster joins only a cluster that stays. */
 START_TEST(test_no_chains_within_a_pass) {
-  redge e[3] = {{0, 1, 1.0f}, {1, 2, 2.0f}, {2, 3, 1.0f}};
-  rgraph g;
-  rg_build(&g, 4, e, 3, 0);
+  tu_edge e[3] = {{0, 1, 1.0f}, {1, 2, 2.0f}, {2, 3, 1.0f}};
+  tu_csr g;
+  tu_csr_build(&g, 4, e, 3, 0, 0);
   uint64_t lab[4] = {1, 2, 3, 4};
   uint64_t k = 4;
   exo_refine_result r;
@@ -176,7 +118,7 @@ START_TEST(test_no_chains_within_a_pass) {
   ck_assert_uint_eq(lab[1], lab[2]);
   ck_assert_uint_le(k, 3);
   ck_assert_uint_ge(k, 1);
-  rg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
@@ -185,7 +127,7 @@ END_TEST
 START_TEST(test_groups_same_result) {
   const uint64_t n = 400;
   const size_t ne = 60000;
-  redge *e = malloc(ne * sizeof *e);
+  tu_edge *e = malloc(ne * sizeof *e);
   exo_rng rng;
   exo_rng_seed(&rng, 7);
   for (size_t i = 0; i < ne; i++) {
@@ -194,10 +136,10 @@ START_TEST(test_groups_same_result) {
     /* blocks of 20 nodes, 70% of edges inside */
     if (exo_rng_below(&rng, 10) < 7) b = (a / 20) * 20 + exo_rng_below(&rng, 20);
     if (a == b) b = (a / 20) * 20 + (a + 1) % 20;
-    e[i] = (redge){a, b, 1.0f};
+    e[i] = (tu_edge){a, b, 1.0f};
   }
-  rgraph g;
-  rg_build(&g, n, e, ne, 0);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
   uint64_t *l1 = malloc(n * 8), *l2 = malloc(n * 8);
   for (uint64_t v = 0; v < n; v++) l1[v] = l2[v] = v + 1; /* all singletons */
   uint64_t k1 = n, k2 = n;
@@ -213,15 +155,15 @@ START_TEST(test_groups_same_result) {
   free(l1);
   free(l2);
   free(e);
-  rg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 
 START_TEST(test_bad_arguments) {
-  redge e[64];
+  tu_edge e[64];
   size_t ne = three_cliques(e);
-  rgraph g;
-  rg_build(&g, 19, e, ne, 0);
+  tu_csr g;
+  tu_csr_build(&g, 19, e, ne, 0, 0);
   uint64_t lab[19];
   for (int v = 0; v < 19; v++) lab[v] = 1;
   uint64_t k = 1;
@@ -240,7 +182,7 @@ START_TEST(test_bad_arguments) {
   lab[4] = 1;
   ck_assert_int_eq(refine(&g, 1, 1 << 20, lab, &k, &r, &ctx), EXO_EINTERNAL);
   ck_assert_ptr_nonnull(strstr(ctx.err.msg, "csr.adj"));
-  rg_free(&g);
+  tu_csr_free(&g);
 }
 END_TEST
 

@@ -8,6 +8,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <check.h>
+
+#include "exo_record.h"
+
 char *tu_mkdtemp(void) {
   const char *base = getenv("TMPDIR");
   if (!base || !*base) base = "/tmp";
@@ -94,4 +98,61 @@ int tu_write_gzip(const char *path, const void *data, size_t len) {
   int k = len ? gzwrite(g, data, (unsigned)len) : 0;
   int rc = gzclose(g);
   return ((size_t)k == len && rc == Z_OK) ? 0 : -1;
+}
+
+/* ---- CSR builder (see testutil.h) --------------------------------------- */
+
+typedef struct tarc {
+  uint64_t key, nbr, seq;
+  float w;
+} tarc;
+
+static int arc_cmp(const void *x, const void *y) {
+  const tarc *a = x, *b = y;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  if (a->nbr != b->nbr) return a->nbr < b->nbr ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq; /* stable */
+}
+
+void tu_csr_build(tu_csr *g, uint64_t n, const tu_edge *e, size_t ne, int directed,
+                  int wide) {
+  memset(g, 0, sizeof *g);
+  g->dir = tu_mkdtemp();
+  ck_assert_ptr_nonnull(g->dir);
+  g->offp = tu_path(g->dir, "csr.off");
+  g->adjp = tu_path(g->dir, "csr.adj");
+  size_t m = 2 * ne;
+  tarc *arcs = malloc((m ? m : 1) * sizeof *arcs);
+  for (size_t i = 0; i < ne; i++) {
+    if (directed) {
+      arcs[2 * i] = (tarc){e[i].b, e[i].a, 2 * i, e[i].w};
+      arcs[2 * i + 1] = (tarc){e[i].a, e[i].b, 2 * i + 1, -e[i].w};
+    } else {
+      arcs[2 * i] = (tarc){e[i].a, e[i].b, 2 * i, e[i].w};
+      arcs[2 * i + 1] = (tarc){e[i].b, e[i].a, 2 * i + 1, e[i].w};
+    }
+  }
+  qsort(arcs, m, sizeof *arcs, arc_cmp);
+  uint64_t *off = calloc(n + 1, sizeof *off);
+  size_t esz = exo_adj_size(wide);
+  uint8_t *adj = malloc(m * esz + 1);
+  for (size_t i = 0; i < m; i++) {
+    ck_assert_uint_lt(arcs[i].key, n);
+    off[arcs[i].key + 1]++;
+    exo_adj_encode(adj + i * esz, wide, arcs[i].nbr, arcs[i].w);
+  }
+  for (uint64_t v = 0; v < n; v++) off[v + 1] += off[v];
+  ck_assert_int_eq(tu_write_file(g->offp, off, (n + 1) * 8), 0);
+  ck_assert_int_eq(tu_write_file(g->adjp, adj, m * esz), 0);
+  free(arcs);
+  free(off);
+  free(adj);
+  g->csr = (exo_csr_files){g->offp, g->adjp, n, m, wide};
+}
+
+void tu_csr_free(tu_csr *g) {
+  tu_rmdir(g->dir);
+  free(g->dir);
+  free(g->offp);
+  free(g->adjp);
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exo_lp.h" /* exo_csr_files */
+
 /* A fresh directory under $TMPDIR (or /tmp); malloc'd path. */
 char *tu_mkdtemp(void);
 /* Remove a directory made by tu_mkdtemp and everything in it. */
@@ -22,5 +24,23 @@ char *tu_read_file(const char *path, size_t *len);
 int tu_count_entries(const char *dir);
 /* gzip-compress `len` bytes of data into path with zlib; 0 on success. */
 int tu_write_gzip(const char *path, const void *data, size_t len);
+
+/* CSR files (exo_record.h layout) built in memory from an edge list, for
+ * the label propagation and refine suites. Undirected: (a,b,w) and (b,a,w);
+ * directed a->b: in-arc (b,a,+w) and out-arc (a,b,-w); sorted by (key, nbr),
+ * equal pairs in input order. Files live in a fresh directory. */
+typedef struct tu_edge {
+  uint64_t a, b;
+  float w;
+} tu_edge;
+
+typedef struct tu_csr {
+  char *dir, *offp, *adjp;
+  exo_csr_files csr;
+} tu_csr;
+
+void tu_csr_build(tu_csr *g, uint64_t n, const tu_edge *e, size_t ne, int directed,
+                  int wide);
+void tu_csr_free(tu_csr *g);
 
 #endif
