@@ -197,16 +197,15 @@ exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
   return EXO_OK;
 }
 
+#define READER_PUNCH_STEP ((uint64_t)1 << 20) /* least bytes released per punch */
+#define READER_AHEAD_MIN ((size_t)1 << 20)    /* buffers from this size read ahead */
+
 /* Refill: keep the unread tail, then read as much as fits. */
 static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
   size_t keep = r->len - r->pos;
   if (keep && r->pos) memmove(r->buf, r->buf + r->pos, keep);
   r->pos = 0;
   r->len = keep;
-  if (r->punch && r->file_off - keep > r->punched + ((uint64_t)8 << 20)) {
-    r->punched = (r->file_off - keep) & ~(uint64_t)4095;
-    exo_punch_hole(r->fd, r->punched);
-  }
   while (r->len < r->cap && r->file_off < r->end) {
     size_t want = r->cap - r->len;
     if ((uint64_t)want > r->end - r->file_off) want = (size_t)(r->end - r->file_off);
@@ -220,6 +219,22 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
     r->len += (size_t)k;
     r->file_off += (uint64_t)k;
   }
+  /* Everything before file_off is in the buffer or consumed: with punching,
+   * give it back to the file system now (in steps of at least
+   * READER_PUNCH_STEP), so the disk holds only unread bytes and their cached
+   * pages leave the page cache at once. */
+  if (r->punch && r->file_off >= r->punched + READER_PUNCH_STEP) {
+    r->punched = r->file_off & ~(uint64_t)4095;
+    exo_punch_hole(r->fd, r->punched);
+  }
+#ifdef POSIX_FADV_WILLNEED
+  /* Read-ahead of one buffer: the kernel fetches the next block while the
+   * caller works on this one (large buffers only: small readers are cheap). */
+  if (r->cap >= READER_AHEAD_MIN && r->file_off < r->end) {
+    uint64_t ahead = r->end - r->file_off < r->cap ? r->end - r->file_off : r->cap;
+    (void)posix_fadvise(r->fd, (off_t)r->file_off, (off_t)ahead, POSIX_FADV_WILLNEED);
+  }
+#endif
   return EXO_OK;
 }
 

@@ -57,8 +57,10 @@ typedef struct exo_reader {
 } exo_reader;
 
 /* Open `path` for sequential reading of [start, end) (end = UINT64_MAX: to
- * the end of the file). With `punch` set, blocks already consumed are
- * returned to the file system as reading proceeds (the file is temporary). */
+ * the end of the file). With `punch` set, blocks already read into the
+ * buffer are returned to the file system as reading proceeds, in steps of
+ * 1 MiB or more (the file is temporary and is not read twice). Buffers of
+ * 1 MiB and more ask the kernel to read the next buffer's bytes ahead. */
 exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
                            uint64_t start, uint64_t end, int punch, exo_ctx *ctx);
 /* Read exactly n bytes; EXO_EINTERNAL if the range ends first. */

@@ -38,6 +38,8 @@ struct exo_names {
   uint64_t count;
   int finished;
   exo_writer out;
+  exo_names_grow_fn on_grow; /* optional budget hook */
+  void *on_grow_user;
 };
 
 /* ---- 128-bit name hash --------------------------------------------------
@@ -170,6 +172,11 @@ static exo_status grow(exo_names *t, exo_ctx *ctx) {
   if (t->cap > SIZE_MAX / 2)
     return EXO_FAIL(ctx, EXO_ENOMEM, "name table cannot grow beyond %zu slots", t->cap);
   size_t ncap = t->cap * 2;
+  const size_t old_bytes = t->cap * sizeof(slot), new_bytes = ncap * sizeof(slot);
+  if (t->on_grow) { /* both tables live while the slots are copied */
+    exo_status st = t->on_grow(t->on_grow_user, old_bytes + new_bytes, ctx);
+    if (st) return st;
+  }
   slot *ns = alloc_slots(ncap);
   if (!ns)
     return EXO_FAIL(ctx, EXO_ENOMEM,
@@ -185,7 +192,13 @@ static exo_status grow(exo_names *t, exo_ctx *ctx) {
   }
   free(t->slots);
   set_capacity(t, ns, ncap);
-  return EXO_OK;
+  return t->on_grow ? t->on_grow(t->on_grow_user, new_bytes, ctx) : EXO_OK;
+}
+
+/* Contract (exo_names.h): register the growth hook. */
+void exo_names_on_grow(exo_names *t, exo_names_grow_fn fn, void *user) {
+  t->on_grow = fn;
+  t->on_grow_user = user;
 }
 
 /* Create an empty table and open the names file. */

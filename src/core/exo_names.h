@@ -48,6 +48,12 @@ void exo_names_prefetch(const exo_names *t, exo_name_hash h);
  * (a different h gives wrong ids). Same ids, same names file. */
 exo_status exo_names_intern_hashed(exo_names *t, const uint8_t *name, size_t len,
                                    exo_name_hash h, uint64_t *id, exo_ctx *ctx);
+/* Growth hook, for callers that count the table against a memory budget:
+ * called just before the table doubles with the bytes it will then hold
+ * (the old and the new slot arrays together) and just after with the bytes
+ * of the new array. A non-OK return fails the interning that grew it. */
+typedef exo_status (*exo_names_grow_fn)(void *user, size_t table_bytes, exo_ctx *ctx);
+void exo_names_on_grow(exo_names *t, exo_names_grow_fn fn, void *user);
 /* Bytes currently allocated by the table (not counting the file buffer). */
 size_t exo_names_table_bytes(const exo_names *t);
 /* Flush and close the names file; the table memory is released. */

@@ -51,6 +51,24 @@ static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *
 /* Memory for the parser's own buffers, taken off the sort's share. */
 #define PARSE_RESERVE ((uint64_t)4 << 20)
 
+/* The name table and the sort's run buffers share the parse stage's budget:
+ * the runs get what the table leaves, but never less than a quarter (a table
+ * beyond that is the per-node memory the documentation counts apart). */
+typedef struct run_budget {
+  exo_sorter *sorter;
+  uint64_t total; /* memory_limit less PARSE_RESERVE */
+} run_budget;
+
+static uint64_t run_memory_for(const run_budget *b, size_t table_bytes) {
+  uint64_t floor = b->total / 4;
+  return b->total > floor + table_bytes ? b->total - table_bytes : floor;
+}
+
+static exo_status on_names_grow(void *user, size_t table_bytes, exo_ctx *ctx) {
+  run_budget *b = user;
+  return exo_sorter_set_run_memory(b->sorter, run_memory_for(b, table_bytes), ctx);
+}
+
 static exo_status check_options(const exo_build_options *opt, exo_ctx *ctx) {
   if (!opt) return EXO_FAIL(ctx, EXO_EARG, "no build options given");
   if (!opt->tempdir_base || !*opt->tempdir_base)
@@ -70,6 +88,7 @@ struct exo_builder {
   exo_names *names;
   exo_sorter *sorter;
   edge_sink sink;
+  run_budget budget;
   uint64_t pushed;       /* edges given to exo_builder_add_edge */
   uint64_t expected;     /* progress total for pushed edges (0 = unknown) */
   double t0;
@@ -110,12 +129,16 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   so.memory_limit = opt->memory_limit > 2 * PARSE_RESERVE
                         ? opt->memory_limit - PARSE_RESERVE
                         : opt->memory_limit / 2;
+  b->budget.total = so.memory_limit;
+  so.run_memory = run_memory_for(&b->budget, exo_names_table_bytes(b->names));
   so.wide = opt->force_wide_ids;
   so.run_records = opt->run_records;
   so.fan_in = opt->fan_in;
   st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
   b->sink.sorter = b->sorter;
+  b->budget.sorter = b->sorter;
+  exo_names_on_grow(b->names, on_names_grow, &b->budget);
   b->sink.directed = opt->directed;
   *out = b;
   return EXO_OK;

@@ -225,6 +225,15 @@ static size_t current_capacity(const exo_sorter *s) {
   return s->buf_bytes / exo_rec_size(s->wide);
 }
 
+/* Bytes of the run buffer (and of its scratch) for a stage budget of `mem`. */
+static uint64_t run_buffer_bytes(uint64_t mem) {
+  uint64_t avail = mem > RUN_WRITE_BUF ? mem - RUN_WRITE_BUF : 0;
+  uint64_t bytes = avail / 2;
+  if (bytes < MIN_SORT_BUF) bytes = MIN_SORT_BUF;
+  if (bytes > (uint64_t)(SIZE_MAX / 4)) bytes = (uint64_t)(SIZE_MAX / 4);
+  return bytes;
+}
+
 /* Contract (exo_sort.h): validates the options and allocates the run buffer
  * and the radix scratch (each about (memory_limit - I/O buffer)/2, or
  * run_records wide records when that knob is set). */
@@ -243,10 +252,7 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
                       (unsigned long long)opt->run_records);
     bytes = opt->run_records * 20; /* room for wide records too */
   } else {
-    uint64_t avail = opt->memory_limit > RUN_WRITE_BUF ? opt->memory_limit - RUN_WRITE_BUF : 0;
-    bytes = avail / 2;
-    if (bytes < MIN_SORT_BUF) bytes = MIN_SORT_BUF;
-    if (bytes > (uint64_t)(SIZE_MAX / 4)) bytes = (uint64_t)(SIZE_MAX / 4);
+    bytes = run_buffer_bytes(opt->run_memory ? opt->run_memory : opt->memory_limit);
   }
   exo_sorter *s = calloc(1, sizeof *s);
   if (!s) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
@@ -327,6 +333,42 @@ exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
   exo_rec_encode(s->buf + s->n * exo_rec_size(s->wide), s->wide, key, nbr, w);
   s->n++;
   if ((++s->records & POLL_MASK) == 0) return exo_poll(ctx);
+  return EXO_OK;
+}
+
+/* Contract (exo_sort.h): resize the run buffer and its scratch for a run
+ * budget of `bytes`; records that no longer fit are written as a run first.
+ * When a larger buffer cannot be had the old one stays (not an error). */
+exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx) {
+  if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "run memory changed after the sort finished");
+  if (s->run_records) return EXO_OK; /* the test knob fixes the runs */
+  const uint64_t want = run_buffer_bytes(bytes);
+  if (want == s->buf_bytes) return EXO_OK;
+  const size_t rs = exo_rec_size(s->wide);
+  if (want < s->buf_bytes && s->n > want / rs) {
+    exo_status st = flush_run(s, ctx);
+    if (st) return st;
+  }
+  /* the scratch holds nothing between runs: replace it rather than copy */
+  const size_t old = s->buf_bytes;
+  free(s->scratch);
+  s->scratch = NULL;
+  uint8_t *nb = realloc(s->buf, (size_t)want);
+  if (nb) {
+    s->buf = nb;
+    s->buf_bytes = (size_t)want;
+  }
+  s->scratch = malloc(s->buf_bytes);
+  if (!s->scratch && s->buf_bytes > old) { /* could not grow: keep the old size */
+    nb = realloc(s->buf, old);
+    if (nb) s->buf = nb;
+    s->buf_bytes = old;
+    s->scratch = malloc(old);
+  }
+  s->cap = current_capacity(s);
+  if (!s->scratch)
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory resizing the sort buffers to %llu bytes",
+                    (unsigned long long)want);
   return EXO_OK;
 }
 

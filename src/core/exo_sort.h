@@ -10,7 +10,9 @@
  * copied into the CSR as it is read.
  *
  * Memory: the run buffer and the radix sort's scratch buffer each take about
- * memory_limit/2 (less the I/O buffers); merging uses memory_limit split
+ * run_memory/2 (less the I/O buffers; run_memory defaults to memory_limit
+ * and can change while records are added, so a caller can lend memory to
+ * other structures of the same stage); merging uses memory_limit split
  * among the k+1 file buffers. Nothing per node is kept in memory. */
 #ifndef EXO_SORT_H
 #define EXO_SORT_H
@@ -26,6 +28,7 @@ typedef struct exo_sort_options {
   int wide;              /* start with wide records (64-bit ids) */
   uint64_t run_records;  /* test knob: records per run (0 = from memory) */
   uint32_t fan_in;       /* test knob: merge fan-in, >= 2 (0 = from memory) */
+  uint64_t run_memory;   /* bytes for the run buffer + scratch (0 = memory_limit) */
 } exo_sort_options;
 
 typedef struct exo_sort_stats {
@@ -42,6 +45,9 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
                              exo_ctx *ctx);
 exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
                           exo_ctx *ctx);
+/* Resize the run buffer and its scratch for a budget of `bytes`; records
+ * that no longer fit are written as a run first. Ignored with run_records. */
+exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx);
 /* From now on store 64-bit ids (call before adding the first id >= 2^32).
  * Runs already written stay narrow; the merge reads both widths. */
 exo_status exo_sorter_set_wide(exo_sorter *s, exo_ctx *ctx);

@@ -210,6 +210,74 @@ START_TEST(create_errors_and_free) {
 }
 END_TEST
 
+/* The growth hook sees every doubling twice: before, with the old and the
+ * new array (3x the old), after, with the new one; its error fails the
+ * interning that grew the table, which stays usable with the old ids. */
+typedef struct grow_log {
+  size_t calls, last, fail_at;
+  int order_ok;
+  const exo_names *t;
+} grow_log;
+
+static exo_status log_grow(void *user, size_t bytes, exo_ctx *ctx) {
+  grow_log *g = user;
+  g->calls++;
+  size_t now = exo_names_table_bytes(g->t);
+  if (g->calls % 2 == 1) { /* before: the table has not grown yet */
+    if (bytes != 3 * now) g->order_ok = 0;
+  } else if (bytes != now || bytes != 2 * g->last / 3) {
+    g->order_ok = 0;
+  }
+  g->last = bytes;
+  if (g->calls == g->fail_at) return EXO_FAIL(ctx, EXO_ENOMEM, "budget refused");
+  return EXO_OK;
+}
+
+START_TEST(growth_hook) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "n.txt");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_names *t = NULL;
+  ck_assert_int_eq(exo_names_create(&t, path, &ctx), EXO_OK);
+  grow_log g = {0, 0, 0, 1, t};
+  exo_names_on_grow(t, log_grow, &g);
+  char name[32];
+  uint64_t id;
+  const size_t start = exo_names_table_bytes(t);
+  for (unsigned i = 0; i < 100000; i++) {
+    int len = snprintf(name, sizeof name, "node%u", i);
+    ck_assert_int_eq(exo_names_intern(t, (const uint8_t *)name, (size_t)len, &id, &ctx), EXO_OK);
+  }
+  ck_assert(g.order_ok);
+  /* 1024 slots hold 716 names; 100000 names need 2^18 slots: 8 doublings */
+  ck_assert_uint_eq(g.calls, 16);
+  ck_assert_uint_eq(exo_names_table_bytes(t), start << 8);
+  ck_assert_uint_eq(g.last, exo_names_table_bytes(t));
+
+  /* refuse the next doubling (the 183501st name): that interning fails */
+  g.fail_at = g.calls + 1;
+  unsigned i = 100000;
+  exo_status rc = EXO_OK;
+  for (; i < 200000 && rc == EXO_OK; i++) {
+    int len = snprintf(name, sizeof name, "node%u", i);
+    rc = exo_names_intern(t, (const uint8_t *)name, (size_t)len, &id, &ctx);
+  }
+  ck_assert_int_eq(rc, EXO_ENOMEM);
+  ck_assert_str_eq(ctx.err.msg, "budget refused");
+  ck_assert_uint_eq(i - 1, 183500); /* names 0..183499 fit 70% of 2^18 slots */
+  ck_assert_uint_eq(exo_names_count(t), 183500);
+  ck_assert_uint_eq(exo_names_table_bytes(t), start << 8);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_names_intern(t, (const uint8_t *)"node7", 5, &id, &ctx), EXO_OK);
+  ck_assert_uint_eq(id, 7);
+  exo_names_free(t);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 /* exo_names_intern_hashed with exo_names_hash (and prefetch hints in
  * between) gives the same ids and the same names file as exo_names_intern,
  * also across table growth (300000 names pass the 4 MiB huge-page size). */
@@ -272,6 +340,7 @@ Suite *names_suite(void) {
   tcase_add_test(tc, arbitrary_bytes_and_long_names);
   tcase_add_test(tc, create_errors_and_free);
   tcase_add_test(tc, hashed_interning_matches);
+  tcase_add_test(tc, growth_hook);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -148,6 +148,9 @@ typedef struct sort_case {
   uint64_t num_nodes;
   int csr_wide;
   size_t set_wide_at; /* call set_wide before this record; SIZE_MAX: never */
+  size_t resize_at[2]; /* call set_run_memory(resize_to[i]) before these records */
+  uint64_t resize_to[2];
+  int nresize;
 } sort_case;
 
 typedef struct cb_state {
@@ -200,6 +203,9 @@ static exo_sort_stats run_case(const sort_case *sc, const tarc *arcs, size_t m) 
       ck_assert_int_eq(exo_sorter_set_wide(s, &ctx), EXO_OK);
       ck_assert(exo_sorter_is_wide(s));
     }
+    for (int j = 0; j < sc->nresize; j++)
+      if (i == sc->resize_at[j])
+        ck_assert_int_eq(exo_sorter_set_run_memory(s, sc->resize_to[j], &ctx), EXO_OK);
     rc = exo_sorter_add(s, arcs[i].key, arcs[i].nbr, arcs[i].w, &ctx);
   }
   ck_assert_msg(rc == EXO_OK, "add: %s", ctx.err.msg);
@@ -349,6 +355,37 @@ START_TEST(memory_limit_sizing) {
 }
 END_TEST
 
+START_TEST(run_memory_shrinks_and_grows) {
+  tarc *a = random_arcs(60000, 3000, 100000, 4);
+  /* 1 MiB: 40960 records per run. Shrinking to 64 KiB (682 records) after
+   * 10000 records writes them as a run; growing back at 10500 restores
+   * 40960: runs of 10000 and 40960 records, 9040 kept in memory. */
+  sort_case sc = knob_case(0, 8, 3000); /* fan-in 8: the last run stays in memory */
+  sc.opt.memory_limit = 1 << 20;
+  sc.nresize = 2;
+  sc.resize_at[0] = 10000;
+  sc.resize_to[0] = 64 << 10;
+  sc.resize_at[1] = 10500;
+  sc.resize_to[1] = 1 << 20;
+  exo_sort_stats st = run_case(&sc, a, 60000);
+  ck_assert_uint_eq(st.runs, 3);
+  ck_assert_uint_eq(st.peak_disk, (10000 + 40960) * 12 + 3001 * 8 + 60000 * 8);
+  /* the run_memory option sizes the first buffer (64 KiB: 682 records) */
+  sc.nresize = 0;
+  sc.opt.run_memory = 64 << 10;
+  st = run_case(&sc, a, 60000);
+  ck_assert_uint_eq(st.runs, (60000 + 681) / 682);
+  /* the run_records knob wins over resizing */
+  sort_case kc = knob_case(1000, 0, 3000);
+  kc.nresize = 1;
+  kc.resize_at[0] = 10;
+  kc.resize_to[0] = 64 << 10;
+  st = run_case(&kc, a, 60000);
+  ck_assert_uint_eq(st.runs, 60);
+  free(a);
+}
+END_TEST
+
 START_TEST(mixed_width_runs) {
   const size_t m = 5000;
   tarc *a = random_arcs(m, 300, 300, 5);
@@ -430,7 +467,7 @@ static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in) {
   ctx.cb.user = &cbs;
   ctx.cb.progress = on_progress;
   ctx.cb.interrupted = on_interrupt;
-  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in};
+  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0};
   exo_sorter *s = NULL;
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
   exo_rng rng;
@@ -474,7 +511,7 @@ START_TEST(interrupt_during_run_generation) {
     cbs.polls_left = budget;
     ctx.cb.user = &cbs;
     ctx.cb.interrupted = on_interrupt;
-    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0};
+    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0, 0};
     exo_sorter *s = NULL;
     ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
     exo_rng rng;
@@ -500,7 +537,7 @@ START_TEST(errors_leave_no_run_files) {
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_sorter *s = NULL;
-  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2};
+  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2, 0};
 
   /* a key not below num_nodes */
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
@@ -545,7 +582,7 @@ START_TEST(errors_leave_no_run_files) {
 
   /* bad options; a temp directory that does not exist */
   exo_ctx_init(&ctx);
-  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1};
+  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1, 0};
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   ck_assert_ptr_null(s);
   exo_ctx_init(&ctx);
@@ -557,7 +594,7 @@ START_TEST(errors_leave_no_run_files) {
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   exo_ctx_init(&ctx);
   char *gone = tu_path(dir, "missing");
-  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2};
+  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0};
   ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
   exo_status rc = EXO_OK;
   for (uint32_t i = 0; i < 10 && rc == EXO_OK; i++) rc = exo_sorter_add(s, i, i, 1.0f, &ctx);
@@ -581,7 +618,7 @@ START_TEST(large_5e6_records_8mib) {
   char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0};
+  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0, 0};
   exo_sorter *s = NULL;
   uint64_t *deg = calloc(n, sizeof *deg);
   uint64_t sum_in = 0;
@@ -661,6 +698,7 @@ Suite *sort_suite(void) {
   tcase_add_test(tc, many_runs_fan_in_3);
   tcase_add_test(tc, runs_of_1000_fan_in_2_and_3);
   tcase_add_test(tc, memory_limit_sizing);
+  tcase_add_test(tc, run_memory_shrinks_and_grows);
   tcase_add_test(tc, mixed_width_runs);
   tcase_add_test(tc, zero_records_and_empty_nodes);
   tcase_add_test(tc, interrupt_mid_merge_cleans_up);
