@@ -157,11 +157,16 @@
 #'
 #' @section Resources:
 #' `memory_limit` bounds the buffers of every stage (the sort's run buffers,
-#' the merge's file buffers, the adjacency buffer of label propagation). On
-#' top of it come per-node arrays: about 23 to 46 bytes per node while
-#' reading (a table of name fingerprints, 16 bytes per slot, at most 70% full;
-#' three times that for a moment while it grows), and 14 to 18 bytes per
-#' node while clustering. Temporary disk: the node names, 12 bytes per
+#' the merge's file buffers, the adjacency buffer of label propagation).
+#' While reading, the table of name fingerprints (about 23 to 46 bytes per
+#' node: 16 bytes per slot, at most 70% full; one and a half times that for
+#' a moment while it doubles) is counted against `memory_limit` too: the
+#' sort's run buffers shrink as it grows, down to a quarter of the budget,
+#' so only a table larger than three quarters of `memory_limit` comes on
+#' top. With several `threads` one thread sorts and writes a full run buffer
+#' while the reader fills another, so runs are a third of the budget rather
+#' than a half. While clustering, 14 to 18 bytes per node come on top of
+#' `memory_limit`. Temporary disk: the node names, 12 bytes per
 #' stored arc for the sort runs and 8 bytes per stored arc for the final
 #' graph (20 and 12 bytes when there are more than 2^32 nodes); runs are
 #' released while they are merged ([EstimateExoLabel()] predicts both

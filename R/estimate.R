@@ -2,9 +2,10 @@
 #'
 #' Predicts the peak memory (on top of the R session) and the peak size of
 #' the temporary files of [ExoLabel()] for a graph of a given size, from the
-#' same sizes the C core uses: the sort buffers bounded by `memory_limit`,
-#' the name table (16 bytes per slot, a power of two kept at most 70% full,
-#' one and a half times that while it doubles), the per-node arrays of label
+#' same sizes the C core uses: the sort buffers and the name table sharing
+#' `memory_limit` (16 bytes per slot, a power of two kept at most 70% full,
+#' one and a half times that while it doubles; the sort keeps at least a
+#' quarter of the budget, so a table larger than that comes on top), the per-node arrays of label
 #' propagation and the 12-byte (20-byte above 2^32 nodes) sort records and
 #' 8-byte (12-byte) adjacency entries on disk. Temporary disk peaks at the
 #' start of the final merge, when the sorted runs and the graph file being
@@ -55,28 +56,33 @@ EstimateExoLabel <- function(num_vertices, num_edges, memory_limit = "256MB",
     adj <- if (wide) 12 else 8
     records <- 2 * m
 
-    # reading: run buffer + radix scratch (touched only as far as records
-    # fill them), name table, reader buffers
+    # reading: the name table and the sort's run buffers share the budget
+    # (the runs get what the table leaves, at least a quarter); the run
+    # buffers (two and the radix scratch with several threads, else one and
+    # the scratch) are touched only as far as records fill them
     sort_mem <- if (limit > 8 * mib) limit - 4 * mib else limit / 2
-    sort_touched <- min(sort_mem, 2 * rec * records)
+    nbuf <- if (threads > 1) 3 else 2
     slots <- max(1024, 2^ceiling(log2(max(n, 1) / 0.7)))
-    table <- 16 * slots * if (n > 0.35 * slots) 1.5 else 1
+    table <- 16 * slots
+    growing <- table * if (n > 0.35 * slots) 1.5 else 1 # old + new table
+    run_mem <- function(t) max(sort_mem - t, sort_mem / 4)
+    touched <- function(t) min(run_mem(t), nbuf * rec * records)
     readers <- (2 + 2 * min(threads, 4)) * mib
-    ram_read <- sort_touched + table + readers
+    ram_read <- max(touched(growing) + growing, touched(table) + table) + readers
     # final merge: file buffers, at most the memory limit
-    ram_sort <- min(limit, 2 * mib * max(1, ceiling(rec * records / (sort_mem / 2))))
+    per_run <- floor(run_mem(table) / nbuf / rec)
+    ram_sort <- min(limit, 2 * mib * max(1, ceiling(records / per_run)))
     # label propagation: labels 8, queue 8, offsets 8, visits 2, active bit,
     # distance 4 with attenuation; adjacency buffer up to limit/4
     ram_cluster <- n * (26.125 + if (att) 4 else 0) + min(limit / 4, adj * records) + 2 * mib
     # output: labels and the renumbering map
     ram_output <- 16 * n + 2 * mib
 
-    # disk: the names file; sorted runs (the run buffer holds sort_mem / 2
-    # bytes of records; the last, partly filled buffer is merged from memory
-    # and never written); the CSR, counted in full from the start of the
-    # final merge while the runs it consumes are still counted too
+    # disk: the names file; sorted runs (a run buffer holds per_run records;
+    # the last, partly filled buffer is merged from memory and never
+    # written); the CSR, counted in full from the start of the final merge
+    # while the runs it consumes are still counted too
     names_disk <- n * (name_bytes + 1)
-    per_run <- floor(sort_mem / 2 / rec)
     in_memory <- if (records <= per_run) records else records %% per_run
     runs_disk <- rec * (records - in_memory)
     csr_disk <- adj * records + 8 * (n + 1)

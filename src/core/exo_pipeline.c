@@ -134,6 +134,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   so.wide = opt->force_wide_ids;
   so.run_records = opt->run_records;
   so.fan_in = opt->fan_in;
+  so.background = opt->parse.threads > 1; /* a spare core sorts and writes runs */
   st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
   b->sink.sorter = b->sorter;

@@ -34,7 +34,9 @@ typedef struct exo_build_options {
   exo_parse_options parse;
   int directed;
   const char *tempdir_base; /* existing directory */
-  uint64_t memory_limit;    /* bytes for the buffers of every stage */
+  uint64_t memory_limit;    /* bytes for the buffers of every stage; while
+                               reading, the name table shares it with the
+                               sort's run buffers (which keep >= 1/4) */
   int force_wide_ids;       /* test knob: 64-bit ids on disk from the start */
   uint64_t run_records;     /* test knob, see exo_sort_options */
   uint32_t fan_in;          /* test knob, see exo_sort_options */

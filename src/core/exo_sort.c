@@ -17,6 +17,8 @@
  * memory. */
 #include "exo_sort.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,22 @@ typedef struct run_info {
   int wide;
 } run_info;
 
+/* A full buffer being sorted and written by a background thread. The
+ * thread touches only the job: its buffer, the scratch, the path and a
+ * private ctx whose interrupt callback reads `cancel` (the host's callbacks
+ * are only ever called from the caller's thread). */
+typedef struct run_job {
+  pthread_t thread;
+  int running;      /* started and not yet joined */
+  uint8_t *buf, *scratch;
+  size_t n;
+  int wide;
+  const char *path; /* owned by the run's run_info */
+  exo_status st;
+  exo_ctx ctx;
+  atomic_int cancel;
+} run_job;
+
 struct exo_sorter {
   char *tmpdir;
   uint64_t memory_limit;
@@ -163,6 +181,9 @@ struct exo_sorter {
   int wide;
   int finished;
   uint8_t *buf, *scratch; /* run buffer and radix scratch, buf_bytes each */
+  uint8_t *spare;         /* background mode: the buffer filled next */
+  int background;         /* sort and write runs on a second thread */
+  run_job job;            /* the run being written in the background */
   size_t buf_bytes;
   size_t cap; /* records per run at the current width */
   size_t n;   /* records in buf */
@@ -226,9 +247,9 @@ static size_t current_capacity(const exo_sorter *s) {
 }
 
 /* Bytes of the run buffer (and of its scratch) for a stage budget of `mem`. */
-static uint64_t run_buffer_bytes(uint64_t mem) {
+static uint64_t run_buffer_bytes(uint64_t mem, int background) {
   uint64_t avail = mem > RUN_WRITE_BUF ? mem - RUN_WRITE_BUF : 0;
-  uint64_t bytes = avail / 2;
+  uint64_t bytes = avail / (background ? 3 : 2); /* buffers + scratch */
   if (bytes < MIN_SORT_BUF) bytes = MIN_SORT_BUF;
   if (bytes > (uint64_t)(SIZE_MAX / 4)) bytes = (uint64_t)(SIZE_MAX / 4);
   return bytes;
@@ -252,7 +273,8 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
                       (unsigned long long)opt->run_records);
     bytes = opt->run_records * 20; /* room for wide records too */
   } else {
-    bytes = run_buffer_bytes(opt->run_memory ? opt->run_memory : opt->memory_limit);
+    bytes = run_buffer_bytes(opt->run_memory ? opt->run_memory : opt->memory_limit,
+                             opt->background);
   }
   exo_sorter *s = calloc(1, sizeof *s);
   if (!s) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
@@ -260,7 +282,9 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   s->tmpdir = malloc(tl);
   s->buf = malloc((size_t)bytes);
   s->scratch = malloc((size_t)bytes);
-  if (!s->tmpdir || !s->buf || !s->scratch) {
+  s->background = opt->background != 0;
+  if (s->background) s->spare = malloc((size_t)bytes);
+  if (!s->tmpdir || !s->buf || !s->scratch || (s->background && !s->spare)) {
     exo_sorter_free(s);
     return EXO_FAIL(ctx, EXO_ENOMEM,
                     "out of memory allocating two %llu byte sort buffers",
@@ -277,44 +301,115 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   return EXO_OK;
 }
 
-/* Sort the buffer and write it as a new run; the buffer is empty after. */
-static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
-  if (s->n == 0) return EXO_OK;
-  exo_status st = radix_sort(s->buf, s->scratch, s->n, s->wide, ctx);
+/* Sort n records of buf (scratch: the radix sort's second buffer) and write
+ * them to a new file at `path`. Uses no sorter state, so it also runs on the
+ * background thread. */
+static exo_status sort_and_write(uint8_t *buf, uint8_t *scratch, size_t n, int wide,
+                                 const char *path, exo_ctx *ctx) {
+  exo_status st = radix_sort(buf, scratch, n, wide, ctx);
   if (st) return st;
-  if (s->nruns == s->runs_cap) {
-    size_t nc = s->runs_cap ? 2 * s->runs_cap : 16;
-    run_info *nr = realloc(s->runs, nc * sizeof *nr);
-    if (!nr) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
-    s->runs = nr;
-    s->runs_cap = nc;
-  }
-  char *path = run_path(s, ctx);
-  if (!path) return ctx->err.code;
-  run_info *r = &s->runs[s->nruns++];
-  r->path = path; /* listed before the file exists: cleanup finds it */
-  r->count = s->n;
-  r->wide = s->wide;
-
-  const size_t total = s->n * exo_rec_size(s->wide);
+  const size_t total = n * exo_rec_size(wide);
   exo_writer w = {.fd = -1};
   st = exo_writer_open(&w, path, RUN_WRITE_BUF, ctx);
   for (size_t off = 0; !st && off < total; off += RUN_WRITE_CHUNK) {
     size_t len = total - off < RUN_WRITE_CHUNK ? total - off : RUN_WRITE_CHUNK;
-    st = exo_writer_write(&w, s->buf + off, len, ctx);
+    st = exo_writer_write(&w, buf + off, len, ctx);
     if (!st) st = exo_poll(ctx);
   }
   if (!st) st = exo_writer_close(&w, ctx);
+  if (st) exo_writer_abort(&w);
+  return st;
+}
+
+/* List a new run of the buffer's records (before its file exists, so that
+ * cleanup finds it). */
+static run_info *add_run(exo_sorter *s, exo_ctx *ctx) {
+  if (s->nruns == s->runs_cap) {
+    size_t nc = s->runs_cap ? 2 * s->runs_cap : 16;
+    run_info *nr = realloc(s->runs, nc * sizeof *nr);
+    if (!nr) {
+      EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+      return NULL;
+    }
+    s->runs = nr;
+    s->runs_cap = nc;
+  }
+  char *path = run_path(s, ctx);
+  if (!path) return NULL;
+  run_info *r = &s->runs[s->nruns++];
+  r->path = path;
+  r->count = s->n;
+  r->wide = s->wide;
+  return r;
+}
+
+/* The newest run is written (st == EXO_OK) or failed: account for it. */
+static exo_status run_done(exo_sorter *s, exo_status st) {
+  run_info *r = &s->runs[s->nruns - 1];
   if (st) {
-    exo_writer_abort(&w);
     s->nruns--;
     forget_run(r);
     return st;
   }
-  disk_add(s, total);
+  disk_add(s, run_bytes(r));
   s->initial_runs++;
-  s->n = 0;
   return EXO_OK;
+}
+
+static int job_cancelled(void *user) { return atomic_load(&((run_job *)user)->cancel); }
+
+static void *job_main(void *arg) {
+  run_job *j = arg;
+  j->st = sort_and_write(j->buf, j->scratch, j->n, j->wide, j->path, &j->ctx);
+  return NULL;
+}
+
+/* Wait for the background run, if any; its error becomes ctx's. With
+ * `cancel` the thread is asked to stop first (its run is then dropped). */
+static exo_status job_wait(exo_sorter *s, int cancel, exo_ctx *ctx) {
+  run_job *j = &s->job;
+  if (!j->running) return EXO_OK;
+  if (cancel) atomic_store(&j->cancel, 1);
+  pthread_join(j->thread, NULL);
+  j->running = 0;
+  exo_status st = j->st;
+  if (st && !cancel && ctx) ctx->err = j->ctx.err;
+  return run_done(s, cancel && !st ? EXO_EINTR : st);
+}
+
+/* Sort the buffer and write it as a new run; the buffer is empty after. In
+ * background mode the full buffer goes to the run thread (after the
+ * previous run is done) and the spare buffer takes its place. */
+static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
+  if (s->n == 0) return EXO_OK;
+  exo_status st = job_wait(s, 0, ctx);
+  if (st) return st;
+  run_info *r = add_run(s, ctx);
+  if (!r) return ctx->err.code;
+  if (s->background) {
+    run_job *j = &s->job;
+    j->buf = s->buf;
+    j->scratch = s->scratch;
+    j->n = s->n;
+    j->wide = s->wide;
+    j->path = r->path;
+    j->st = EXO_OK;
+    exo_ctx_init(&j->ctx);
+    j->ctx.cb.user = j;
+    j->ctx.cb.interrupted = job_cancelled;
+    atomic_store(&j->cancel, 0);
+    if (pthread_create(&j->thread, NULL, job_main, j) == 0) {
+      j->running = 1;
+      s->buf = s->spare;
+      s->spare = j->buf;
+      s->n = 0;
+      return EXO_OK;
+    }
+    /* no thread: write it here */
+  }
+  st = run_done(s, sort_and_write(s->buf, s->scratch, s->n, s->wide, r->path, ctx));
+  if (!st) s->n = 0;
+  return st;
 }
 
 /* Contract (exo_sort.h): appends one record; when the buffer is full it is
@@ -342,31 +437,39 @@ exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
 exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx) {
   if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "run memory changed after the sort finished");
   if (s->run_records) return EXO_OK; /* the test knob fixes the runs */
-  const uint64_t want = run_buffer_bytes(bytes);
+  const uint64_t want = run_buffer_bytes(bytes, s->background);
   if (want == s->buf_bytes) return EXO_OK;
   const size_t rs = exo_rec_size(s->wide);
   if (want < s->buf_bytes && s->n > want / rs) {
     exo_status st = flush_run(s, ctx);
     if (st) return st;
   }
-  /* the scratch holds nothing between runs: replace it rather than copy */
+  exo_status st = job_wait(s, 0, ctx); /* the job uses the scratch and spare */
+  if (st) return st;
+  /* the scratch and the spare hold nothing now: replace them, do not copy */
   const size_t old = s->buf_bytes;
   free(s->scratch);
-  s->scratch = NULL;
+  free(s->spare);
+  s->scratch = s->spare = NULL;
   uint8_t *nb = realloc(s->buf, (size_t)want);
   if (nb) {
     s->buf = nb;
     s->buf_bytes = (size_t)want;
   }
   s->scratch = malloc(s->buf_bytes);
-  if (!s->scratch && s->buf_bytes > old) { /* could not grow: keep the old size */
+  if (s->background) s->spare = malloc(s->buf_bytes);
+  if ((!s->scratch || (s->background && !s->spare)) && s->buf_bytes > old) {
+    /* could not grow: keep the old size */
+    free(s->scratch);
+    free(s->spare);
     nb = realloc(s->buf, old);
     if (nb) s->buf = nb;
     s->buf_bytes = old;
     s->scratch = malloc(old);
+    s->spare = s->background ? malloc(old) : NULL;
   }
   s->cap = current_capacity(s);
-  if (!s->scratch)
+  if (!s->scratch || (s->background && !s->spare))
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory resizing the sort buffers to %llu bytes",
                     (unsigned long long)want);
   return EXO_OK;
@@ -389,10 +492,12 @@ int exo_sorter_is_wide(const exo_sorter *s) { return s->wide; }
 /* Contract (exo_sort.h): frees memory and unlinks every run file left. */
 void exo_sorter_free(exo_sorter *s) {
   if (!s) return;
+  (void)job_wait(s, 1, NULL);
   remove_all_runs(s);
   free(s->runs);
   free(s->buf);
   free(s->scratch);
+  free(s->spare);
   free(s->tmpdir);
   free(s);
 }
@@ -774,6 +879,16 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   memset(stats, 0, sizeof *stats);
   if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "the sort has already finished");
   s->finished = 1;
+  /* the last background run first; from here on everything is synchronous */
+  exo_status wst = job_wait(s, 0, ctx);
+  s->background = 0;
+  free(s->spare);
+  s->spare = NULL;
+  if (wst) {
+    remove_all_runs(s);
+    memset(stats, 0, sizeof *stats);
+    return wst;
+  }
   if (!offsets_path || !adj_path) {
     remove_all_runs(s);
     return EXO_FAIL(ctx, EXO_EARG, "missing CSR output path");

@@ -9,8 +9,14 @@
  * files (see exo_record.h). With a single run nothing is merged: it is
  * copied into the CSR as it is read.
  *
+ * With `background` set, a full buffer is handed to a thread that sorts and
+ * writes it while the caller fills a second buffer (the host's callbacks are
+ * still only called from the caller's thread); the runs are the same
+ * records in the same order, only smaller.
+ *
  * Memory: the run buffer and the radix sort's scratch buffer each take about
- * run_memory/2 (less the I/O buffers; run_memory defaults to memory_limit
+ * run_memory/2, or run_memory/3 with the second buffer in background mode
+ * (less the I/O buffers; run_memory defaults to memory_limit
  * and can change while records are added, so a caller can lend memory to
  * other structures of the same stage); merging uses memory_limit split
  * among the k+1 file buffers. Nothing per node is kept in memory. */
@@ -28,7 +34,8 @@ typedef struct exo_sort_options {
   int wide;              /* start with wide records (64-bit ids) */
   uint64_t run_records;  /* test knob: records per run (0 = from memory) */
   uint32_t fan_in;       /* test knob: merge fan-in, >= 2 (0 = from memory) */
-  uint64_t run_memory;   /* bytes for the run buffer + scratch (0 = memory_limit) */
+  uint64_t run_memory;   /* bytes for the run buffers + scratch (0 = memory_limit) */
+  int background;        /* sort and write full buffers on a second thread */
 } exo_sort_options;
 
 typedef struct exo_sort_stats {

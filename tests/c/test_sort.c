@@ -386,6 +386,67 @@ START_TEST(run_memory_shrinks_and_grows) {
 }
 END_TEST
 
+/* Background mode (a thread sorts and writes full buffers): the same CSR
+ * bytes, runs a third of the memory instead of half, resizing and width
+ * changes while a run is being written, and a failing run write reported by
+ * the next call on the caller's thread with nothing left behind. */
+START_TEST(background_runs) {
+  tarc *a = random_arcs(60000, 3000, 100000, 4);
+  sort_case sc = knob_case(0, 8, 3000);
+  sc.opt.memory_limit = 1 << 20;
+  sc.opt.background = 1;
+  exo_sort_stats st = run_case(&sc, a, 60000); /* byte-compared inside */
+  ck_assert_uint_eq(st.runs, 3); /* 27306 records per run: 2 written, 1 in memory */
+  sc.nresize = 2;                /* resizes with a run in flight */
+  sc.resize_at[0] = 30000;
+  sc.resize_to[0] = 64 << 10;
+  sc.resize_at[1] = 30500;
+  sc.resize_to[1] = 1 << 20;
+  run_case(&sc, a, 60000);
+  sort_case kc = knob_case(5, 2, 3000); /* 12000 runs, fan-in 2 */
+  kc.opt.background = 1;
+  st = run_case(&kc, a, 60000);
+  ck_assert_uint_eq(st.runs, 12000);
+  kc = knob_case(37, 3, 300);
+  kc.opt.background = 1;
+  kc.num_nodes = 3000;
+  kc.set_wide_at = 2345;
+  run_case(&kc, a, 5000);
+  free(a);
+
+  char *dir = tu_mkdtemp();
+  char *gone = tu_path(dir, "missing");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 1};
+  exo_sorter *s = NULL;
+  ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
+  exo_status rc = EXO_OK;
+  uint32_t i;
+  for (i = 0; i < 100 && rc == EXO_OK; i++) rc = exo_sorter_add(s, i, i, 1.0f, &ctx);
+  ck_assert_int_eq(rc, EXO_EIO);
+  ck_assert_uint_eq(i, 9); /* run 1 fails on the thread, reported at the 2nd flush */
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "missing"));
+  exo_sorter_free(s);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  /* the same failure found by finish */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
+  for (i = 0; i < 6; i++) ck_assert_int_eq(exo_sorter_add(s, i, i, 1.0f, &ctx), EXO_OK);
+  char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
+  exo_sort_stats fst;
+  ck_assert_int_eq(exo_sorter_finish_csr(s, 10, op, ap, 0, &ctx, &fst), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "missing"));
+  exo_sorter_free(s);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  free(op);
+  free(ap);
+  free(gone);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 START_TEST(mixed_width_runs) {
   const size_t m = 5000;
   tarc *a = random_arcs(m, 300, 300, 5);
@@ -456,7 +517,7 @@ END_TEST
 
 /* Feed arcs and finish with an interrupt armed by `stage` progress; finish
  * must return EXO_EINTR and nothing may remain in the tmpdir after free. */
-static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in) {
+static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in, int background) {
   char *dir = tu_mkdtemp();
   char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
   exo_ctx ctx;
@@ -467,7 +528,7 @@ static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in) {
   ctx.cb.user = &cbs;
   ctx.cb.progress = on_progress;
   ctx.cb.interrupted = on_interrupt;
-  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0};
+  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0, background};
   exo_sorter *s = NULL;
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
   exo_rng rng;
@@ -493,25 +554,28 @@ static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in) {
 }
 
 START_TEST(interrupt_mid_merge_cleans_up) {
-  check_interrupt(EXO_STAGE_MERGE, 1000, 4);
-  check_interrupt(EXO_STAGE_CSR, 1000, 4);
-  check_interrupt(EXO_STAGE_CSR, 0, 0); /* final merge of memory-sized runs */
+  for (int bg = 0; bg <= 1; bg++) {
+    check_interrupt(EXO_STAGE_MERGE, 1000, 4, bg);
+    check_interrupt(EXO_STAGE_CSR, 1000, 4, bg);
+    check_interrupt(EXO_STAGE_CSR, 0, 0, bg); /* final merge of memory-sized runs */
+  }
 }
 END_TEST
 
 /* An interrupt while runs are being generated: add returns EXO_EINTR. */
 START_TEST(interrupt_during_run_generation) {
-  for (int budget = 1; budget <= 12; budget++) {
+  for (int budget = 1; budget <= 24; budget++) {
+    const int background = budget > 12; /* the second dozen with a run thread */
     char *dir = tu_mkdtemp();
     exo_ctx ctx;
     exo_ctx_init(&ctx);
     cb_state cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.fire_stage = -1;
-    cbs.polls_left = budget;
+    cbs.polls_left = background ? budget - 12 : budget;
     ctx.cb.user = &cbs;
     ctx.cb.interrupted = on_interrupt;
-    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0, 0};
+    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0, 0, background};
     exo_sorter *s = NULL;
     ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
     exo_rng rng;
@@ -521,7 +585,7 @@ START_TEST(interrupt_during_run_generation) {
     for (i = 0; i < 1000000 && rc == EXO_OK; i++)
       rc = exo_sorter_add(s, exo_rng_below(&rng, 1u << 31), i, 1.0f, &ctx);
     ck_assert_int_eq(rc, EXO_EINTR);
-    ck_assert_int_eq(cbs.polls, budget);
+    ck_assert_int_eq(cbs.polls, background ? budget - 12 : budget); /* host polled here only */
     ck_assert_uint_lt(i, 1000000);
     exo_sorter_free(s);
     ck_assert_int_eq(tu_count_entries(dir), 0);
@@ -537,7 +601,7 @@ START_TEST(errors_leave_no_run_files) {
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_sorter *s = NULL;
-  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2, 0};
+  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2, 0, 0};
 
   /* a key not below num_nodes */
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
@@ -582,7 +646,7 @@ START_TEST(errors_leave_no_run_files) {
 
   /* bad options; a temp directory that does not exist */
   exo_ctx_init(&ctx);
-  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1, 0};
+  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1, 0, 0};
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   ck_assert_ptr_null(s);
   exo_ctx_init(&ctx);
@@ -594,7 +658,7 @@ START_TEST(errors_leave_no_run_files) {
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   exo_ctx_init(&ctx);
   char *gone = tu_path(dir, "missing");
-  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0};
+  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 0};
   ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
   exo_status rc = EXO_OK;
   for (uint32_t i = 0; i < 10 && rc == EXO_OK; i++) rc = exo_sorter_add(s, i, i, 1.0f, &ctx);
@@ -618,7 +682,7 @@ START_TEST(large_5e6_records_8mib) {
   char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0, 0};
+  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0, 0, 0};
   exo_sorter *s = NULL;
   uint64_t *deg = calloc(n, sizeof *deg);
   uint64_t sum_in = 0;
@@ -699,6 +763,7 @@ Suite *sort_suite(void) {
   tcase_add_test(tc, runs_of_1000_fan_in_2_and_3);
   tcase_add_test(tc, memory_limit_sizing);
   tcase_add_test(tc, run_memory_shrinks_and_grows);
+  tcase_add_test(tc, background_runs);
   tcase_add_test(tc, mixed_width_runs);
   tcase_add_test(tc, zero_records_and_empty_nodes);
   tcase_add_test(tc, interrupt_mid_merge_cleans_up);

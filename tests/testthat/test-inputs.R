@@ -191,14 +191,25 @@ test_that("verbose gives catchable messages per stage, and nothing otherwise", {
 })
 
 test_that("EstimateExoLabel follows the documented sizes", {
-    e <- EstimateExoLabel(1e6, 1e7, memory_limit = "256MB", name_bytes = 9)
+    e <- EstimateExoLabel(1e6, 1e7, memory_limit = "256MB", name_bytes = 9,
+                          threads = 1)
     expect_s3_class(e, "ExoLabelEstimate")
-    # 2e7 records of 12 bytes: one full run buffer (126 MiB) goes to disk,
-    # the rest is merged from memory; names take 10 bytes each; the CSR 8
-    # bytes per arc plus offsets
-    per_run <- floor((256 - 4) * 2^20 / 2 / 12)
+    # 1e6 names need 2^21 slots of 16 bytes (32 MiB), taken from the 252 MiB
+    # the sort gets; one thread: a run buffer and the scratch share the rest.
+    # 2e7 records of 12 bytes: two full run buffers go to disk, the rest is
+    # merged from memory; names take 10 bytes each; the CSR 8 bytes per arc
+    # plus offsets
+    per_run <- floor((256 - 4 - 32) * 2^20 / 2 / 12)
     csr <- 8 * 2e7 + 8 * (1e6 + 1)
-    expect_equal(e$peak_temp_disk, 1e7 + 12 * per_run + csr)
+    expect_equal(e$peak_temp_disk, 1e7 + 12 * 2 * per_run + csr)
+    # two threads: two run buffers and the scratch, three runs on disk
+    e2 <- EstimateExoLabel(1e6, 1e7, memory_limit = "256MB", name_bytes = 9,
+                           threads = 2)
+    per_run2 <- floor((256 - 4 - 32) * 2^20 / 3 / 12)
+    expect_equal(e2$peak_temp_disk, 1e7 + 12 * 3 * per_run2 + csr)
+    # while reading, the table and the touched run buffers stay within the
+    # budget (plus the readers' buffers)
+    expect_lte(e$stages$ram[1], 256 * 2^20 + 4 * 2^20)
     big <- EstimateExoLabel(1e6, 1e7, memory_limit = "8GB", name_bytes = 9)
     # everything sorted in memory: names + CSR
     expect_equal(big$peak_temp_disk, 1e7 + csr)
