@@ -28,6 +28,7 @@
 #define LP_POLL_POPS 4096u       /* exo_poll / progress interval */
 #define LP_MIN_BUF ((uint64_t)64 << 10)
 #define LP_MAX_BUF ((uint64_t)64 << 20)
+#define LP_READ_STEP ((uint64_t)256 << 10) /* bytes read ahead per window refill */
 #define LP_ALIGN ((uint64_t)4096) /* reads start on page boundaries */
 #define LP_OFFSETS_CHUNK ((size_t)1 << 23) /* offsets read per pread (entries) */
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
@@ -165,6 +166,7 @@ typedef struct lp_state {
   uint64_t buf_alloc;  /* cap + LP_ALIGN */
   uint64_t win_beg, win_end; /* file bytes held in buf[0, win_end - win_beg) */
   uint64_t look_from;  /* first node the read-ahead may pull in */
+  uint64_t advised_from, advised_to; /* last range announced with WILLNEED */
   uint64_t bytes_read, reads;
   tally tally;
   exo_rng rng;         /* tie-breaking */
@@ -367,6 +369,11 @@ static exo_status window_get(lp_state *st, uint64_t b0, uint64_t b1, const uint8
   }
   uint64_t limit = start + st->buf_alloc; /* window cannot grow beyond */
   if (limit > st->file_size) limit = st->file_size;
+  /* read ahead about LP_READ_STEP at a time, so that the lists are still in
+   * the CPU caches when they are tallied (a 64 MiB read is not) */
+  uint64_t soft = have_end + LP_READ_STEP;
+  if (soft < b1) soft = b1;
+  if (soft > limit) soft = limit;
   uint64_t stop = b1;
   int full = 0;
   if (st->look_from != LP_NO_LOOKAHEAD) {
@@ -375,7 +382,7 @@ static exo_status window_get(lp_state *st, uint64_t b0, uint64_t b1, const uint8
       u = next_active(st, u, st->n);
       if (u >= st->n) break;
       uint64_t ub = st->off[u] * st->esz, ue = st->off[u + 1] * st->esz;
-      if (ue > limit) {
+      if (ue > soft) {
         full = 1;
         break;
       }
@@ -401,10 +408,15 @@ static exo_status window_get(lp_state *st, uint64_t b0, uint64_t b1, const uint8
   st->win_beg = start;
   st->win_end = stop;
 #ifdef POSIX_FADV_WILLNEED
-  if (full && stop < st->file_size) { /* the next read will start here */
+  /* the next reads start here: announce the buffer's length ahead, once
+   * per half buffer travelled */
+  if (full && stop < st->file_size &&
+      (stop < st->advised_from || stop + st->cap / 2 > st->advised_to)) {
     uint64_t len = st->cap;
     if (len > st->file_size - stop) len = st->file_size - stop;
     (void)posix_fadvise(st->fd, (off_t)stop, (off_t)len, POSIX_FADV_WILLNEED);
+    st->advised_from = stop;
+    st->advised_to = stop + len;
   }
 #else
   (void)full;

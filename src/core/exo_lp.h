@@ -34,7 +34,9 @@
  *
  * I/O: the adjacency file is read in increasing offset order through one
  * buffer of memory_limit / 4 bytes (at least 64 KiB, at most 64 MiB). A read
- * covers the next active nodes' lists as far as the buffer allows, reading
+ * covers the next active nodes' lists for about 256 KiB (so that they are
+ * still in the CPU caches when tallied; a list or a block's active part is
+ * always read whole when it fits the buffer), reading
  * through gaps of inactive lists shorter than EXO_LP_GAP bytes and seeking
  * forward past longer ones; the following stretch is announced to the kernel
  * (posix_fadvise WILLNEED) so that it is read while this one is processed.
