@@ -438,11 +438,12 @@ int main(int argc, char **argv) {
     getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr,
             "nodes\t%" PRIu64 "\narcs\t%" PRIu64 "\nclusters\t%" PRIu64
-            "\nlargest_cluster\t%" PRIu64 "\niterations\t%u\nseed\t%" PRIu64
+            "\nlargest_cluster\t%" PRIu64 "\niterations\t%u\nlp_visits\t%" PRIu64
+            "\nlp_changes\t%" PRIu64 "\nlp_sweeps\t%" PRIu64 "\nseed\t%" PRIu64
             "\nsort_runs\t%" PRIu64 "\nmerge_passes\t%u\npeak_temp_disk\t%" PRIu64
             "\npeak_rss\t%.0f\nseconds\t%.3f\n",
             g->num_nodes, g->num_edges, res.num_clusters, res.largest, res.max_visits,
-            seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
+            res.pops, res.changes, res.rounds, seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
             1024.0 * (double)ru.ru_maxrss, now_seconds() - t0);
   }
   free(target);

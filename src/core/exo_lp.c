@@ -173,6 +173,7 @@ typedef struct lp_state {
   exo_rng order_rng;   /* block orders */
   uint16_t perm[EXO_LP_BLOCK];
   uint32_t max_visits;
+  uint32_t tie_visits; /* visits that break ties among all best labels */
   double att;          /* attenuation exponent a */
   double pa;           /* p^a for the current sweep */
   double *powtab;      /* d^a for d < LP_POW_TABLE */
@@ -550,9 +551,11 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
     if (s) return s;
   }
 
-  /* winner: the eligible label with the largest positive sum; the current
-   * label if it is among the best; otherwise a uniform pick among the tied
-   * (reservoir sampling, one rng draw per tie). */
+  /* winner: the eligible label with the largest positive sum. During the
+   * node's first tie_visits visits a tie is broken by a uniform pick among
+   * all tied labels, the current one included (reservoir sampling, one rng
+   * draw per tie); on later visits the current label is kept when it is
+   * among the best, and otherwise the pick is uniform among the tied. */
   const tally *t = &st->tally;
   double best = 0.0;
   uint64_t win = cur;
@@ -577,7 +580,7 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
       }
     }
   }
-  if (ties == 0 || cur_best || win == cur) return EXO_OK;
+  if (ties == 0 || win == cur || (cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
 
   set_label(st, v, win, st->narrow_labels);
   if (st->dist) st->dist[v] = win_dist == UINT32_MAX ? UINT32_MAX : win_dist + 1;
@@ -616,10 +619,14 @@ static exo_status lp_setup(lp_state *st) {
   }
   if (par->max_visits == 0) {
     uint64_t r = isqrt_u64(maxdeg);
-    st->max_visits = (uint32_t)(r < 5 ? 5 : r > EXO_LP_MAX_VISITS ? EXO_LP_MAX_VISITS : r);
+    st->max_visits = (uint32_t)(r < EXO_LP_AUTO_MIN_VISITS ? EXO_LP_AUTO_MIN_VISITS
+                                : r > EXO_LP_MAX_VISITS    ? EXO_LP_MAX_VISITS
+                                                           : r);
   } else {
     st->max_visits = par->max_visits > EXO_LP_MAX_VISITS ? EXO_LP_MAX_VISITS : par->max_visits;
   }
+  st->tie_visits = st->max_visits / 4 * 3 + (st->max_visits % 4) * 3 / 4; /* floor(3 cap / 4) */
+  if (st->tie_visits > EXO_LP_TIE_VISITS) st->tie_visits = EXO_LP_TIE_VISITS;
 
   /* read buffer: memory_limit / 4 within [64 KiB, 64 MiB], whole entries,
    * no larger than the file; LP_ALIGN extra for page-aligned read starts */

@@ -16,9 +16,15 @@
  * share of nodes that changed label in the previous sweep (0 in the first)
  * and a = attenuation (a = 0: no attenuation, w' = w). A label is eligible
  * only if at least one of its arcs has raw weight >= self_loop_cutoff. The
- * eligible label with the largest positive sum wins; when v's current label
- * is among the best it is kept, otherwise ties are broken uniformly at random
- * (seeded; the candidates are met in adjacency order). On a change, v's
+ * eligible label with the largest positive sum wins. Ties (equal sums) are
+ * broken by the visit number k of v (1 on its first visit): while
+ * k <= T = min(EXO_LP_TIE_VISITS, floor(3 * max_visits / 4)) the winner is a
+ * uniform pick among all tied labels, v's current label included (so v may
+ * keep it or move); when k > T, v keeps its current label if it is among the
+ * best, otherwise the pick is uniform among the tied. Picks are seeded (one
+ * draw per tied candidate, candidates met in adjacency order). The open
+ * picks let fragments of one community merge on unweighted graphs, where
+ * exact ties are common; the later visits stop oscillation. On a change, v's
  * distance becomes 1 + the smallest distance among the winning arcs' sources
  * and every out-neighbour (all neighbours when undirected; arcs with w < 0
  * when directed) whose label differs is activated unless it is active
@@ -27,9 +33,10 @@
  * A node activated during a sweep is processed in the same sweep when its
  * position comes later (a later block, or later in the current block's
  * order), otherwise in the next sweep (asynchronous update). The run ends
- * when no node is active. max_visits = 1 processes every node exactly once.
- * max_visits = 0 picks max(5, floor(sqrt(max degree))) (capped at
- * EXO_LP_MAX_VISITS). All randomness comes from `seed`; the processing order
+ * when no node is active. max_visits = 1 processes every node exactly once
+ * (T = 0: the current label is kept when among the best). max_visits = 0
+ * picks max(EXO_LP_AUTO_MIN_VISITS, floor(sqrt(max degree))) (capped at
+ * EXO_LP_MAX_VISITS), so T = 12 with the automatic cap. All randomness comes from `seed`; the processing order
  * and therefore the result do not depend on memory_limit.
  *
  * I/O: the adjacency file is read in increasing offset order through one
@@ -61,6 +68,8 @@
 #include "exo_ctx.h"
 
 #define EXO_LP_MAX_VISITS 32767u
+#define EXO_LP_AUTO_MIN_VISITS 16u       /* smallest automatic cap */
+#define EXO_LP_TIE_VISITS 12u            /* most visits with open tie-breaking */
 #define EXO_LP_BLOCK 1024u               /* ids per block (power of two) */
 #define EXO_LP_GAP ((uint64_t)256 << 10) /* read through shorter gaps */
 

@@ -1,7 +1,14 @@
 /* exo_refine.c: merge passes over the clusters found by label propagation
  * (rules in exo_refine.h). Each pass streams the CSR adjacency file in id
  * order and tallies, per cluster, its internal weight and its weight to
- * every neighbouring cluster in a bounded hash table. */
+ * every neighbouring cluster in a bounded hash table.
+ *
+ * Every arc is stored at both of its ends (undirected: the same weight;
+ * directed: +w at the head, -w at the tail), so w(C, D) = w(D, C): the
+ * table keeps each unordered pair once, from the arcs at C's nodes with
+ * C < D, and one entry serves both clusters' best-neighbour search. A slot
+ * is 16 bytes: the pair packed into one u64 key (see pair_key) and the
+ * weight. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -32,8 +39,7 @@
 #endif
 
 typedef struct pair_slot {
-  uint64_t from; /* RF_EMPTY = free */
-  uint64_t to;
+  uint64_t key; /* RF_EMPTY = free */
   double w;
 } pair_slot;
 
@@ -47,10 +53,10 @@ typedef struct refine_state {
   uint8_t *buf;
   size_t buf_entries;
   pair_slot *table;
-  size_t *touched; /* slots in use, in insertion order (limit entries) */
   size_t cap;      /* power of two */
   size_t used, limit;
   unsigned shift;
+  uint64_t group, cur_groups; /* the read in progress: clusters c % cur_groups == group */
   double *in;      /* k + 1: internal weight */
   double *vol;     /* k + 1: total weight of the arcs at the cluster's nodes */
   double total;    /* total weight of all arcs */
@@ -71,7 +77,6 @@ static void state_free(refine_state *st) {
   free(st->off);
   free(st->buf);
   free(st->table);
-  free(st->touched);
   free(st->in);
   free(st->vol);
   free(st->bw);
@@ -106,46 +111,70 @@ static exo_status load_offsets(refine_state *st) {
   return EXO_OK;
 }
 
-static inline size_t pair_hash(const refine_state *st, uint64_t a, uint64_t b) {
-  uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b + 0x632BE59BD9B4E019ULL + (a << 6));
+/* Pair (a, b), a < b, a in the read's group, as one u64: a's rank in its
+ * group times (k + 1), plus b. It fits: the group count is at least
+ * min_groups() (k + 1 <= 2^32 needs one group). */
+static inline uint64_t pair_key(const refine_state *st, uint64_t a, uint64_t b) {
+  return (a / st->cur_groups) * (st->k + 1) + b;
+}
+
+static inline size_t key_hash(const refine_state *st, uint64_t key) {
+  uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+  h ^= h >> 29;
   h *= 0xBF58476D1CE4E5B9ULL;
   return (size_t)(h >> st->shift);
 }
 
-/* Empty the slots in use (the whole table is emptied once at the start). */
+/* Fewest groups for which every key fits below RF_EMPTY. */
+static uint64_t min_groups(uint64_t k) {
+  uint64_t per = (UINT64_MAX - 1) / (k + 1); /* ranks that fit */
+  return k / per + 1;
+}
+
+/* Empty the table. */
 static void table_clear(refine_state *st) {
-  for (size_t i = 0; i < st->used; i++) st->table[st->touched[i]].from = RF_EMPTY;
+  if (st->used) memset(st->table, 0xff, st->cap * sizeof *st->table); /* key = RF_EMPTY */
   st->used = 0;
 }
 
-/* Add w to pair (a, b). Returns 0, or -1 when the table is full. */
-static inline int table_add(refine_state *st, uint64_t a, uint64_t b, double w) {
-  size_t mask = st->cap - 1, h = pair_hash(st, a, b);
+/* Add w to the pair with this key. Returns 0, or -1 when the table is full. */
+static inline int table_add(refine_state *st, uint64_t key, double w) {
+  size_t mask = st->cap - 1, h = key_hash(st, key);
   for (;;) {
     pair_slot *e = &st->table[h];
-    if (e->from == a && e->to == b) {
+    if (e->key == key) {
       e->w += w;
       return 0;
     }
-    if (e->from == RF_EMPTY) break;
+    if (e->key == RF_EMPTY) break;
     h = (h + 1) & mask;
   }
   if (st->used >= st->limit) return -1;
-  st->table[h].from = a;
-  st->table[h].to = b;
+  st->table[h].key = key;
   st->table[h].w = w;
-  st->touched[st->used++] = h;
+  st->used++;
   return 0;
 }
 
-/* One read of the adjacency file, tallying clusters c with c % groups ==
- * group. *full is set (and the read stopped) when the table overflows. */
+/* Offer cluster b as a's best neighbour with excess x. */
+static inline void offer(refine_state *st, uint64_t a, uint64_t b, double x) {
+  if (x > st->bw[a] || (x == st->bw[a] && st->best[a] != 0 && b < st->best[a])) {
+    st->bw[a] = x;
+    st->best[a] = b;
+  }
+}
+
+/* One read of the adjacency file, tallying the pairs (a, b), a < b, with
+ * a % groups == group. On overflow the read stops with *full_at = the
+ * number of entries read (> 0), else *full_at = 0. */
 static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t groups,
-                              uint64_t group, int *full) {
+                              uint64_t group, uint64_t *full_at) {
   const uint64_t m = st->csr->m;
   uint64_t v = 0, since_poll = 0;
-  *full = 0;
+  *full_at = 0;
   table_clear(st);
+  st->group = group;
+  st->cur_groups = groups;
   for (uint64_t first = 0; first < m;) {
     uint64_t cnt = m - first;
     if (cnt > st->buf_entries) cnt = st->buf_entries;
@@ -169,7 +198,11 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
         float w2;
         exo_adj_decode(p + RF_AHEAD2 * st->esz, st->csr->wide, &u2, &w2);
         while (st->off[pv + 1] <= i + RF_AHEAD2) pv++;
-        if (u2 < st->n) RF_PREFETCH(&st->table[pair_hash(st, labels[pv], labels[u2])]);
+        if (u2 < st->n) {
+          uint64_t a2 = labels[pv], b2 = labels[u2];
+          if (a2 < b2 && a2 % groups == group)
+            RF_PREFETCH(&st->table[key_hash(st, pair_key(st, a2, b2))]);
+        }
       }
       while (st->off[v + 1] <= i) v++;
       uint64_t a = labels[v];
@@ -190,8 +223,8 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
       uint64_t b = labels[u];
       if (a == b) {
         st->in[a] += w;
-      } else if (table_add(st, a, b, w) != 0) {
-        *full = 1;
+      } else if (a < b && table_add(st, pair_key(st, a, b), w) != 0) {
+        *full_at = i + 1;
         return EXO_OK;
       }
     }
@@ -204,15 +237,15 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
   }
   /* best neighbouring cluster: largest excess weight over the
    * expectation vol(C) vol(D) / total, then smallest number */
-  for (size_t i = 0; i < st->used; i++) {
-    const pair_slot *e = &st->table[st->touched[i]];
-    uint64_t a = e->from;
-    double x = e->w - st->vol[a] * st->vol[e->to] / st->total;
+  const uint64_t k1 = st->k + 1;
+  for (size_t i = 0; i < st->cap && st->used; i++) {
+    const pair_slot *e = &st->table[i];
+    if (e->key == RF_EMPTY) continue;
+    uint64_t a = (e->key / k1) * groups + group, b = e->key % k1;
+    double x = e->w - st->vol[a] * st->vol[b] / st->total;
     if (!(x > 0.0)) continue;
-    if (x > st->bw[a] || (x == st->bw[a] && st->best[a] != 0 && e->to < st->best[a])) {
-      st->bw[a] = x;
-      st->best[a] = e->to;
-    }
+    offer(st, a, b, x);
+    offer(st, b, a, x); /* w(b, a) = w(a, b) */
   }
   return exo_poll(st->ctx);
 }
@@ -221,7 +254,9 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
 static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
                              uint64_t *merged, uint64_t *reads) {
   const uint64_t k = st->k;
-  uint64_t groups = st->groups; /* what the previous pass needed */
+  uint64_t groups = st->groups; /* estimated from the previous pass */
+  uint64_t gmin = min_groups(k);
+  if (groups < gmin) groups = gmin;
   *merged = 0;
   for (;;) { /* tally, splitting the clusters into more groups on overflow */
     memset(st->in, 0, (size_t)(k + 1) * sizeof *st->in);
@@ -229,20 +264,31 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
     st->total = 0.0;
     memset(st->bw, 0, (size_t)(k + 1) * sizeof *st->bw);
     memset(st->best, 0, (size_t)(k + 1) * sizeof *st->best);
-    int full = 0;
-    for (uint64_t g = 0; g < groups && !full; g++) {
-      exo_status s = tally_group(st, labels, groups, g, &full);
+    uint64_t full_at = 0, pairs = 0;
+    for (uint64_t g = 0; g < groups && !full_at; g++) {
+      exo_status s = tally_group(st, labels, groups, g, &full_at);
       (*reads)++;
       if (s) return s;
+      pairs += st->used;
     }
-    if (!full) break;
+    if (!full_at) {
+      /* next pass (merges never add pairs): enough groups for these pairs
+       * at 3/4 of the limit each (uneven groups overflow and grow) */
+      uint64_t want = pairs / (st->limit / 4 * 3) + 1;
+      st->groups = want < groups ? want : groups;
+      break;
+    }
     if (groups >= k)
       return EXO_FAIL(st->ctx, EXO_ENOMEM,
                       "refine: the pair table (%zu entries) cannot hold one cluster's neighbours",
                       st->cap);
-    groups *= 2;
+    /* the group filled the table after full_at of m entries: scale the
+     * group count by the share of the file left, with a margin */
+    double f = (double)st->csr->m / (double)full_at * 1.25;
+    if (f < 2.0) f = 2.0;
+    double ng = (double)groups * f;
+    groups = ng >= (double)k ? k : (uint64_t)ng;
   }
-  st->groups = groups;
   for (uint64_t c = 1; c <= k; c++)
     st->move[c] = st->best[c] != 0 && st->bw[c] > 0.0 && st->bw[c] >= ratio * st->in[c];
   for (uint64_t c = 1; c <= k; c++) { /* mutual: the smaller number stays */
@@ -331,12 +377,12 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
     goto done;
   }
   /* pair table: a power of two of slots within memory_limit / 4, at most
-   * half full; no bigger than twice the arcs need */
+   * 3/4 full; no bigger than the arcs need */
   uint64_t tbytes = params->memory_limit / 4;
   if (tbytes < RF_MIN_TABLE) tbytes = RF_MIN_TABLE;
   size_t cap = 1024;
   unsigned bits = 10;
-  while ((uint64_t)cap * 2 * sizeof(pair_slot) <= tbytes && (uint64_t)cap < 2 * csr->m + 2) {
+  while ((uint64_t)cap * 2 * sizeof(pair_slot) <= tbytes && (uint64_t)cap < csr->m + 2) {
     cap *= 2;
     bits++;
   }
@@ -345,14 +391,9 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
     s = oom(ctx, "the refine pair table", (uint64_t)cap * sizeof(pair_slot));
     goto done;
   }
-  st.touched = malloc((cap / 2) * sizeof *st.touched);
-  if (!st.touched) {
-    s = oom(ctx, "the refine pair index", (uint64_t)(cap / 2) * sizeof(size_t));
-    goto done;
-  }
   st.cap = cap;
-  st.limit = cap / 2;
-  for (size_t i = 0; i < cap; i++) st.table[i].from = RF_EMPTY;
+  st.limit = cap / 4 * 3;
+  memset(st.table, 0xff, cap * sizeof *st.table); /* key = RF_EMPTY */
   st.shift = 64u - bits;
   size_t kk = (size_t)k + 1;
   st.in = malloc(kk * sizeof *st.in);

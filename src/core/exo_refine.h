@@ -24,13 +24,16 @@
  * undirected).
  *
  * Out of core: each pass reads the CSR adjacency file once, sequentially,
- * through one buffer. The pairs (C, D) live in a hash table bounded by the
- * memory budget; when it would overflow, the clusters are split into 2, 4,
- * ... groups by number and the file is read once per group.
+ * through one buffer. The cluster pairs {C, D} (each unordered pair once,
+ * 16 bytes) live in a hash table bounded by the memory budget; when they do
+ * not fit, the clusters are split into G groups by number (C mod G) and the
+ * file is read once per group. G is estimated from where the table filled
+ * up (and from the previous pass's pair count), so a pass rarely reads the
+ * file more than G + 1 times. The results do not depend on G.
  *
  * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffer
  * (memory_limit / 8, at least 64 KiB) and the pair table (memory_limit / 4,
- * at least 1 MiB, plus an index of the slots in use of a sixth of that). */
+ * at least 1 MiB, filled to at most 3/4). */
 #ifndef EXO_REFINE_H
 #define EXO_REFINE_H
 

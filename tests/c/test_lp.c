@@ -79,7 +79,7 @@ START_TEST(two_cliques_split) {
       for (int v = 6; v < 10; v++) ck_assert_uint_eq(lab[v], lab[5]);
       ck_assert_uint_ne(lab[0], lab[5]);
       ck_assert_uint_eq(count_labels(lab, 10), 2);
-      ck_assert_uint_eq(r.max_visits, 5);
+      ck_assert_uint_eq(r.max_visits, EXO_LP_AUTO_MIN_VISITS);
       ck_assert_uint_ge(r.pops, 10);
       ck_assert_uint_ge(r.rounds, 1);
       free(lab);
@@ -285,6 +285,46 @@ START_TEST(directed_chain_and_no_upstream) {
 }
 END_TEST
 
+/* The tie rule: z (node 2) listens to a (0), b (1) and itself with equal
+ * weights, a three-way tie with its own label among the best; every node is
+ * processed exactly once. On a visit k <= T = min(12, floor(3 cap / 4)) the
+ * pick is uniform among all three labels, own included; with cap 1 (T = 0)
+ * z keeps its own label. */
+START_TEST(ties_open_then_keep) {
+  tu_edge e[3] = {{0, 2, 1.0f}, {1, 2, 1.0f}, {2, 2, 1.0f}};
+  tu_csr g;
+  tu_csr_build(&g, 3, e, 3, 1, 0);
+  uint32_t caps[3] = {0, 4, 1};
+  for (int c = 0; c < 3; c++) {
+    int got[3] = {0, 0, 0};
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+      exo_lp_params p = params_for(1, seed);
+      p.max_visits = caps[c];
+      exo_lp_result r;
+      uint64_t *lab = run_ok(&g, &p, &r);
+      ck_assert_uint_eq(r.pops, 3);
+      ck_assert_uint_eq(lab[0], 0);
+      ck_assert_uint_eq(lab[1], 1);
+      ck_assert_uint_le(lab[2], 2);
+      got[lab[2]]++;
+      uint64_t *again = run_ok(&g, &p, NULL); /* the seed decides */
+      ck_assert_uint_eq(again[2], lab[2]);
+      free(again);
+      free(lab);
+    }
+    if (caps[c] == 1) {
+      ck_assert_int_eq(got[2], 300);
+    } else { /* uniform: 100 expected each */
+      for (int i = 0; i < 3; i++) {
+        ck_assert_int_ge(got[i], 70);
+        ck_assert_int_le(got[i], 130);
+      }
+    }
+  }
+  tu_csr_free(&g);
+}
+END_TEST
+
 START_TEST(max_visits_cap) {
   /* a ring: every node sees two labels, lots of churn */
   enum { N = 2000 };
@@ -403,7 +443,7 @@ START_TEST(empty_graph) {
   ck_assert_uint_eq(r.pops, 10);
   ck_assert_uint_eq(r.changes, 0);
   ck_assert_uint_eq(r.rounds, 1);
-  ck_assert_uint_eq(r.max_visits, 5);
+  ck_assert_uint_eq(r.max_visits, EXO_LP_AUTO_MIN_VISITS);
   free(lab);
   tu_csr_free(&g);
   /* and no nodes at all */
@@ -824,6 +864,7 @@ Suite *lp_suite(void) {
   tcase_add_test(tc, self_loop_cutoff_blocks_light_arcs);
   tcase_add_test(tc, directed_chain_and_no_upstream);
   tcase_add_test(tc, max_visits_cap);
+  tcase_add_test(tc, ties_open_then_keep);
   tcase_add_test(tc, seeds_reproduce_and_differ);
   tcase_add_test(tc, attenuation_runs_deterministically);
   tcase_add_test(tc, empty_graph);

@@ -125,8 +125,8 @@ END_TEST
 /* A pair table too small for one read: the clusters are split into groups,
  * the result is the same as with ample memory. */
 START_TEST(test_groups_same_result) {
-  const uint64_t n = 400;
-  const size_t ne = 60000;
+  const uint64_t n = 4000;
+  const size_t ne = 120000;
   tu_edge *e = malloc(ne * sizeof *e);
   exo_rng rng;
   exo_rng_seed(&rng, 7);
