@@ -80,14 +80,15 @@
 #' (`FALSE` = 0: every positive edge qualifies; `TRUE` = 1).
 #'
 #' Why both default to `FALSE` (measured in `benchmarks/QUALITY.md` on
-#' planted and LFR-style graphs of 10^4 to 10^6 nodes): with attenuation the
-#' clusters come out smaller than the planted communities, which costs NMI
-#' at every mixing level (for example about 0.94 instead of 0.999 at mixing
-#' 0.3 on 10^5 nodes); its benefit is on graphs with little or no community
-#' structure, where plain label propagation can flood (a small random graph
-#' can end as one cluster; a G(n, m) graph with 10^5 nodes and mean degree
-#' 20 does not, with or without attenuation). Use `attenuation = TRUE` on
-#' such graphs. The cutoff `add_self_loops = TRUE` means 1, which on
+#' planted and LFR-style graphs of 10^4 to 10^6 nodes): attenuation costs
+#' NMI on graphs with communities, most on LFR-style graphs (for example
+#' 0.49 instead of 0.98 at mixing 0.5 on 10^5 unweighted nodes); its
+#' benefit is against flooding into one cluster, which plain label
+#' propagation does on graphs with little or no community structure (a
+#' G(n, m) graph with 10^5 nodes and mean degree 20 ends as one cluster
+#' with the defaults, in small clusters with attenuation) and on small
+#' noisy graphs (10^4 nodes at mixing 0.6-0.7). Use `attenuation = TRUE`
+#' on such graphs. The cutoff `add_self_loops = TRUE` means 1, which on
 #' similarity scores in `[0, 1]` lets almost no label win, so nearly every
 #' node stays alone; use a cutoff only on a scale you know.
 #'

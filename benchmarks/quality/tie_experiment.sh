@@ -6,6 +6,9 @@
 # the automatic iteration cap and with iterations = 30. The copy is patched
 # in a scratch directory; src/core/exo_lp.c itself is not touched.
 #   benchmarks/quality/tie_experiment.sh BUILD_DIR EXOGEN
+# It patches the former rule (always keep the current label when among the
+# best), so it runs only on a checkout of commit 1537539 or earlier; the
+# current rule and the grid that chose it are in benchmarks/quality/notes.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-/tmp/b-tie}
