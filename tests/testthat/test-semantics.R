@@ -202,6 +202,34 @@ test_that("set.seed makes runs identical across calls and memory_limit values", 
     }
 })
 
+test_that("the thread count changes nothing, with runs written in the background", {
+    # 150k edges (about 3 MB: several 1 MiB parse blocks); 1MB of memory
+    # gives dozens of runs, which two threads sort and write on a second
+    # thread
+    set.seed(5)
+    n <- 20000
+    comm <- sample(200, n, replace = TRUE)
+    a <- sample(n, 150000, replace = TRUE)
+    b <- ifelse(runif(150000) < 0.7,
+                vapply(comm[a], function(c) sample(which(comm == c), 1), 1L),
+                sample(n, 150000, replace = TRUE))
+    df <- data.frame(a = paste0("protein_", a), b = paste0("protein_", b),
+                     w = round(runif(150000), 3))
+    f <- write_edges(df[df$a != df$b, ])
+    expect_gt(file.size(f), 3 * 2^20)
+    run <- function(threads, ml) {
+        set.seed(7)
+        ExoLabel(f, threads = threads, memory_limit = ml, return_table = TRUE)
+    }
+    one <- run(1, "1MB")
+    expect_gt(attr(one, "stats")$sort_runs, 10)
+    two <- run(2, "1MB")
+    expect_gt(attr(two, "stats")$sort_runs, attr(one, "stats")$sort_runs) # smaller runs
+    expect_identical(two$results, one$results)
+    expect_identical(run(2, "256MB")$results, one$results)
+    expect_gt(length(unique(one$results$Cluster)), 50)
+})
+
 test_that("splitting the input across files changes nothing", {
     set.seed(12)
     df <- clique_ring(k = 6, s = 6, bridge_w = 0.8)
