@@ -60,15 +60,24 @@ EstimateExoLabel <- function(num_vertices, num_edges, memory_limit = "256MB",
     # (the runs get what the table leaves, at least a quarter); the run
     # buffers (two and the radix scratch with several threads, else one and
     # the scratch) are touched only as far as records fill them
-    sort_mem <- if (limit > 8 * mib) limit - 4 * mib else limit / 2
+    # (the parser's buffers are reserved off the top: 4 MiB, plus 6 MiB per
+    # thread with several threads)
+    reserve <- 4 * mib + if (threads > 1) 6 * mib * threads else 0
+    sort_mem <- if (limit > 2 * reserve) limit - reserve else limit / 2
     nbuf <- if (threads > 1) 3 else 2
     slots <- max(1024, 2^ceiling(log2(max(n, 1) / 0.7)))
     table <- 16 * slots
     growing <- table * if (n > 0.35 * slots) 1.5 else 1 # old + new table
     run_mem <- function(t) max(sort_mem - t, sort_mem / 4)
-    touched <- function(t) min(run_mem(t), nbuf * rec * records)
-    readers <- (2 + 2 * min(threads, 4)) * mib
-    ram_read <- max(touched(growing) + growing, touched(table) + table) + readers
+    if (rec * records <= run_mem(table) / nbuf) {
+        # one buffer that never fills: while reading it grows beside the
+        # table and the parser; its radix sort (with the scratch) comes
+        # after both are freed
+        ram_read <- max(rec * records + growing + reserve, 2 * rec * records + 2 * mib)
+    } else {
+        touched <- function(t) min(run_mem(t), nbuf * rec * records)
+        ram_read <- max(touched(growing) + growing, touched(table) + table) + reserve
+    }
     # final merge: file buffers, at most the memory limit
     per_run <- floor(run_mem(table) / nbuf / rec)
     ram_sort <- min(limit, 2 * mib * max(1, ceiling(records / per_run)))

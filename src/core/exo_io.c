@@ -7,8 +7,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +23,50 @@ void *exo_alloc_aligned(size_t n) {
   if (n == 0) n = 1;
   if (posix_memalign(&p, 4096, n) != 0) return NULL;
   return p;
+}
+
+/* Contract (exo_io.h): mappings from EXO_BIG_MIN bytes, malloc below. */
+void *exo_big_alloc(size_t n) {
+  if (n < EXO_BIG_MIN) return malloc(n ? n : 1);
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+void *exo_big_alloc_aligned(size_t n, size_t align) {
+  if (n < EXO_BIG_MIN) {
+    void *p = NULL;
+    return posix_memalign(&p, align, n ? n : 1) == 0 ? p : NULL;
+  }
+  if (n > SIZE_MAX - align) return NULL;
+  uint8_t *p = mmap(NULL, n + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  uint8_t *q = (uint8_t *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+  if (q > p) munmap(p, (size_t)(q - p)); /* trim to [q, q + n) */
+  size_t tail = (size_t)(p + n + align - (q + n));
+  if (tail) munmap(q + n, tail);
+  return q;
+}
+
+void exo_big_free(void *p, size_t n) {
+  if (!p) return;
+  if (n < EXO_BIG_MIN) free(p);
+  else munmap(p, n);
+}
+
+void *exo_big_realloc(void *p, size_t old_n, size_t new_n) {
+  if (!p) return exo_big_alloc(new_n);
+  if (old_n < EXO_BIG_MIN && new_n < EXO_BIG_MIN) return realloc(p, new_n ? new_n : 1);
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+  if (old_n >= EXO_BIG_MIN && new_n >= EXO_BIG_MIN) {
+    void *q = mremap(p, old_n, new_n, MREMAP_MAYMOVE);
+    return q == MAP_FAILED ? NULL : q;
+  }
+#endif
+  void *q = exo_big_alloc(new_n);
+  if (!q) return NULL;
+  memcpy(q, p, old_n < new_n ? old_n : new_n);
+  exo_big_free(p, old_n);
+  return q;
 }
 
 static char *dup_str(const char *s) {

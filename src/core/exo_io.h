@@ -102,4 +102,18 @@ void exo_unlink(const char *path);
 /* 4 KiB-aligned malloc for I/O buffers; free with free(). */
 void *exo_alloc_aligned(size_t n);
 
+/* Large buffers that go back to the system when freed or shrunk: blocks of
+ * EXO_BIG_MIN bytes and more are their own memory mappings (malloc would
+ * serve them from its heap once its dynamic mmap threshold has grown, and
+ * keep their pages after free, so a buffer shrunk to make room for another
+ * structure would not really give its memory back). Smaller blocks are
+ * malloc'd. Free and resize with the size they were allocated with. */
+#define EXO_BIG_MIN ((size_t)1 << 20)
+void *exo_big_alloc(size_t n);
+void *exo_big_realloc(void *p, size_t old_n, size_t new_n); /* NULL: p unchanged */
+void exo_big_free(void *p, size_t n);
+/* exo_big_alloc aligned to `align` (a power of two multiple of the page
+ * size); zeroed when it is a mapping (n >= EXO_BIG_MIN). */
+void *exo_big_alloc_aligned(size_t n, size_t align);
+
 #endif

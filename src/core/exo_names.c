@@ -143,20 +143,25 @@ static inline void name_hash128(const uint8_t *p, size_t len, uint64_t *h1,
 /* ---- table --------------------------------------------------------------- */
 
 /* Allocate a zeroed table of `cap` slots (power of two). Tables of 4 MiB
- * and more are 2 MiB-aligned and advised to use transparent huge pages: the
- * lookups are random, and with 4 KiB pages nearly each one also misses the
- * TLB. Freed with free() either way. */
+ * and more are their own 2 MiB-aligned mappings (so their memory goes back
+ * to the system when the table doubles) advised to use transparent huge
+ * pages: the lookups are random, and with 4 KiB pages nearly each one also
+ * misses the TLB. Freed with free_slots(). */
 static slot *alloc_slots(size_t cap) {
   if (cap > SIZE_MAX / sizeof(slot)) return NULL;
   size_t bytes = cap * sizeof(slot);
   if (bytes < HUGE_MIN) return calloc(cap, sizeof(slot));
-  void *p = NULL;
-  if (posix_memalign(&p, HUGE_ALIGN, bytes) != 0) return NULL;
+  void *p = exo_big_alloc_aligned(bytes, HUGE_ALIGN); /* a zeroed mapping */
 #ifdef MADV_HUGEPAGE
-  (void)madvise(p, bytes, MADV_HUGEPAGE);
+  if (p) (void)madvise(p, bytes, MADV_HUGEPAGE);
 #endif
-  memset(p, 0, bytes);
   return p;
+}
+
+static void free_slots(slot *s, size_t cap) {
+  size_t bytes = cap * sizeof(slot);
+  if (bytes < HUGE_MIN) free(s);
+  else exo_big_free(s, bytes);
 }
 
 /* Install `s` as the slot array of `cap` slots and set the growth mark. */
@@ -190,7 +195,7 @@ static exo_status grow(exo_names *t, exo_ctx *ctx) {
     while (ns[j].tag != 0) j = (j + 1) & nmask;
     ns[j] = s;
   }
-  free(t->slots);
+  free_slots(t->slots, t->cap);
   set_capacity(t, ns, ncap);
   return t->on_grow ? t->on_grow(t->on_grow_user, new_bytes, ctx) : EXO_OK;
 }
@@ -215,7 +220,7 @@ exo_status exo_names_create(exo_names **out, const char *names_path, exo_ctx *ct
   set_capacity(t, s, NAMES_INITIAL_SLOTS);
   exo_status st = exo_writer_open(&t->out, names_path, EXO_IO_DEFAULT_BUF, ctx);
   if (st) {
-    free(t->slots);
+    free_slots(t->slots, t->cap);
     free(t);
     return st;
   }
@@ -308,7 +313,7 @@ size_t exo_names_table_bytes(const exo_names *t) { return t->cap * sizeof(slot);
 
 /* Flush and close the names file and drop the slots; count stays readable. */
 exo_status exo_names_finish(exo_names *t, exo_ctx *ctx) {
-  free(t->slots);
+  free_slots(t->slots, t->cap);
   t->slots = NULL;
   t->cap = 0;
   t->mask = 0;
@@ -321,6 +326,6 @@ exo_status exo_names_finish(exo_names *t, exo_ctx *ctx) {
 void exo_names_free(exo_names *t) {
   if (!t) return;
   exo_writer_abort(&t->out);
-  free(t->slots);
+  free_slots(t->slots, t->cap);
   free(t);
 }

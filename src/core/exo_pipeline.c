@@ -48,8 +48,14 @@ static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *
   return exo_sorter_add(s->sorter, b, a, w, ctx);
 }
 
-/* Memory for the parser's own buffers, taken off the sort's share. */
+/* Memory for the parser's own buffers, taken off the sort's share: the
+ * reading thread's, and each worker thread's ring of parsed blocks. */
 #define PARSE_RESERVE ((uint64_t)4 << 20)
+#define PARSE_RESERVE_PER_THREAD ((uint64_t)6 << 20)
+
+static uint64_t parse_reserve(int threads) {
+  return PARSE_RESERVE + (threads > 1 ? (uint64_t)threads * PARSE_RESERVE_PER_THREAD : 0);
+}
 
 /* The name table and the sort's run buffers share the parse stage's budget:
  * the runs get what the table leaves, but never less than a quarter (a table
@@ -126,9 +132,9 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   if (st) goto fail;
   exo_sort_options so = {0};
   so.tmpdir = g->tmpdir;
-  so.memory_limit = opt->memory_limit > 2 * PARSE_RESERVE
-                        ? opt->memory_limit - PARSE_RESERVE
-                        : opt->memory_limit / 2;
+  const uint64_t reserve = parse_reserve(opt->parse.threads);
+  so.memory_limit = opt->memory_limit > 2 * reserve ? opt->memory_limit - reserve
+                                                    : opt->memory_limit / 2;
   b->budget.total = so.memory_limit;
   so.run_memory = run_memory_for(&b->budget, exo_names_table_bytes(b->names));
   so.wide = opt->force_wide_ids;

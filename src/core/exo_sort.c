@@ -280,10 +280,11 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   if (!s) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
   size_t tl = strlen(opt->tmpdir) + 1;
   s->tmpdir = malloc(tl);
-  s->buf = malloc((size_t)bytes);
-  s->scratch = malloc((size_t)bytes);
+  s->buf = exo_big_alloc((size_t)bytes);
+  s->scratch = exo_big_alloc((size_t)bytes);
+  s->buf_bytes = (size_t)bytes;
   s->background = opt->background != 0;
-  if (s->background) s->spare = malloc((size_t)bytes);
+  if (s->background) s->spare = exo_big_alloc((size_t)bytes);
   if (!s->tmpdir || !s->buf || !s->scratch || (s->background && !s->spare)) {
     exo_sorter_free(s);
     return EXO_FAIL(ctx, EXO_ENOMEM,
@@ -448,25 +449,28 @@ exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx
   if (st) return st;
   /* the scratch and the spare hold nothing now: replace them, do not copy */
   const size_t old = s->buf_bytes;
-  free(s->scratch);
-  free(s->spare);
+  exo_big_free(s->scratch, old);
+  exo_big_free(s->spare, old);
   s->scratch = s->spare = NULL;
-  uint8_t *nb = realloc(s->buf, (size_t)want);
+  uint8_t *nb = exo_big_realloc(s->buf, old, (size_t)want);
   if (nb) {
     s->buf = nb;
     s->buf_bytes = (size_t)want;
   }
-  s->scratch = malloc(s->buf_bytes);
-  if (s->background) s->spare = malloc(s->buf_bytes);
+  s->scratch = exo_big_alloc(s->buf_bytes);
+  if (s->background) s->spare = exo_big_alloc(s->buf_bytes);
   if ((!s->scratch || (s->background && !s->spare)) && s->buf_bytes > old) {
-    /* could not grow: keep the old size */
-    free(s->scratch);
-    free(s->spare);
-    nb = realloc(s->buf, old);
-    if (nb) s->buf = nb;
-    s->buf_bytes = old;
-    s->scratch = malloc(old);
-    s->spare = s->background ? malloc(old) : NULL;
+    /* could not grow: go back to the old size */
+    exo_big_free(s->scratch, s->buf_bytes);
+    exo_big_free(s->spare, s->buf_bytes);
+    s->scratch = s->spare = NULL;
+    nb = exo_big_realloc(s->buf, s->buf_bytes, old);
+    if (nb) {
+      s->buf = nb;
+      s->buf_bytes = old;
+    }
+    s->scratch = exo_big_alloc(s->buf_bytes);
+    s->spare = s->background ? exo_big_alloc(s->buf_bytes) : NULL;
   }
   s->cap = current_capacity(s);
   if (!s->scratch || (s->background && !s->spare))
@@ -495,9 +499,9 @@ void exo_sorter_free(exo_sorter *s) {
   (void)job_wait(s, 1, NULL);
   remove_all_runs(s);
   free(s->runs);
-  free(s->buf);
-  free(s->scratch);
-  free(s->spare);
+  exo_big_free(s->buf, s->buf_bytes);
+  exo_big_free(s->scratch, s->buf_bytes);
+  exo_big_free(s->spare, s->buf_bytes);
   free(s->tmpdir);
   free(s);
 }
@@ -882,7 +886,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   /* the last background run first; from here on everything is synchronous */
   exo_status wst = job_wait(s, 0, ctx);
   s->background = 0;
-  free(s->spare);
+  exo_big_free(s->spare, s->buf_bytes);
   s->spare = NULL;
   if (wst) {
     remove_all_runs(s);
@@ -912,7 +916,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     /* The runs on disk and the buffer fit one merge: sort the buffer and
      * merge it from memory as the last source, without writing it. */
     st = radix_sort(s->buf, s->scratch, s->n, s->wide, ctx);
-    free(s->scratch);
+    exo_big_free(s->scratch, s->buf_bytes);
     s->scratch = NULL;
     uint64_t mem = s->memory_limit > s->buf_bytes ? s->memory_limit - s->buf_bytes : 0;
     size_t bs = merge_bufsize(mem, (uint64_t)s->nruns + 2);
@@ -923,8 +927,8 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     stats->runs = s->initial_runs + (s->n > 0);
   } else {
     st = flush_run(s, ctx);
-    free(s->buf);
-    free(s->scratch);
+    exo_big_free(s->buf, s->buf_bytes);
+    exo_big_free(s->scratch, s->buf_bytes);
     s->buf = s->scratch = NULL;
     s->cap = s->n = 0;
     uint64_t total = 0, done = 0;
@@ -973,8 +977,8 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
       if (s->runs[i].path) st = EXO_FAIL(ctx, EXO_EINTERNAL, "a run was not consumed");
   }
   remove_all_runs(s);
-  free(s->buf);
-  free(s->scratch);
+  exo_big_free(s->buf, s->buf_bytes);
+  exo_big_free(s->scratch, s->buf_bytes);
   s->buf = s->scratch = NULL;
   s->n = s->cap = 0;
   if (st) {

@@ -197,6 +197,38 @@ START_TEST(punching_reader_releases_blocks) {
 }
 END_TEST
 
+/* Big buffers: contents survive resizing within and across the mapping
+ * threshold; aligned ones are aligned and zeroed. */
+START_TEST(big_buffers) {
+  const size_t mib = (size_t)1 << 20;
+  uint8_t *p = exo_big_alloc(2 * mib);
+  ck_assert_ptr_nonnull(p);
+  for (size_t i = 0; i < 2 * mib; i++) p[i] = (uint8_t)(i * 13u);
+  p = exo_big_realloc(p, 2 * mib, 3 * mib); /* both mappings */
+  ck_assert_ptr_nonnull(p);
+  for (size_t i = 0; i < 2 * mib; i += 4099) ck_assert_uint_eq(p[i], (uint8_t)(i * 13u));
+  p = exo_big_realloc(p, 3 * mib, mib / 2); /* mapping -> malloc */
+  ck_assert_ptr_nonnull(p);
+  for (size_t i = 0; i < mib / 2; i += 997) ck_assert_uint_eq(p[i], (uint8_t)(i * 13u));
+  p = exo_big_realloc(p, mib / 2, 2 * mib); /* malloc -> mapping */
+  ck_assert_ptr_nonnull(p);
+  for (size_t i = 0; i < mib / 2; i += 997) ck_assert_uint_eq(p[i], (uint8_t)(i * 13u));
+  exo_big_free(p, 2 * mib);
+  exo_big_free(NULL, 5);
+  const size_t two = 2 * mib;
+  uint8_t *a = exo_big_alloc_aligned(5 * mib, two);
+  ck_assert_ptr_nonnull(a);
+  ck_assert_uint_eq((uintptr_t)a % two, 0);
+  for (size_t i = 0; i < 5 * mib; i += 4096) ck_assert_uint_eq(a[i], 0);
+  a[5 * mib - 1] = 7; /* the whole range is usable */
+  exo_big_free(a, 5 * mib);
+  uint8_t *b = exo_big_alloc_aligned(4096, 4096);
+  ck_assert_ptr_nonnull(b);
+  ck_assert_uint_eq((uintptr_t)b % 4096, 0);
+  exo_big_free(b, 4096);
+}
+END_TEST
+
 START_TEST(fmt_and_rng) {
   char buf[32];
   size_t n = exo_fmt_u64(buf, 0);
@@ -225,6 +257,7 @@ Suite *io_suite(void) {
   tcase_add_test(tc, first_error_wins);
   tcase_add_test(tc, poll_reports_interrupt);
   tcase_add_test(tc, tempdirs_are_unique_and_removed);
+  tcase_add_test(tc, big_buffers);
   tcase_add_test(tc, fmt_and_rng);
   tcase_add_test(tc, punching_reader_releases_blocks);
   suite_add_tcase(s, tc);
