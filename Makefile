@@ -26,7 +26,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli micro sanitize valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench
+.PHONY: all deps demo test ctest rtest cli micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench
 
 all: ctest
 
@@ -71,6 +71,19 @@ sanitize: $(BUILD)/suites.inc
 	$(CC) $(SAN_FLAGS) -Isrc/core -Itests/c -I$(BUILD) $(CORE_SRC) $(TEST_SRC) tests/c/runner.c tests/c/testutil.c \
 	  $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $(BUILD)/san/exo_tests_san
 	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) ./exo_tests_san
+
+# `make tsan`: the suites that start threads (parse workers, the run thread
+# of the sort, the pipeline using both) built with ThreadSanitizer; any
+# report fails the run (halt_on_error).
+TSAN_SUITES := parse sort pipeline
+tsan:
+	@mkdir -p $(BUILD)/tsan
+	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc
+	$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -Wall -Wextra -Wno-unused-parameter -pthread \
+	  -Isrc/core -Itests/c -I$(BUILD)/tsan $(CORE_SRC) $(patsubst %,tests/c/test_%.c,$(TSAN_SUITES)) \
+	  tests/c/runner.c tests/c/testutil.c $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) \
+	  -o $(BUILD)/tsan/exo_tests_tsan
+	cd $(BUILD)/tsan && CK_FORK=no TSAN_OPTIONS=halt_on_error=1 ./exo_tests_tsan
 
 # `make valgrind`: the normal Check binary under memcheck, in one process
 # (CK_FORK=no); fails on any memory error or definite leak. It takes tens of

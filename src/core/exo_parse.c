@@ -835,11 +835,12 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     pthread_mutex_unlock(&W->mu);
     if (st) break;
     st = consume(C, &sl->b);
+    const uint64_t end_off = sl->end_off; /* the slot is the worker's again below */
     pthread_mutex_lock(&W->mu);
     W->tail++;
     pthread_cond_broadcast(&W->cv);
     pthread_mutex_unlock(&W->mu);
-    if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, sl->end_off, fsize);
+    if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, end_off, fsize);
   }
 
   /* Stop and join every worker, then free their slots. */
