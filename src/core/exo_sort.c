@@ -255,6 +255,20 @@ static uint64_t run_buffer_bytes(uint64_t mem, int background) {
   return bytes;
 }
 
+/* The scratch and, in background mode, the spare buffer: buf_bytes each,
+ * holding nothing between runs. alloc returns 0 when one is missing. */
+static int alloc_side_buffers(exo_sorter *s) {
+  s->scratch = exo_big_alloc(s->buf_bytes);
+  s->spare = s->background ? exo_big_alloc(s->buf_bytes) : NULL;
+  return s->scratch && (!s->background || s->spare);
+}
+
+static void free_side_buffers(exo_sorter *s) {
+  exo_big_free(s->scratch, s->buf_bytes);
+  exo_big_free(s->spare, s->buf_bytes);
+  s->scratch = s->spare = NULL;
+}
+
 /* Contract (exo_sort.h): validates the options and allocates the run buffer
  * and the radix scratch (each about (memory_limit - I/O buffer)/2, or
  * run_records wide records when that knob is set). */
@@ -280,12 +294,10 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   if (!s) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
   size_t tl = strlen(opt->tmpdir) + 1;
   s->tmpdir = malloc(tl);
-  s->buf = exo_big_alloc((size_t)bytes);
-  s->scratch = exo_big_alloc((size_t)bytes);
   s->buf_bytes = (size_t)bytes;
   s->background = opt->background != 0;
-  if (s->background) s->spare = exo_big_alloc((size_t)bytes);
-  if (!s->tmpdir || !s->buf || !s->scratch || (s->background && !s->spare)) {
+  s->buf = exo_big_alloc(s->buf_bytes);
+  if (!alloc_side_buffers(s) || !s->tmpdir || !s->buf) {
     exo_sorter_free(s);
     return EXO_FAIL(ctx, EXO_ENOMEM,
                     "out of memory allocating two %llu byte sort buffers",
@@ -296,7 +308,6 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   s->run_records = opt->run_records;
   s->fan_in_opt = opt->fan_in;
   s->wide = opt->wide != 0;
-  s->buf_bytes = (size_t)bytes;
   s->cap = current_capacity(s);
   *out = s;
   return EXO_OK;
@@ -449,31 +460,24 @@ exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx
   if (st) return st;
   /* the scratch and the spare hold nothing now: replace them, do not copy */
   const size_t old = s->buf_bytes;
-  exo_big_free(s->scratch, old);
-  exo_big_free(s->spare, old);
-  s->scratch = s->spare = NULL;
+  free_side_buffers(s);
   uint8_t *nb = exo_big_realloc(s->buf, old, (size_t)want);
   if (nb) {
     s->buf = nb;
     s->buf_bytes = (size_t)want;
   }
-  s->scratch = exo_big_alloc(s->buf_bytes);
-  if (s->background) s->spare = exo_big_alloc(s->buf_bytes);
-  if ((!s->scratch || (s->background && !s->spare)) && s->buf_bytes > old) {
-    /* could not grow: go back to the old size */
-    exo_big_free(s->scratch, s->buf_bytes);
-    exo_big_free(s->spare, s->buf_bytes);
-    s->scratch = s->spare = NULL;
+  int ok = alloc_side_buffers(s);
+  if (!ok && s->buf_bytes > old) { /* could not grow: go back to the old size */
+    free_side_buffers(s);
     nb = exo_big_realloc(s->buf, s->buf_bytes, old);
     if (nb) {
       s->buf = nb;
       s->buf_bytes = old;
     }
-    s->scratch = exo_big_alloc(s->buf_bytes);
-    s->spare = s->background ? exo_big_alloc(s->buf_bytes) : NULL;
+    ok = alloc_side_buffers(s);
   }
   s->cap = current_capacity(s);
-  if (!s->scratch || (s->background && !s->spare))
+  if (!ok)
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory resizing the sort buffers to %llu bytes",
                     (unsigned long long)want);
   return EXO_OK;
@@ -500,8 +504,7 @@ void exo_sorter_free(exo_sorter *s) {
   remove_all_runs(s);
   free(s->runs);
   exo_big_free(s->buf, s->buf_bytes);
-  exo_big_free(s->scratch, s->buf_bytes);
-  exo_big_free(s->spare, s->buf_bytes);
+  free_side_buffers(s);
   free(s->tmpdir);
   free(s);
 }
