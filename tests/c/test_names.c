@@ -219,16 +219,16 @@ typedef struct grow_log {
   const exo_names *t;
 } grow_log;
 
-static exo_status log_grow(void *user, size_t bytes, exo_ctx *ctx) {
+static exo_status log_grow(void *user, size_t table_bytes, exo_ctx *ctx) {
   grow_log *g = user;
   g->calls++;
   size_t now = exo_names_table_bytes(g->t);
   if (g->calls % 2 == 1) { /* before: the table has not grown yet */
-    if (bytes != 3 * now) g->order_ok = 0;
-  } else if (bytes != now || bytes != 2 * g->last / 3) {
+    if (table_bytes != 3 * now) g->order_ok = 0;
+  } else if (table_bytes != now || table_bytes != 2 * g->last / 3) {
     g->order_ok = 0;
   }
-  g->last = bytes;
+  g->last = table_bytes;
   if (g->calls == g->fail_at) return EXO_FAIL(ctx, EXO_ENOMEM, "budget refused");
   return EXO_OK;
 }

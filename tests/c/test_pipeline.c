@@ -113,66 +113,6 @@ START_TEST(cliques_narrow_wide_tiny_memory_agree) {
 }
 END_TEST
 
-/* Threads and memory change nothing: two parser threads (4 KiB blocks) with
- * runs sorted and written on the run thread, the name table growing while
- * the sort's buffers shrink to make room, give the bytes of one thread with
- * plenty of memory. */
-static char *run_threads(const char *dir, const char *file, int threads, uint64_t mem,
-                         uint64_t *runs) {
-  exo_build_options opt;
-  memset(&opt, 0, sizeof opt);
-  const char *files[] = {file};
-  opt.files = files;
-  opt.nfiles = 1;
-  opt.parse.sep = '\t';
-  opt.parse.threads = threads;
-  opt.parse.block_bytes = 4096;
-  opt.tempdir_base = dir;
-  opt.memory_limit = mem;
-  exo_ctx ctx;
-  exo_ctx_init(&ctx);
-  exo_graph *g = NULL;
-  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
-  *runs = g->sort.runs;
-  exo_lp_params p;
-  memset(&p, 0, sizeof p);
-  p.seed = 5;
-  p.memory_limit = mem;
-  exo_cluster_result res;
-  char *out = tu_path(dir, "out.tsv");
-  ck_assert_int_eq(exo_graph_cluster(g, &p, out, '\t', &ctx, &res), EXO_OK);
-  char *text = tu_read_file(out, NULL);
-  unlink(out);
-  free(out);
-  exo_graph_free(g);
-  return text;
-}
-
-START_TEST(threads_and_memory_agree) {
-  char *dir = tu_mkdtemp();
-  char *text = clique_text(60, 16); /* 960 names, 7260 edges, 125 KB */
-  char *f = tu_write_text(dir, "edges.tsv", text);
-  uint64_t runs1, runs2, runs_big;
-  char *big = run_threads(dir, f, 1, (uint64_t)64 << 20, &runs_big);
-  assert_cliques(big, 60, 16);
-  char *one = run_threads(dir, f, 1, (uint64_t)256 << 10, &runs1);
-  char *two = run_threads(dir, f, 2, (uint64_t)256 << 10, &runs2);
-  ck_assert_str_eq(one, big);
-  ck_assert_str_eq(two, big);
-  ck_assert_uint_eq(runs_big, 1);
-  ck_assert_uint_gt(runs1, 2);
-  ck_assert_uint_gt(runs2, runs1); /* a third of the budget per run, not a half */
-  ck_assert_int_eq(tu_count_entries(dir), 1);
-  free(big);
-  free(one);
-  free(two);
-  free(text);
-  free(f);
-  tu_rmdir(dir);
-  free(dir);
-}
-END_TEST
-
 START_TEST(split_files_equal_one_file) {
   char *dir = tu_mkdtemp();
   char *text = clique_text(3, 5);
@@ -313,6 +253,53 @@ static char *cluster_to_text(const char *dir, exo_graph *g, uint64_t seed, exo_c
   if (res_out) *res_out = res;
   return text;
 }
+
+/* Threads and memory change nothing: two parser threads (4 KiB blocks) with
+ * runs sorted and written on the run thread, the name table growing while
+ * the sort's buffers shrink to make room, give the bytes of one thread with
+ * plenty of memory. */
+static char *run_threads(const char *dir, const char *file, int threads, uint64_t mem,
+                         uint64_t *runs) {
+  exo_build_options opt;
+  builder_options(&opt, dir, 0);
+  const char *files[] = {file};
+  opt.files = files;
+  opt.nfiles = 1;
+  opt.parse.threads = threads;
+  opt.parse.block_bytes = 4096;
+  opt.memory_limit = mem;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
+  *runs = g->sort.runs;
+  return cluster_to_text(dir, g, 5, &ctx, NULL);
+}
+
+START_TEST(threads_and_memory_agree) {
+  char *dir = tu_mkdtemp();
+  char *text = clique_text(60, 16); /* 960 names, 7260 edges, 125 KB */
+  char *f = tu_write_text(dir, "edges.tsv", text);
+  uint64_t runs1, runs2, runs_big;
+  char *big = run_threads(dir, f, 1, (uint64_t)64 << 20, &runs_big);
+  assert_cliques(big, 60, 16);
+  char *one = run_threads(dir, f, 1, (uint64_t)256 << 10, &runs1);
+  char *two = run_threads(dir, f, 2, (uint64_t)256 << 10, &runs2);
+  ck_assert_str_eq(one, big);
+  ck_assert_str_eq(two, big);
+  ck_assert_uint_eq(runs_big, 1);
+  ck_assert_uint_gt(runs1, 2);
+  ck_assert_uint_gt(runs2, runs1); /* a third of the budget per run, not a half */
+  ck_assert_int_eq(tu_count_entries(dir), 1);
+  free(big);
+  free(one);
+  free(two);
+  free(text);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
 
 /* Push every line of an edge-list text ("a\tb\tw\n") as an edge. */
 static exo_status push_text(exo_builder *b, const char *text, exo_ctx *ctx) {
