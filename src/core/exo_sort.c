@@ -298,10 +298,10 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   s->background = opt->background != 0;
   s->buf = exo_big_alloc(s->buf_bytes);
   if (!alloc_side_buffers(s) || !s->tmpdir || !s->buf) {
+    const int nbuf = s->background ? 3 : 2;
     exo_sorter_free(s);
-    return EXO_FAIL(ctx, EXO_ENOMEM,
-                    "out of memory allocating two %llu byte sort buffers",
-                    (unsigned long long)bytes);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %d sort buffers of %llu bytes",
+                    nbuf, (unsigned long long)bytes);
   }
   memcpy(s->tmpdir, opt->tmpdir, tl);
   s->memory_limit = opt->memory_limit;
