@@ -391,6 +391,17 @@ int main(int argc, char **argv) {
   opt.directed = directed;
   opt.tempdir_base = tempdir;
   opt.memory_limit = memory;
+  /* the core refuses an output that is an input (or inside the private
+   * directory) before reading anything */
+  const char *out_list[1] = {out};
+  if (!to_stdout) {
+    opt.outputs = out_list;
+    opt.noutputs = 1;
+  }
+  if (optind < argc) {
+    opt.files = (const char *const *)(argv + optind);
+    opt.nfiles = (size_t)(argc - optind);
+  }
 
   double t0 = now_seconds();
   exo_builder *b = NULL;

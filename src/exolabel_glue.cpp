@@ -458,6 +458,15 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   opt.directed = directed ? 1 : 0;
   opt.tempdir_base = tempdir.c_str();
   opt.memory_limit = static_cast<uint64_t>(memory_limit);
+  // No output may be an input, another output or inside the private
+  // directory: checked by the core before anything is read or written.
+  std::vector<const char *> file_ptrs, out_ptrs;
+  for (const std::string &f : file_store) file_ptrs.push_back(f.c_str());
+  for (const std::string &o : out_store) out_ptrs.push_back(o.c_str());
+  opt.files = file_ptrs.data();
+  opt.nfiles = file_ptrs.size();
+  opt.outputs = out_ptrs.data();
+  opt.noutputs = out_ptrs.size();
   // Internal, undocumented test knobs (tests/testthat/test-faults.R):
   // options(ExoLabel.force_wide_ids = TRUE) stores 64-bit ids on disk from the
   // start; ExoLabel.run_records = n and ExoLabel.fan_in = k force tiny sort

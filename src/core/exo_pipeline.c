@@ -1,5 +1,6 @@
 /* exo_pipeline.c: the run from files to clusters (see exo_pipeline.h). */
 #include "exo_pipeline.h"
+#include "exo_outcheck.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,8 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
                               exo_builder **out) {
   *out = NULL;
   exo_status st = check_options(opt, ctx);
+  if (!st)
+    st = exo_check_outputs(opt->files, opt->nfiles, opt->outputs, opt->noutputs, NULL, ctx);
   if (st) return st;
   exo_builder *b = calloc(1, sizeof *b);
   exo_graph *g = calloc(1, sizeof *g);
@@ -120,6 +123,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->t0 = now_seconds();
 
   st = exo_tempdir_create(opt->tempdir_base, &g->tmpdir, ctx);
+  if (!st) st = exo_check_outputs(NULL, 0, opt->outputs, opt->noutputs, g->tmpdir, ctx);
   if (st) goto fail;
   g->names_path = exo_path_join(g->tmpdir, "names.txt");
   g->offsets_path = exo_path_join(g->tmpdir, "csr.offsets");
@@ -157,8 +161,10 @@ fail:
 
 exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) {
   exo_parse_stats ps = {0};
+  exo_status st = exo_check_outputs(&path, 1, b->opt.outputs, b->opt.noutputs, NULL, ctx);
+  if (st) return st;
   exo_message(ctx, "reading %s", path);
-  exo_status st = exo_parse_file(path, &b->opt.parse, b->names, on_edge, &b->sink,
+  st = exo_parse_file(path, &b->opt.parse, b->names, on_edge, &b->sink,
                                  ctx, &ps);
   b->g->num_lines += ps.edges;
   return st;

@@ -31,6 +31,15 @@
 typedef struct exo_build_options {
   const char *const *files;
   size_t nfiles;
+  /* The cluster files the run will write (NULL/0: none named, e.g. output
+   * to standard output). The host keeps them valid while the builder lives.
+   * exo_builder_create() refuses them (EXO_EARG, exo_outcheck.h) before
+   * anything is read or written when one is an input of `files`, a
+   * directory, or two are the same file, and when one lies inside the
+   * run's private directory; exo_builder_add_file() refuses a file that is
+   * one of them before reading it. */
+  const char *const *outputs;
+  size_t noutputs;
   exo_parse_options parse;
   int directed;
   const char *tempdir_base; /* existing directory */
@@ -76,8 +85,9 @@ exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
 
 typedef struct exo_builder exo_builder;
 
-/* Start a build: makes the private directory. opt->files is not used (it
- * may be NULL); everything else of `opt` is. On failure nothing is left. */
+/* Start a build: makes the private directory. opt->files is only used to
+ * check opt->outputs against (it may be NULL); everything else of `opt` is.
+ * On failure nothing is left. */
 exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
                               exo_builder **out);
 /* Parse one edge-list file into the build (opt->parse applies). */

@@ -1,0 +1,101 @@
+/* exo_outcheck.c: see exo_outcheck.h. */
+#include "exo_outcheck.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The absolute path `path` will have: realpath of its directory joined with
+ * its last component; the path as spelled when the directory does not
+ * resolve. malloc'd; NULL when out of memory. */
+static char *resolved_path(const char *path) {
+  size_t n = strlen(path);
+  while (n > 1 && path[n - 1] == '/') n--; /* "dir/" names dir */
+  const char *slash = NULL;
+  for (size_t i = n; i-- > 0;)
+    if (path[i] == '/') {
+      slash = path + i;
+      break;
+    }
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  const char *base = slash ? slash + 1 : path;
+  size_t blen = n - (size_t)(base - path);
+  if (!dir) return NULL;
+  char *real = realpath(dir, NULL);
+  free(dir);
+  if (!real) return strndup(path, n);
+  size_t rlen = strlen(real);
+  char *out = malloc(rlen + blen + 2);
+  if (out) {
+    memcpy(out, real, rlen);
+    size_t k = rlen;
+    if (k == 0 || out[k - 1] != '/') out[k++] = '/';
+    memcpy(out + k, base, blen);
+    out[k + blen] = 0;
+  }
+  free(real);
+  return out;
+}
+
+/* Is `path` equal to `dir` or below it? Both absolute and resolved. */
+static int is_inside(const char *path, const char *dir) {
+  size_t d = strlen(dir);
+  while (d > 1 && dir[d - 1] == '/') d--;
+  return strncmp(path, dir, d) == 0 && (path[d] == '/' || path[d] == 0);
+}
+
+exo_status exo_check_outputs(const char *const *inputs, size_t ninputs,
+                             const char *const *outputs, size_t noutputs,
+                             const char *private_dir, exo_ctx *ctx) {
+  exo_status st = EXO_OK;
+  char **res = calloc(noutputs ? noutputs : 1, sizeof *res);
+  char *priv = private_dir ? realpath(private_dir, NULL) : NULL;
+  if (!res) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory checking the output paths");
+  for (size_t i = 0; i < noutputs && !st; i++) {
+    const char *o = outputs[i];
+    struct stat so;
+    int exists = stat(o, &so) == 0;
+    if (exists && S_ISDIR(so.st_mode)) {
+      st = EXO_FAIL(ctx, EXO_EARG, "the output file '%s' is a directory", o);
+      break;
+    }
+    for (size_t j = 0; exists && j < ninputs && !st; j++) {
+      struct stat si;
+      if (stat(inputs[j], &si) == 0 && S_ISREG(si.st_mode) && si.st_dev == so.st_dev &&
+          si.st_ino == so.st_ino)
+        st = EXO_FAIL(ctx, EXO_EARG,
+                      "the output file '%s' is the input file '%s' (the same file on disk): "
+                      "choose another output path; nothing was read or written",
+                      o, inputs[j]);
+    }
+    if (st) break;
+    res[i] = resolved_path(o);
+    if (!res[i]) {
+      st = EXO_FAIL(ctx, EXO_ENOMEM, "out of memory checking the output paths");
+      break;
+    }
+    if (priv && is_inside(res[i], priv)) {
+      st = EXO_FAIL(ctx, EXO_EARG,
+                    "the output file '%s' is inside the temporary directory '%s', which is "
+                    "removed at the end of the run: choose another output path",
+                    o, private_dir);
+      break;
+    }
+    for (size_t j = 0; j < i && !st; j++) {
+      struct stat sj;
+      int same = exists && stat(outputs[j], &sj) == 0 && sj.st_dev == so.st_dev &&
+                 sj.st_ino == so.st_ino;
+      if (same || strcmp(res[i], res[j]) == 0)
+        st = EXO_FAIL(ctx, EXO_EARG,
+                      "the output files '%s' and '%s' are the same file: give each "
+                      "clustering its own output path",
+                      outputs[j], o);
+    }
+  }
+  for (size_t i = 0; i < noutputs; i++) free(res[i]);
+  free(res);
+  free(priv);
+  return st;
+}
