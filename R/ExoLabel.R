@@ -215,10 +215,14 @@
 #'   value.
 #' @param return_table If `TRUE`, return a `data.frame(Vertex, Cluster)`
 #'   instead of a file path; names are returned byte for byte as in the input.
+#' @param use_fast_sort Accepted for compatibility with SynExtend's
+#'   `ExoLabel()` (`TRUE` or `FALSE`), where it chose between two sorts;
+#'   ExoLabel has one external sort, so it has no effect.
 #' @param verbose Report progress (see Progress).
 #' @param sep Field separator of the input and output files: one byte.
 #' @param header `FALSE`, `TRUE` (= 1) or the number of lines to skip at the
-#'   start of each input file.
+#'   start of each input file. As in SynExtend, negative values are treated
+#'   as 0 and decimals are truncated to whole numbers (`1.5` skips 1 line).
 #' @param tempfiledir Directory for temporary files; created if missing.
 #' @param memory_limit Memory for buffers: bytes, or a string like
 #'   `"256MB"`, `"2GB"` (powers of 1024). At least 1MB.
@@ -241,7 +245,8 @@
 #'   \item{results}{the output file path, or with `return_table = TRUE` a
 #'     `data.frame(Vertex, Cluster)`, or for `igraph` inputs an igraph
 #'     `communities` object.}
-#'   For several clusterings, a list of such lists, one per clustering.
+#'   For several clusterings, invisibly, a list of such lists, one per
+#'   clustering.
 #'   Each carries an attribute `"stats"`: a list with the number of sorted
 #'   runs, merge passes, merge fan-in, peak temporary disk in bytes (sort
 #'   runs and graph files), the number of clusters, the largest cluster's
@@ -276,7 +281,8 @@
 ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      mode = c("undirected", "directed"), add_self_loops = FALSE,
                      attenuation = FALSE, ignore_weights = FALSE, iterations = 0L,
-                     return_table = FALSE, verbose = interactive(), sep = "\t",
+                     return_table = FALSE, use_fast_sort = TRUE,
+                     verbose = interactive(), sep = "\t",
                      header = FALSE, tempfiledir = tempdir(),
                      memory_limit = "256MB", threads = NULL, refine = 0L) {
     kind <- input_kind(edgelistfiles)
@@ -286,6 +292,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     files <- if (kind == "files") check_input_files(edgelistfiles) else character()
     ignore_weights <- check_flag(ignore_weights, "ignore_weights")
     return_table <- check_flag(return_table, "return_table")
+    check_flag(use_fast_sort, "use_fast_sort") # accepted for SynExtend; no effect
     verbose <- check_flag(as.logical(verbose), "verbose")
     sep <- check_sep(sep)
     header <- check_header(header)
@@ -329,7 +336,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (want_table) on.exit(unlink(outfile), add = TRUE)
 
     input_bytes <- if (kind == "files") sum(file.size(files)) else 0
-    check_disk_space(guess_input_size(files, source), mode, memory, tempfiledir)
+    check_disk_space(guess_input_size(files, source), memory, tempfiledir)
 
     self_loops <- rep_len(self_loops, nrun)
     attenuation <- rep_len(attenuation, nrun)
@@ -378,7 +385,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
     })
-    if (nrun == 1L) out[[1L]] else out
+    # several clusterings come back invisibly, as in SynExtend
+    if (nrun == 1L) out[[1L]] else invisible(out)
 }
 
 # Edges and nodes of the input, for the disk check: exact for in-memory
@@ -396,12 +404,11 @@ guess_input_size <- function(files, source) {
 
 # Stop early when the temporary files cannot fit in tempfiledir;
 # options(ExoLabel.check_disk = FALSE) skips the check.
-check_disk_space <- function(size, mode, memory, tempfiledir) {
+check_disk_space <- function(size, memory, tempfiledir) {
     if (isFALSE(getOption("ExoLabel.check_disk", TRUE))) return(invisible())
     free <- .exolabel_free_space(tempfiledir)
     if (is.na(free)) return(invisible())
-    est <- EstimateExoLabel(size[["vertices"]], size[["edges"]], memory_limit = memory,
-                            mode = mode)
+    est <- estimate_resources(size[["vertices"]], size[["edges"]], memory_limit = memory)
     need <- est$peak_temp_disk
     if (need > free)
         stop(sprintf(paste0("not enough free space in tempfiledir '%s': the run needs ",

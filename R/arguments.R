@@ -94,14 +94,15 @@ check_refine <- function(x) {
     as.integer(x)
 }
 
+# header: TRUE = 1, FALSE = 0, or a number of lines; as in SynExtend,
+# negative values become 0 and decimals are truncated.
 check_header <- function(header) {
     if (length(header) == 0L || !(is.logical(header) || is.numeric(header)) ||
-        is.na(header[1L]) || !is.finite(as.numeric(header[1L])) || header[1L] < 0 ||
-        header[1L] != floor(header[1L]))
+        is.na(header[1L]) || !is.finite(as.numeric(header[1L])))
         stop("'header' must be a finite logical or integer value", call. = FALSE)
     if (length(header) > 1L)
         warning("ignoring extra values passed to 'header'", call. = FALSE)
-    floor(as.numeric(header[1L]))
+    max(0, trunc(as.numeric(header[1L])))
 }
 
 check_sep <- function(sep) {

@@ -335,7 +335,7 @@ int main(int argc, char **argv) {
     case 'v': verbose = 1; break;
     case OPT_STATS: stats = 1; break;
     case 'h': usage(stdout); return 0;
-    case OPT_VERSION: puts("exolabel 0.99.0"); return 0;
+    case OPT_VERSION: puts("exolabel 0.99.1"); return 0;
     default: fprintf(stderr, "Try '%s --help'.\n", prog); return EXIT_USAGE;
     }
   }

@@ -35,7 +35,7 @@ test_that("argument errors say what is wrong", {
     expect_error(ExoLabel(f, memory_limit = 10), "at least 1MB")
     expect_error(ExoLabel(f, ignore_weights = NA), "TRUE or FALSE")
     expect_error(ExoLabel(f, return_table = "yes"), "TRUE or FALSE")
-    expect_error(ExoLabel(f, header = -1), "header")
+    expect_error(ExoLabel(f, header = Inf), "header")
     expect_error(ExoLabel(f, mode = "sideways"), "should be one of")
     expect_error(ExoLabel(f, add_self_loops = "x"), "add_self_loops")
     expect_error(ExoLabel(f, sep = "\n"), "line end")
