@@ -52,7 +52,7 @@ void exo_progress(exo_ctx *ctx, exo_stage stage, uint64_t done, uint64_t total);
 
 void exo_message(exo_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    __attribute__((format(EXO_PRINTF_STYLE, 2, 3)))
 #endif
     ;
 

@@ -11,18 +11,11 @@
 #include "exo_input.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "exo_io.h"
-
-#ifndef O_CLOEXEC
-#define O_CLOEXEC 0
-#endif
 
 #define INPUT_ZBUF ((size_t)1 << 20) /* compressed read buffer: 1 MiB */
 #define INPUT_MAGIC 6                /* longest magic we look at (xz) */
@@ -47,19 +40,14 @@ struct exo_input {
 
 /* read() up to n bytes, retrying on EINTR; returns bytes read (0 at end of
  * file) or -1 with errno set. */
-static ssize_t read_retry(int fd, uint8_t *buf, size_t n) {
-  for (;;) {
-    ssize_t k = read(fd, buf, n);
-    if (k >= 0 || errno != EINTR) return k;
-  }
-}
+static int64_t read_retry(int fd, uint8_t *buf, size_t n) { return exo_read(fd, buf, n); }
 
 /* Read until n bytes or end of file; sets *got. */
 static exo_status read_upto(exo_input *in, uint8_t *buf, size_t n, size_t *got,
                             exo_ctx *ctx) {
   size_t have = 0;
   while (have < n && !in->eof) {
-    ssize_t k = read_retry(in->fd, buf + have, n - have);
+    int64_t k = read_retry(in->fd, buf + have, n - have);
     if (k < 0) return exo_error_errno(&ctx->err, errno, "read", in->path);
     if (k == 0) {
       in->eof = 1;
@@ -99,27 +87,26 @@ exo_status exo_input_open(exo_input **out, const char *path, exo_ctx *ctx) {
   }
   memcpy(in->path, path, plen);
 
-  in->fd = open(path, O_RDONLY | O_CLOEXEC);
+  in->fd = exo_open(path, EXO_OPEN_READ);
   if (in->fd < 0) {
     int e = errno;
     exo_input_close(in);
     return exo_error_errno(&ctx->err, e, "open", path);
   }
-  struct stat st;
-  if (fstat(in->fd, &st) != 0) {
+  uint64_t fsize = 0;
+  int kind = 0;
+  if (exo_fd_stat(in->fd, &fsize, &kind) != 0) {
     int e = errno;
     exo_input_close(in);
     return exo_error_errno(&ctx->err, e, "stat", path);
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (kind == EXO_FILE_DIR) {
     exo_input_close(in);
     return EXO_FAIL(ctx, EXO_EIO, "'%s' is a directory", path);
   }
-  in->regular = S_ISREG(st.st_mode) != 0;
-  in->size = in->regular ? (uint64_t)st.st_size : 0;
-#ifdef POSIX_FADV_SEQUENTIAL
-  if (S_ISREG(st.st_mode)) (void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
+  in->regular = kind == EXO_FILE_REGULAR;
+  in->size = fsize;
+  if (in->regular) exo_hint_sequential(in->fd, 0, 0);
 
   size_t n = 0;
   exo_status s = read_upto(in, in->head, INPUT_MAGIC, &n, ctx);
@@ -171,7 +158,7 @@ static exo_status read_plain(exo_input *in, uint8_t *buf, size_t cap, size_t *go
     in->head_pos += n;
   }
   if (n < cap && !in->eof) {
-    ssize_t k = read_retry(in->fd, buf + n, cap - n);
+    int64_t k = read_retry(in->fd, buf + n, cap - n);
     if (k < 0) return exo_error_errno(&ctx->err, errno, "read", in->path);
     if (k == 0) in->eof = 1;
     n += (size_t)k;
@@ -185,7 +172,7 @@ static exo_status read_plain(exo_input *in, uint8_t *buf, size_t cap, size_t *go
 static exo_status zfill(exo_input *in, exo_ctx *ctx) {
   if (in->zs.avail_in > 0 || in->eof) return EXO_OK;
   size_t n = 0;
-  ssize_t k = read_retry(in->fd, in->zbuf, INPUT_ZBUF);
+  int64_t k = read_retry(in->fd, in->zbuf, INPUT_ZBUF);
   if (k < 0) return exo_error_errno(&ctx->err, errno, "read", in->path);
   if (k == 0) in->eof = 1;
   n = (size_t)k;
@@ -293,7 +280,7 @@ int exo_input_plain_fd(const exo_input *in, uint64_t *size) {
 void exo_input_close(exo_input *in) {
   if (!in) return;
   if (in->zinit) inflateEnd(&in->zs);
-  if (in->fd >= 0) close(in->fd);
+  if (in->fd >= 0) exo_close(in->fd);
   free(in->zbuf);
   free(in->path);
   free(in);

@@ -1,73 +1,10 @@
 /* exo_io.c: buffered sequential files and temp directories (see exo_io.h). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include "exo_io.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#ifndef O_CLOEXEC
-#define O_CLOEXEC 0
-#endif
-
-void *exo_alloc_aligned(size_t n) {
-  void *p = NULL;
-  if (n == 0) n = 1;
-  if (posix_memalign(&p, 4096, n) != 0) return NULL;
-  return p;
-}
-
-/* Contract (exo_io.h): mappings from EXO_BIG_MIN bytes, malloc below. */
-void *exo_big_alloc(size_t n) {
-  if (n < EXO_BIG_MIN) return malloc(n ? n : 1);
-  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? NULL : p;
-}
-
-void *exo_big_alloc_aligned(size_t n, size_t align) {
-  if (n < EXO_BIG_MIN) {
-    void *p = NULL;
-    return posix_memalign(&p, align, n ? n : 1) == 0 ? p : NULL;
-  }
-  if (n > SIZE_MAX - align) return NULL;
-  uint8_t *p = mmap(NULL, n + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return NULL;
-  uint8_t *q = (uint8_t *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
-  if (q > p) munmap(p, (size_t)(q - p)); /* trim to [q, q + n) */
-  size_t tail = (size_t)(p + n + align - (q + n));
-  if (tail) munmap(q + n, tail);
-  return q;
-}
-
-void exo_big_free(void *p, size_t n) {
-  if (!p) return;
-  if (n < EXO_BIG_MIN) free(p);
-  else munmap(p, n);
-}
-
-void *exo_big_realloc(void *p, size_t old_n, size_t new_n) {
-  if (!p) return exo_big_alloc(new_n);
-  if (old_n < EXO_BIG_MIN && new_n < EXO_BIG_MIN) return realloc(p, new_n ? new_n : 1);
-#if defined(__linux__) && defined(MREMAP_MAYMOVE)
-  if (old_n >= EXO_BIG_MIN && new_n >= EXO_BIG_MIN) {
-    void *q = mremap(p, old_n, new_n, MREMAP_MAYMOVE);
-    return q == MAP_FAILED ? NULL : q;
-  }
-#endif
-  void *q = exo_big_alloc(new_n);
-  if (!q) return NULL;
-  memcpy(q, p, old_n < new_n ? old_n : new_n);
-  exo_big_free(p, old_n);
-  return q;
-}
 
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;
@@ -90,7 +27,7 @@ exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte write buffer", bufsize);
   }
   w->cap = bufsize;
-  w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  w->fd = exo_open(path, EXO_OPEN_CREATE);
   if (w->fd < 0) {
     int e = errno;
     exo_writer_abort(w);
@@ -99,48 +36,28 @@ exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
   return EXO_OK;
 }
 
-static exo_status write_all(int fd, const uint8_t *p, size_t n, const char *path,
-                            exo_ctx *ctx) {
-  while (n > 0) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return exo_error_errno(&ctx->err, errno, "write", path);
-    }
-    if (k == 0) return exo_error_errno(&ctx->err, ENOSPC, "write", path);
-    p += k;
-    n -= (size_t)k;
-  }
-  return EXO_OK;
-}
 
 /* Write-behind: every EXO_WRITE_BEHIND bytes, start writeback of the bytes
  * written since the last start and wait for the window before it. Dirty
  * page cache per file thus stays below about two windows, so that under a
  * memory cgroup cap (which counts page cache) reclaim finds clean pages to
  * drop instead of stalling on writeback; without a cap the pages stay
- * cached. Best effort: errors surface at write or close. */
+ * cached. Best effort: errors surface at write or close. A no-op where the
+ * system has no such call (exo_platform.h). */
 #define EXO_WRITE_BEHIND ((uint64_t)32 << 20)
 static void write_behind(exo_writer *w) {
-#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
   if (w->offset - w->wb_started < EXO_WRITE_BEHIND) return;
   if (w->wb_started > w->wb_done)
-    (void)sync_file_range(w->fd, (off_t)w->wb_done, (off_t)(w->wb_started - w->wb_done),
-                          SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
-                              SYNC_FILE_RANGE_WAIT_AFTER);
+    exo_writeback_wait(w->fd, w->wb_done, w->wb_started - w->wb_done);
   w->wb_done = w->wb_started;
-  (void)sync_file_range(w->fd, (off_t)w->wb_started, (off_t)(w->offset - w->wb_started),
-                        SYNC_FILE_RANGE_WRITE);
+  exo_writeback_start(w->fd, w->wb_started, w->offset - w->wb_started);
   w->wb_started = w->offset;
-#else
-  (void)w;
-#endif
 }
 
 exo_status exo_writer_flush(exo_writer *w, exo_ctx *ctx) {
   if (w->fd < 0) return EXO_FAIL(ctx, EXO_EINTERNAL, "write to a closed file");
   if (w->len == 0) return EXO_OK;
-  exo_status s = write_all(w->fd, w->buf, w->len, w->path, ctx);
+  exo_status s = exo_pwrite_full(w->fd, w->buf, w->len, w->offset, w->path, ctx);
   if (s) return s;
   w->offset += w->len;
   w->len = 0;
@@ -158,7 +75,7 @@ exo_status exo_writer_write(exo_writer *w, const void *data, size_t n, exo_ctx *
   exo_status s = exo_writer_flush(w, ctx);
   if (s) return s;
   if (n >= w->cap) { /* large block: bypass the buffer */
-    s = write_all(w->fd, p, n, w->path, ctx);
+    s = exo_pwrite_full(w->fd, p, n, w->offset, w->path, ctx);
     if (s) return s;
     w->offset += n;
     write_behind(w);
@@ -182,7 +99,7 @@ exo_status exo_writer_close(exo_writer *w, exo_ctx *ctx) {
   exo_status s = EXO_OK;
   if (w->path && w->fd >= 0) {
     s = exo_writer_flush(w, ctx);
-    if (close(w->fd) != 0 && s == EXO_OK)
+    if (exo_close(w->fd) != 0 && s == EXO_OK)
       s = exo_error_errno(&ctx->err, errno, "close", w->path);
     w->fd = -1;
   }
@@ -195,7 +112,7 @@ exo_status exo_writer_close(exo_writer *w, exo_ctx *ctx) {
 }
 
 void exo_writer_abort(exo_writer *w) {
-  if (w->path && w->fd >= 0) close(w->fd); /* path is set by every open */
+  if (w->path && w->fd >= 0) exo_close(w->fd); /* path is set by every open */
   w->fd = -1;
   free(w->buf);
   free(w->path);
@@ -219,27 +136,25 @@ exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
   }
   r->cap = bufsize;
   /* punching holes (fallocate) needs a descriptor open for writing */
-  r->fd = open(path, (punch ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+  r->fd = exo_open(path, punch ? EXO_OPEN_RDWR : EXO_OPEN_READ);
   if (r->fd < 0) {
     int e = errno;
     exo_reader_close(r);
     return exo_error_errno(&ctx->err, e, "open", path);
   }
-  struct stat st;
-  if (fstat(r->fd, &st) != 0) {
+  uint64_t size = 0;
+  int kind = 0;
+  if (exo_fd_stat(r->fd, &size, &kind) != 0) {
     int e = errno;
     exo_reader_close(r);
     return exo_error_errno(&ctx->err, e, "stat", path);
   }
-  uint64_t size = (uint64_t)st.st_size;
   if (end > size) end = size;
   if (start > end) start = end;
   r->file_off = start;
   r->end = end;
   r->punch = punch;
-#ifdef POSIX_FADV_SEQUENTIAL
-  posix_fadvise(r->fd, (off_t)start, (off_t)(end - start), POSIX_FADV_SEQUENTIAL);
-#endif
+  exo_hint_sequential(r->fd, start, end - start);
   return EXO_OK;
 }
 
@@ -255,11 +170,8 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
   while (r->len < r->cap && r->file_off < r->end) {
     size_t want = r->cap - r->len;
     if ((uint64_t)want > r->end - r->file_off) want = (size_t)(r->end - r->file_off);
-    ssize_t k = pread(r->fd, r->buf + r->len, want, (off_t)r->file_off);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return exo_error_errno(&ctx->err, errno, "read", r->path);
-    }
+    int64_t k = exo_pread(r->fd, r->buf + r->len, want, r->file_off);
+    if (k < 0) return exo_error_errno(&ctx->err, errno, "read", r->path);
     if (k == 0)
       return EXO_FAIL(ctx, EXO_EIO, "unexpected end of file in '%s'", r->path);
     r->len += (size_t)k;
@@ -273,14 +185,12 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
     r->punched = r->file_off & ~(uint64_t)4095;
     exo_punch_hole(r->fd, r->punched);
   }
-#ifdef POSIX_FADV_WILLNEED
   /* Read-ahead of one buffer: the kernel fetches the next block while the
    * caller works on this one (large buffers only: small readers are cheap). */
   if (r->cap >= READER_AHEAD_MIN && r->file_off < r->end) {
     uint64_t ahead = r->end - r->file_off < r->cap ? r->end - r->file_off : r->cap;
-    (void)posix_fadvise(r->fd, (off_t)r->file_off, (off_t)ahead, POSIX_FADV_WILLNEED);
+    exo_hint_willneed(r->fd, r->file_off, ahead);
   }
-#endif
   return EXO_OK;
 }
 
@@ -316,7 +226,7 @@ exo_status exo_reader_read(exo_reader *r, void *dst, size_t n, exo_ctx *ctx) {
 }
 
 void exo_reader_close(exo_reader *r) {
-  if (r->path && r->fd >= 0) close(r->fd); /* path is set by every open */
+  if (r->path && r->fd >= 0) exo_close(r->fd); /* path is set by every open */
   r->fd = -1;
   free(r->buf);
   free(r->path);
@@ -331,11 +241,8 @@ exo_status exo_pread_full(int fd, void *buf, size_t n, uint64_t off,
                           const char *path, exo_ctx *ctx) {
   uint8_t *p = buf;
   while (n > 0) {
-    ssize_t k = pread(fd, p, n, (off_t)off);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return exo_error_errno(&ctx->err, errno, "read", path);
-    }
+    int64_t k = exo_pread(fd, p, n, off);
+    if (k < 0) return exo_error_errno(&ctx->err, errno, "read", path);
     if (k == 0) return EXO_FAIL(ctx, EXO_EIO, "unexpected end of file in '%s'", path);
     p += k;
     n -= (size_t)k;
@@ -348,11 +255,8 @@ exo_status exo_pwrite_full(int fd, const void *buf, size_t n, uint64_t off,
                            const char *path, exo_ctx *ctx) {
   const uint8_t *p = buf;
   while (n > 0) {
-    ssize_t k = pwrite(fd, p, n, (off_t)off);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      return exo_error_errno(&ctx->err, errno, "write", path);
-    }
+    int64_t k = exo_pwrite(fd, p, n, off);
+    if (k < 0) return exo_error_errno(&ctx->err, errno, "write", path);
     if (k == 0) return exo_error_errno(&ctx->err, ENOSPC, "write", path);
     p += k;
     n -= (size_t)k;
@@ -361,20 +265,9 @@ exo_status exo_pwrite_full(int fd, const void *buf, size_t n, uint64_t off,
   return EXO_OK;
 }
 
-void exo_punch_hole(int fd, uint64_t upto) {
-#if defined(__linux__) && defined(FALLOC_FL_PUNCH_HOLE)
-  if (upto > 0)
-    (void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)upto);
-#else
-  (void)fd;
-  (void)upto;
-#endif
-}
-
 exo_status exo_file_size(const char *path, uint64_t *size, exo_ctx *ctx) {
-  struct stat st;
-  if (stat(path, &st) != 0) return exo_error_errno(&ctx->err, errno, "stat", path);
-  *size = (uint64_t)st.st_size;
+  int kind = 0;
+  if (exo_path_stat(path, size, &kind) != 0) return exo_error_errno(&ctx->err, errno, "stat", path);
   return EXO_OK;
 }
 
@@ -386,7 +279,7 @@ char *exo_path_join(const char *dir, const char *name) {
   if (!p) return NULL;
   memcpy(p, dir, a);
   size_t k = a;
-  if (a == 0 || dir[a - 1] != '/') p[k++] = '/';
+  if (a == 0 || (dir[a - 1] != '/' && !(EXO_PATH_BACKSLASH && dir[a - 1] == '\\'))) p[k++] = '/';
   memcpy(p + k, name, b + 1);
   return p;
 }
@@ -395,7 +288,7 @@ exo_status exo_tempdir_create(const char *base, char **out, exo_ctx *ctx) {
   *out = NULL;
   char *tmpl = exo_path_join(base, "exolabel-XXXXXX");
   if (!tmpl) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
-  if (mkdtemp(tmpl) == NULL) {
+  if (exo_make_tempdir(tmpl) != 0) {
     int e = errno;
     free(tmpl);
     return exo_error_errno(&ctx->err, e, "create a temporary directory in", base);
@@ -404,25 +297,8 @@ exo_status exo_tempdir_create(const char *base, char **out, exo_ctx *ctx) {
   return EXO_OK;
 }
 
-int exo_tempdir_remove(const char *dir) {
-  if (!dir) return 0;
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-      char *p = exo_path_join(dir, e->d_name);
-      if (p) {
-        unlink(p);
-        free(p);
-      }
-    }
-    closedir(d);
-  }
-  if (rmdir(dir) == 0 || errno == ENOENT) return 0;
-  return -1;
-}
+int exo_tempdir_remove(const char *dir) { return dir ? exo_remove_dir(dir) : 0; }
 
 void exo_unlink(const char *path) {
-  if (path) (void)unlink(path);
+  if (path) (void)exo_remove(path);
 }

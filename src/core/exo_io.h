@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
+#include "exo_platform.h" /* descriptors, big buffers, exo_punch_hole */
 
 #define EXO_IO_DEFAULT_BUF ((size_t)1 << 20) /* 1 MiB */
 
@@ -77,13 +78,11 @@ static inline uint64_t exo_reader_remaining(const exo_reader *r) {
 void exo_reader_close(exo_reader *r);
 
 /* ---- whole-file and positioned helpers ------------------------------ */
-/* pread/pwrite loops that retry on EINTR and short counts. */
+/* exo_pread/exo_pwrite loops that retry on short counts. */
 exo_status exo_pread_full(int fd, void *buf, size_t n, uint64_t off,
                           const char *path, exo_ctx *ctx);
 exo_status exo_pwrite_full(int fd, const void *buf, size_t n, uint64_t off,
                            const char *path, exo_ctx *ctx);
-/* Release [0, upto) of a temp file's blocks; best effort, never fails. */
-void exo_punch_hole(int fd, uint64_t upto);
 exo_status exo_file_size(const char *path, uint64_t *size, exo_ctx *ctx);
 
 /* ---- paths and temp directories ------------------------------------- */
@@ -97,23 +96,5 @@ exo_status exo_tempdir_create(const char *base, char **out, exo_ctx *ctx);
 int exo_tempdir_remove(const char *dir);
 /* Unlink, ignoring ENOENT; best effort. */
 void exo_unlink(const char *path);
-
-/* ---- aligned allocation ---------------------------------------------- */
-/* 4 KiB-aligned malloc for I/O buffers; free with free(). */
-void *exo_alloc_aligned(size_t n);
-
-/* Large buffers that go back to the system when freed or shrunk: blocks of
- * EXO_BIG_MIN bytes and more are their own memory mappings (malloc would
- * serve them from its heap once its dynamic mmap threshold has grown, and
- * keep their pages after free, so a buffer shrunk to make room for another
- * structure would not really give its memory back). Smaller blocks are
- * malloc'd. Free and resize with the size they were allocated with. */
-#define EXO_BIG_MIN ((size_t)1 << 20)
-void *exo_big_alloc(size_t n);
-void *exo_big_realloc(void *p, size_t old_n, size_t new_n); /* NULL: p unchanged */
-void exo_big_free(void *p, size_t n);
-/* exo_big_alloc aligned to `align` (a power of two multiple of the page
- * size); zeroed when it is a mapping (n >= EXO_BIG_MIN). */
-void *exo_big_alloc_aligned(size_t n, size_t align);
 
 #endif

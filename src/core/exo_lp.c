@@ -13,13 +13,9 @@
 #include "exo_lp.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "exo_io.h"
 #include "exo_record.h"
@@ -180,7 +176,7 @@ typedef struct lp_state {
 } lp_state;
 
 static void lp_state_free(lp_state *st) {
-  if (st->fd >= 0) close(st->fd);
+  if (st->fd >= 0) exo_close(st->fd);
   st->fd = -1;
   free(st->off);
   free(st->lab32);
@@ -205,26 +201,12 @@ static size_t bytes_for(uint64_t n, size_t size) {
 }
 
 /* A per-node array of `bytes` (> 0), zeroed when `zero`; freed with free().
- * Large arrays are 2 MiB aligned and asked to be backed by huge pages: the
+ * Large arrays are asked to be backed by huge pages (exo_alloc_huge): the
  * neighbours' labels are looked up at random, and with 4 KiB pages most of
  * those lookups also miss the TLB. */
 static void *alloc_nodes(size_t bytes, int zero) {
-  const size_t huge = (size_t)2 << 20;
-  void *p = NULL;
-  if (bytes >= huge) {
-    size_t rounded = (bytes + huge - 1) & ~(huge - 1);
-    if (posix_memalign(&p, huge, rounded) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-    /* memory reused from earlier stages is already mapped with small
-     * pages: drop it (the block is ours alone) so it faults in huge */
-    (void)madvise(p, rounded, MADV_DONTNEED);
-    (void)madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-  } else {
-    p = malloc(bytes);
-    if (!p) return NULL;
-  }
-  if (zero) memset(p, 0, bytes);
+  void *p = exo_alloc_huge(bytes);
+  if (p && zero) memset(p, 0, bytes);
   return p;
 }
 
@@ -259,7 +241,7 @@ static exo_status load_offsets(lp_state *st) {
   if (!nb) return oom(ctx, "the CSR offsets", (n + 1) * 8);
   st->off = malloc(nb);
   if (!st->off) return oom(ctx, "the CSR offsets", nb);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = exo_open(path, EXO_OPEN_READ);
   if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
   for (uint64_t i = 0; i < n + 1 && !s; i += LP_OFFSETS_CHUNK) {
     uint64_t k = n + 1 - i;
@@ -267,7 +249,7 @@ static exo_status load_offsets(lp_state *st) {
     s = exo_pread_full(fd, st->off + i, (size_t)k * 8, i * 8, path, ctx);
     if (!s) s = exo_poll(ctx);
   }
-  close(fd);
+  exo_close(fd);
   if (s) return s;
   if (st->off[0] != 0)
     return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not start at 0", path);
@@ -296,11 +278,9 @@ static exo_status open_adjacency(lp_state *st) {
                     "CSR adjacency file '%s' has %llu bytes, expected %llu entries of %zu bytes",
                     path, (unsigned long long)size, (unsigned long long)m, st->esz);
   st->file_size = size;
-  st->fd = open(path, O_RDONLY | O_CLOEXEC);
+  st->fd = exo_open(path, EXO_OPEN_READ);
   if (st->fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
-#ifdef POSIX_FADV_SEQUENTIAL
-  (void)posix_fadvise(st->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
+  exo_hint_sequential(st->fd, 0, 0);
   return EXO_OK;
 }
 
@@ -408,20 +388,16 @@ static exo_status window_get(lp_state *st, uint64_t b0, uint64_t b1, const uint8
   }
   st->win_beg = start;
   st->win_end = stop;
-#ifdef POSIX_FADV_WILLNEED
   /* the next reads start here: announce the buffer's length ahead, once
    * per half buffer travelled */
   if (full && stop < st->file_size &&
       (stop < st->advised_from || stop + st->cap / 2 > st->advised_to)) {
     uint64_t len = st->cap;
     if (len > st->file_size - stop) len = st->file_size - stop;
-    (void)posix_fadvise(st->fd, (off_t)stop, (off_t)len, POSIX_FADV_WILLNEED);
+    exo_hint_willneed(st->fd, stop, len);
     st->advised_from = stop;
     st->advised_to = stop + len;
   }
-#else
-  (void)full;
-#endif
   *out = st->buf + (b0 - start);
   return EXO_OK;
 }

@@ -14,7 +14,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "exo_io.h"
 
@@ -152,9 +151,7 @@ static slot *alloc_slots(size_t cap) {
   size_t bytes = cap * sizeof(slot);
   if (bytes < HUGE_MIN) return calloc(cap, sizeof(slot));
   void *p = exo_big_alloc_aligned(bytes, HUGE_ALIGN); /* a zeroed mapping */
-#ifdef MADV_HUGEPAGE
-  if (p) (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+  exo_advise_huge(p, bytes);
   return p;
 }
 

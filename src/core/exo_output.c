@@ -4,20 +4,17 @@
  * The writer streams the names file through an exo_reader, finds line ends
  * with memchr inside the reader's buffer, and formats every output line by
  * hand into the exo_writer's buffer. The text goes to "<out_path>.tmp-XXXXXX"
- * (mkstemp, same directory), which is renamed over out_path only after a
- * successful close; every error path closes and unlinks it. */
+ * (exo_make_tempfile, same directory), which is renamed over out_path only
+ * after a successful close; every error path closes and unlinks it. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "exo_output.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "exo_fmt.h"
 #include "exo_io.h"
@@ -68,29 +65,6 @@ exo_status exo_output_renumber(uint64_t *labels, uint64_t n, uint64_t *num_clust
   free(map);
   *num_clusters = k;
   return EXO_OK;
-}
-
-/* Mode for a new output file: 0666 minus the process umask. The umask is
- * read from /proc (Linux) rather than set-and-restored with umask(), which
- * would briefly change process-wide state; elsewhere assume 022. */
-static mode_t output_mode(void) {
-  mode_t mask = 022;
-  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    char buf[4096];
-    ssize_t k = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (k > 0) {
-      buf[k] = '\0';
-      const char *p = strstr(buf, "\nUmask:");
-      if (p) {
-        char *end = NULL;
-        unsigned long m = strtoul(p + 7, &end, 8);
-        if (end != p + 7 && m <= 0777) mask = (mode_t)m;
-      }
-    }
-  }
-  return (mode_t)(0666 & ~mask);
 }
 
 /* Copy one name piece into the writer; large pieces bypass the reservation. */
@@ -211,15 +185,14 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
   if (!tmp) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
   memcpy(tmp, out_path, plen);
   memcpy(tmp + plen, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
-  int fd = mkstemp(tmp);
+  /* created with the mode a plain creat() gives (0666 less the umask) */
+  int fd = exo_make_tempfile(tmp);
   if (fd < 0) {
     int e = errno;
     free(tmp);
     return exo_error_errno(&ctx->err, e, "create a temporary file for", out_path);
   }
-  /* mkstemp creates 0600; give the file the mode a plain creat would */
-  (void)fchmod(fd, output_mode());
-  close(fd);
+  exo_close(fd);
 
   exo_reader r;
   exo_writer w;
@@ -232,7 +205,7 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
   exo_reader_close(&r);
   if (!s) s = exo_writer_close(&w, ctx);
   exo_writer_abort(&w); /* no-op after a close */
-  if (!s && rename(tmp, out_path) != 0)
+  if (!s && exo_rename_replace(tmp, out_path) != 0)
     s = exo_error_errno(&ctx->err, errno, "rename the finished output to", out_path);
   if (s) exo_unlink(tmp);
   free(tmp);

@@ -235,7 +235,7 @@ static void batch_reset(batch *b, const uint8_t *text) {
  * UINT64_MAX for an error not about a line. */
 static void batch_fail(batch *b, exo_status code, uint64_t line, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    __attribute__((format(EXO_PRINTF_STYLE, 4, 5)))
 #endif
     ;
 static void batch_fail(batch *b, exo_status code, uint64_t line, const char *fmt, ...) {
@@ -640,7 +640,7 @@ typedef struct pctl {
 static ssize_t pread_upto(int fd, uint8_t *buf, size_t n, uint64_t off) {
   size_t have = 0;
   while (have < n) {
-    ssize_t k = pread(fd, buf + have, n - have, (off_t)(off + have));
+    int64_t k = exo_pread(fd, buf + have, n - have, off + have);
     if (k < 0) {
       if (errno == EINTR) continue;
       return -1;

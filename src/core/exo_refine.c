@@ -15,11 +15,9 @@
 #include "exo_refine.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "exo_io.h"
 #include "exo_output.h"
@@ -72,7 +70,7 @@ static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
 }
 
 static void state_free(refine_state *st) {
-  if (st->fd >= 0) close(st->fd);
+  if (st->fd >= 0) exo_close(st->fd);
   st->fd = -1;
   free(st->off);
   free(st->buf);
@@ -96,10 +94,10 @@ static exo_status load_offsets(refine_state *st) {
   if (n + 1 > SIZE_MAX / 8) return oom(ctx, "the CSR offsets", (n + 1) * 8);
   st->off = malloc((size_t)(n + 1) * 8);
   if (!st->off) return oom(ctx, "the CSR offsets", (n + 1) * 8);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = exo_open(path, EXO_OPEN_READ);
   if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
   s = exo_pread_full(fd, st->off, (size_t)(n + 1) * 8, 0, path, ctx);
-  close(fd);
+  exo_close(fd);
   if (s) return s;
   if (st->off[0] != 0 || st->off[n] != st->csr->m)
     return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not span %llu entries",
@@ -360,7 +358,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
                  (unsigned long long)(csr->m * st.esz));
     goto done;
   }
-  st.fd = open(csr->adj_path, O_RDONLY | O_CLOEXEC);
+  st.fd = exo_open(csr->adj_path, EXO_OPEN_READ);
   if (st.fd < 0) {
     s = exo_error_errno(&ctx->err, errno, "open", csr->adj_path);
     goto done;

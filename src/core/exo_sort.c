@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "exo_io.h"
 #include "exo_loser_tree.h"
@@ -661,10 +660,8 @@ static uint32_t fan_in_for(const exo_sorter *s) {
   if (k > MAX_FAN_IN) k = MAX_FAN_IN;
   /* one descriptor per source: stay well inside the open-file limit, which
    * the host process (R) shares with us */
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-      k > (uint64_t)rl.rlim_cur / 2)
-    k = (uint64_t)rl.rlim_cur / 2;
+  uint64_t max_files = exo_open_files_max();
+  if (max_files && k > max_files / 2) k = max_files / 2;
   if (k < 2) k = 2;
   return (uint32_t)k;
 }

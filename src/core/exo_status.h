@@ -24,6 +24,15 @@ typedef enum exo_status {
 
 #define EXO_ERRMSG_MAX 1024
 
+/* printf-style checking of the message formats. MinGW builds use the
+ * C99 printf of MinGW-w64 (-D__USE_MINGW_ANSI_STDIO=1: %zu, %llu), which GCC
+ * checks as gnu_printf. */
+#if defined(__MINGW32__)
+#define EXO_PRINTF_STYLE gnu_printf
+#else
+#define EXO_PRINTF_STYLE printf
+#endif
+
 typedef struct exo_error {
   exo_status code;
   char msg[EXO_ERRMSG_MAX];
@@ -35,7 +44,7 @@ const char *exo_status_name(exo_status code);
 /* Record an error unless one is already recorded; returns `code`. */
 exo_status exo_error_set(exo_error *err, exo_status code, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(EXO_PRINTF_STYLE, 3, 4)))
 #endif
     ;
 

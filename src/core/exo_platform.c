@@ -1,0 +1,712 @@
+/* exo_platform.c: the operating-system layer (see exo_platform.h).
+ *
+ * Three implementations share this file: Windows (_WIN32), Linux, and plain
+ * POSIX 2008 (macOS, the BSDs, and Linux built with -DEXO_PORTABLE). The
+ * POSIX code is the common base; Linux adds its extensions inside
+ * `#ifdef EXO_PLATFORM_LINUX` blocks only. */
+#if !defined(_WIN32) && defined(__linux__)
+#if defined(EXO_PORTABLE)
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, mkdtemp: POSIX 2008, no GNU calls */
+#endif
+#elif !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* fallocate, sync_file_range, mremap */
+#endif
+#endif
+#if defined(_WIN32)
+#define _CRT_RAND_S /* rand_s: random temp names */
+#endif
+#include "exo_platform.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define IO_CHUNK ((size_t)1 << 30) /* largest single transfer */
+
+/* "XXXXXX" at the end of tmpl filled from 64 random bits. */
+static void fill_template(char *tmpl, uint64_t r) {
+  static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  size_t n = strlen(tmpl);
+  for (size_t i = n >= 6 ? n - 6 : 0; i < n; i++) {
+    tmpl[i] = abc[r % 62];
+    r /= 62;
+  }
+}
+
+#if defined(_WIN32)
+/* ======================================================================
+ * Windows
+ * ==================================================================== */
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#include <fcntl.h>
+#include <io.h>
+#include <psapi.h>
+#include <shellapi.h>
+
+static int errno_of(DWORD e) {
+  switch (e) {
+  case ERROR_FILE_NOT_FOUND: case ERROR_PATH_NOT_FOUND: case ERROR_INVALID_NAME:
+  case ERROR_BAD_NETPATH: case ERROR_INVALID_DRIVE: case ERROR_BAD_PATHNAME:
+    return ENOENT;
+  case ERROR_ACCESS_DENIED: case ERROR_SHARING_VIOLATION: case ERROR_LOCK_VIOLATION:
+  case ERROR_WRITE_PROTECT:
+    return EACCES;
+  case ERROR_FILE_EXISTS: case ERROR_ALREADY_EXISTS: return EEXIST;
+  case ERROR_DISK_FULL: case ERROR_HANDLE_DISK_FULL: return ENOSPC;
+  case ERROR_NOT_ENOUGH_MEMORY: case ERROR_OUTOFMEMORY: return ENOMEM;
+  case ERROR_TOO_MANY_OPEN_FILES: return EMFILE;
+  case ERROR_DIRECTORY: return ENOTDIR;
+  case ERROR_DIR_NOT_EMPTY: return ENOTEMPTY;
+  case ERROR_INVALID_HANDLE: return EBADF;
+  case ERROR_FILENAME_EXCED_RANGE: return ENAMETOOLONG;
+  default: return EIO;
+  }
+}
+static int fail_win(void) {
+  errno = errno_of(GetLastError());
+  return -1;
+}
+
+/* malloc'd UTF-16 copy of a UTF-8 string; NULL with errno. */
+static wchar_t *wide(const char *s) {
+  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+  if (n <= 0) {
+    errno = EINVAL;
+    return NULL;
+  }
+  wchar_t *w = malloc((size_t)n * sizeof *w);
+  if (!w) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n);
+  return w;
+}
+
+static char *narrow(const wchar_t *w) {
+  int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+  if (n <= 0) return NULL;
+  char *s = malloc((size_t)n);
+  if (s) WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL);
+  return s;
+}
+
+static HANDLE handle_of(int fd) {
+  HANDLE h = (HANDLE)_get_osfhandle(fd);
+  if (h == INVALID_HANDLE_VALUE) errno = EBADF;
+  return h;
+}
+
+int exo_open(const char *path, int how) {
+  wchar_t *w = wide(path);
+  if (!w) return -1;
+  DWORD access = GENERIC_READ, disp = OPEN_EXISTING, flags = FILE_ATTRIBUTE_NORMAL;
+  int crt = _O_RDONLY;
+  switch (how) {
+  case EXO_OPEN_RDWR: access = GENERIC_READ | GENERIC_WRITE; crt = _O_RDWR; break;
+  case EXO_OPEN_CREATE: access = GENERIC_WRITE; disp = CREATE_ALWAYS; crt = _O_WRONLY; break;
+  case EXO_OPEN_EXCL: access = GENERIC_WRITE; disp = CREATE_NEW; crt = _O_WRONLY; break;
+  default: flags |= FILE_FLAG_BACKUP_SEMANTICS; break; /* lets a directory open, to be told apart */
+  }
+  /* not inheritable (NULL security attributes); others may read, write and
+   * delete it meanwhile, as on POSIX */
+  HANDLE h = CreateFileW(w, access, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                         NULL, disp, flags, NULL);
+  free(w);
+  if (h == INVALID_HANDLE_VALUE) return fail_win();
+  int fd = _open_osfhandle((intptr_t)h, crt | _O_BINARY);
+  if (fd < 0) {
+    CloseHandle(h);
+    errno = EMFILE;
+  }
+  return fd;
+}
+
+int exo_close(int fd) { return _close(fd); }
+
+int64_t exo_read(int fd, void *buf, size_t n) {
+  HANDLE h = handle_of(fd);
+  if (h == INVALID_HANDLE_VALUE) return -1;
+  DWORD got = 0;
+  if (!ReadFile(h, buf, (DWORD)(n > IO_CHUNK ? IO_CHUNK : n), &got, NULL)) {
+    DWORD e = GetLastError();
+    if (e == ERROR_BROKEN_PIPE || e == ERROR_HANDLE_EOF) return 0; /* writer gone: end */
+    errno = errno_of(e);
+    return -1;
+  }
+  return (int64_t)got;
+}
+
+int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off) {
+  HANDLE h = handle_of(fd);
+  if (h == INVALID_HANDLE_VALUE) return -1;
+  OVERLAPPED ov;
+  memset(&ov, 0, sizeof ov);
+  ov.Offset = (DWORD)off;
+  ov.OffsetHigh = (DWORD)(off >> 32);
+  DWORD got = 0;
+  if (!ReadFile(h, buf, (DWORD)(n > IO_CHUNK ? IO_CHUNK : n), &got, &ov)) {
+    DWORD e = GetLastError();
+    if (e == ERROR_HANDLE_EOF) return 0;
+    errno = errno_of(e);
+    return -1;
+  }
+  return (int64_t)got;
+}
+
+int64_t exo_pwrite(int fd, const void *buf, size_t n, uint64_t off) {
+  HANDLE h = handle_of(fd);
+  if (h == INVALID_HANDLE_VALUE) return -1;
+  OVERLAPPED ov;
+  memset(&ov, 0, sizeof ov);
+  ov.Offset = (DWORD)off;
+  ov.OffsetHigh = (DWORD)(off >> 32);
+  DWORD put = 0;
+  if (!WriteFile(h, buf, (DWORD)(n > IO_CHUNK ? IO_CHUNK : n), &put, &ov)) return fail_win();
+  return (int64_t)put;
+}
+
+int exo_write_stdout(const void *buf, size_t n) {
+  fflush(stdout);
+  _setmode(1, _O_BINARY); /* no CR before LF */
+  const char *p = buf;
+  while (n > 0) {
+    int k = _write(1, p, (unsigned)(n > IO_CHUNK ? IO_CHUNK : n));
+    if (k < 0) return -1;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+int exo_fd_stat(int fd, uint64_t *size, int *kind) {
+  HANDLE h = handle_of(fd);
+  if (h == INVALID_HANDLE_VALUE) return -1;
+  *size = 0;
+  *kind = EXO_FILE_OTHER;
+  if (GetFileType(h) != FILE_TYPE_DISK) return 0;
+  BY_HANDLE_FILE_INFORMATION fi;
+  if (!GetFileInformationByHandle(h, &fi)) return fail_win();
+  if (fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
+    *kind = EXO_FILE_DIR;
+    return 0;
+  }
+  *kind = EXO_FILE_REGULAR;
+  *size = ((uint64_t)fi.nFileSizeHigh << 32) | fi.nFileSizeLow;
+  return 0;
+}
+
+int exo_path_stat(const char *path, uint64_t *size, int *kind) {
+  wchar_t *w = wide(path);
+  if (!w) return -1;
+  WIN32_FILE_ATTRIBUTE_DATA a;
+  BOOL ok = GetFileAttributesExW(w, GetFileExInfoStandard, &a);
+  free(w);
+  if (!ok) return fail_win();
+  *kind = (a.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) ? EXO_FILE_DIR : EXO_FILE_REGULAR;
+  *size = *kind == EXO_FILE_DIR ? 0 : ((uint64_t)a.nFileSizeHigh << 32) | a.nFileSizeLow;
+  return 0;
+}
+
+int exo_remove(const char *path) {
+  wchar_t *w = wide(path);
+  if (!w) return -1;
+  BOOL ok = DeleteFileW(w);
+  free(w);
+  return ok ? 0 : fail_win();
+}
+
+int exo_rename_replace(const char *from, const char *to) {
+  wchar_t *a = wide(from), *b = a ? wide(to) : NULL;
+  BOOL ok = a && b && MoveFileExW(a, b, MOVEFILE_REPLACE_EXISTING);
+  int e = (a && b) ? errno_of(GetLastError()) : errno;
+  free(a);
+  free(b);
+  if (ok) return 0;
+  errno = e;
+  return -1;
+}
+
+static uint64_t random64(void) {
+  unsigned a = 0, b = 0;
+  if (rand_s(&a) != 0 || rand_s(&b) != 0) /* cannot fail on Windows XP and later */
+    a = (unsigned)GetTickCount(), b = (unsigned)GetCurrentProcessId();
+  return ((uint64_t)a << 32) ^ b;
+}
+
+int exo_make_tempdir(char *tmpl) {
+  for (int tries = 0; tries < 100; tries++) {
+    fill_template(tmpl, random64());
+    wchar_t *w = wide(tmpl);
+    if (!w) return -1;
+    BOOL ok = CreateDirectoryW(w, NULL);
+    DWORD e = GetLastError();
+    free(w);
+    if (ok) return 0;
+    if (e != ERROR_ALREADY_EXISTS) {
+      errno = errno_of(e);
+      return -1;
+    }
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+int exo_make_tempfile(char *tmpl) {
+  for (int tries = 0; tries < 100; tries++) {
+    fill_template(tmpl, random64());
+    int fd = exo_open(tmpl, EXO_OPEN_EXCL);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  return -1;
+}
+
+int exo_remove_dir(const char *dir) {
+  size_t n = strlen(dir);
+  char *pat = malloc(n + 3);
+  if (!pat) return -1;
+  memcpy(pat, dir, n);
+  memcpy(pat + n, "\\*", 3);
+  wchar_t *w = wide(pat);
+  free(pat);
+  if (w) {
+    WIN32_FIND_DATAW fd;
+    HANDLE h = FindFirstFileW(w, &fd);
+    size_t wn = wcslen(w) - 1; /* keep "dir\" */
+    if (h != INVALID_HANDLE_VALUE) {
+      do {
+        if (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) continue;
+        size_t fn = wcslen(fd.cFileName);
+        wchar_t *p = malloc((wn + fn + 1) * sizeof *p);
+        if (!p) continue;
+        memcpy(p, w, wn * sizeof *p);
+        memcpy(p + wn, fd.cFileName, (fn + 1) * sizeof *p);
+        DeleteFileW(p);
+        free(p);
+      } while (FindNextFileW(h, &fd));
+      FindClose(h);
+    }
+    free(w);
+  }
+  wchar_t *d = wide(dir);
+  if (!d) return -1;
+  BOOL ok = RemoveDirectoryW(d);
+  DWORD e = GetLastError();
+  free(d);
+  return ok || e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ? 0 : -1;
+}
+
+/* Windows has no call for these hints that is worth a syscall per buffer:
+ * the cache manager reads ahead on its own and writes behind lazily. */
+void exo_hint_sequential(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
+void exo_hint_willneed(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
+void exo_writeback_start(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
+void exo_writeback_wait(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
+void exo_punch_hole(int fd, uint64_t upto) { (void)fd, (void)upto; }
+
+void *exo_alloc_aligned(size_t n) { return malloc(n ? n : 1); }
+void *exo_alloc_huge(size_t n) { return malloc(n ? n : 1); }
+void exo_advise_huge(void *p, size_t n) { (void)p, (void)n; }
+
+/* Below EXO_BIG_MIN: _aligned_malloc (so the aligned variant can be freed
+ * like the others); from EXO_BIG_MIN: VirtualAlloc regions, released whole
+ * from their allocation base. */
+void *exo_big_alloc(size_t n) {
+  if (n < EXO_BIG_MIN) return _aligned_malloc(n ? n : 1, 16);
+  return VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+}
+
+void *exo_big_alloc_aligned(size_t n, size_t align) {
+  if (n < EXO_BIG_MIN) return _aligned_malloc(n ? n : 1, align);
+  if (n > SIZE_MAX - align) return NULL;
+  /* reserve n + align of address space, commit the aligned n inside it */
+  uint8_t *p = VirtualAlloc(NULL, n + align, MEM_RESERVE, PAGE_READWRITE);
+  if (!p) return NULL;
+  uint8_t *q = (uint8_t *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+  if (!VirtualAlloc(q, n, MEM_COMMIT, PAGE_READWRITE)) {
+    VirtualFree(p, 0, MEM_RELEASE);
+    return NULL;
+  }
+  return q;
+}
+
+void exo_big_free(void *p, size_t n) {
+  if (!p) return;
+  if (n < EXO_BIG_MIN) {
+    _aligned_free(p);
+    return;
+  }
+  MEMORY_BASIC_INFORMATION mi;
+  if (VirtualQuery(p, &mi, sizeof mi)) VirtualFree(mi.AllocationBase, 0, MEM_RELEASE);
+}
+
+void *exo_big_realloc(void *p, size_t old_n, size_t new_n) {
+  if (!p) return exo_big_alloc(new_n);
+  if (old_n < EXO_BIG_MIN && new_n < EXO_BIG_MIN) return _aligned_realloc(p, new_n ? new_n : 1, 16);
+  void *q = exo_big_alloc(new_n);
+  if (!q) return NULL;
+  memcpy(q, p, old_n < new_n ? old_n : new_n);
+  exo_big_free(p, old_n);
+  return q;
+}
+
+int exo_disk_free(const char *path, uint64_t *bytes) {
+  wchar_t *w = wide(path);
+  if (!w) return -1;
+  ULARGE_INTEGER avail;
+  BOOL ok = GetDiskFreeSpaceExW(w, &avail, NULL, NULL);
+  free(w);
+  if (!ok) return fail_win();
+  *bytes = avail.QuadPart;
+  return 0;
+}
+
+uint64_t exo_mem_physical(void) {
+  MEMORYSTATUSEX ms;
+  ms.dwLength = sizeof ms;
+  return GlobalMemoryStatusEx(&ms) ? ms.ullTotalPhys : 0;
+}
+
+unsigned exo_cpu_count(void) {
+  SYSTEM_INFO si;
+  GetSystemInfo(&si);
+  return si.dwNumberOfProcessors ? si.dwNumberOfProcessors : 1;
+}
+
+/* the C runtime's table of low-level descriptors holds 2048 (msvcrt) or
+ * 8192 (UCRT); every open file here is one of them */
+uint64_t exo_open_files_max(void) { return 2048; }
+
+uint64_t exo_peak_rss(void) {
+  PROCESS_MEMORY_COUNTERS pmc;
+  if (!K32GetProcessMemoryInfo(GetCurrentProcess(), &pmc, sizeof pmc)) return 0;
+  return (uint64_t)pmc.PeakWorkingSetSize;
+}
+
+uint64_t exo_process_id(void) { return (uint64_t)GetCurrentProcessId(); }
+
+void exo_args_utf8(int *argc, char ***argv) {
+  int n = 0;
+  wchar_t **wv = CommandLineToArgvW(GetCommandLineW(), &n);
+  if (!wv) return;
+  char **v = calloc((size_t)n + 1, sizeof *v);
+  for (int i = 0; v && i < n; i++) {
+    v[i] = narrow(wv[i]);
+    if (!v[i]) { /* keep the narrow arguments */
+      for (int j = 0; j < i; j++) free(v[j]);
+      free(v);
+      v = NULL;
+    }
+  }
+  LocalFree(wv);
+  if (!v) return;
+  *argc = n;
+  *argv = v;
+}
+
+#else
+/* ======================================================================
+ * POSIX (with the Linux extensions under EXO_PLATFORM_LINUX)
+ * ==================================================================== */
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+int exo_open(const char *path, int how) {
+  int flags = O_RDONLY;
+  switch (how) {
+  case EXO_OPEN_RDWR: flags = O_RDWR; break;
+  case EXO_OPEN_CREATE: flags = O_WRONLY | O_CREAT | O_TRUNC; break;
+  case EXO_OPEN_EXCL: flags = O_WRONLY | O_CREAT | O_EXCL; break;
+  default: break;
+  }
+  int fd;
+  do fd = open(path, flags | O_CLOEXEC, 0666); /* the umask applies */
+  while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+int exo_close(int fd) { return close(fd); }
+
+int64_t exo_read(int fd, void *buf, size_t n) {
+  for (;;) {
+    ssize_t k = read(fd, buf, n > IO_CHUNK ? IO_CHUNK : n);
+    if (k >= 0 || errno != EINTR) return (int64_t)k;
+  }
+}
+
+int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off) {
+  if (off > (uint64_t)INT64_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  for (;;) {
+    ssize_t k = pread(fd, buf, n > IO_CHUNK ? IO_CHUNK : n, (off_t)off);
+    if (k >= 0 || errno != EINTR) return (int64_t)k;
+  }
+}
+
+int64_t exo_pwrite(int fd, const void *buf, size_t n, uint64_t off) {
+  if (off > (uint64_t)INT64_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  for (;;) {
+    ssize_t k = pwrite(fd, buf, n > IO_CHUNK ? IO_CHUNK : n, (off_t)off);
+    if (k >= 0 || errno != EINTR) return (int64_t)k;
+  }
+}
+
+int exo_write_stdout(const void *buf, size_t n) {
+  fflush(stdout);
+  const char *p = buf;
+  while (n > 0) {
+    ssize_t k = write(STDOUT_FILENO, p, n > IO_CHUNK ? IO_CHUNK : n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return -1;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+static void kind_of(const struct stat *st, uint64_t *size, int *kind) {
+  *kind = S_ISREG(st->st_mode) ? EXO_FILE_REGULAR : S_ISDIR(st->st_mode) ? EXO_FILE_DIR
+                                                                          : EXO_FILE_OTHER;
+  *size = *kind == EXO_FILE_REGULAR ? (uint64_t)st->st_size : 0;
+}
+
+int exo_fd_stat(int fd, uint64_t *size, int *kind) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return -1;
+  kind_of(&st, size, kind);
+  return 0;
+}
+
+int exo_path_stat(const char *path, uint64_t *size, int *kind) {
+  struct stat st;
+  if (stat(path, &st) != 0) return -1;
+  kind_of(&st, size, kind);
+  return 0;
+}
+
+int exo_remove(const char *path) { return unlink(path); }
+int exo_rename_replace(const char *from, const char *to) { return rename(from, to); }
+
+int exo_make_tempdir(char *tmpl) { return mkdtemp(tmpl) ? 0 : -1; }
+
+/* mkstemp would create the file 0600; an O_EXCL open of our own names gives
+ * the mode a plain creat() gives (0666 less the umask) without reading or
+ * changing the process umask. Names: clock, process id and the attempt
+ * mixed (splitmix64); a clash is retried. */
+int exo_make_tempfile(char *tmpl) {
+  struct timespec ts;
+  timespec_get(&ts, TIME_UTC);
+  uint64_t x = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^
+               ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)tmpl;
+  for (int tries = 0; tries < 100; tries++) {
+    x += 0x9e3779b97f4a7c15ull;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    fill_template(tmpl, z ^ (z >> 31));
+    int fd = exo_open(tmpl, EXO_OPEN_EXCL);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  return -1;
+}
+
+int exo_remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    size_t n = strlen(dir);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+      size_t k = strlen(e->d_name);
+      char *p = malloc(n + k + 2);
+      if (!p) continue;
+      memcpy(p, dir, n);
+      p[n] = '/';
+      memcpy(p + n + 1, e->d_name, k + 1);
+      unlink(p);
+      free(p);
+    }
+    closedir(d);
+  }
+  if (rmdir(dir) == 0 || errno == ENOENT) return 0;
+  return -1;
+}
+
+void exo_hint_sequential(int fd, uint64_t off, uint64_t len) {
+#ifdef EXO_PLATFORM_LINUX
+  (void)posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_SEQUENTIAL);
+#else
+  (void)fd, (void)off, (void)len;
+#endif
+}
+
+void exo_hint_willneed(int fd, uint64_t off, uint64_t len) {
+#ifdef EXO_PLATFORM_LINUX
+  (void)posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+#else
+  (void)fd, (void)off, (void)len;
+#endif
+}
+
+void exo_writeback_start(int fd, uint64_t off, uint64_t len) {
+#ifdef EXO_PLATFORM_LINUX
+  (void)sync_file_range(fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+#else
+  (void)fd, (void)off, (void)len;
+#endif
+}
+
+void exo_writeback_wait(int fd, uint64_t off, uint64_t len) {
+#ifdef EXO_PLATFORM_LINUX
+  (void)sync_file_range(fd, (off_t)off, (off_t)len,
+                        SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                            SYNC_FILE_RANGE_WAIT_AFTER);
+#else
+  (void)fd, (void)off, (void)len;
+#endif
+}
+
+void exo_punch_hole(int fd, uint64_t upto) {
+#ifdef EXO_PLATFORM_LINUX
+  if (upto > 0)
+    (void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)upto);
+#else
+  (void)fd, (void)upto;
+#endif
+}
+
+void *exo_alloc_aligned(size_t n) {
+  void *p = NULL;
+  return posix_memalign(&p, 4096, n ? n : 1) == 0 ? p : NULL;
+}
+
+void exo_advise_huge(void *p, size_t n) {
+#if defined(EXO_PLATFORM_LINUX) && defined(MADV_HUGEPAGE)
+  if (p) (void)madvise(p, n, MADV_HUGEPAGE);
+#else
+  (void)p, (void)n;
+#endif
+}
+
+void *exo_alloc_huge(size_t n) {
+#if defined(EXO_PLATFORM_LINUX) && defined(MADV_HUGEPAGE)
+  const size_t huge = (size_t)2 << 20;
+  if (n >= huge) {
+    void *p = NULL;
+    size_t rounded = (n + huge - 1) & ~(huge - 1);
+    if (posix_memalign(&p, huge, rounded) != 0) return NULL;
+    /* memory reused from earlier stages is already mapped with small
+     * pages: drop it (the block is ours alone) so it faults in huge */
+    (void)madvise(p, rounded, MADV_DONTNEED);
+    (void)madvise(p, rounded, MADV_HUGEPAGE);
+    return p;
+  }
+#endif
+  return malloc(n ? n : 1);
+}
+
+/* Contract (exo_platform.h): mappings from EXO_BIG_MIN bytes, malloc below. */
+void *exo_big_alloc(size_t n) {
+  if (n < EXO_BIG_MIN) return malloc(n ? n : 1);
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+void *exo_big_alloc_aligned(size_t n, size_t align) {
+  if (n < EXO_BIG_MIN) {
+    void *p = NULL;
+    return posix_memalign(&p, align, n ? n : 1) == 0 ? p : NULL;
+  }
+  if (n > SIZE_MAX - align) return NULL;
+  uint8_t *p = mmap(NULL, n + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  uint8_t *q = (uint8_t *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+  if (q > p) munmap(p, (size_t)(q - p)); /* trim to [q, q + n) */
+  size_t tail = (size_t)(p + n + align - (q + n));
+  if (tail) munmap(q + n, tail);
+  return q;
+}
+
+void exo_big_free(void *p, size_t n) {
+  if (!p) return;
+  if (n < EXO_BIG_MIN) free(p);
+  else munmap(p, n);
+}
+
+void *exo_big_realloc(void *p, size_t old_n, size_t new_n) {
+  if (!p) return exo_big_alloc(new_n);
+  if (old_n < EXO_BIG_MIN && new_n < EXO_BIG_MIN) return realloc(p, new_n ? new_n : 1);
+#if defined(EXO_PLATFORM_LINUX) && defined(MREMAP_MAYMOVE)
+  if (old_n >= EXO_BIG_MIN && new_n >= EXO_BIG_MIN) {
+    void *q = mremap(p, old_n, new_n, MREMAP_MAYMOVE);
+    return q == MAP_FAILED ? NULL : q;
+  }
+#endif
+  void *q = exo_big_alloc(new_n);
+  if (!q) return NULL;
+  memcpy(q, p, old_n < new_n ? old_n : new_n);
+  exo_big_free(p, old_n);
+  return q;
+}
+
+int exo_disk_free(const char *path, uint64_t *bytes) {
+  struct statvfs sv;
+  if (statvfs(path, &sv) != 0) return -1;
+  *bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+  return 0;
+}
+
+uint64_t exo_mem_physical(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+unsigned exo_cpu_count(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (unsigned)n : 1;
+}
+
+uint64_t exo_open_files_max(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 0;
+  return (uint64_t)rl.rlim_cur;
+}
+
+uint64_t exo_peak_rss(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+#if defined(__APPLE__)
+  return (uint64_t)ru.ru_maxrss; /* bytes on macOS */
+#else
+  return (uint64_t)ru.ru_maxrss * 1024; /* KiB on Linux and the BSDs */
+#endif
+}
+
+uint64_t exo_process_id(void) { return (uint64_t)getpid(); }
+
+void exo_args_utf8(int *argc, char ***argv) { (void)argc, (void)argv; }
+
+#endif

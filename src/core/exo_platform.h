@@ -1,0 +1,147 @@
+/* exo_platform.h: everything the core needs from the operating system.
+ *
+ * The rest of src/core calls only this API for files, large memory blocks,
+ * I/O hints and system queries; exo_platform.c alone includes system
+ * headers beyond ISO C (plus pthreads: MinGW-w64 ships winpthreads).
+ * Three builds:
+ *   Linux                 every extension below is used where it exists;
+ *   POSIX (macOS, BSD, or any system with -DEXO_PORTABLE)
+ *                         plain POSIX 2008: no fallocate hole punching, no
+ *                         sync_file_range, posix_fadvise, mremap,
+ *                         MADV_HUGEPAGE, /proc; -DEXO_PORTABLE makes a Linux
+ *                         build take exactly this path (CI: make portable-test);
+ *   Windows (_WIN32)      Win32 calls, wide-character paths, binary mode.
+ *
+ * Contract:
+ * - Paths are UTF-8 (R hands UTF-8 strings). On Windows they are converted
+ *   to UTF-16 and opened with the wide-character API, so names with spaces
+ *   and non-ASCII characters work whatever the ANSI code page is.
+ * - Descriptors are C runtime ints: POSIX descriptors, or on Windows CRT
+ *   descriptors wrapping a HANDLE opened in binary mode, not inheritable by
+ *   child processes (close-on-exec on POSIX), shared for reading, writing and
+ *   deletion (so a run file can be unlinked while another thread reads it).
+ * - Offsets and sizes are 64-bit everywhere (Windows' long is 32 bits).
+ * - exo_pread / exo_pwrite never use or move a shared file position (pread
+ *   and pwrite; on Windows ReadFile/WriteFile with an OVERLAPPED offset), so
+ *   threads may read one descriptor in parallel.
+ * - Functions returning int give 0 on success and -1 with errno set on
+ *   failure (Windows error codes are mapped to errno values), so callers
+ *   report with exo_error_errno. Hints never fail.
+ */
+#ifndef EXO_PLATFORM_H
+#define EXO_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- which paths this build takes ------------------------------------ */
+#if defined(_WIN32)
+#define EXO_PLATFORM_NAME "windows"
+#elif defined(__linux__) && !defined(EXO_PORTABLE)
+#define EXO_PLATFORM_LINUX 1
+#define EXO_PLATFORM_NAME "linux"
+#else
+#define EXO_PLATFORM_NAME "posix"
+#endif
+
+/* ---- files ------------------------------------------------------------ */
+/* Whether '\\' also separates path components (Windows; '/' works too). */
+#if defined(_WIN32)
+#define EXO_PATH_BACKSLASH 1
+#else
+#define EXO_PATH_BACKSLASH 0
+#endif
+
+enum { EXO_OPEN_READ = 0,   /* read only */
+       EXO_OPEN_RDWR = 1,   /* read and write an existing file */
+       EXO_OPEN_CREATE = 2, /* write only; create or truncate (mode 0666 less umask) */
+       EXO_OPEN_EXCL = 3 }; /* write only; create, fail with EEXIST if it exists */
+int exo_open(const char *path, int how); /* descriptor, or -1 and errno */
+int exo_close(int fd);
+/* One read() at the current position (sequential readers of one thread,
+ * pipes and FIFOs); at most 1 GiB per call; retries EINTR. Bytes read, 0 at
+ * end of file, -1 and errno. */
+int64_t exo_read(int fd, void *buf, size_t n);
+/* Positioned read/write of at most n bytes (1 GiB per call); retry EINTR.
+ * Bytes transferred (0: end of file for reads), or -1 and errno. */
+int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off);
+int64_t exo_pwrite(int fd, const void *buf, size_t n, uint64_t off);
+/* Write all n bytes to standard output (binary mode on Windows). */
+int exo_write_stdout(const void *buf, size_t n);
+
+enum { EXO_FILE_REGULAR = 1, EXO_FILE_DIR = 2, EXO_FILE_OTHER = 3 };
+int exo_fd_stat(int fd, uint64_t *size, int *kind);
+int exo_path_stat(const char *path, uint64_t *size, int *kind);
+
+int exo_remove(const char *path);                  /* unlink a file */
+int exo_rename_replace(const char *from, const char *to); /* replaces `to` */
+/* Create a fresh directory from `tmpl` ending in "XXXXXX" (filled in). */
+int exo_make_tempdir(char *tmpl);
+/* Create and open (EXO_OPEN_EXCL) a fresh file from `tmpl` ending in
+ * "XXXXXX"; mode 0666 less the umask (what a plain creat() gives). */
+int exo_make_tempfile(char *tmpl);
+/* Remove every regular file in `dir`, then `dir`; 0 when it is gone. */
+int exo_remove_dir(const char *dir);
+
+/* ---- hints (no-ops where the system has no such call) ------------------ */
+/* The range will be read front to back / soon (posix_fadvise on Linux). */
+void exo_hint_sequential(int fd, uint64_t off, uint64_t len);
+void exo_hint_willneed(int fd, uint64_t off, uint64_t len);
+/* Write-behind (sync_file_range on Linux): start writeback of a range, or
+ * start it and wait for it to complete. */
+void exo_writeback_start(int fd, uint64_t off, uint64_t len);
+void exo_writeback_wait(int fd, uint64_t off, uint64_t len);
+/* Return [0, upto) of a file open for writing to the file system while the
+ * size stays (fallocate PUNCH_HOLE on Linux). Best effort; never fails.
+ * Where it does not exist (EXO_PUNCH_SUPPORTED == 0) a run file keeps its
+ * blocks until it is unlinked, once its last record has been merged: peak
+ * temporary disk grows by the size of the runs merged at once (see
+ * benchmarks/PORTABILITY.md). */
+void exo_punch_hole(int fd, uint64_t upto);
+#if defined(EXO_PLATFORM_LINUX)
+#define EXO_PUNCH_SUPPORTED 1
+#else
+#define EXO_PUNCH_SUPPORTED 0
+#endif
+
+/* ---- memory ------------------------------------------------------------ */
+/* 4 KiB-aligned malloc for I/O buffers (malloc's alignment on Windows, where
+ * nothing needs more); free with free(). */
+void *exo_alloc_aligned(size_t n);
+/* A malloc'd block (free() frees it) that the system is asked to back with
+ * huge pages where it can (2 MiB aligned, MADV_HUGEPAGE on Linux; plain
+ * malloc elsewhere). */
+void *exo_alloc_huge(size_t n);
+/* Ask for huge pages over a mapping (MADV_HUGEPAGE on Linux; else nothing). */
+void exo_advise_huge(void *p, size_t n);
+
+/* Large buffers that go back to the system when freed or shrunk: blocks of
+ * EXO_BIG_MIN bytes and more are their own memory mappings (mmap on POSIX,
+ * VirtualAlloc on Windows; malloc would serve them from its heap once its
+ * dynamic mmap threshold has grown, and keep their pages after free, so a
+ * buffer shrunk to make room for another structure would not really give its
+ * memory back). Smaller blocks come from the C heap. Free and resize only
+ * with these calls, with the size they were allocated with. */
+#define EXO_BIG_MIN ((size_t)1 << 20)
+void *exo_big_alloc(size_t n);
+void *exo_big_realloc(void *p, size_t old_n, size_t new_n); /* NULL: p unchanged */
+void exo_big_free(void *p, size_t n);
+/* exo_big_alloc aligned to `align` (a power of two multiple of the page
+ * size); zeroed when it is a mapping (n >= EXO_BIG_MIN). */
+void *exo_big_alloc_aligned(size_t n, size_t align);
+
+/* ---- system queries ---------------------------------------------------- */
+/* Bytes available to this user on the file system holding `path`. */
+int exo_disk_free(const char *path, uint64_t *bytes);
+uint64_t exo_mem_physical(void);   /* installed RAM in bytes; 0 if unknown */
+unsigned exo_cpu_count(void);      /* online processors; >= 1 */
+/* Descriptors this process may have open at once; 0 if unbounded. */
+uint64_t exo_open_files_max(void);
+uint64_t exo_peak_rss(void);       /* peak resident set in bytes; 0 if unknown */
+uint64_t exo_process_id(void);
+/* Windows: replace argv by the UTF-8 form of the wide command line (the
+ * narrow one is in the ANSI code page), so paths reach exo_open intact.
+ * Elsewhere nothing. The new vector lives until the process exits. */
+void exo_args_utf8(int *argc, char ***argv);
+
+#endif
