@@ -20,13 +20,16 @@ static double now_seconds(void) {
 typedef struct edge_sink {
   exo_sorter *sorter;
   int directed;
+  int drop_self;    /* self-loops store nothing */
+  float min_weight; /* weights below store nothing */
 } edge_sink;
 
 /* Turn one input edge into arc records (exo_record.h sign convention).
- * Weights <= 0 register the names (done by the parser) but store nothing. */
+ * Weights <= 0 or below min_weight, and self-loops when they are dropped,
+ * register the names (done by the parser) but store nothing. */
 static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *ctx) {
   edge_sink *s = user;
-  if (!(w > 0.0f)) return EXO_OK;
+  if (!(w > 0.0f) || w < s->min_weight || (a == b && s->drop_self)) return EXO_OK;
   uint64_t hi = a > b ? a : b;
   exo_status st;
   if (hi >= EXO_NARROW_ID_LIMIT && !exo_sorter_is_wide(s->sorter)) {
@@ -101,6 +104,8 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   *out = NULL;
   exo_status st = check_options(opt, ctx);
   if (st) return st;
+  st = exo_parse_check_options(&opt->parse, ctx);
+  if (st) return st;
   exo_builder *b = calloc(1, sizeof *b);
   exo_graph *g = calloc(1, sizeof *g);
   if (!b || !g) {
@@ -144,6 +149,8 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->budget.sorter = b->sorter;
   exo_names_on_grow(b->names, on_names_grow, &b->budget);
   b->sink.directed = opt->directed;
+  b->sink.drop_self = opt->drop_self_loops != 0;
+  b->sink.min_weight = opt->min_weight;
   *out = b;
   return EXO_OK;
 
@@ -196,13 +203,19 @@ exo_status exo_builder_add_edge(exo_builder *b, const char *a, size_t alen,
     return EXO_FAIL(ctx, EXO_EINPUT, "edge %llu: the weight is %s",
                     (unsigned long long)b->pushed,
                     w == w ? "infinite or beyond float range" : "NaN");
-  if (b->opt.parse.ignore_weights) w = 1.0;
+  float fw = (float)w;
+  if (b->opt.parse.ignore_weights) {
+    fw = 1.0f;
+  } else if (b->opt.parse.transform == EXO_WT_NEGLOG10 && exo_evalue_weight(w, &fw) != 0) {
+    return EXO_FAIL(ctx, EXO_EINPUT, "edge %llu: the e-value %g is negative",
+                    (unsigned long long)b->pushed, w);
+  }
   uint64_t ia, ib;
   exo_status st = exo_names_intern(b->names, (const uint8_t *)a, alen, &ia, ctx);
   if (!st) st = exo_names_intern(b->names, (const uint8_t *)bname, blen, &ib, ctx);
   if (st) return st;
   b->g->num_lines++;
-  return on_edge(&b->sink, ia, ib, (float)w, ctx);
+  return on_edge(&b->sink, ia, ib, fw, ctx);
 }
 
 void exo_builder_expect(exo_builder *b, uint64_t edges) {

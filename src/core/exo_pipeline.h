@@ -45,6 +45,11 @@ typedef struct exo_build_options {
                                undirected graph): KEEP stores each (LP adds
                                their weights up), SUM/MAX store one arc (see
                                exo_sort.h) */
+  float min_weight;         /* edges whose weight (after the parser's
+                               transform) is below this register both names
+                               but store no arc; <= 0: none (weights <= 0 store
+                               no arc anyway) */
+  int drop_self_loops;      /* an edge A-A registers A but stores no arc */
 } exo_build_options;
 
 typedef struct exo_graph {
