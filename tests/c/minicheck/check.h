@@ -8,7 +8,9 @@
  * cannot do: isolate a test that crashes (that ends the run, with a non-zero
  * exit), enforce timeouts (tcase_set_timeout is accepted and ignored), or run
  * tests that need fork() (those are not compiled on Windows; see
- * tests/c/README.md). CK_RUN_SUITE and CK_RUN_CASE select as with Check.
+ * tests/c/README.md). CK_RUN_SUITE and CK_RUN_CASE select as with Check;
+ * MINICHECK_SKIP=name,name leaves those tests out (each is listed as
+ * skipped); MINICHECK_TIMES=1 prints the tests that took 5 s or more.
  * The summary line has Check's form: "100%: Checks: N, Failures: F, Errors: 0".
  * Our own code: no Check source is used. */
 #ifndef EXO_MINICHECK_H

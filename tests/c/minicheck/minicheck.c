@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct mc_entry {
   const TTest *t;
@@ -30,7 +31,7 @@ struct Suite {
 struct SRunner {
   Suite **suites;
   size_t n, cap;
-  int checks, failures;
+  int checks, failures, skips;
 };
 
 /* The test running now: where a failed check jumps to. A test binary runs
@@ -132,9 +133,29 @@ void mc_fail(const char *file, int line, const char *fmt, ...) {
   exit(1);
 }
 
+static double now_sec(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Whether `name` is in the comma-separated list MINICHECK_SKIP. */
+static int skipped(const char *name) {
+  const char *l = getenv("MINICHECK_SKIP");
+  size_t n = strlen(name);
+  while (l && *l) {
+    const char *e = strchr(l, ',');
+    size_t k = e ? (size_t)(e - l) : strlen(l);
+    if (k == n && strncmp(l, name, n) == 0) return 1;
+    l = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
 /* Runs one test (one loop index); 1 if it passed. */
 static int run_one(const TCase *tc, const TTest *t, int i) {
   volatile int ok = 1;
+  double t0 = now_sec();
   mc_in_test = 1;
   if (setjmp(mc_jump) == 0) {
     for (int f = 0; f < tc->nfix; f++)
@@ -147,6 +168,8 @@ static int run_one(const TCase *tc, const TTest *t, int i) {
   }
   mc_in_test = 0;
   if (!ok) printf("%s:%d:F:%s:%s:%d: %s\n", mc_file, mc_line, tc->name, t->name, i, mc_msg);
+  double dt = now_sec() - t0;
+  if (dt >= 5 && getenv("MINICHECK_TIMES")) printf("time: %s:%s:%d: %.1f s\n", tc->name, t->name, i, dt);
   fflush(stdout);
   return ok;
 }
@@ -168,6 +191,11 @@ void srunner_run_all(SRunner *sr, enum print_output mode) {
         if (tc->usetup[f]) tc->usetup[f]();
       for (size_t k = 0; k < tc->n; k++)
         for (int i = tc->tests[k].start; i < tc->tests[k].end; i++) {
+          if (skipped(tc->tests[k].t->name)) {
+            if (i == tc->tests[k].start) printf("skipped: %s:%s (MINICHECK_SKIP)\n", tc->name, tc->tests[k].t->name);
+            sr->skips++;
+            continue;
+          }
           sr->checks++;
           if (!run_one(tc, tc->tests[k].t, i)) sr->failures++;
         }
@@ -178,6 +206,7 @@ void srunner_run_all(SRunner *sr, enum print_output mode) {
   if (mode != CK_SILENT) {
     int pct = sr->checks ? (int)(100.0 * (sr->checks - sr->failures) / sr->checks) : 0;
     printf("%d%%: Checks: %d, Failures: %d, Errors: 0\n", pct, sr->checks, sr->failures);
+    if (sr->skips) printf("minicheck: %d skipped (MINICHECK_SKIP)\n", sr->skips);
   }
 }
 
