@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -19,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -280,40 +278,34 @@ static int fail(const exo_ctx *ctx, exo_status st) {
 
 /* Copy a file to standard output through a large buffer. */
 static exo_status copy_to_stdout(const char *path, exo_ctx *ctx) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = exo_open(path, EXO_OPEN_READ);
   if (fd < 0) return exo_error_errno(&ctx->err, errno, "cannot open", path);
   size_t cap = (size_t)1 << 20;
   char *buf = malloc(cap);
   if (!buf) {
-    close(fd);
+    exo_close(fd);
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
   }
   exo_status st = EXO_OK;
   for (;;) {
-    ssize_t k = read(fd, buf, cap);
-    if (k < 0 && errno == EINTR) continue;
+    int64_t k = exo_read(fd, buf, cap);
     if (k < 0) {
       st = exo_error_errno(&ctx->err, errno, "cannot read", path);
       break;
     }
     if (k == 0) break;
-    for (ssize_t off = 0; off < k;) {
-      ssize_t w = write(STDOUT_FILENO, buf + off, (size_t)(k - off));
-      if (w < 0 && errno == EINTR) continue;
-      if (w < 0) {
-        st = exo_error_errno(&ctx->err, errno, "cannot write", "standard output");
-        goto done;
-      }
-      off += w;
+    if (exo_write_stdout(buf, (size_t)k) != 0) {
+      st = exo_error_errno(&ctx->err, errno, "cannot write", "standard output");
+      break;
     }
   }
-done:
   free(buf);
-  close(fd);
+  exo_close(fd);
   return st;
 }
 
 int main(int argc, char **argv) {
+  exo_args_utf8(&argc, &argv); /* Windows: UTF-8 paths */
   enum { OPT_SELF = 256, OPT_ATT, OPT_IGNORE, OPT_ITER, OPT_SEP, OPT_HEADER,
          OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION, OPT_REFINE,
          OPT_FORMAT, OPT_COLUMNS, OPT_TRANSFORM, OPT_MINW, OPT_SELFHITS, OPT_COMBINE };
@@ -432,27 +424,35 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: warning: 'iterations' above 32767 is capped at 32767\n", prog);
     iterations = EXO_LP_MAX_VISITS;
   }
-  if (!threads) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    threads = n > 0 ? (uint64_t)n : 1;
-  }
+  if (!threads) threads = exo_cpu_count();
   if (threads > 256) threads = 256;
-  if (!tempdir) tempdir = getenv("TMPDIR");
-  if (!tempdir || !*tempdir) tempdir = "/tmp";
+  char *default_tempdir = NULL;
+  if (!tempdir) {
+    tempdir = default_tempdir = exo_default_tempdir();
+    if (!tempdir) {
+      fprintf(stderr, "%s: error: out of memory\n", prog);
+      return EXIT_NOMEM;
+    }
+  }
   if (!seed_given) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    seed = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+    seed = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^ (exo_process_id() << 32);
     seed &= ((uint64_t)1 << 53) - 1;
   }
   int to_stdout = !out || !strcmp(out, "-");
 
+#ifdef _WIN32
+  signal(SIGINT, on_signal); /* no sigaction, no SIGPIPE */
+  signal(SIGTERM, on_signal);
+#else
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
+#endif
 
   cli_state state = {verbose, isatty(STDERR_FILENO), -1, 0, 0, 0, 0, 0};
   exo_ctx ctx;
@@ -507,6 +507,7 @@ int main(int argc, char **argv) {
   double t0 = now_seconds();
   exo_builder *b = NULL;
   exo_status st = exo_builder_create(&opt, &ctx, &b);
+  free(default_tempdir); /* the builder has made its directory */
   if (st) return fail(&ctx, st);
   if (optind >= argc) {
     st = exo_builder_add_file(b, "/dev/stdin", &ctx);
@@ -546,8 +547,6 @@ int main(int argc, char **argv) {
   if (!st && to_stdout) st = copy_to_stdout(target, &ctx);
   if (state.verbose && state.stage >= 0) report(&state, 1);
   if (!st && (stats || verbose)) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr,
             "nodes\t%" PRIu64 "\narcs\t%" PRIu64 "\nclusters\t%" PRIu64
             "\nlargest_cluster\t%" PRIu64 "\niterations\t%u\nlp_visits\t%" PRIu64
@@ -556,7 +555,7 @@ int main(int argc, char **argv) {
             "\npeak_rss\t%.0f\nseconds\t%.3f\n",
             g->num_nodes, g->num_edges, res.num_clusters, res.largest, res.max_visits,
             res.pops, res.changes, res.rounds, seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
-            1024.0 * (double)ru.ru_maxrss, now_seconds() - t0);
+            (double)exo_peak_rss(), now_seconds() - t0);
   }
   free(target);
   exo_graph_free(g);

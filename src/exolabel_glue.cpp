@@ -10,8 +10,6 @@
 #include <R_ext/Utils.h>
 #include <cli/progress.h>
 
-#include <sys/resource.h>
-#include <sys/statvfs.h>
 #include <time.h>
 
 #include <climits>
@@ -22,6 +20,7 @@
 
 extern "C" {
 #include "exo_pipeline.h"
+#include "exo_platform.h"
 }
 
 namespace {
@@ -396,13 +395,8 @@ exo_status push_source(exo_builder *b, SEXP src, exo_ctx *ctx) {
 }
 
 double peak_rss_bytes() {
-  struct rusage ru;
-  if (getrusage(RUSAGE_SELF, &ru) != 0) return NA_REAL;
-#ifdef __APPLE__
-  return (double)ru.ru_maxrss;
-#else
-  return 1024.0 * (double)ru.ru_maxrss;
-#endif
+  uint64_t b = exo_peak_rss();
+  return b ? (double)b : NA_REAL;
 }
 
 } // namespace
@@ -587,9 +581,9 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
 // (NA if unknown).
 // [[Rcpp::export(.exolabel_free_space)]]
 double exolabel_free_space(std::string path) {
-  struct statvfs sv;
-  if (statvfs(path.c_str(), &sv) != 0) return NA_REAL;
-  return static_cast<double>(sv.f_bavail) * static_cast<double>(sv.f_frsize);
+  uint64_t bytes = 0;
+  if (exo_disk_free(path.c_str(), &bytes) != 0) return NA_REAL;
+  return static_cast<double>(bytes);
 }
 
 namespace {

@@ -104,6 +104,10 @@ static HANDLE handle_of(int fd) {
 }
 
 int exo_open(const char *path, int how) {
+  if (how == EXO_OPEN_READ && strcmp(path, "/dev/stdin") == 0) {
+    _setmode(0, _O_BINARY);
+    return _dup(0);
+  }
   wchar_t *w = wide(path);
   if (!w) return -1;
   DWORD access = GENERIC_READ, disp = OPEN_EXISTING, flags = FILE_ATTRIBUTE_NORMAL;
@@ -429,6 +433,15 @@ uint64_t exo_peak_rss(void) {
 }
 
 uint64_t exo_process_id(void) { return (uint64_t)GetCurrentProcessId(); }
+
+char *exo_default_tempdir(void) {
+  static const wchar_t *const vars[] = {L"TMPDIR", L"TEMP", L"TMP"};
+  for (int i = 0; i < 3; i++) {
+    const wchar_t *d = _wgetenv(vars[i]);
+    if (d && *d) return narrow(d);
+  }
+  return narrow(L".");
+}
 
 void exo_args_utf8(int *argc, char ***argv) {
   int n = 0;
@@ -757,6 +770,15 @@ uint64_t exo_peak_rss(void) {
 }
 
 uint64_t exo_process_id(void) { return (uint64_t)getpid(); }
+
+char *exo_default_tempdir(void) {
+  const char *d = getenv("TMPDIR");
+  if (!d || !*d) d = "/tmp";
+  size_t n = strlen(d) + 1;
+  char *s = malloc(n);
+  if (s) memcpy(s, d, n);
+  return s;
+}
 
 void exo_args_utf8(int *argc, char ***argv) { (void)argc, (void)argv; }
 

@@ -56,7 +56,9 @@ enum { EXO_OPEN_READ = 0,   /* read only */
        EXO_OPEN_RDWR = 1,   /* read and write an existing file */
        EXO_OPEN_CREATE = 2, /* write only; create or truncate (mode 0666 less umask) */
        EXO_OPEN_EXCL = 3 }; /* write only; create, fail with EEXIST if it exists */
-int exo_open(const char *path, int how); /* descriptor, or -1 and errno */
+/* Descriptor, or -1 and errno. "/dev/stdin" names standard input on
+ * Windows too (read only; closing the descriptor leaves fd 0 open). */
+int exo_open(const char *path, int how);
 int exo_close(int fd);
 /* One read() at the current position (sequential readers of one thread,
  * pipes and FIFOs); at most 1 GiB per call; retries EINTR. Bytes read, 0 at
@@ -92,7 +94,8 @@ int exo_make_tempfile(char *tmpl);
 int exo_remove_dir(const char *dir);
 
 /* ---- hints (no-ops where the system has no such call) ------------------ */
-/* The range will be read front to back / soon (posix_fadvise on Linux). */
+/* The range (len 0: to the end) will be read front to back / soon
+ * (posix_fadvise on Linux). */
 void exo_hint_sequential(int fd, uint64_t off, uint64_t len);
 void exo_hint_willneed(int fd, uint64_t off, uint64_t len);
 /* Write-behind (sync_file_range on Linux): start writeback of a range, or
@@ -139,6 +142,10 @@ void exo_big_free(void *p, size_t n);
 void *exo_big_alloc_aligned(size_t n, size_t align);
 
 /* ---- system queries ---------------------------------------------------- */
+/* Default base for temporary directories, malloc'd (NULL: out of memory):
+ * $TMPDIR, else on Windows %TEMP% or %TMP% (read as UTF-16, returned as
+ * UTF-8), else "/tmp" (Windows: "."). */
+char *exo_default_tempdir(void);
 /* Bytes available to this user on the file system holding `path`. */
 int exo_disk_free(const char *path, uint64_t *bytes);
 uint64_t exo_mem_physical(void);   /* installed RAM in bytes; 0 if unknown */

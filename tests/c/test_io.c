@@ -62,7 +62,9 @@ START_TEST(zeroed_objects_close_safely) {
   exo_writer_abort(&w);
   ck_assert_int_eq(exo_writer_close(&w, &ctx), EXO_OK);
   exo_reader_close(&r);
+#ifndef _WIN32 /* no fcntl; Wine may start the test without a standard input */
   ck_assert_int_ne(fcntl(0, F_GETFD), -1);
+#endif
 }
 END_TEST
 
@@ -159,19 +161,23 @@ END_TEST
 
 START_TEST(punching_reader_releases_blocks) {
   /* 48 MiB read through a 1 MiB buffer: the consumed part is returned to the
-   * file system while reading (st_blocks drops), the size stays */
+   * file system while reading (st_blocks drops), the size stays. In builds
+   * without hole punching (EXO_PUNCH_SUPPORTED 0, exo_platform.h) the reader
+   * reads every byte right and leaves the file whole. */
   char *dir = tu_mkdtemp();
   char *path = tu_path(dir, "run.bin");
   const size_t mib = (size_t)1 << 20, n = 48 * mib;
   uint8_t *data = malloc(n);
   for (size_t i = 0; i < n; i++) data[i] = (uint8_t)(i * 7u + 3u);
   ck_assert_int_eq(tu_write_file(path, data, n), 0);
+#if EXO_PUNCH_SUPPORTED
   int fd = open(path, O_RDONLY);
   ck_assert_int_eq(fsync(fd), 0);
   close(fd);
   struct stat st;
   ck_assert_int_eq(stat(path, &st), 0);
   ck_assert_uint_ge((uint64_t)st.st_blocks * 512, n);
+#endif
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_reader r;
@@ -179,16 +185,27 @@ START_TEST(punching_reader_releases_blocks) {
   uint8_t *got = malloc(n);
   for (size_t off = 0; off < n; off += mib / 2) {
     ck_assert_int_eq(exo_reader_read(&r, got + off, mib / 2, &ctx), EXO_OK);
+#if EXO_PUNCH_SUPPORTED
     /* what is still allocated: the unread bytes, plus at most the buffer
      * (1 MiB) and one punch step (1 MiB) */
     ck_assert_int_eq(stat(path, &st), 0);
     ck_assert_uint_le((uint64_t)st.st_blocks * 512, n - (off + mib / 2) + 2 * mib);
+#endif
   }
   ck_assert_mem_eq(got, data, n);
+#if EXO_PUNCH_SUPPORTED
   ck_assert_int_eq(stat(path, &st), 0);
   ck_assert_uint_eq((uint64_t)st.st_size, n);
   ck_assert_uint_le((uint64_t)st.st_blocks * 512, 2 * mib);
+#endif
   exo_reader_close(&r);
+#if !EXO_PUNCH_SUPPORTED
+  size_t len = 0;
+  char *again = tu_read_file(path, &len);
+  ck_assert_uint_eq(len, n);
+  ck_assert_mem_eq(again, data, n);
+  free(again);
+#endif
   free(got);
   free(data);
   tu_rmdir(dir);

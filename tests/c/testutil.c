@@ -10,14 +10,16 @@
 
 #include <check.h>
 
+#include "exo_platform.h"
 #include "exo_record.h"
 
 char *tu_mkdtemp(void) {
-  const char *base = getenv("TMPDIR");
-  if (!base || !*base) base = "/tmp";
+  char *base = exo_default_tempdir(); /* $TMPDIR or /tmp; %TEMP% on Windows */
+  if (!base) return NULL;
   char *p = malloc(strlen(base) + 32);
   sprintf(p, "%s/exotest-XXXXXX", base);
-  if (!mkdtemp(p)) {
+  free(base);
+  if (exo_make_tempdir(p) != 0) {
     free(p);
     return NULL;
   }
