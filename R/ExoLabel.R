@@ -6,7 +6,11 @@
 #' memory; the edges stay on disk.
 #'
 #' @section Input format:
-#' One edge per line, `A<sep>B<sep>W` or `A<sep>B`. Names are any bytes but
+#' One edge per line, `A<sep>B<sep>W` or `A<sep>B`: by default node `A` is
+#' column 1, node `B` column 2 and the weight column 3 (`columns` chooses
+#' others). Columns after the last one used are not read, so a file with
+#' more columns is accepted as SynExtend accepts it; a line with fewer
+#' columns than the last one used is an error. Names are any bytes but
 #' the separator, line ends and NUL (UTF-8 is fine; names of any length up to
 #' 64 MiB per line). The weight is parsed as a number and stored as a
 #' single-precision float; a two-column line has weight 1. Lines may end in
@@ -28,8 +32,8 @@
 #' a magnitude beyond the float range (above about `3.4e38`).
 #'
 #' Other malformed input is an error naming the file and line: fewer than 2
-#' or more than 3 columns (the message suggests the separator when the line
-#' holds a different one), an empty name, a NUL byte (binary files), a
+#' columns, or fewer than the last column used (the message suggests the
+#' separator when the line holds a different one), an empty name, a NUL byte (binary files), a
 #' carriage return inside a name. A textual header such as
 #' `from<sep>to<sep>weight` needs `header = TRUE`; without it, its weight
 #' column is reported as not a number (a two-column header would be read as
@@ -43,6 +47,76 @@
 #' weight of zero or below, every node is its own cluster, with a warning.
 #' Errors, interrupts and a full disk leave no temporary file behind and
 #' the R session usable.
+#'
+#' @section Search-tool output (`format = "blast"`):
+#' All-vs-all protein searches write one hit per line in the tabular format
+#' that BLAST+ (`-outfmt 6`), DIAMOND (`--outfmt 6`) and MMseqs2
+#' (`easy-search` and `convertalis` with their default columns) share:
+#'
+#' | column | BLAST+ `-outfmt 6` | DIAMOND `--outfmt 6` | MMseqs2 default |
+#' |---:|---|---|---|
+#' | 1 | qseqid (query) | qseqid | query |
+#' | 2 | sseqid (subject) | sseqid | target |
+#' | 3 | pident (% identity) | pident | fident (identity as a fraction; pident, in %, in older releases) |
+#' | 4 | length (alignment) | length | alnlen |
+#' | 5 | mismatch | mismatch | mismatch |
+#' | 6 | gapopen | gapopen | gapopen |
+#' | 7, 8 | qstart, qend | qstart, qend | qstart, qend |
+#' | 9, 10 | sstart, send | sstart, send | tstart, tend |
+#' | 11 | evalue | evalue | evalue |
+#' | 12 | bitscore | bitscore | bits |
+#'
+#' `ExoLabel(file, format = "blast")` reads such a file as it is: the nodes
+#' are columns 1 and 2, the weight is \eqn{-\log_{10}}{-log10} of the
+#' e-value in column 11, self hits (query = subject) are dropped and the two
+#' hits `q -> s` and `s -> q` become one edge with the larger weight. This
+#' is what MCL users do (`mcxload --stream-mirror --stream-neg-log10
+#' -stream-tf 'ceil(200)'`). Each default can be changed:
+#'
+#' * `columns`: the node columns and the weight column, e.g. `c(1, 2, 12)`
+#'   with `weight_transform = "none"` weighs edges by bitscore; two columns
+#'   (`c(1, 2)`) give every edge weight 1.
+#' * `weight_transform = "neglog10"`: the weight column is an e-value `E`
+#'   and the weight is \eqn{\min(-\log_{10} E, 200)}{min(-log10(E), 200)},
+#'   computed from the digits and exponent of the text, so e-values far
+#'   below the range of doubles (`1e-400`) are exact before the cap. An
+#'   e-value of 0 (printed by the tools when it underflows) and any e-value
+#'   below `1e-200` weigh 200, the cap MCL users set; e-values of 1 and
+#'   above give a weight of 0 or below, that is no edge (their nodes stay).
+#'   A negative or non-numeric e-value is an error naming the file and line.
+#'   A line of only two columns, possible only with the plain 1, 2, 3
+#'   layout, keeps weight 1 (not transformed).
+#' * `min_weight`: edges whose weight (after the transform) is below it are
+#'   dropped, their nodes stay in the output; with `"neglog10"`,
+#'   `min_weight = 10` keeps hits with an e-value of `1e-10` or less. The
+#'   comparison is made on single-precision floats.
+#' * `self_hits = "keep"` keeps an edge from a protein to itself (one arc,
+#'   which label propagation counts for the node's own label).
+#' * `combine`: how an edge given more than once is stored, in particular
+#'   the hits `q -> s` and `s -> q` of an undirected graph. `"max"` keeps one
+#'   edge per pair and direction with the largest weight: a pair's two hits
+#'   describe one similarity, and their e-values differ only because the
+#'   database size and composition statistics differ with the query, so
+#'   adding them up would count reciprocal pairs twice against pairs found
+#'   in one direction only (MCL's `--stream-mirror` also keeps the larger).
+#'   `"sum"` keeps every copy, so that label propagation adds their weights
+#'   up: this is the behaviour for plain edge lists (SynExtend's). Combining
+#'   happens in the final merge of the external sort; `graph_stats` then
+#'   counts the arcs left. In `"directed"` mode only copies of the same arc
+#'   combine (`q -> s` twice), not `q -> s` with `s -> q`.
+#'
+#' `format = "edges"` (the default) means columns 1, 2, 3, weights as they
+#' are, self-loops kept and `combine = "sum"`: plain edge lists give exactly
+#' the results of earlier versions. In-memory edge lists take
+#' `weight_transform`, `min_weight`, `self_hits` and `combine` (the weight
+#' column then holds e-values), but not `format = "blast"` or `columns`:
+#' select the columns of a data frame yourself. With `ignore_weights =
+#' TRUE` no weight column is read and nothing is transformed. The disk
+#' check guesses 64 bytes per line for `"blast"` files; combining and the
+#' dropped self hits only shrink the graph. Bitscores normalised by the
+#' self-hit score are not offered: they need every protein's self-hit score
+#' before its first hit is weighed, which a single streaming pass does not
+#' have (and DIAMOND does not always report self hits).
 #'
 #' @section Label propagation:
 #' Every node starts in its own cluster and is active. Nodes are processed
@@ -234,6 +308,22 @@
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
 #'   A vector runs one clustering per value.
+#' @param format `"edges"` (default): an edge list, columns 1, 2, 3. `"blast"`:
+#'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 11)`,
+#'   `weight_transform = "neglog10"`, `self_hits = "drop"`, `combine =
+#'   "max"`. See Search-tool output.
+#' @param columns `NULL` (the format's columns) or 2 or 3 column numbers:
+#'   node A, node B and optionally the weight (without it every edge weighs
+#'   1).
+#' @param weight_transform `NULL` (the format's), `"none"` or `"neglog10"`
+#'   (the weight column is an e-value; the weight is its capped `-log10`).
+#' @param min_weight `NULL` (no threshold) or a number: edges with a smaller
+#'   weight (after the transform) are dropped, their nodes kept.
+#' @param self_hits `NULL` (the format's), `"keep"` or `"drop"`: edges from
+#'   a node to itself.
+#' @param combine `NULL` (the format's), `"sum"` (every copy of an edge is
+#'   kept, weights add up) or `"max"` (one edge per pair, the largest
+#'   weight).
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
@@ -241,7 +331,9 @@
 #'     `iterations` (the cap actually used), `refine`.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs: two per undirected edge with positive weight, one per directed
-#'     edge or self-loop).}
+#'     edge or self-loop; edges dropped by `min_weight` or `self_hits` are
+#'     not counted, and with `combine = "max"` the copies of an arc count
+#'     once).}
 #'   \item{results}{the output file path, or with `return_table = TRUE` a
 #'     `data.frame(Vertex, Cluster)`, or for `igraph` inputs an igraph
 #'     `communities` object.}
@@ -249,7 +341,9 @@
 #'   clustering.
 #'   Each carries an attribute `"stats"`: a list with the number of sorted
 #'   runs, merge passes, merge fan-in, peak temporary disk in bytes (sort
-#'   runs and graph files), the number of clusters, the largest cluster's
+#'   runs and graph files), `input` (the input options in effect: `format`,
+#'   `columns`, `weight_transform`, `min_weight`, `self_hits`, `combine`),
+#'   the number of clusters, the largest cluster's
 #'   size, `size_bins` (number of clusters of size 1, 2-3, 4-7, ...), the
 #'   seconds spent per stage, `refine_merged` (clusters merged by the merge
 #'   passes) and `seconds_refine`, the R process's peak resident memory
@@ -264,6 +358,14 @@
 #' head(res$results)
 #' table(res$results$Cluster)
 #' res   # a summary of the run
+#'
+#' # BLAST/DIAMOND/MMseqs2 tabular output (12 columns), read as it is
+#' hits <- tempfile(fileext = ".m8")
+#' writeLines(c("p1\tp2\t81.0\t120\t23\t0\t1\t120\t1\t120\t3e-50\t190",
+#'              "p2\tp1\t81.0\t120\t23\t0\t1\t120\t1\t120\t1e-49\t188",
+#'              "p1\tp1\t100.0\t120\t0\t0\t1\t120\t1\t120\t0\t250",
+#'              "p3\tp4\t35.2\t80\t50\t2\t5\t84\t3\t82\t2e-8\t45"), hits)
+#' ExoLabel(hits, format = "blast", return_table = TRUE)$results
 #'
 #' # an edge list already in R
 #' df <- read.delim(edges, header = FALSE, col.names = c("from", "to", "weight"))

@@ -296,6 +296,9 @@ typedef struct pcfg {
   uint32_t maxcol;     /* fields needed (the largest column used) */
   int short_ok;        /* a 2-field line is an edge of weight 1 */
   int custom;          /* columns other than the plain 1, 2, 3 */
+  int nwant;           /* columns used (2 or 3), in increasing order: */
+  uint32_t want_col[3];
+  uint8_t want_role[3]; /* 0 node A, 1 node B, 2 weight */
   exo_weight_transform tf;
 } pcfg;
 
@@ -438,6 +441,55 @@ static void weight_error(const pcfg *cfg, batch *b, uint64_t line, const uint8_t
     batch_fail(b, EXO_EINPUT, line, "%s %s%s is not a number", kind, q, col);
 }
 
+/* The first separator in [p, end), or end. Fields of search-tool output are
+ * a few bytes long, too short for memchr's setup to pay: test 8 bytes at a
+ * time with the word trick (a byte equal to sep becomes zero in x ^ rep; the
+ * lowest flagged byte of the zero-byte test is always a true zero). */
+static inline const uint8_t *find_sep(const uint8_t *p, const uint8_t *end, uint8_t sep,
+                                      uint64_t rep) {
+  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  while (end - p >= 8) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    const uint64_t t = x ^ rep;
+    const uint64_t m = (t - ones) & ~t & highs;
+    if (m) return p + (__builtin_ctzll(m) >> 3);
+    p += 8;
+  }
+  while (p < end && *p != sep) p++;
+  return p;
+}
+
+/* Past the n-th separator (n >= 1) in [p, end), or NULL when there are
+ * fewer: counts separators 8 bytes at a time (exact zero-byte mask, whose
+ * high bits are summed with a multiply). */
+static inline const uint8_t *skip_fields(const uint8_t *p, const uint8_t *end, uint32_t n,
+                                         uint8_t sep, uint64_t rep) {
+  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, ones = 0x0101010101010101ULL;
+  while (end - p >= 8) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    const uint64_t t = x ^ rep;
+    uint64_t m = ~(((t & low7) + low7) | t | low7); /* 0x80 where a byte is sep */
+    const uint32_t c = (uint32_t)(((m >> 7) * ones) >> 56);
+    if (c >= n) {
+      while (--n) m &= m - 1;
+      return p + (__builtin_ctzll(m) >> 3) + 1;
+    }
+    n -= c;
+    p += 8;
+  }
+  for (; p < end; p++)
+    if (*p == sep && --n == 0) return p + 1;
+  return NULL;
+}
+
 /* Parse the data line [s, e) of buf (LF excluded, at most EXO_PARSE_MAX_LINE
  * bytes), the batch's line number `line`. Appends a record (none for an
  * empty line); returns -1 after recording an error in the batch. */
@@ -459,31 +511,36 @@ static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, si
     return -1;
   }
   const uint8_t *p = buf + s, *end = buf + e;
-  /* walk the fields up to the last column used; the rest is not read */
-  const uint8_t *fa = NULL, *fae = NULL, *fb = NULL, *fbe = NULL, *wp = NULL, *we = NULL;
+  /* visit the columns used in increasing order, skipping the fields in
+   * between a word at a time; the rest of the line is not read */
+  const uint8_t *fs[3] = {NULL, NULL, NULL}, *fe[3] = {NULL, NULL, NULL};
   const uint8_t *f = p;
+  const uint8_t sepb = (uint8_t)cfg->sep;
+  const uint64_t rep = 0x0101010101010101ULL * sepb;
   uint32_t col = 1;
-  for (;;) {
-    const uint8_t *t = memchr(f, cfg->sep, (size_t)(end - f));
-    const uint8_t *fe = t ? t : end;
-    if (col == cfg->ca) {
-      fa = f;
-      fae = fe;
-    } else if (col == cfg->cb) {
-      fb = f;
-      fbe = fe;
-    } else if (col == cfg->cw) {
-      wp = f;
-      we = fe;
+  int k = 0;
+  while (k < cfg->nwant) {
+    const uint32_t c = cfg->want_col[k];
+    if (c > col) {
+      f = skip_fields(f, end, c - col, sepb, rep);
+      if (!f) break;
+      col = c;
     }
-    if (col == cfg->maxcol || !t) break;
-    f = t + 1;
+    const uint8_t *q = find_sep(f, end, sepb, rep);
+    fs[cfg->want_role[k]] = f;
+    fe[cfg->want_role[k]] = q;
+    k++;
+    if (k == cfg->nwant) break;
+    if (q == end) break; /* no field after this one */
+    f = q + 1;
     col++;
   }
-  if (col < cfg->maxcol && !(cfg->short_ok && col == 2)) {
+  if (k < cfg->nwant && !(cfg->short_ok && k == 2)) {
     field_count_error(cfg, b, line, p, end);
     return -1;
   }
+  const uint8_t *fa = fs[0], *fae = fe[0], *fb = fs[1], *fbe = fe[1];
+  const uint8_t *wp = fs[2], *we = fe[2];
   if (fae == fa) {
     batch_fail(b, EXO_EINPUT, line, "empty name in field %u", (unsigned)cfg->ca);
     return -1;
@@ -1037,6 +1094,19 @@ static void make_cfg(const exo_parse_options *opt, pcfg *cfg) {
   cfg->short_ok = cfg->cw == 3 && cfg->maxcol == 3;
   cfg->custom = !(cfg->ca == 1 && cfg->cb == 2 && (cfg->cw == 3 || cfg->cw == 0));
   cfg->tf = cfg->cw ? opt->transform : EXO_WT_NONE;
+  const uint32_t cols[3] = {cfg->ca, cfg->cb, cfg->cw};
+  cfg->nwant = 0;
+  for (uint8_t r = 0; r < 3; r++) {
+    if (!cols[r]) continue;
+    int i = cfg->nwant++;
+    while (i > 0 && cfg->want_col[i - 1] > cols[r]) { /* insertion sort */
+      cfg->want_col[i] = cfg->want_col[i - 1];
+      cfg->want_role[i] = cfg->want_role[i - 1];
+      i--;
+    }
+    cfg->want_col[i] = cols[r];
+    cfg->want_role[i] = r;
+  }
 }
 
 /* Parse one file; see exo_parse.h. */

@@ -78,14 +78,14 @@ test_that("a 12-column search output clusters into its families, same bytes from
 test_that("format = 'blast' equals the pairs combined by max in R, byte for byte", {
     h <- make_hits(k = 4, s = 7, seed = 2)
     f <- write_m8(h$hits)
-    # independent: data.table keeps, per unordered pair without self hits,
-    # the largest -log10(e-value); nodes in order of first appearance
-    dt <- data.table::data.table(q = h$hits$q, s = h$hits$s, w = neglog10(h$hits$evalue))
-    order_nodes <- unique(as.vector(rbind(dt$q, dt$s)))
-    dt <- dt[q != s]
-    dt[, `:=`(lo = pmin(q, s), hi = pmax(q, s))]
-    comb <- dt[, .(w = max(w)), by = .(lo, hi)]
-    comb <- comb[w > 0]
+    # independent: keep, per unordered pair without self hits, the largest
+    # -log10(e-value) (base R aggregate); nodes in order of first appearance
+    w <- neglog10(h$hits$evalue)
+    order_nodes <- unique(as.vector(rbind(h$hits$q, h$hits$s)))
+    keep <- h$hits$q != h$hits$s
+    pr <- data.frame(lo = pmin(h$hits$q, h$hits$s), hi = pmax(h$hits$q, h$hits$s), w = w)[keep, ]
+    comb <- stats::aggregate(w ~ lo + hi, data = pr, FUN = max)
+    comb <- comb[comb$w > 0, ]
     # register the nodes in the same order with weight-0 lines, then one
     # line per pair (both arcs from one line, as the max rule stores them)
     reg <- matrix(c(order_nodes, if (length(order_nodes) %% 2) order_nodes[1]), nrow = 2)
