@@ -8,7 +8,8 @@ DEB_PKGS=(r-base-dev r-cran-rcpp r-cran-testthat r-cran-igraph r-cran-roxygen2
           r-cran-cli r-cran-matrix r-cran-data.table r-bioc-biocstyle r-bioc-bioccheck
           r-bioc-s4vectors qpdf
           check libsubunit-dev pkg-config zlib1g-dev valgrind rsync
-          clang-14 libclang-rt-14-dev cppcheck)  # make fuzz / fuzz-replay (libFuzzer), make cppcheck
+          clang-14 libclang-rt-14-dev cppcheck   # make fuzz / fuzz-replay (libFuzzer), make cppcheck
+          openmpi-bin libopenmpi-dev)           # make mpi / mpi-test (exolabel-mpi)
 missing=()
 for p in "${DEB_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
