@@ -451,7 +451,8 @@ typedef struct lpd {
   uint64_t n;
   uint64_t *off, *lab;
   uint16_t *visits;
-  uint64_t *active, *bnd; /* bit sets */
+  uint64_t *active, *bnd; /* bit sets: to process; has a voting arc from a ghost */
+  uint64_t *changed;      /* bit set: label changed since the last exchange */
   uint64_t nactive;
   int fd;
   size_t esz;
@@ -462,11 +463,12 @@ typedef struct lpd {
   /* ghosts: hash gid -> slot; labels by slot, slots grouped by owner */
   uint64_t *gkey, *gslot;
   uint64_t gmask, ng;
-  uint64_t *glab, *gnew;
-  uint64_t *gcount;       /* P: ghosts per owner */
+  uint64_t *glab, *gids;  /* by slot: label, global id */
+  uint64_t *notify;       /* bit set by slot: tell the owner to activate it */
+  uint64_t *gcount, *gstart; /* P: ghosts per owner, first slot of each owner */
+  uint64_t *sstart;       /* P: first send-list entry of each reader rank */
   uint64_t *slist, nslist;/* owned indices other ranks read, by reader rank */
   uint64_t *scnt;         /* P */
-  uint64_t *sendlab;
   tally_slot *tally;
   uint64_t *touched;
   uint64_t tcap, tcount;
@@ -474,7 +476,17 @@ typedef struct lpd {
   uint16_t perm[EXO_LP_BLOCK];
   uint32_t max_visits, tie_visits;
   uint64_t pops, changes;
+  uint64_t step, coin_seed;
 } lpd;
+
+/* The seeded coin that lets a boundary node take part in superstep `step`
+ * (splitmix64 finaliser of seed, node and step). */
+static inline int coin(const lpd *s, uint64_t gid) {
+  uint64_t z = s->coin_seed ^ (gid * 0x9E3779B97F4A7C15ULL) ^ (s->step * 0xBF58476D1CE4E5B9ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return (int)((z ^ (z >> 31)) & 1u);
+}
 
 static void lpd_free(lpd *s) {
   if (s->fd >= 0) close(s->fd);
@@ -483,16 +495,19 @@ static void lpd_free(lpd *s) {
   free(s->visits);
   free(s->active);
   free(s->bnd);
+  free(s->changed);
+  free(s->notify);
+  free(s->gids);
+  free(s->gstart);
+  free(s->sstart);
   free(s->buf);
   free(s->nbuf);
   free(s->gkey);
   free(s->gslot);
   free(s->glab);
-  free(s->gnew);
   free(s->gcount);
   free(s->slist);
   free(s->scnt);
-  free(s->sendlab);
   free(s->tally);
   free(s->touched);
 }
@@ -571,7 +586,10 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->visits = calloc((size_t)(n ? n : 1), 2);
   s->active = calloc(words, 8);
   s->bnd = calloc(words, 8);
+  s->changed = calloc(words, 8);
   s->gcount = calloc((size_t)d->P, 8);
+  s->gstart = calloc((size_t)d->P, 8);
+  s->sstart = calloc((size_t)d->P, 8);
   s->scnt = calloc((size_t)d->P, 8);
   s->gmask = 1023;
   s->gkey = malloc(1024 * 8);
@@ -579,7 +597,8 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->tcap = 1024;
   s->tally = malloc(s->tcap * sizeof *s->tally);
   s->touched = malloc(s->tcap / 2 * 8);
-  if (!s->off || !s->lab || !s->visits || !s->active || !s->bnd || !s->gcount || !s->scnt ||
+  if (!s->off || !s->lab || !s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
+      !s->gstart || !s->sstart || !s->scnt ||
       !s->gkey || !s->gslot || !s->tally || !s->touched)
     return oom(ctx, "the label propagation arrays", (n + 1) * 27);
   for (uint64_t i = 0; i < 1024; i++) s->gkey[i] = EMPTY;
@@ -613,8 +632,9 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
         if (u / P >= n) st = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR neighbour %llu out of range", (unsigned long long)u);
         continue;
       }
-      if (d->opt->directed && !(w > 0.0f)) continue; /* out-arcs read no label */
-      bit_set(s->bnd, v);
+      /* every remote neighbour gets a slot: voting arcs read its label,
+       * the others name whom to notify on a change */
+      if (!d->opt->directed || w > 0.0f) bit_set(s->bnd, v);
       uint64_t before = s->ng;
       ghost_find(s, u, 1, &err);
       if (err) st = oom(ctx, "the ghost table", (s->gmask + 1) * 32);
@@ -637,11 +657,14 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   exo_reader_close(&rd);
   /* slots grouped by owner: renumber, and the requests in the same order */
   s->glab = malloc((size_t)(s->ng ? s->ng : 1) * 8);
-  s->gnew = malloc((size_t)(s->ng ? s->ng : 1) * 8);
+  s->gids = malloc((size_t)(s->ng ? s->ng : 1) * 8);
+  s->notify = calloc((size_t)(s->ng / 64 + 1), 8);
   uint64_t *start = calloc((size_t)d->P, 8);
-  if (!st && (!s->glab || !s->gnew || !start)) st = oom(ctx, "the ghost labels", s->ng * 16);
+  if (!st && (!s->glab || !s->gids || !s->notify || !start))
+    st = oom(ctx, "the ghost labels", s->ng * 16);
   if (!st) {
     for (int q = 1; q < d->P; q++) start[q] = start[q - 1] + s->gcount[q - 1];
+    memcpy(s->gstart, start, (size_t)d->P * 8);
     for (uint64_t i = 0; i < s->ng; i++) {
       uint64_t u = glist[i];
       uint64_t slot = start[u % P]++;
@@ -653,6 +676,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
     if (grow(&d->sbuf, &d->scap, s->ng * 8 + 8)) st = oom(ctx, "the ghost requests", s->ng * 8);
     else
       memcpy(d->sbuf, s->glab, (size_t)s->ng * 8);
+    memcpy(s->gids, s->glab, (size_t)s->ng * 8);
   }
   free(start);
   free(glist);
@@ -672,9 +696,11 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   if ((st = exchange(d, STAT_LP)) != EXO_OK) return st;
   s->nslist = d->rtotal / 8;
   s->slist = malloc((size_t)(s->nslist ? s->nslist : 1) * 8);
-  s->sendlab = malloc((size_t)(s->nslist ? s->nslist : 1) * 8);
-  if (!s->slist || !s->sendlab) return oom(ctx, "the send lists", s->nslist * 16);
-  for (int q = 0; q < d->P; q++) s->scnt[q] = d->rcount[q] / 8;
+  if (!s->slist) return oom(ctx, "the send lists", s->nslist * 8);
+  for (int q = 0; q < d->P; q++) {
+    s->scnt[q] = d->rcount[q] / 8;
+    if (q > 0) s->sstart[q] = s->sstart[q - 1] + s->scnt[q - 1];
+  }
   for (uint64_t i = 0; i < s->nslist; i++) {
     uint64_t g;
     memcpy(&g, d->rbuf + 8 * i, 8);
@@ -781,13 +807,20 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   }
   if (ties == 0 || win == cur || (cur_best && s->visits[v] > s->tie_visits)) return EXO_OK;
   s->lab[v] = win;
+  bit_set(s->changed, v);
   *changed = 1;
-  for (uint64_t i = 0; i < k; i++) { /* activate local out-neighbours */
+  for (uint64_t i = 0; i < k; i++) { /* activate the out-neighbours */
     uint64_t u;
     float w;
     exo_adj_decode(p + i * s->esz, d->wide, &u, &w);
     if (directed && !(w < 0.0f)) continue;
-    if (u % P != (uint64_t)d->r) continue;
+    if (u % P != (uint64_t)d->r) { /* remote: its owner activates it after the sweep */
+      uint64_t slot = ghost_find(s, u, 0, &err);
+      if (err) return EXO_FAIL(d->ctx, EXO_EINTERNAL, "neighbour %llu has no ghost slot",
+                               (unsigned long long)u);
+      bit_set(s->notify, slot);
+      continue;
+    }
     u /= P;
     if (s->lab[u] == win || s->visits[u] >= s->max_visits || bit_get(s->active, u)) continue;
     bit_set(s->active, u);
@@ -825,6 +858,11 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
     uint64_t v = first + (uint64_t)(s->perm[i] ^ mask);
     if (v >= end || !bit_get(s->active, v)) continue;
+    /* from the second superstep on a boundary node takes part only when
+     * its coin says so: two nodes on different ranks that would each take
+     * the other's (stale) label forever stop swapping */
+    if (s->step > 1 && bit_get(s->bnd, v) && !coin(s, v * (uint64_t)d->P + (uint64_t)d->r))
+      continue; /* sits this superstep out, stays active */
     bit_clear(s->active, v);
     s->nactive--;
     s->visits[v]++;
@@ -848,6 +886,81 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
     }
   }
   return exo_poll(ctx);
+}
+
+/* After a sweep: send each reader rank (position, label) for the entries of
+ * its list whose node changed, and each owner the ghosts to activate; apply
+ * what arrives. Per peer block: count u64 | count x (pos u64, label u64) |
+ * global ids u64. */
+static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
+  exo_ctx *ctx = d->ctx;
+  const uint64_t P = (uint64_t)d->P;
+  uint64_t tot = 0;
+  for (int q = 0; q < d->P; q++) {
+    uint64_t nl = 0, nn = 0;
+    for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += bit_get(s->changed, s->slist[i]);
+    for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += bit_get(s->notify, g);
+    d->scount[q] = 8 + 16 * nl + 8 * nn;
+    tot += d->scount[q];
+  }
+  if (grow(&d->sbuf, &d->scap, tot)) {
+    d->res->agreed = 0;
+    return oom(ctx, "the label messages", tot);
+  }
+  uint8_t *p = d->sbuf;
+  for (int q = 0; q < d->P; q++) {
+    uint64_t nl = (d->scount[q] - 8) / 16, k = 0; /* an upper bound until written */
+    uint8_t *head = p;
+    p += 8;
+    for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) {
+      if (!bit_get(s->changed, s->slist[i])) continue;
+      uint64_t pos = i - s->sstart[q];
+      memcpy(p, &pos, 8);
+      memcpy(p + 8, &s->lab[s->slist[i]], 8);
+      p += 16;
+      k++;
+    }
+    memcpy(head, &k, 8);
+    for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) {
+      if (!bit_get(s->notify, g)) continue;
+      memcpy(p, &s->gids[g], 8);
+      p += 8;
+    }
+    (void)nl;
+  }
+  memset(s->changed, 0, (size_t)((s->n + 63) / 64 + 1) * 8);
+  memset(s->notify, 0, (size_t)(s->ng / 64 + 1) * 8);
+  exo_status st = exchange(d, STAT_LP);
+  if (st) return st;
+  for (int q = 0; q < d->P; q++) sent[0] += q == d->r ? 0 : d->scount[q];
+  const uint8_t *b = d->rbuf;
+  for (int q = 0; q < d->P; q++) {
+    const uint8_t *end = b + d->rcount[q];
+    uint64_t k;
+    if (d->rcount[q] < 8) return EXO_FAIL(ctx, EXO_EINTERNAL, "short label message");
+    memcpy(&k, b, 8);
+    b += 8;
+    if (k > (uint64_t)(end - b) / 16) return EXO_FAIL(ctx, EXO_EINTERNAL, "bad label message");
+    for (uint64_t i = 0; i < k; i++, b += 16) {
+      uint64_t pos, l;
+      memcpy(&pos, b, 8);
+      memcpy(&l, b + 8, 8);
+      if (pos >= s->gcount[q]) return EXO_FAIL(ctx, EXO_EINTERNAL, "bad ghost position");
+      s->glab[s->gstart[q] + pos] = l;
+    }
+    for (; b + 8 <= end; b += 8) {
+      uint64_t g;
+      memcpy(&g, b, 8);
+      if (g % P != (uint64_t)d->r || g / P >= s->n)
+        return EXO_FAIL(ctx, EXO_EINTERNAL, "rank %d asked to activate node %llu it does not own",
+                        d->r, (unsigned long long)g);
+      uint64_t x = g / P;
+      if (s->visits[x] >= s->max_visits || bit_get(s->active, x)) continue;
+      bit_set(s->active, x);
+      s->nactive++;
+    }
+  }
+  return EXO_OK;
 }
 
 static exo_status stage_lp(dist *d, lpd *s) {
@@ -876,10 +989,7 @@ static exo_status stage_lp(dist *d, lpd *s) {
   res->step_bytes = calloc(EXO_DIST_MAX_STEPS, 8);
   res->step_changes = calloc(EXO_DIST_MAX_STEPS, 8);
   if (!res->step_bytes || !res->step_changes) st = oom(ctx, "the superstep figures", EXO_DIST_MAX_STEPS * 16);
-  for (int q = 0; q < d->P; q++) {
-    d->scount[q] = s->scnt[q] * 8;
-    d->rcount[q] = s->gcount[q] * 8;
-  }
+  s->coin_seed = d->opt->seed ^ 0x243F6A8885A308D3ULL;
   uint64_t step = 0, step_changes = 0;
   for (;;) {
     uint64_t v[2] = {s->nactive, step_changes};
@@ -889,6 +999,7 @@ static exo_status stage_lp(dist *d, lpd *s) {
     res->changes += step > 0 ? v[1] : 0;
     if (v[0] == 0) break;
     step++;
+    s->step = step;
     step_changes = 0;
     for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) s->perm[i] = (uint16_t)i;
     for (uint32_t i = EXO_LP_BLOCK; i > 1; i--) {
@@ -899,31 +1010,13 @@ static exo_status stage_lp(dist *d, lpd *s) {
     }
     for (uint64_t first = 0; first < s->n && !st; first += EXO_LP_BLOCK)
       st = lp_block(d, s, first, &step_changes);
-    /* the labels other ranks read; always exchanged, errors wait for the
-     * checkpoint at the top */
-    for (uint64_t i = 0; i < s->nslist; i++) s->sendlab[i] = s->lab[s->slist[i]];
-    if (d->cm->alltoallv(d->cm->user, s->sendlab, d->scount, s->gnew, d->rcount))
-      return transport_fail(d, "label");
+    /* changed labels and activations for the other ranks; always
+     * exchanged, a local error waits for the checkpoint at the top */
     uint64_t sent = 0;
-    for (int q = 0; q < d->P; q++) sent += q == d->r ? 0 : d->scount[q];
+    exo_status xs = lp_exchange(d, s, &sent);
+    if (xs) return xs;
     res->bytes_sent[STAT_LP] += sent;
     if (step <= EXO_DIST_MAX_STEPS) res->step_bytes[step - 1] = sent;
-    int moved = s->ng && memcmp(s->gnew, s->glab, (size_t)s->ng * 8) != 0;
-    uint64_t *t = s->glab;
-    s->glab = s->gnew;
-    s->gnew = t;
-    if (moved && !st) {
-      for (uint64_t w = 0; w * 64 < s->n; w++) {
-        uint64_t bits = s->bnd[w] & ~s->active[w];
-        while (bits) {
-          uint64_t u = w * 64 + (uint64_t)__builtin_ctzll(bits);
-          bits &= bits - 1;
-          if (s->visits[u] >= s->max_visits) continue;
-          bit_set(s->active, u);
-          s->nactive++;
-        }
-      }
-    }
   }
   res->supersteps = step;
   uint64_t g[1] = {s->pops};
@@ -1146,8 +1239,9 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   d.P = comm->size;
   d.r = comm->rank;
   d.spool.fd = -1;
-  d.xbytes = opt->exchange_bytes ? opt->exchange_bytes : opt->memory_limit / 16;
+  d.xbytes = opt->memory_limit / 16;
   if (d.xbytes < MIN_EXCHANGE) d.xbytes = MIN_EXCHANGE;
+  if (opt->exchange_bytes) d.xbytes = opt->exchange_bytes < 64 ? 64 : opt->exchange_bytes;
   size_t olen = strlen(opt->out_path);
   d.lnames_path = exo_path_join(opt->tmpdir, "names.local");
   d.spool_path = exo_path_join(opt->tmpdir, "edges.spool");

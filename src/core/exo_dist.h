@@ -125,7 +125,8 @@ typedef struct exo_dist_options {
   int directed;
   const char *tmpdir;       /* existing private directory of this rank */
   uint64_t memory_limit;    /* per rank */
-  uint64_t exchange_bytes;  /* per round and rank; 0 = memory_limit / 16 */
+  uint64_t exchange_bytes;  /* per round and rank; 0 = memory_limit / 16, at
+                               least 1 MiB (other values, >= 64, are for tests) */
   uint32_t max_visits;      /* 0 = automatic */
   uint64_t seed;
   const char *out_path;
