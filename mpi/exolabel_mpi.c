@@ -315,10 +315,12 @@ static void print_stats(const exo_dist_result *res, int P, double seconds) {
   MPI_Reduce(res->step_bytes, max, (int)steps, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   if (g_rank == 0 && all && sum && max) {
     fprintf(stderr,
-            "ranks\t%d\nnodes\t%" PRIu64 "\nedges\t%" PRIu64 "\narcs\t%" PRIu64 "\nclusters\t%" PRIu64
+            "ranks\t%d\nnodes\t%" PRIu64 "\nedges\t%" PRIu64 "\narcs\t%" PRIu64
+            "\nadjacency_entries\t%" PRIu64 "\nclusters\t%" PRIu64
             "\niterations\t%u\nsupersteps\t%" PRIu64 "\nlp_visits\t%" PRIu64 "\nlp_changes\t%" PRIu64
             "\nseconds\t%.3f\n",
-            P, res->num_nodes, res->num_lines, res->num_arcs, res->num_clusters, res->max_visits,
+            P, res->num_nodes, res->num_lines, res->num_arcs, res->num_entries, res->num_clusters,
+            res->max_visits,
             res->supersteps, res->pops, res->changes, seconds);
     fprintf(stderr, "rank\tnodes\tarcs\tghosts\tboundary\tsend_list\tsent_resolve\tsent_arcs\t"
                     "sent_lp\tsent_output\ts_parse\ts_resolve\ts_csr\ts_lp\ts_output\ttemp_disk\tpeak_rss\n");
@@ -409,7 +411,7 @@ int main(int argc, char **argv) {
   free(tmpdir);
   g_tmpdir[0] = 0;
   if (st) {
-    fprintf(stderr, "%s: %s%s\n", prog, strncmp(ctx.err.msg, "rank ", 5) ? "error: " : "",
+    fprintf(stderr, "%s: rank %d: %s%s\n", prog, g_rank, strncmp(ctx.err.msg, "stopped", 7) ? "error: " : "",
             ctx.err.msg[0] ? ctx.err.msg : exo_status_name(st));
     fflush(stderr);
     free(tr.sc);

@@ -67,7 +67,7 @@ static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
 
 static exo_status transport_fail(dist *d, const char *what) {
   d->res->agreed = 0;
-  return EXO_FAIL(d->ctx, EXO_EIO, "rank %d: the %s exchange between ranks failed", d->r, what);
+  return EXO_FAIL(d->ctx, EXO_EIO, "the %s exchange between ranks failed", what);
 }
 
 /* Owner rank of a name: multiply-shift of the hash's second lane. */
@@ -85,8 +85,8 @@ static exo_status checkpoint(dist *d, exo_status st, uint64_t *sums, int n) {
     d->res->agreed = 1;
     if (st) return st;
     exo_status code = (exo_status)(f & 0xff);
-    return EXO_FAIL(d->ctx, code, "rank %d: stopped because rank %d failed (%s)", d->r,
-                    d->P - (int)(f >> 8), exo_status_name(code));
+    return EXO_FAIL(d->ctx, code, "stopped because rank %d failed (%s)", d->P - (int)(f >> 8),
+                    exo_status_name(code));
   }
   if (n > 0 && d->cm->allreduce_u64(d->cm->user, sums, n, EXO_DIST_SUM))
     return transport_fail(d, "sum");
@@ -380,7 +380,7 @@ static exo_status fill_arcs(dist *d, exo_reader *rd, uint8_t *ebuf, uint64_t ema
   return EXO_OK;
 }
 
-static exo_status add_received_arcs(dist *d, exo_sorter *s, uint64_t *own_arcs) {
+static exo_status add_received_arcs(dist *d, exo_sorter *s, uint64_t *own_arcs, uint64_t *votes) {
   for (uint64_t i = 0; i + ARC_REC <= d->rtotal; i += ARC_REC) {
     uint64_t key, nbr;
     float w;
@@ -393,6 +393,7 @@ static exo_status add_received_arcs(dist *d, exo_sorter *s, uint64_t *own_arcs) 
     exo_status st = exo_sorter_add(s, key / (uint64_t)d->P, nbr, w, d->ctx);
     if (st) return st;
     (*own_arcs)++;
+    *votes += !d->opt->directed || w > 0.0f;
   }
   return EXO_OK;
 }
@@ -413,7 +414,7 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
   so.wide = d->wide;
   if (!st) st = exo_sorter_create(&s, &so, ctx);
   if (!st) st = exo_reader_open(&rd, d->spool_path, IO_BUF, 0, UINT64_MAX, 1, ctx);
-  uint64_t own_arcs = 0;
+  uint64_t own_arcs = 0, votes = 0;
   for (;;) {
     uint64_t c = 0;
     if (!st) st = fill_arcs(d, &rd, ebuf, emax, &c);
@@ -425,7 +426,7 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
     }
     if (!more) break;
     if ((st = exchange(d, STAT_ARCS)) != EXO_OK) break;
-    st = add_received_arcs(d, s, &own_arcs); /* reported at the next checkpoint */
+    st = add_received_arcs(d, s, &own_arcs, &votes); /* reported at the next checkpoint */
   }
   exo_reader_close(&rd);
   free(ebuf);
@@ -437,6 +438,7 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
   }
   exo_sorter_free(s);
   d->res->own_arcs = own_arcs;
+  d->res->num_arcs = votes; /* summed by the caller */
   return st;
 }
 
@@ -1286,8 +1288,10 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   if (!cs) {
     st = stage_arcs(&d, &sst);
     sums[0] = res->own_arcs;
-    cs = checkpoint(&d, st, sums, 1);
-    res->num_arcs = sums[0];
+    sums[1] = res->num_arcs;
+    cs = checkpoint(&d, st, sums, 2);
+    res->num_entries = sums[0];
+    res->num_arcs = sums[1];
     res->sort_runs = sst.runs;
   }
   res->seconds[2] = now_s() - t;

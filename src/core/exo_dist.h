@@ -34,26 +34,34 @@
  *    asynchronous inside a rank). Labels are global ids; every node starts
  *    with its own id and active. In a superstep each rank makes one sweep
  *    over its active nodes exactly as exo_lp.h describes (blocks of
- *    EXO_LP_BLOCK indices, seeded permutation inside a block, the same
- *    winner rule, tie breaking by visit number, visit cap, activation of
- *    local out-neighbours which run later in the same sweep or in the next
- *    superstep), reading neighbour labels from its own array for owned
+ *    EXO_LP_BLOCK indices, a seeded permutation inside a block, the same
+ *    winner rule, tie breaking by visit number, the visit cap, local
+ *    out-neighbours activated to run later in the same sweep or in the next
+ *    superstep). Neighbour labels come from the rank's own array for owned
  *    nodes and, for "ghosts" (neighbours owned elsewhere), from a copy
- *    refreshed between supersteps. Between supersteps every rank sends each
- *    other rank the current labels of the nodes that rank reads (lists
- *    agreed once after the CSR is built; alltoallv, 8 bytes per entry).
+ *    refreshed between supersteps. After the sweep one alltoallv carries,
+ *    for each pair of ranks, (position, label) for every node the receiver
+ *    reads whose label changed in the sweep (16 bytes each; the lists of
+ *    who reads what are agreed once after the CSR is built) and the global
+ *    ids of the receiver's nodes to activate (8 bytes each, at most once per
+ *    ghost and superstep): an out-neighbour on another rank is activated
+ *    by its owner, under the same visit cap, instead of in place.
  *    Differences from the single-machine rule: a ghost's label is the one
- *    from the end of the previous superstep (owned labels are current);
- *    a ghost that changed cannot name the nodes it affects, so when any
- *    ghost label read by a rank changed, every "boundary" node of that rank
- *    (one with a voting arc from a ghost) that has visits left is
- *    activated. The visit cap (automatic: from the global maximum degree)
- *    and tie threshold are those of exo_lp.h. The run stops when, after an
- *    exchange, no rank has an active node (global sum, allreduce). No
- *    attenuation and no self-loop cutoff in this mode.
- *    Randomness: rank r draws from seed mixed with r, so the same seed, the
- *    same P and the same files give the same bytes; another P gives another
- *    (equally valid) partition.
+ *    from the end of the previous superstep (owned labels are current), the
+ *    "label differs" test before activating a remote out-neighbour is left
+ *    out, and from the second superstep on a boundary node (one with a
+ *    voting arc from a ghost) takes part in a superstep only when a seeded
+ *    coin of (seed, node, superstep) says so (otherwise it stays active for
+ *    the next one): with stale labels two nodes on different ranks could
+ *    otherwise take each other's label forever. The visit cap (automatic:
+ *    from the global maximum degree) and the tie threshold are exo_lp.h's.
+ *    The run stops when, after an exchange, no rank has an active node
+ *    (allreduce). No attenuation and no self-loop cutoff in this mode.
+ *    Randomness: rank r draws from the seed mixed with r, so the same seed,
+ *    the same P and the same files give the same bytes; another P gives
+ *    another (equally valid) partition. With P = 1 there are no ghosts and
+ *    the run is exo_lp's algorithm (its ids differ: names are numbered by
+ *    the owner, so tie draws differ from the single-machine run's).
  * 6. Output. Clusters are numbered 1..K globally: each rank sends the
  *    distinct labels of its nodes to the labels' owners, rank q marks the
  *    labels it owns that are used (a bitmap over its indices), K_q comes from
@@ -84,10 +92,13 @@
  * the adjacency read buffer of label propagation (memory_limit / 4); per
  * name read 8 bytes (its global id) + the local name table (exo_names.h),
  * per owned node the owned-name table while resolving, then 8 (offsets) +
- * 8 (label) + 2 (visits) + 1/4 (active and boundary bits), per ghost 40
- * (hash slot pair at <= 50% load, label) and per entry of the send lists 8
- * (index) + 8 (send buffer); while numbering clusters 16 bytes per distinct
- * label of its nodes. Temporary disk per rank: edge spool (20 bytes per edge
+ * 8 (label) + 2 (visits) + 3/8 (active, changed and boundary bits), per
+ * ghost (every remote neighbour) 32 to 64 (hash slots, load 25-50%) + 16
+ * (label, global id) + 1/8 (notify bit), per entry of the send lists 8
+ * (index); the label messages of a superstep take at most 16 bytes per
+ * send-list entry plus 8 per ghost; an adjacency list longer than the read
+ * buffer is read whole into a buffer of its own; while numbering clusters
+ * 24 bytes per distinct label of its nodes and 8 per node (a sorted copy). Temporary disk per rank: edge spool (20 bytes per edge
  * read), names files, the sort's runs and CSR part, the output part. */
 #ifndef EXO_DIST_H
 #define EXO_DIST_H
@@ -138,7 +149,11 @@ typedef struct exo_dist_options {
 typedef struct exo_dist_result {
   int agreed;            /* on failure: every rank stopped at one checkpoint */
   /* global figures (the same on every rank) */
-  uint64_t num_nodes, num_lines, num_arcs, num_clusters;
+  uint64_t num_nodes, num_lines, num_clusters;
+  uint64_t num_arcs;     /* arcs label propagation votes over, as exo_graph's
+                            num_edges: 2 per undirected edge (1 per self-loop),
+                            1 per directed edge; weight > 0 only */
+  uint64_t num_entries;  /* adjacency entries in all CSR parts */
   uint32_t max_visits;
   uint64_t supersteps, pops, changes;
   /* this rank */
