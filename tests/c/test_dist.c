@@ -160,7 +160,7 @@ static char **write_graph(const char *dir, int directed) {
   strcat(text[2], "c2_3\tc0_3\t0.1\n");
   char **paths = malloc(3 * sizeof *paths);
   for (int f = 0; f < 3; f++) {
-    char name[16];
+    char name[32];
     snprintf(name, sizeof name, "e%d.tsv", f);
     paths[f] = tu_write_text(dir, name, text[f]);
     free(text[f]);
