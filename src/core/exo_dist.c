@@ -40,7 +40,7 @@ typedef struct dist {
   exo_dist_result *res;
   int P, r;
   uint64_t xbytes; /* exchange budget per round */
-  char *lnames_path, *spool_path, *onames_path, *off_path, *adj_path, *part_path;
+  char *lnames_path, *spool_path, *onames_path, *off_path, *adj_path, *adjl_path, *part_path;
   char *out_tmp;   /* "<out>.mpi-tmp" */
   uint64_t L;      /* distinct names this rank read */
   uint64_t *gid;   /* L: global id of each local id */
@@ -91,6 +91,16 @@ static exo_status checkpoint(dist *d, exo_status st, uint64_t *sums, int n) {
   if (n > 0 && d->cm->allreduce_u64(d->cm->user, sums, n, EXO_DIST_SUM))
     return transport_fail(d, "sum");
   return EXO_OK;
+}
+
+/* The checkpoint that starts an exchange round: 1 when some rank has
+ * something to send this round, 0 when all are done or one failed (then
+ * *st holds the error). */
+static int next_round(dist *d, exo_status *st, uint64_t count) {
+  uint64_t more = count > 0;
+  exo_status cs = checkpoint(d, *st, &more, 1);
+  if (cs) *st = cs;
+  return !cs && more > 0;
 }
 
 static int grow(uint8_t **buf, size_t *cap, uint64_t need) {
@@ -277,13 +287,7 @@ static exo_status stage_resolve(dist *d) {
   for (;;) {
     uint64_t c = 0;
     if (!st) st = fill_names(d, &rd, &next_lid, &order, &order_cap, &c);
-    uint64_t more = c > 0;
-    exo_status cs = checkpoint(d, st, &more, 1);
-    if (cs) {
-      st = cs;
-      break;
-    }
-    if (!more) break;
+    if (!next_round(d, &st, c)) break;
     if ((st = exchange(d, STAT_RESOLVE)) != EXO_OK) break;
     exo_status ast = answer_names(d, own); /* reported at the next checkpoint */
     if ((st = exchange(d, STAT_RESOLVE)) != EXO_OK) break;
@@ -330,6 +334,19 @@ static void put_arc(dist *d, uint64_t *pos, uint64_t key, uint64_t nbr, float w)
     }                                                     \
   } while (0)
 
+/* Edge i of a spool batch with global ids; -1 if a local id is out of range. */
+static int spool_edge(const dist *d, const uint8_t *ebuf, uint64_t i, uint64_t *ga, uint64_t *gb,
+                      float *w) {
+  uint64_t a, b;
+  memcpy(&a, ebuf + i * SPOOL_REC, 8);
+  memcpy(&b, ebuf + i * SPOOL_REC + 8, 8);
+  memcpy(w, ebuf + i * SPOOL_REC + 16, 4);
+  if (a >= d->L || b >= d->L) return -1;
+  *ga = d->gid[a];
+  *gb = d->gid[b];
+  return 0;
+}
+
 /* Read up to xbytes / (2 ARC_REC) edges of the spool and lay their arcs out
  * by owner in sbuf. */
 static exo_status fill_arcs(dist *d, exo_reader *rd, uint8_t *ebuf, uint64_t emax,
@@ -344,14 +361,10 @@ static exo_status fill_arcs(dist *d, exo_reader *rd, uint8_t *ebuf, uint64_t ema
   if (st) return st;
 #define COUNT_ARC(k, nb, ww) d->scount[(k) % (uint64_t)d->P] += ARC_REC
   for (uint64_t i = 0; i < n; i++) {
-    uint64_t a, b, ga, gb;
+    uint64_t ga, gb;
     float w;
-    memcpy(&a, ebuf + i * SPOOL_REC, 8);
-    memcpy(&b, ebuf + i * SPOOL_REC + 8, 8);
-    memcpy(&w, ebuf + i * SPOOL_REC + 16, 4);
-    if (a >= d->L || b >= d->L) return EXO_FAIL(ctx, EXO_EINTERNAL, "edge spool id out of range");
-    ga = d->gid[a];
-    gb = d->gid[b];
+    if (spool_edge(d, ebuf, i, &ga, &gb, &w))
+      return EXO_FAIL(ctx, EXO_EINTERNAL, "edge spool id out of range");
     EACH_ARC(d, ga, gb, w, COUNT_ARC);
   }
   uint64_t tot = 0;
@@ -367,13 +380,9 @@ static exo_status fill_arcs(dist *d, exo_reader *rd, uint8_t *ebuf, uint64_t ema
   }
 #define PUT_ARC(k, nb, ww) put_arc(d, pos, (k), (nb), (ww))
   for (uint64_t i = 0; i < n; i++) {
-    uint64_t a, b, ga, gb;
-    float w;
-    memcpy(&a, ebuf + i * SPOOL_REC, 8);
-    memcpy(&b, ebuf + i * SPOOL_REC + 8, 8);
-    memcpy(&w, ebuf + i * SPOOL_REC + 16, 4);
-    ga = d->gid[a];
-    gb = d->gid[b];
+    uint64_t ga = 0, gb = 0;
+    float w = 0.0f;
+    (void)spool_edge(d, ebuf, i, &ga, &gb, &w); /* checked above */
     EACH_ARC(d, ga, gb, w, PUT_ARC);
   }
   free(pos);
@@ -418,13 +427,7 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
   for (;;) {
     uint64_t c = 0;
     if (!st) st = fill_arcs(d, &rd, ebuf, emax, &c);
-    uint64_t more = c > 0;
-    exo_status cs = checkpoint(d, st, &more, 1);
-    if (cs) {
-      st = cs;
-      break;
-    }
-    if (!more) break;
+    if (!next_round(d, &st, c)) break;
     if ((st = exchange(d, STAT_ARCS)) != EXO_OK) break;
     st = add_received_arcs(d, s, &own_arcs, &votes); /* reported at the next checkpoint */
   }
@@ -456,7 +459,8 @@ typedef struct lpd {
   uint64_t *active, *bnd; /* bit sets: to process; has a voting arc from a ghost */
   uint64_t *changed;      /* bit set: label changed since the last exchange */
   uint64_t nactive;
-  int fd;
+  int fd;                 /* the adjacency rewritten with local ids */
+  int lwide;              /* its ids are u64 (n + ghosts > 2^32) */
   size_t esz;
   uint8_t *buf;           /* block window */
   uint64_t cap;
@@ -465,7 +469,7 @@ typedef struct lpd {
   /* ghosts: hash gid -> slot; labels by slot, slots grouped by owner */
   uint64_t *gkey, *gslot;
   uint64_t gmask, ng;
-  uint64_t *glab, *gids;  /* by slot: label, global id */
+  uint64_t *glab, *gids;  /* by slot: label (= lab + n), global id */
   uint64_t *notify;       /* bit set by slot: tell the owner to activate it */
   uint64_t *gcount, *gstart; /* P: ghosts per owner, first slot of each owner */
   uint64_t *sstart;       /* P: first send-list entry of each reader rank */
@@ -506,7 +510,6 @@ static void lpd_free(lpd *s) {
   free(s->nbuf);
   free(s->gkey);
   free(s->gslot);
-  free(s->glab);
   free(s->gcount);
   free(s->slist);
   free(s->scnt);
@@ -570,11 +573,46 @@ static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 
 static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bit_clear(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 
-static uint64_t isqrt_u64(uint64_t x) {
-  uint64_t r = (uint64_t)sqrt((double)x);
-  while (r > 0 && r * r > x) r--;
-  while ((r + 1) * (r + 1) <= x) r++;
-  return r;
+/* Rewrite the CSR part's adjacency with local ids: an owned node's index,
+ * or n + its ghost slot; then label propagation needs no hash lookups, and
+ * the ghost table is freed. The file with global ids is removed. */
+static exo_status rewrite_local(dist *d, lpd *s) {
+  exo_ctx *ctx = d->ctx;
+  const uint64_t P = (uint64_t)d->P, n = s->n;
+  s->lwide = n + s->ng > EXO_NARROW_ID_LIMIT;
+  const size_t gsz = exo_adj_size(d->wide), lsz = exo_adj_size(s->lwide);
+  exo_reader rd;
+  exo_writer wr;
+  memset(&rd, 0, sizeof rd);
+  memset(&wr, 0, sizeof wr);
+  rd.fd = wr.fd = -1;
+  exo_status st = exo_reader_open(&rd, d->adj_path, IO_BUF, 0, UINT64_MAX, 1, ctx);
+  if (!st) st = exo_writer_open(&wr, d->adjl_path, IO_BUF, ctx);
+  for (uint64_t left = st ? 0 : s->off[n]; left > 0 && !st; left--) {
+    uint8_t e[12];
+    uint64_t u, x;
+    float w;
+    int err = 0;
+    if ((st = exo_reader_read(&rd, e, gsz, ctx)) != EXO_OK) break;
+    exo_adj_decode(e, d->wide, &u, &w);
+    x = u % P == (uint64_t)d->r ? u / P : n + ghost_find(s, u, 0, &err);
+    if (err) st = EXO_FAIL(ctx, EXO_EINTERNAL, "neighbour %llu has no ghost slot", (unsigned long long)u);
+    exo_adj_encode(e, s->lwide, x, w);
+    if (!st) st = exo_writer_write(&wr, e, lsz, ctx);
+    if (!st && (left & 0xFFFFF) == 0) st = exo_poll(ctx);
+  }
+  exo_reader_close(&rd);
+  if (!st) st = exo_writer_close(&wr, ctx);
+  exo_writer_abort(&wr);
+  exo_unlink(d->adj_path);
+  free(s->gkey);
+  free(s->gslot);
+  s->gkey = s->gslot = NULL;
+  if (st) return st;
+  s->esz = lsz;
+  s->fd = open(d->adjl_path, O_RDONLY | O_CLOEXEC);
+  if (s->fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->adjl_path);
+  return EXO_OK;
 }
 
 /* Offsets into memory; ghosts and boundary nodes from one pass over the
@@ -584,7 +622,6 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   uint64_t n = s->n, P = (uint64_t)d->P;
   size_t words = (size_t)((n + 63) / 64) + 1;
   s->off = malloc((size_t)(n + 1) * 8);
-  s->lab = malloc((size_t)(n ? n : 1) * 8);
   s->visits = calloc((size_t)(n ? n : 1), 2);
   s->active = calloc(words, 8);
   s->bnd = calloc(words, 8);
@@ -599,7 +636,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->tcap = 1024;
   s->tally = malloc(s->tcap * sizeof *s->tally);
   s->touched = malloc(s->tcap / 2 * 8);
-  if (!s->off || !s->lab || !s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
+  if (!s->off || !s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
       !s->gstart || !s->sstart || !s->scnt ||
       !s->gkey || !s->gslot || !s->tally || !s->touched)
     return oom(ctx, "the label propagation arrays", (n + 1) * 27);
@@ -611,8 +648,6 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   exo_status st = exo_pread_full(fd, s->off, (size_t)(n + 1) * 8, 0, d->off_path, ctx);
   close(fd);
   if (st) return st;
-  s->fd = open(d->adj_path, O_RDONLY | O_CLOEXEC);
-  if (s->fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->adj_path);
 
   exo_reader rd;
   memset(&rd, 0, sizeof rd);
@@ -657,8 +692,10 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
     }
   }
   exo_reader_close(&rd);
-  /* slots grouped by owner: renumber, and the requests in the same order */
-  s->glab = malloc((size_t)(s->ng ? s->ng : 1) * 8);
+  /* slots grouped by owner: renumber, and the requests in the same order;
+   * labels of owned nodes and ghosts in one array */
+  s->lab = malloc((size_t)(n + s->ng + 1) * 8);
+  s->glab = s->lab ? s->lab + n : NULL;
   s->gids = malloc((size_t)(s->ng ? s->ng : 1) * 8);
   s->notify = calloc((size_t)(s->ng / 64 + 1), 8);
   uint64_t *start = calloc((size_t)d->P, 8);
@@ -682,6 +719,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   }
   free(start);
   free(glist);
+  if (!st) st = rewrite_local(d, s);
   return st;
 }
 
@@ -766,29 +804,22 @@ static int tally_add(lpd *s, uint64_t label, double w) {
   }
 }
 
-static inline uint64_t label_of(dist *d, lpd *s, uint64_t u, int *err) {
-  uint64_t P = (uint64_t)d->P;
-  if (u % P == (uint64_t)d->r) return s->lab[u / P];
-  return s->glab[ghost_find(s, u, 0, err)];
-}
 
 /* Process node v whose k adjacency entries are at p (exo_lp.h's rule). */
 static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_t k, int *changed) {
   const int directed = d->opt->directed;
-  const uint64_t P = (uint64_t)d->P;
-  int err = 0;
+  const uint64_t n = s->n, all = s->n + s->ng;
   *changed = 0;
   for (uint64_t i = 0; i < s->tcount; i++) s->tally[s->touched[i]].label = EMPTY;
   s->tcount = 0;
   for (uint64_t i = 0; i < k; i++) {
     uint64_t u;
     float w;
-    exo_adj_decode(p + i * s->esz, d->wide, &u, &w);
+    exo_adj_decode(p + i * s->esz, s->lwide, &u, &w);
+    if (u >= all) return EXO_FAIL(d->ctx, EXO_EINTERNAL, "local neighbour id %llu out of range",
+                                  (unsigned long long)u);
     if (directed && !(w > 0.0f)) continue;
-    uint64_t l = label_of(d, s, u, &err);
-    if (err) return EXO_FAIL(d->ctx, EXO_EINTERNAL, "neighbour %llu of a node has no label",
-                             (unsigned long long)u);
-    if (tally_add(s, l, (double)w)) return oom(d->ctx, "the label tally", s->tcap * 32);
+    if (tally_add(s, s->lab[u], (double)w)) return oom(d->ctx, "the label tally", s->tcap * 32);
   }
   uint64_t cur = s->lab[v], win = cur, ties = 0;
   double best = 0.0;
@@ -814,16 +845,12 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   for (uint64_t i = 0; i < k; i++) { /* activate the out-neighbours */
     uint64_t u;
     float w;
-    exo_adj_decode(p + i * s->esz, d->wide, &u, &w);
+    exo_adj_decode(p + i * s->esz, s->lwide, &u, &w);
     if (directed && !(w < 0.0f)) continue;
-    if (u % P != (uint64_t)d->r) { /* remote: its owner activates it after the sweep */
-      uint64_t slot = ghost_find(s, u, 0, &err);
-      if (err) return EXO_FAIL(d->ctx, EXO_EINTERNAL, "neighbour %llu has no ghost slot",
-                               (unsigned long long)u);
-      bit_set(s->notify, slot);
+    if (u >= n) { /* a ghost: its owner activates it after the sweep */
+      bit_set(s->notify, u - n);
       continue;
     }
-    u /= P;
     if (s->lab[u] == win || s->visits[u] >= s->max_visits || bit_get(s->active, u)) continue;
     bit_set(s->active, u);
     s->nactive++;
@@ -855,7 +882,7 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
   uint64_t b0 = s->off[lo] * s->esz, b1 = s->off[hi + 1] * s->esz;
   int whole = b1 - b0 <= s->cap;
   exo_status st;
-  if (whole && b1 > b0 && (st = exo_pread_full(s->fd, s->buf, (size_t)(b1 - b0), b0, d->adj_path, ctx)))
+  if (whole && b1 > b0 && (st = exo_pread_full(s->fd, s->buf, (size_t)(b1 - b0), b0, d->adjl_path, ctx)))
     return st;
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
     uint64_t v = first + (uint64_t)(s->perm[i] ^ mask);
@@ -877,7 +904,7 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
       p = s->buf + (a - b0);
     } else {
       if (grow(&s->nbuf, &s->ncap, k * s->esz)) return oom(ctx, "an adjacency list", k * s->esz);
-      if ((st = exo_pread_full(s->fd, s->nbuf, (size_t)(k * s->esz), a, d->adj_path, ctx))) return st;
+      if ((st = exo_pread_full(s->fd, s->nbuf, (size_t)(k * s->esz), a, d->adjl_path, ctx))) return st;
       p = s->nbuf;
     }
     int changed = 0;
@@ -973,18 +1000,8 @@ static exo_status stage_lp(dist *d, lpd *s) {
   s->esz = exo_adj_size(d->wide);
   exo_status st = lp_setup(d, s, &maxdeg);
   if (st) return st;
-  uint32_t mv = d->opt->max_visits;
-  if (mv == 0) {
-    uint64_t r = isqrt_u64(maxdeg);
-    mv = (uint32_t)(r < EXO_LP_AUTO_MIN_VISITS ? EXO_LP_AUTO_MIN_VISITS
-                    : r > EXO_LP_MAX_VISITS    ? EXO_LP_MAX_VISITS
-                                               : r);
-  }
-  if (mv > EXO_LP_MAX_VISITS) mv = EXO_LP_MAX_VISITS;
-  s->max_visits = mv;
-  s->tie_visits = mv / 4 * 3 + (mv % 4) * 3 / 4;
-  if (s->tie_visits > EXO_LP_TIE_VISITS) s->tie_visits = EXO_LP_TIE_VISITS;
-  res->max_visits = mv;
+  s->max_visits = exo_lp_visit_cap(d->opt->max_visits, maxdeg, &s->tie_visits);
+  res->max_visits = s->max_visits;
   uint64_t mix = ((uint64_t)d->r + 1) * 0xD1B54A32D192ED03ULL;
   exo_rng_seed(&s->rng, d->opt->seed ^ mix);
   exo_rng_seed(&s->order_rng, (d->opt->seed ^ 0x6a09e667f3bcc909ULL) + mix);
@@ -1198,7 +1215,8 @@ static exo_status stage_output(dist *d, uint64_t *lab) {
 /* ---- the run ------------------------------------------------------------------- */
 
 static void dist_free(dist *d) {
-  char *paths[] = {d->lnames_path, d->spool_path, d->onames_path, d->off_path, d->adj_path, d->part_path};
+  char *paths[] = {d->lnames_path, d->spool_path, d->onames_path, d->off_path,
+                   d->adj_path,    d->adjl_path,  d->part_path};
   for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
     if (paths[i]) exo_unlink(paths[i]);
     free(paths[i]);
@@ -1250,12 +1268,13 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   d.onames_path = exo_path_join(opt->tmpdir, "names.owned");
   d.off_path = exo_path_join(opt->tmpdir, "csr.offsets");
   d.adj_path = exo_path_join(opt->tmpdir, "csr.adj");
+  d.adjl_path = exo_path_join(opt->tmpdir, "csr.adj.local");
   d.part_path = exo_path_join(opt->tmpdir, "clusters.part");
   d.out_tmp = malloc(olen + sizeof ".mpi-tmp");
   d.scount = calloc((size_t)d.P, 8);
   d.rcount = calloc((size_t)d.P, 8);
   exo_status st = EXO_OK;
-  if (!d.lnames_path || !d.spool_path || !d.onames_path || !d.off_path || !d.adj_path ||
+  if (!d.lnames_path || !d.spool_path || !d.onames_path || !d.off_path || !d.adj_path || !d.adjl_path ||
       !d.part_path || !d.out_tmp || !d.scount || !d.rcount)
     st = oom(ctx, "paths", 0);
   else
@@ -1305,6 +1324,7 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   lpd_free(&s);
   exo_unlink(d.off_path);
   exo_unlink(d.adj_path);
+  exo_unlink(d.adjl_path);
   res->seconds[3] = now_s() - t;
   t = now_s();
   if (!cs) cs = stage_output(&d, lab);
