@@ -161,9 +161,8 @@ static exo_status stage_parse(dist *d, uint64_t *lines) {
   if (!st) {
     d->L = exo_names_count(names);
     st = exo_names_finish(names, ctx);
-    names = NULL;
   }
-  exo_names_free(names);
+  exo_names_free(names); /* finish releases the table, not the object */
   if (!st) st = exo_writer_close(&d->spool, ctx);
   exo_writer_abort(&d->spool);
   return st;
@@ -303,7 +302,7 @@ static exo_status stage_resolve(dist *d) {
   if (own) {
     d->n_own = exo_names_count(own);
     if (!st) st = exo_names_finish(own, ctx);
-    else exo_names_free(own);
+    exo_names_free(own);
   }
   exo_unlink(d->lnames_path);
   return st;

@@ -92,14 +92,19 @@
  * the adjacency read buffer of label propagation (memory_limit / 4); per
  * name read 8 bytes (its global id) + the local name table (exo_names.h),
  * per owned node the owned-name table while resolving, then 8 (offsets) +
- * 8 (label) + 2 (visits) + 3/8 (active, changed and boundary bits), per
- * ghost (every remote neighbour) 32 to 64 (hash slots, load 25-50%) + 16
- * (label, global id) + 1/8 (notify bit), per entry of the send lists 8
+ * 8 (label) + 2 (visits) + 3/8 (active, changed and boundary bits); per
+ * ghost (every remote neighbour) 16 (label, global id) + 1/8 (notify bit),
+ * plus, only while the ghosts are found and the adjacency is rewritten, a
+ * hash table of 32 to 64 bytes per ghost; per entry of the send lists 8
  * (index); the label messages of a superstep take at most 16 bytes per
  * send-list entry plus 8 per ghost; an adjacency list longer than the read
  * buffer is read whole into a buffer of its own; while numbering clusters
- * 24 bytes per distinct label of its nodes and 8 per node (a sorted copy). Temporary disk per rank: edge spool (20 bytes per edge
- * read), names files, the sort's runs and CSR part, the output part. */
+ * 24 bytes per distinct label of its nodes and 8 per node (a sorted copy).
+ * Temporary disk per rank: edge spool (20 bytes per edge
+ * read), names files, the sort's runs and CSR part (offsets 8 bytes per
+ * owned node, 8 or 12 bytes per arc), the CSR adjacency rewritten with local
+ * ids (8 or 12 bytes per arc; the global one is removed as it is read), the
+ * output part. */
 #ifndef EXO_DIST_H
 #define EXO_DIST_H
 

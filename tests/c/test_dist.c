@@ -48,7 +48,7 @@ static int f_alltoallv(void *user, const void *sb, const uint64_t *sc, void *rb,
       bad = 1;
       continue;
     }
-    memcpy((uint8_t *)rb + roff, (const uint8_t *)w->sbuf[q] + soff, (size_t)rc[q]);
+    if (rc[q]) memcpy((uint8_t *)rb + roff, (const uint8_t *)w->sbuf[q] + soff, (size_t)rc[q]);
     roff += rc[q];
   }
   pthread_barrier_wait(&w->bar);
@@ -134,6 +134,7 @@ static exo_status run_world(int P, const char *const *files, size_t nfiles, int 
   for (int r = 0; r < P; r++) {
     ck_assert_int_eq(tu_count_entries(ranks[r].tmpdir), 0);
     tu_rmdir(ranks[r].tmpdir);
+    free(ranks[r].tmpdir);
     exo_dist_result_free(&ranks[r].res);
   }
   return ranks[0].st;
@@ -244,6 +245,7 @@ START_TEST(dist_clusters_any_p) {
     free(files);
   }
   tu_rmdir(dir);
+  free(dir);
 }
 END_TEST
 
@@ -269,6 +271,7 @@ START_TEST(dist_bad_line_stops_every_rank) {
   free(bad);
   free(out);
   tu_rmdir(dir);
+  free(dir);
 }
 END_TEST
 
