@@ -11,7 +11,9 @@
 #  3. directed mode at P = 2: the single-machine vertex set and arc count;
 #  4. a malformed line read by rank 1 ends the job with a message naming the
 #     file and line, a non-zero exit, no output and no temporary files;
-#  5. a rank killed with SIGKILL mid-run (the other rank blocked reading a
+#  5. a full disk on rank 1 (a 1 MiB tmpfs as its --tempdir; skipped with
+#     the reason where mounting is not allowed) stops every rank, exit code 4;
+#  6. a rank killed with SIGKILL mid-run (the other rank blocked reading a
 #     FIFO) ends the job with a non-zero exit within 30 s; the surviving
 #     rank removes its temporary directory.
 # Every mpirun is bounded by `timeout`. Prints "mpi-test: N passed, M failed".
@@ -114,6 +116,29 @@ check "malformed line: non-zero exit" test "$rc" -ne 0 -a "$rc" -ne 124
 check "malformed line: message names bad.tsv line 3" grep -q "bad.tsv:3:" "$WORK/bad.err"
 check "malformed line: no output file" test ! -e "$WORK/bad-out.tsv" -a ! -e "$WORK/bad-out.tsv.mpi-tmp"
 check "malformed line: no temporary files" test -z "$(ls -A "$WORK/tmp")"
+
+# ---- a full disk on rank 1 ------------------------------------------------------
+# Two programs in one job (MPMD): rank 1's --tempdir is a 1 MiB tmpfs, too
+# small for its edge spool. Needs mount (root); skipped with the reason
+# otherwise.
+small=$WORK/small-tmpfs
+mkdir -p "$small"
+if mount -t tmpfs -o size=1m tmpfs "$small" 2> "$WORK/mount.err"; then
+  start=$(date +%s)
+  timeout 120 "${MPIRUN[@]}" -np 1 "$MPI" --tempdir "$WORK/tmp" -o "$WORK/full-out.tsv" "${PARTS[@]}" : \
+    -np 1 "$MPI" --tempdir "$small" -o "$WORK/full-out.tsv" "${PARTS[@]}" 2> "$WORK/full.err"
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  echo "full disk: exit $rc after ${secs}s; stderr: $(grep exolabel-mpi "$WORK/full.err" | tr '\n' ' ' | head -c 300)"
+  check "full disk: exit code 4 (I/O)" test "$rc" -eq 4
+  check "full disk: rank 1 reports the full disk" grep -qi "rank 1: error: .*no space left" "$WORK/full.err"
+  check "full disk: rank 0 stops too" grep -q "rank 0: stopped because rank 1 failed (EXO_ENOSPC)" "$WORK/full.err"
+  check "full disk: no output, no temporary files" \
+    test ! -e "$WORK/full-out.tsv" -a -z "$(ls -A "$small")" -a -z "$(ls -A "$WORK/tmp")"
+  umount "$small"
+else
+  echo "full disk: SKIPPED, cannot mount a tmpfs here: $(head -c 200 "$WORK/mount.err")"
+fi
 
 # ---- a rank killed mid-run ------------------------------------------------------
 # Rank 1 reads a FIFO nobody writes, so the job is certainly still running
