@@ -278,7 +278,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      attenuation = FALSE, ignore_weights = FALSE, iterations = 0L,
                      return_table = FALSE, verbose = interactive(), sep = "\t",
                      header = FALSE, tempfiledir = tempdir(),
-                     memory_limit = "256MB", threads = NULL, refine = 0L) {
+                     memory_limit = "256MB", threads = NULL, refine = 0L,
+                     algorithm = c("lp", "leiden"), objective = c("modularity", "CPM"),
+                     resolution = 1) {
     kind <- input_kind(edgelistfiles)
     if (kind == "igraph" && missing(mode))
         mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
@@ -294,6 +296,11 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     refine <- check_refine(refine)
+    algorithm <- match.arg(algorithm)
+    objective <- match.arg(objective)
+    resolution <- check_resolution(resolution)
+    if (algorithm == "lp" && !missing(resolution))
+        stop("'resolution' applies to algorithm = \"leiden\" only", call. = FALSE)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
 
@@ -307,7 +314,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     communities <- kind == "igraph" && (return_table || missing(outfile))
     want_table <- return_table || communities
 
-    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine))
+    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine),
+              length(resolution))
     user_outfile <- !missing(outfile)
     if (user_outfile && return_table) {
         warning("'outfile' will be ignored since return_table=TRUE", call. = FALSE)
@@ -316,7 +324,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (user_outfile) lens <- c(lens, length(outfile))
     nrun <- max(lens)
     if (any(lens != 1L & lens != nrun))
-        stop("'add_self_loops', 'attenuation', 'iterations', 'refine' and 'outfile' must have ",
+        stop("'add_self_loops', 'attenuation', 'iterations', 'refine', 'resolution' and ",
+             "'outfile' must have ",
              "length 1 or the same length (", nrun, ")", call. = FALSE)
     if (user_outfile && length(outfile) != nrun)
         stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
@@ -335,6 +344,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- rep_len(attenuation, nrun)
     iterations <- rep_len(iterations, nrun)
     refine <- rep_len(refine, nrun)
+    resolution <- rep_len(resolution, nrun)
     seeds <- floor(stats::runif(nrun) * 2^53)
 
     progress <- if (!verbose) 0L
@@ -342,7 +352,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     run <- .exolabel_run(files, source, outfile, mode == "directed", self_loops,
                          attenuation, iterations, seeds, ignore_weights, sep,
                          header, tempfiledir, memory, threads, progress, input_bytes,
-                         refine)
+                         refine, rep_len(as.integer(algorithm == "leiden"), nrun),
+                         rep_len(as.integer(objective == "CPM"), nrun), resolution)
 
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
@@ -361,10 +372,12 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             else data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
                             stringsAsFactors = FALSE)
         }
-        new_result(parameters = c(add_self_loops = self_loops[i],
-                                  attenuation = attenuation[i],
-                                  iterations = run$iterations[i],
-                                  refine = refine[i]),
+        params <- if (algorithm == "lp")
+            c(add_self_loops = self_loops[i], attenuation = attenuation[i],
+              iterations = run$iterations[i], refine = refine[i])
+        else structure(c(resolution = resolution[i], quality = run$quality[i]),
+                       algorithm = "leiden", objective = objective)
+        new_result(parameters = params,
                    graph_stats = stats, results = result,
                    stats = c(run$sort,
                              list(num_clusters = run$num_clusters[i],
@@ -372,6 +385,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   size_bins = run$size_bins[[i]],
                                   seconds_cluster = run$seconds_cluster[i],
                                   refine_merged = run$refine_merged[i],
+                                  quality = run$quality[i],
+                                  levels = run$levels[i],
                                   seconds_refine = run$seconds_refine[i],
                                   seconds_output = run$seconds_output[i],
                                   input_edges = run$input_edges,

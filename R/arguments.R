@@ -94,6 +94,12 @@ check_refine <- function(x) {
     as.integer(x)
 }
 
+check_resolution <- function(x) {
+    if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
+        stop("'resolution' must be a finite number >= 0 (or a vector of them)", call. = FALSE)
+    as.numeric(x)
+}
+
 check_header <- function(header) {
     if (length(header) == 0L || !(is.logical(header) || is.numeric(header)) ||
         is.na(header[1L]) || !is.finite(as.numeric(header[1L])) || header[1L] < 0 ||

@@ -333,6 +333,34 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
   return st;
 }
 
+exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
+                            const char *outfile, char sep, exo_ctx *ctx,
+                            exo_cluster_result *res) {
+  memset(res, 0, sizeof *res);
+  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
+  exo_leiden_params p = *params;
+  p.tmpdir = g->tmpdir;
+  exo_leiden_result lr;
+  double t0 = now_seconds();
+  exo_status st = exo_leiden_run(&csr, &p, ctx, &lr);
+  if (st) return st;
+  res->pops = lr.moves;
+  res->rounds = lr.sweeps;
+  res->changes = lr.merges;
+  res->quality = lr.quality;
+  res->levels = lr.levels;
+  res->iterations = lr.iterations;
+  res->seconds_cluster = now_seconds() - t0;
+  t0 = now_seconds();
+  st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
+  if (!st) st = size_distribution(lr.labels, g->num_nodes, res, ctx);
+  if (!st)
+    st = exo_output_write(g->names_path, lr.labels, g->num_nodes, sep, outfile, ctx);
+  free(lr.labels);
+  res->seconds_output = now_seconds() - t0;
+  return st;
+}
+
 void exo_graph_free(exo_graph *g) {
   if (!g) return;
   if (g->tmpdir) exo_tempdir_remove(g->tmpdir);
