@@ -752,16 +752,21 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   so.tmpdir = lv->p.tmpdir;
   so.memory_limit = lv->p.memory_limit;
   so.wide = k > EXO_NARROW_ID_LIMIT;
+  so.combine = EXO_COMBINE_SUM; /* parallel coarse arcs: one entry, weights summed */
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
   for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;
     if ((first / EXO_LEIDEN_BLOCK) % LD_POLL_BLOCKS == 0 && (s = exo_poll(ctx)) != EXO_OK) break;
     for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
+      /* v's arcs summed by coarse neighbour first (in double, and fewer
+       * records to sort); the sort sums what different nodes give */
       uint64_t rv = id_get(&lv->refined, v);
-      FOR_ARCS(lv, v, u, w, s, {
-        s = exo_sorter_add(sorter, rv, id_get(&lv->refined, u), (float)w, ctx);
-        if (s) break;
-      });
+      tally_clear(&lv->t);
+      FOR_ARCS(lv, v, u, w, s, { tally_add(&lv->t, id_get(&lv->refined, u), w); });
+      for (size_t i = 0; i < lv->t.count && !s; i++) {
+        const tslot *e = &lv->t.slots[lv->t.touched[i]];
+        s = exo_sorter_add(sorter, rv, e->key, (float)e->w, ctx);
+      }
     }
   }
   if (s) goto fail;
