@@ -298,9 +298,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     refine <- check_refine(refine)
     algorithm <- match.arg(algorithm)
     objective <- match.arg(objective)
-    resolution <- check_resolution(resolution)
     if (algorithm == "lp" && !missing(resolution))
         stop("'resolution' applies to algorithm = \"leiden\" only", call. = FALSE)
+    resolution <- check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
 
