@@ -997,13 +997,17 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
       if (s) goto done;
     }
     double q = 0.0;
+    const uint64_t moves_before = result->moves;
     s = one_iteration(csr, &p, files, it ? start : NULL, ctx, result, &q, &labels);
     for (int i = 0; i < 2; i++)
       for (int f = 0; f < F_COUNT; f++) exo_unlink(files[i][f]);
     if (s) goto done;
     result->iterations++;
     result->quality = q;
-    if (it > 0 && !(q > prevq + LD_EPS * fabs(prevq))) break;
+    /* no move at any level: the partition is the one this iteration
+     * started from, and so would the next one be */
+    if (it > 0 && (result->moves == moves_before || !(q > prevq + LD_EPS * fabs(prevq))))
+      break;
     prevq = q;
   }
 done:
