@@ -169,12 +169,16 @@ static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 
 static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bit_clr(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 
-/* Read the offsets and weights of block [first, first + cnt). */
+/* Read the offsets and weights of block [first, first + cnt); every pass
+ * loads its blocks through here, which polls for interrupts every
+ * LD_POLL_BLOCKS blocks. */
 static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
   exo_ctx *ctx = lv->ctx;
   uint64_t cnt = lv->n - first;
   if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
-  exo_status s = exo_pread_full(lv->fd_off, lv->blk_off, (size_t)(cnt + 1) * 8, first * 8,
+  exo_status s;
+  if ((first / EXO_LEIDEN_BLOCK) % LD_POLL_BLOCKS == 0 && (s = exo_poll(ctx)) != EXO_OK) return s;
+  s = exo_pread_full(lv->fd_off, lv->blk_off, (size_t)(cnt + 1) * 8, first * 8,
                                 lv->csr.offsets_path, ctx);
   if (s) return s;
   if (lv->fd_w >= 0) {
@@ -587,10 +591,7 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
     shuffle_positions(lv);
     for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
       uint32_t mask = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
-      if (++blocks % LD_POLL_BLOCKS == 0) {
-        exo_progress(lv->ctx, EXO_STAGE_CLUSTER, done, 0);
-        if ((s = exo_poll(lv->ctx)) != EXO_OK) return s;
-      }
+      if (++blocks % LD_POLL_BLOCKS == 0) exo_progress(lv->ctx, EXO_STAGE_CLUSTER, done, 0);
       if (!block_has_bits(lv, first, 1)) continue;
       if ((s = load_block(lv, first)) != EXO_OK) return s;
       for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
@@ -667,10 +668,8 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   /* pass 2: merge well-connected singletons, nodes in seeded order */
   const double gp = lv->gp;
   shuffle_positions(lv);
-  uint64_t blocks = 0;
   for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
     uint32_t mask = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
-    if (++blocks % LD_POLL_BLOCKS == 0 && (s = exo_poll(lv->ctx)) != EXO_OK) return s;
     if (!block_has_bits(lv, first, 0)) continue; /* every node already merged */
     if ((s = load_block(lv, first)) != EXO_OK) return s;
     for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
@@ -756,7 +755,6 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
   for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;
-    if ((first / EXO_LEIDEN_BLOCK) % LD_POLL_BLOCKS == 0 && (s = exo_poll(ctx)) != EXO_OK) break;
     for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
       /* v's arcs summed by coarse neighbour first (in double, and fewer
        * records to sort); the sort sums what different nodes give */

@@ -56,13 +56,19 @@
  * The final communities are those of the last level, mapped back to the
  * input nodes through a file of per-node coarse ids. With iterations > 1
  * the whole algorithm is run again from level 0 starting from the previous
- * iteration's communities, until an iteration changes nothing or the
- * count is reached (iterations = 0: until nothing changes, at most
- * EXO_LEIDEN_MAX_ITERATIONS). Every community of the result is connected.
+ * iteration's communities, until an iteration moves no node or does not
+ * raise the quality by more than 1e-12 of it, or the count is reached
+ * (iterations = 0: no count but EXO_LEIDEN_MAX_ITERATIONS). Every
+ * community of the result is connected: it is one node of the last level,
+ * a refined community. (The one exception: a level whose refinement merges
+ * nothing although some community has several nodes, which needs every
+ * such node's gain to be within rounding of 0; the run then stops with
+ * that level's communities.)
  *
  * All randomness comes from `seed`; nothing depends on memory_limit (the
  * buffers change how the files are read, not the order in which nodes and
- * arcs are met). Single-threaded: there is no `threads` parameter.
+ * arcs are met). It runs on one thread: there is no `threads` parameter,
+ * and the pipeline's threads (reading the input) do not change it.
  *
  * Memory per node of the current level (ids are u32 while n < 2^32, else
  * u64): community id 4 (8), refined community id 4 (8), community weight
@@ -76,11 +82,14 @@
  * node, returned) and the renumbering scratch of exo_output (8) are in
  * memory at the end, after everything else is freed. Apart from that:
  * the adjacency read buffer (memory_limit / 4, at least 64 KiB, at most
- * 64 MiB), a gain tally sized to the largest degree of the level, and the
- * sort's buffers during aggregation (memory_limit).
+ * 64 MiB), a gain tally of about 48 bytes per entry of the level's
+ * longest adjacency list (a power of two of 24-byte slots, at least twice
+ * that length; never more than for n entries), and the sort's buffers
+ * during aggregation (memory_limit).
  * Disk: per level, the coarse CSR (at most the size of the input CSR), a
- * node weight file (8 bytes per node) and the coarse-id file (8 bytes per
- * input node, twice while it is rewritten). */
+ * node weight file and an initial-community file (8 bytes per coarse node
+ * each), two levels at a time; per input node, the coarse-id file (8 bytes,
+ * twice while it is rewritten) and, for modularity, the degrees (8). */
 #ifndef EXO_LEIDEN_H
 #define EXO_LEIDEN_H
 

@@ -95,6 +95,7 @@ test_that("Leiden's parameters, the CLI and argument errors", {
     expect_equal(res$parameters[["resolution"]], 1)
     expect_equal(length(unique(res$results$Cluster)), 4)
     expect_gt(attr(res, "stats")$levels, 1)
+    expect_output(print(res), "parameters: leiden \\(modularity\\), resolution = 1")
     expect_error(ExoLabel(f, resolution = 2), "leiden")
     expect_error(ExoLabel(f, algorithm = "leiden", resolution = -1), "resolution")
     expect_error(ExoLabel(f, algorithm = "leiden", resolution = NA), "resolution")
