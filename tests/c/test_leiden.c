@@ -484,6 +484,49 @@ START_TEST(test_bad_arguments) {
 }
 END_TEST
 
+
+/* Interrupted at its k-th poll, for k spread over the run's phases: the
+ * run returns EXO_EINTR and leaves no file behind. */
+static int stop_at_poll(void *user) {
+  int *left = user;
+  return --*left <= 0;
+}
+
+START_TEST(test_interrupt_cleans_up) {
+  const uint64_t n = 4000;
+  tu_edge *e = malloc(n * 4 * sizeof *e);
+  size_t ne = planted(e, n, 40, 4, 6, 0, 8);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  int before = tu_count_entries(g.dir), polls = 0, interrupted = 0;
+  exo_ctx ctx;
+  exo_leiden_result r;
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+  /* count the polls of a whole run */
+  exo_ctx_init(&ctx);
+  int big = 1 << 30;
+  ctx.cb.user = &big;
+  ctx.cb.interrupted = stop_at_poll;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+  polls = (1 << 30) - big;
+  free(r.labels);
+  ck_assert_int_gt(polls, 8);
+  for (int k = 1; k < polls; k += polls / 5 + 1) {
+    int left = k;
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &left;
+    ctx.cb.interrupted = stop_at_poll;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EINTR);
+    ck_assert_ptr_null(r.labels);
+    ck_assert_int_eq(tu_count_entries(g.dir), before);
+    interrupted++;
+  }
+  ck_assert_int_ge(interrupted, 3);
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
 Suite *leiden_suite(void) {
   Suite *s = suite_create("leiden");
   TCase *tc = tcase_create("core");
@@ -496,6 +539,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_same_result_any_memory);
   tcase_add_test(tc, test_cpm_resolution_by_hand);
   tcase_add_test(tc, test_bad_arguments);
+  tcase_add_test(tc, test_interrupt_cleans_up);
   suite_add_tcase(s, tc);
   return s;
 }
