@@ -87,6 +87,20 @@ test_that("Leiden results are seeded and do not depend on memory_limit", {
     expect_identical(attr(a, "result")$parameters, attr(b, "result")$parameters)
 })
 
+test_that("a directed graph is clustered as the undirected graph of its edges", {
+    skip_if_not_installed("igraph")
+    set.seed(4)
+    g <- planted_graph(6, 25, 8, 0.3, TRUE)
+    df <- igraph::as_data_frame(g)
+    set.seed(2)
+    d <- ExoLabel(df, mode = "directed", algorithm = "leiden", return_table = TRUE,
+                  verbose = FALSE)
+    set.seed(2)
+    u <- ExoLabel(df, algorithm = "leiden", return_table = TRUE, verbose = FALSE)
+    expect_identical(d$results, u$results)
+    expect_equal(d$parameters, u$parameters)
+})
+
 test_that("Leiden's parameters, the CLI and argument errors", {
     f <- write_edges(clique_ring(4, 6))
     res <- ExoLabel(f, algorithm = "leiden", return_table = TRUE, verbose = FALSE)
