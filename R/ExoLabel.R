@@ -1,9 +1,10 @@
-#' Cluster a graph too large for memory with label propagation
+#' Cluster a graph too large for memory with label propagation or Leiden
 #'
 #' `ExoLabel()` reads one or more edge-list files, builds the graph on disk
-#' and clusters it with asynchronous weighted label propagation. Only the
-#' buffers (bounded by `memory_limit`) and a few bytes per node are held in
-#' memory; the edges stay on disk.
+#' and clusters it with asynchronous weighted label propagation or, with
+#' `algorithm = "leiden"`, with the Leiden algorithm. Only the buffers
+#' (bounded by `memory_limit`) and a few bytes per node are held in memory;
+#' the edges stay on disk.
 #'
 #' @section Input format:
 #' One edge per line, `A<sep>B<sep>W` or `A<sep>B`: by default node `A` is
@@ -206,6 +207,59 @@
 #' `attenuation = TRUE` prevents that (see `benchmarks/QUALITY.md`). The
 #' value used is reported in `$parameters`.
 #'
+#' @section Leiden (`algorithm = "leiden"`):
+#' Which to use, for a biologist: label propagation (the default) is the
+#' fastest way to cut a large sequence-similarity network into families,
+#' and it is accurate when the families are clearly separated (most edges
+#' inside them). On noisy networks, where many edges join members of
+#' different families (low-identity hits, multi-domain proteins), it can
+#' leave families in fragments or, worse, merge everything into one giant
+#' cluster without warning. Leiden optimises an explicit score (a single
+#' giant cluster scores 0 in modularity, so it is not what Leiden returns
+#' on a graph with communities), every cluster it returns is connected,
+#' and `resolution` is a granularity knob: with
+#' `objective = "CPM"` a cluster must hold more edge weight per pair of
+#' members than `resolution`, so raising it splits superfamilies into
+#' families and lowering it joins them. It costs several times the time of
+#' label propagation (see `benchmarks/QUALITY.md`). Use Leiden when the
+#' network is noisy, when you need a granularity knob, or when a result
+#' must not contain a disconnected or a giant cluster; use label
+#' propagation for a fast first look at a huge network.
+#'
+#' The method follows Traag, Waltman and van Eck (2019), "From Louvain to
+#' Leiden: guaranteeing well-connected communities". The objective is
+#' modularity (with resolution \eqn{\gamma}{g}:
+#' \eqn{Q = \sum_C (in_C - \gamma K_C^2 / 2m) / 2m}{Q = sum_C (in_C - g K_C^2 / 2m) / 2m},
+#' `in_C` the weight of the edges inside `C` counted from both ends, `K_C`
+#' the total degree of its nodes, `2m` that of all nodes; a self-loop counts
+#' twice, as in igraph) or CPM
+#' (\eqn{H = \sum_C (e_C - \gamma n_C (n_C - 1) / 2)}{H = sum_C (e_C - g n_C (n_C - 1) / 2)},
+#' `e_C` the weight of the edges inside `C`, `n_C` its number of nodes).
+#' Weights are used as they are (directed graphs are clustered as
+#' undirected ones, each directed edge an edge); duplicate edges add up.
+#' Each level moves single nodes to the neighbouring community of best gain
+#' in sweeps over the graph file (the seeded order of label propagation,
+#' until no node would gain); a refinement step then splits every community
+#' into well-connected parts by merging single nodes greedily inside it
+#' (the paper draws the merges at random; the greedy choice keeps its
+#' guarantees, and the seeded order remains the only randomness); the
+#' parts become the nodes of the next, smaller graph, written by the same
+#' external sort as the input graph. Levels repeat until every community is
+#' one node, and the whole algorithm repeats from its result until a round
+#' moves no node or stops improving the score. The score reached is
+#' reported as `quality` in `$parameters`. Memory: about 32 bytes per node
+#' on top of `memory_limit` (40 with more than 2^32 nodes): node weights
+#' and the graph's offsets are read from disk block by block; temporary
+#' disk grows by the coarse graphs (at most the size of the input graph)
+#' and 8 to 24 bytes per node. Results are seeded, do not depend on
+#' `memory_limit`, and `threads` only changes the reading of the input
+#' (the clustering runs on one thread).
+#'
+#' Why an argument of `ExoLabel()` rather than a separate function: the
+#' inputs, the output file, the memory and disk arguments and the result
+#' are the same, and one entry point lets a pipeline switch methods with
+#' one argument.
+#'
 #' @section In-memory inputs:
 #' In-memory graphs are streamed edge by edge into the same pipeline as
 #' files, without writing a text file; the results are those of the same
@@ -324,11 +378,21 @@
 #' @param combine `NULL` (the format's), `"sum"` (every copy of an edge is
 #'   kept, weights add up) or `"max"` (one edge per pair, the largest
 #'   weight).
+#' @param algorithm `"lp"` (label propagation, default) or `"leiden"`; see
+#'   Leiden. With `"leiden"`, `add_self_loops`, `attenuation`, `iterations`
+#'   and `refine` are not used.
+#' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
+#'   (constant Potts model).
+#' @param resolution Leiden's resolution, a number >= 0 (default 1): larger
+#'   values give more, smaller clusters. A vector runs one clustering per
+#'   value. Only for `algorithm = "leiden"`.
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
 #'   \item{parameters}{named numeric: `add_self_loops`, `attenuation`,
-#'     `iterations` (the cap actually used), `refine`.}
+#'     `iterations` (the cap actually used), `refine`; for Leiden
+#'     `resolution` and `quality` (the objective's value reached), with
+#'     attributes `algorithm` (`"leiden"`) and `objective`.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs: two per undirected edge with positive weight, one per directed
 #'     edge or self-loop; edges dropped by `min_weight` or `self_hits` are
@@ -346,7 +410,8 @@
 #'   the number of clusters, the largest cluster's
 #'   size, `size_bins` (number of clusters of size 1, 2-3, 4-7, ...), the
 #'   seconds spent per stage, `refine_merged` (clusters merged by the merge
-#'   passes) and `seconds_refine`, the R process's peak resident memory
+#'   passes) and `seconds_refine`, `quality` and `levels` (Leiden: the
+#'   objective's value and the number of levels run), the R process's peak resident memory
 #'   (`peak_rss`, bytes) and `seed`, the seed of the clustering drawn from
 #'   R's random numbers (the command-line tool's `--seed` reproduces it).
 #'
@@ -389,7 +454,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      memory_limit = "256MB", threads = NULL, refine = 0L,
                      format = c("edges", "blast"), columns = NULL,
                      weight_transform = NULL, min_weight = NULL, self_hits = NULL,
-                     combine = NULL) {
+                     combine = NULL, algorithm = c("lp", "leiden"),
+                     objective = c("modularity", "CPM"), resolution = 1) {
     kind <- input_kind(edgelistfiles)
     if (kind == "igraph" && missing(mode))
         mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
@@ -406,6 +472,11 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     refine <- check_refine(refine)
+    algorithm <- match.arg(algorithm)
+    objective <- match.arg(objective)
+    if (algorithm == "lp" && !missing(resolution))
+        stop("'resolution' applies to algorithm = \"leiden\" only", call. = FALSE)
+    resolution <- check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
@@ -421,7 +492,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     communities <- kind == "igraph" && (return_table || missing(outfile))
     want_table <- return_table || communities
 
-    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine))
+    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine),
+              length(resolution))
     user_outfile <- !missing(outfile)
     if (user_outfile && return_table) {
         warning("'outfile' will be ignored since return_table=TRUE", call. = FALSE)
@@ -430,7 +502,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (user_outfile) lens <- c(lens, length(outfile))
     nrun <- max(lens)
     if (any(lens != 1L & lens != nrun))
-        stop("'add_self_loops', 'attenuation', 'iterations', 'refine' and 'outfile' must have ",
+        stop("'add_self_loops', 'attenuation', 'iterations', 'refine', 'resolution' and ",
+             "'outfile' must have ",
              "length 1 or the same length (", nrun, ")", call. = FALSE)
     if (user_outfile && length(outfile) != nrun)
         stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
@@ -449,6 +522,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- rep_len(attenuation, nrun)
     iterations <- rep_len(iterations, nrun)
     refine <- rep_len(refine, nrun)
+    resolution <- rep_len(resolution, nrun)
     seeds <- floor(stats::runif(nrun) * 2^53)
 
     progress <- if (!verbose) 0L
@@ -457,7 +531,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                          attenuation, iterations, seeds, ignore_weights, sep,
                          header, tempfiledir, memory, threads, progress, input_bytes,
                          refine, input[c("columns", "transform", "min_weight",
-                                         "drop_self", "combine")])
+                                         "drop_self", "combine")],
+                         rep_len(as.integer(algorithm == "leiden"), nrun),
+                         rep_len(as.integer(objective == "CPM"), nrun), resolution)
 
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
@@ -476,10 +552,12 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             else data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
                             stringsAsFactors = FALSE)
         }
-        new_result(parameters = c(add_self_loops = self_loops[i],
-                                  attenuation = attenuation[i],
-                                  iterations = run$iterations[i],
-                                  refine = refine[i]),
+        params <- if (algorithm == "lp")
+            c(add_self_loops = self_loops[i], attenuation = attenuation[i],
+              iterations = run$iterations[i], refine = refine[i])
+        else structure(c(resolution = resolution[i], quality = run$quality[i]),
+                       algorithm = "leiden", objective = objective)
+        new_result(parameters = params,
                    graph_stats = stats, results = result,
                    stats = c(run$sort,
                              list(num_clusters = run$num_clusters[i],
@@ -487,6 +565,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   size_bins = run$size_bins[[i]],
                                   seconds_cluster = run$seconds_cluster[i],
                                   refine_merged = run$refine_merged[i],
+                                  quality = run$quality[i],
+                                  levels = run$levels[i],
                                   seconds_refine = run$seconds_refine[i],
                                   seconds_output = run$seconds_output[i],
                                   input_edges = run$input_edges,

@@ -94,6 +94,12 @@ check_refine <- function(x) {
     as.integer(x)
 }
 
+check_resolution <- function(x) {
+    if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
+        stop("'resolution' must be a finite number >= 0 (or a vector of them)", call. = FALSE)
+    as.numeric(x)
+}
+
 # header: TRUE = 1, FALSE = 0, or a number of lines; as in SynExtend,
 # negative values become 0 and decimals are truncated.
 check_header <- function(header) {

@@ -413,10 +413,12 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                         std::string sep, double header, std::string tempdir,
                         double memory_limit, int threads, int verbose,
                         double input_bytes, Rcpp::IntegerVector refine,
-                        Rcpp::List input) {
+                        Rcpp::List input, Rcpp::IntegerVector leiden,
+                        Rcpp::IntegerVector cpm, Rcpp::NumericVector resolution) {
   const R_xlen_t nrun = outfiles.size();
   if (self_loops.size() != nrun || attenuation.size() != nrun ||
-      iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun)
+      iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun ||
+      leiden.size() != nrun || cpm.size() != nrun || resolution.size() != nrun)
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
   if (source != R_NilValue && TYPEOF(source) != VECSXP)
@@ -523,8 +525,18 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     rp.passes = refine[i] > 0 ? static_cast<uint32_t>(refine[i]) : 0;
     rp.ratio = EXO_REFINE_RATIO;
     rp.memory_limit = opt.memory_limit;
-    if (exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep[0], &ctx,
-                                  &results[i]) != EXO_OK) {
+    exo_leiden_params lp;
+    std::memset(&lp, 0, sizeof lp);
+    lp.objective = cpm[i] ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;
+    lp.resolution = resolution[i];
+    lp.iterations = 0; // until an iteration no longer improves the quality
+    lp.seed = p.seed;
+    lp.memory_limit = opt.memory_limit;
+    exo_status cs =
+        leiden[i] ? exo_graph_leiden(graph, &lp, out_store[i].c_str(), sep[0], &ctx, &results[i])
+                  : exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep[0],
+                                              &ctx, &results[i]);
+    if (cs != EXO_OK) {
       exo_graph_free(graph);
       raise_core_error(ctx, state);
     }
@@ -544,7 +556,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   exo_graph_free(graph);
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
-      seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun);
+      seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun),
+      quality(nrun), levels(nrun);
   Rcpp::List size_bins(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
@@ -554,6 +567,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     largest[i] = static_cast<double>(results[i].largest);
     refine_merged[i] = static_cast<double>(results[i].refine_merged);
     seconds_refine[i] = results[i].seconds_refine;
+    quality[i] = leiden[i] ? results[i].quality : NA_REAL;
+    levels[i] = results[i].levels;
     int last = 0;
     for (int k = 0; k < EXO_SIZE_BINS; k++)
       if (results[i].size_bins[k]) last = k;
@@ -572,6 +587,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("largest") = largest, Rcpp::Named("size_bins") = size_bins,
       Rcpp::Named("refine_merged") = refine_merged,
       Rcpp::Named("seconds_refine") = seconds_refine,
+      Rcpp::Named("quality") = quality, Rcpp::Named("levels") = levels,
       Rcpp::Named("seconds_total") = now_seconds() - t_start,
       Rcpp::Named("peak_rss") = peak_rss_bytes(),
       Rcpp::Named("sort") = sort_stats);

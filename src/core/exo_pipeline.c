@@ -303,6 +303,14 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
   return EXO_OK;
 }
 
+/* The size statistics and the output file, from renumbered clusters. */
+static exo_status write_clusters(exo_graph *g, const uint64_t *clusters, const char *outfile,
+                                 char sep, exo_ctx *ctx, exo_cluster_result *res) {
+  exo_status st = size_distribution(clusters, g->num_nodes, res, ctx);
+  if (!st) st = exo_output_write(g->names_path, clusters, g->num_nodes, sep, outfile, ctx);
+  return st;
+}
+
 exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
                              const char *outfile, char sep, exo_ctx *ctx,
                              exo_cluster_result *res) {
@@ -341,11 +349,35 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
     res->refine_passes = rr.passes;
     res->seconds_refine = now_seconds() - t1;
   }
-  if (!st) st = size_distribution(lr.labels, g->num_nodes, res, ctx);
-  if (!st)
-    st = exo_output_write(g->names_path, lr.labels, g->num_nodes, sep, outfile, ctx);
+  if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
   free(lr.labels);
   res->seconds_output = now_seconds() - t0 - res->seconds_refine;
+  return st;
+}
+
+exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
+                            const char *outfile, char sep, exo_ctx *ctx,
+                            exo_cluster_result *res) {
+  memset(res, 0, sizeof *res);
+  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
+  exo_leiden_params p = *params;
+  p.tmpdir = g->tmpdir;
+  exo_leiden_result lr;
+  double t0 = now_seconds();
+  exo_status st = exo_leiden_run(&csr, &p, ctx, &lr);
+  if (st) return st;
+  res->pops = lr.moves;
+  res->rounds = lr.sweeps;
+  res->changes = lr.merges;
+  res->quality = lr.quality;
+  res->levels = lr.levels;
+  res->iterations = lr.iterations;
+  res->seconds_cluster = now_seconds() - t0;
+  t0 = now_seconds();
+  st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
+  if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
+  free(lr.labels);
+  res->seconds_output = now_seconds() - t0;
   return st;
 }
 

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
+#include "exo_leiden.h"
 #include "exo_lp.h"
 #include "exo_parse.h"
 #include "exo_refine.h"
@@ -90,6 +91,9 @@ typedef struct exo_cluster_result {
   uint64_t refine_merged;  /* clusters merged by the refine passes */
   uint32_t refine_passes;  /* refine passes run */
   double seconds_refine;
+  double quality;          /* Leiden: the objective's value (exo_leiden.h) */
+  uint32_t levels;         /* Leiden: levels run over all iterations */
+  uint32_t iterations;     /* Leiden: iterations run */
 } exo_cluster_result;
 
 exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
@@ -133,6 +137,13 @@ exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
 exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
                                      const exo_refine_params *refine, const char *outfile,
                                      char sep, exo_ctx *ctx, exo_cluster_result *res);
+/* Leiden (exo_leiden.h) instead of label propagation, same output; the
+ * coarse levels live in the graph's directory (params->tmpdir is ignored).
+ * res->pops counts the local moves, res->rounds the sweeps, res->changes
+ * the refinement merges. */
+exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
+                            const char *outfile, char sep, exo_ctx *ctx,
+                            exo_cluster_result *res);
 /* Remove the private directory and free the graph. NULL-safe. */
 void exo_graph_free(exo_graph *g);
 
