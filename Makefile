@@ -75,7 +75,7 @@ sanitize: $(BUILD)/suites.inc
 # `make tsan`: the suites that start threads (parse workers, the run thread
 # of the sort, the pipeline using both) built with ThreadSanitizer; any
 # report fails the run (halt_on_error).
-TSAN_SUITES := parse sort pipeline
+TSAN_SUITES := parse sort pipeline output
 tsan:
 	@mkdir -p $(BUILD)/tsan
 	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc

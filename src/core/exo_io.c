@@ -78,8 +78,10 @@ static char *dup_str(const char *s) {
 
 /* ---- writer ------------------------------------------------------------ */
 
-exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
-                           exo_ctx *ctx) {
+/* Both opens: a fresh buffer, then the file with `flags`; positioned
+ * writers start at file offset `at`. */
+static exo_status writer_open(exo_writer *w, const char *path, size_t bufsize, int flags,
+                              int positioned, uint64_t at, exo_ctx *ctx) {
   memset(w, 0, sizeof *w);
   w->fd = -1;
   if (bufsize < 4096) bufsize = 4096;
@@ -90,13 +92,25 @@ exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte write buffer", bufsize);
   }
   w->cap = bufsize;
-  w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  w->base = at;
+  w->positioned = positioned;
+  w->fd = open(path, flags | O_CLOEXEC, 0644);
   if (w->fd < 0) {
     int e = errno;
     exo_writer_abort(w);
     return exo_error_errno(&ctx->err, e, "open for writing", path);
   }
   return EXO_OK;
+}
+
+exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
+                           exo_ctx *ctx) {
+  return writer_open(w, path, bufsize, O_WRONLY | O_CREAT | O_TRUNC, 0, 0, ctx);
+}
+
+exo_status exo_writer_open_at(exo_writer *w, const char *path, size_t bufsize,
+                              uint64_t at, exo_ctx *ctx) {
+  return writer_open(w, path, bufsize, O_WRONLY, 1, at, ctx);
 }
 
 static exo_status write_all(int fd, const uint8_t *p, size_t n, const char *path,
@@ -114,6 +128,12 @@ static exo_status write_all(int fd, const uint8_t *p, size_t n, const char *path
   return EXO_OK;
 }
 
+/* n bytes at the writer's position (write, or pwrite when positioned). */
+static exo_status writer_put(exo_writer *w, const uint8_t *p, size_t n, exo_ctx *ctx) {
+  if (w->positioned) return exo_pwrite_full(w->fd, p, n, w->base + w->offset, w->path, ctx);
+  return write_all(w->fd, p, n, w->path, ctx);
+}
+
 /* Write-behind: every EXO_WRITE_BEHIND bytes, start writeback of the bytes
  * written since the last start and wait for the window before it. Dirty
  * page cache per file thus stays below about two windows, so that under a
@@ -125,12 +145,13 @@ static void write_behind(exo_writer *w) {
 #if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
   if (w->offset - w->wb_started < EXO_WRITE_BEHIND) return;
   if (w->wb_started > w->wb_done)
-    (void)sync_file_range(w->fd, (off_t)w->wb_done, (off_t)(w->wb_started - w->wb_done),
+    (void)sync_file_range(w->fd, (off_t)(w->base + w->wb_done),
+                          (off_t)(w->wb_started - w->wb_done),
                           SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
                               SYNC_FILE_RANGE_WAIT_AFTER);
   w->wb_done = w->wb_started;
-  (void)sync_file_range(w->fd, (off_t)w->wb_started, (off_t)(w->offset - w->wb_started),
-                        SYNC_FILE_RANGE_WRITE);
+  (void)sync_file_range(w->fd, (off_t)(w->base + w->wb_started),
+                        (off_t)(w->offset - w->wb_started), SYNC_FILE_RANGE_WRITE);
   w->wb_started = w->offset;
 #else
   (void)w;
@@ -140,7 +161,7 @@ static void write_behind(exo_writer *w) {
 exo_status exo_writer_flush(exo_writer *w, exo_ctx *ctx) {
   if (w->fd < 0) return EXO_FAIL(ctx, EXO_EINTERNAL, "write to a closed file");
   if (w->len == 0) return EXO_OK;
-  exo_status s = write_all(w->fd, w->buf, w->len, w->path, ctx);
+  exo_status s = writer_put(w, w->buf, w->len, ctx);
   if (s) return s;
   w->offset += w->len;
   w->len = 0;
@@ -158,7 +179,7 @@ exo_status exo_writer_write(exo_writer *w, const void *data, size_t n, exo_ctx *
   exo_status s = exo_writer_flush(w, ctx);
   if (s) return s;
   if (n >= w->cap) { /* large block: bypass the buffer */
-    s = write_all(w->fd, p, n, w->path, ctx);
+    s = writer_put(w, p, n, ctx);
     if (s) return s;
     w->offset += n;
     write_behind(w);
@@ -237,6 +258,7 @@ exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
   r->file_off = start;
   r->end = end;
   r->punch = punch;
+  r->punched = start;
 #ifdef POSIX_FADV_SEQUENTIAL
   posix_fadvise(r->fd, (off_t)start, (off_t)(end - start), POSIX_FADV_SEQUENTIAL);
 #endif
@@ -267,11 +289,15 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
   }
   /* Everything before file_off is in the buffer or consumed: with punching,
    * give it back to the file system now (in steps of at least
-   * READER_PUNCH_STEP), so the disk holds only unread bytes and their cached
-   * pages leave the page cache at once. */
-  if (r->punch && r->file_off >= r->punched + READER_PUNCH_STEP) {
-    r->punched = r->file_off & ~(uint64_t)4095;
-    exo_punch_hole(r->fd, r->punched);
+   * READER_PUNCH_STEP, or of the buffer when it is smaller: many small
+   * readers, e.g. the final merge's sources on several threads, would
+   * otherwise keep up to a step each), so the disk holds only unread bytes
+   * and their cached pages leave the page cache at once. */
+  const uint64_t step = r->cap < READER_PUNCH_STEP ? r->cap : READER_PUNCH_STEP;
+  if (r->punch && r->file_off >= r->punched + step) {
+    uint64_t upto = r->file_off & ~(uint64_t)4095;
+    exo_punch_range(r->fd, r->punched, upto - r->punched);
+    r->punched = upto;
   }
 #ifdef POSIX_FADV_WILLNEED
   /* Read-ahead of one buffer: the kernel fetches the next block while the
@@ -313,6 +339,13 @@ exo_status exo_reader_read(exo_reader *r, void *dst, size_t n, exo_ctx *ctx) {
     n -= k;
   }
   return EXO_OK;
+}
+
+void exo_reader_punch_read(exo_reader *r) {
+  if (r->punch && r->fd >= 0 && r->file_off > r->punched) {
+    exo_punch_range(r->fd, r->punched, r->file_off - r->punched);
+    r->punched = r->file_off;
+  }
 }
 
 void exo_reader_close(exo_reader *r) {
@@ -368,6 +401,17 @@ void exo_punch_hole(int fd, uint64_t upto) {
 #else
   (void)fd;
   (void)upto;
+#endif
+}
+
+void exo_punch_range(int fd, uint64_t off, uint64_t len) {
+#if defined(__linux__) && defined(FALLOC_FL_PUNCH_HOLE)
+  if (len > 0)
+    (void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+#else
+  (void)fd;
+  (void)off;
+  (void)len;
 #endif
 }
 

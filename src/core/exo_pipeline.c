@@ -117,6 +117,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->opt.nfiles = 0;
   b->g = g;
   g->directed = opt->directed;
+  g->threads = opt->parse.threads > 1 ? opt->parse.threads : 1;
   b->t0 = now_seconds();
 
   st = exo_tempdir_create(opt->tempdir_base, &g->tmpdir, ctx);
@@ -141,6 +142,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   so.run_records = opt->run_records;
   so.fan_in = opt->fan_in;
   so.background = opt->parse.threads > 1; /* a spare core sorts and writes runs */
+  so.threads = opt->parse.threads;        /* key ranges of the final merge */
   st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
   b->sink.sorter = b->sorter;
@@ -327,7 +329,8 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
   }
   if (!st) st = size_distribution(lr.labels, g->num_nodes, res, ctx);
   if (!st)
-    st = exo_output_write(g->names_path, lr.labels, g->num_nodes, sep, outfile, ctx);
+    st = exo_output_write(g->names_path, lr.labels, g->num_nodes, sep, outfile, g->threads,
+                          ctx);
   free(lr.labels);
   res->seconds_output = now_seconds() - t0 - res->seconds_refine;
   return st;

@@ -17,15 +17,19 @@
  * memory. */
 #include "exo_sort.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "exo_io.h"
 #include "exo_loser_tree.h"
+#include "exo_par.h"
 #include "exo_record.h"
 
 #define KIB ((uint64_t)1 << 10)
@@ -37,6 +41,7 @@
 #define MERGE_BUF_MIN (64 * KIB)  /* least buffer per merge source, tiny memory */
 #define MERGE_BUF_MAX (8 * MIB)   /* more than this per file does not help */
 #define MAX_FAN_IN 4096u
+#define MAX_MERGE_THREADS 256
 #define POLL_MASK ((uint64_t)0xFFFF) /* poll and report every 64K records */
 #define NO_SLOT ((size_t)-1)
 
@@ -178,6 +183,7 @@ struct exo_sorter {
   uint64_t memory_limit;
   uint64_t run_records; /* knob, 0 = from memory */
   uint32_t fan_in_opt;  /* knob, 0 = from memory */
+  uint32_t threads;     /* key ranges of the final merge */
   int wide;
   int finished;
   uint8_t *buf, *scratch; /* run buffer and radix scratch, buf_bytes each */
@@ -307,6 +313,7 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   s->memory_limit = opt->memory_limit;
   s->run_records = opt->run_records;
   s->fan_in_opt = opt->fan_in;
+  s->threads = opt->threads > 1 ? (uint32_t)(opt->threads < MAX_MERGE_THREADS ? opt->threads : MAX_MERGE_THREADS) : 1;
   s->wide = opt->wide != 0;
   s->cap = current_capacity(s);
   *out = s;
@@ -560,6 +567,7 @@ static exo_status src_refill(exo_sorter *s, msrc *x, exo_lt_key *h, exo_ctx *ctx
     }
     if (avail != 0)
       return EXO_FAIL(ctx, EXO_EINTERNAL, "run file '%s' ends inside a record", x->r.path);
+    exo_reader_punch_read(&x->r); /* the last partial punch step */
     exo_reader_close(&x->r);
     if (x->slot != NO_SLOT) forget_run(&s->runs[x->slot]); /* exhausted: free it now */
   }
@@ -599,9 +607,13 @@ static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
 
 /* Open run files runs[first..first+nfiles) and, with `mem` set, the sorted
  * buffer as the last source (it was created last: ties go to the files);
- * then play the first matches. */
+ * then play the first matches. With `lo` and `hi` (one entry per source)
+ * only records lo[i]..hi[i]-1 of source i are read: a key range of the
+ * final merge; its files are then neither deleted nor punched outside the
+ * range (other threads read the rest). */
 static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfiles,
-                              int mem, size_t bufsize, exo_ctx *ctx) {
+                              int mem, size_t bufsize, const uint64_t *lo,
+                              const uint64_t *hi, exo_ctx *ctx) {
   const uint32_t m = (uint32_t)nfiles + (mem ? 1 : 0);
   memset(g, 0, sizeof *g);
   g->src = calloc(m ? m : 1, sizeof *g->src);
@@ -616,20 +628,22 @@ static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfi
   for (uint32_t i = 0; i < m && !st; i++) {
     msrc *x = &g->src[i];
     if (i == nfiles) { /* the buffer */
+      const uint64_t a = lo ? lo[i] : 0, b = lo ? hi[i] : s->n;
       x->wide = s->wide;
       x->rs = exo_rec_size(x->wide);
-      x->p = s->buf;
-      x->left = s->n * x->rs;
-      x->remaining = s->n;
+      x->p = s->buf + a * x->rs;
+      x->left = (size_t)(b - a) * x->rs;
+      x->remaining = b - a;
       x->slot = NO_SLOT;
     } else {
       const run_info *r = &s->runs[first + i];
+      const uint64_t a = lo ? lo[i] : 0, b = lo ? hi[i] : r->count;
       x->wide = r->wide;
       x->rs = exo_rec_size(x->wide);
-      x->remaining = r->count;
-      x->slot = first + i;
-      st = exo_reader_open(&x->r, r->path, fit_buffer(bufsize, run_bytes(r)), 0,
-                           UINT64_MAX, 1, ctx);
+      x->remaining = b - a;
+      x->slot = lo ? NO_SLOT : first + i;
+      st = exo_reader_open(&x->r, r->path, fit_buffer(bufsize, (b - a) * x->rs),
+                           a * x->rs, b * x->rs, 1, ctx);
     }
     if (!st) st = src_fetch(s, x, &g->t.head[i], &g->cur[i], ctx);
   }
@@ -734,7 +748,7 @@ static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t de
   exo_writer w = {.fd = -1};
   st = exo_writer_open(&w, s->pending, fit_buffer(bufsize, out.count * rs), ctx);
   if (st) return st;
-  st = merger_open(s, &g, first, m, 0, bufsize, ctx);
+  st = merger_open(s, &g, first, m, 0, bufsize, NULL, NULL, ctx);
   if (st) {
     exo_writer_abort(&w);
     return st;
@@ -781,6 +795,184 @@ static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t de
   return EXO_OK;
 }
 
+/* ======================================================================
+ * The final merge, split into key ranges
+ * ====================================================================== */
+
+/* The final merge of runs[0..nruns) and (with `mem`) the sorted buffer into
+ * the CSR, as `nranges` key ranges merged side by side. Range t holds the
+ * keys key[t]..key[t+1]-1: records pos[t*m + i]..pos[(t+1)*m + i]-1 of
+ * source i (sources are sorted, so a key range is one slice of each), and
+ * arcs base[t]..base[t+1]-1 of the CSR. So every range knows where its
+ * offsets (8 * key[t]) and its adjacency entries (base[t] * entry size)
+ * start in the two files and writes them there with its own positioned
+ * writers; the bytes are those of one merge of everything, whatever the
+ * number of ranges. */
+typedef struct csr_plan {
+  exo_sorter *s;
+  int mem;              /* the buffer is the last source */
+  uint32_t m;           /* sources */
+  uint32_t nranges;
+  uint64_t num_nodes;
+  const char *offsets_path, *adj_path;
+  int csr_wide;
+  size_t bufsize;       /* per source and per writer */
+  uint64_t *key;        /* nranges + 1 split keys, key[0] = 0 */
+  uint64_t *pos;        /* (nranges + 1) x m record indexes */
+  uint64_t *base;       /* nranges + 1 arc indexes, base[nranges] = records */
+} csr_plan;
+
+/* A source as the split search sees it: a run file read at positions, or
+ * the buffer. */
+typedef struct split_src {
+  int fd;               /* -1: the buffer */
+  const uint8_t *mem;
+  const char *path;
+  size_t rs;
+  int wide;
+  uint64_t count;
+} split_src;
+
+static exo_status key_at(const split_src *x, uint64_t i, uint64_t *key, exo_ctx *ctx) {
+  uint8_t b[8];
+  const size_t kb = x->wide ? 8 : 4;
+  if (x->fd < 0) {
+    memcpy(b, x->mem + i * x->rs, kb);
+  } else {
+    exo_status st = exo_pread_full(x->fd, b, kb, i * x->rs, x->path, ctx);
+    if (st) return st;
+  }
+  if (x->wide) {
+    memcpy(key, b, 8);
+  } else {
+    uint32_t k;
+    memcpy(&k, b, 4);
+    *key = k;
+  }
+  return EXO_OK;
+}
+
+/* *out = the first index in [lo, hi) whose key is >= k (hi when none). */
+static exo_status lower_bound(const split_src *x, uint64_t k, uint64_t lo, uint64_t hi,
+                              uint64_t *out, exo_ctx *ctx) {
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2, key;
+    exo_status st = key_at(x, mid, &key, ctx);
+    if (st) return st;
+    if (key < k) lo = mid + 1;
+    else hi = mid;
+  }
+  *out = lo;
+  return EXO_OK;
+}
+
+/* Split keys for ranges of about equal arc counts: key[t] is the least key
+ * with at least records * t / nranges records below it. A binary search
+ * over keys; each probe finds its position in every source by binary search
+ * inside that source's bracket [lo, hi) (positions of the keys already
+ * probed below and above), so a split costs about log2(nodes) probes of
+ * log2(bracket) positioned reads of one key per source. */
+static exo_status plan_splits(csr_plan *p, const split_src *src, exo_ctx *ctx) {
+  const uint32_t m = p->m, T = p->nranges;
+  const uint64_t total = p->s->records;
+  uint64_t *lo = malloc(2 * (m ? m : 1) * sizeof *lo);
+  if (!lo) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  uint64_t *hi = lo + m;
+  exo_status st = EXO_OK;
+  for (uint32_t t = 1; t < T && !st; t++) {
+    const uint64_t target = (total / T) * t + (total % T) * t / T; /* total*t/T */
+    uint64_t klo = p->key[t - 1], khi = p->num_nodes;
+    for (uint32_t i = 0; i < m; i++) {
+      lo[i] = p->pos[(size_t)(t - 1) * m + i];
+      hi[i] = src[i].count;
+    }
+    while (klo < khi && !st) {
+      const uint64_t mid = klo + (khi - klo) / 2;
+      uint64_t below = 0;
+      uint64_t *c = p->pos + (size_t)t * m; /* scratch for this probe */
+      for (uint32_t i = 0; i < m && !st; i++) {
+        st = lower_bound(&src[i], mid, lo[i], hi[i], &c[i], ctx);
+        below += c[i];
+      }
+      if (st) break;
+      if (below >= target) {
+        khi = mid;
+        memcpy(hi, c, m * sizeof *hi);
+      } else {
+        klo = mid + 1;
+        memcpy(lo, c, m * sizeof *lo);
+      }
+      st = exo_poll(ctx);
+    }
+    p->key[t] = klo;
+    for (uint32_t i = 0; i < m && !st; i++)
+      st = lower_bound(&src[i], klo, lo[i], hi[i], &p->pos[(size_t)t * m + i], ctx);
+  }
+  free(lo);
+  return st;
+}
+
+/* Build the plan: split keys, slices and arc bases for `nranges` ranges. */
+static exo_status plan_ranges(csr_plan *p, exo_ctx *ctx) {
+  exo_sorter *s = p->s;
+  const uint32_t m = p->m, T = p->nranges;
+  p->key = calloc(T + 1, sizeof *p->key);
+  p->base = calloc(T + 1, sizeof *p->base);
+  p->pos = calloc((size_t)(T + 1) * (m ? m : 1), sizeof *p->pos);
+  split_src *src = calloc(m ? m : 1, sizeof *src);
+  if (!p->key || !p->base || !p->pos || !src) {
+    free(src);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  }
+  exo_status st = EXO_OK;
+  for (uint32_t i = 0; i < m; i++) {
+    split_src *x = &src[i];
+    x->fd = -1;
+    if (p->mem && i == m - 1) {
+      x->mem = s->buf;
+      x->wide = s->wide;
+      x->count = s->n;
+    } else {
+      const run_info *r = &s->runs[i];
+      x->path = r->path;
+      x->wide = r->wide;
+      x->count = r->count;
+    }
+    x->rs = exo_rec_size(x->wide);
+    p->pos[(size_t)T * m + i] = x->count;
+  }
+  p->key[T] = p->num_nodes;
+  if (T > 1) {
+    for (uint32_t i = 0; i < m && !st; i++) {
+      split_src *x = &src[i];
+      if (!x->path) continue;
+      x->fd = open(x->path, O_RDONLY | O_CLOEXEC);
+      if (x->fd < 0) st = exo_error_errno(&ctx->err, errno, "open", x->path);
+    }
+    if (!st) st = plan_splits(p, src, ctx);
+    for (uint32_t i = 0; i < m; i++)
+      if (src[i].fd >= 0) close(src[i].fd);
+  }
+  free(src);
+  if (st) return st;
+  for (uint32_t t = 1; t <= T; t++) {
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < m; i++) sum += p->pos[(size_t)t * m + i];
+    p->base[t] = sum;
+  }
+  if (p->base[T] != s->records)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "the runs hold %llu records, not %llu",
+                    (unsigned long long)p->base[T], (unsigned long long)s->records);
+  return EXO_OK;
+}
+
+static void plan_free(csr_plan *p) {
+  free(p->key);
+  free(p->pos);
+  free(p->base);
+  p->key = p->pos = p->base = NULL;
+}
+
 /* Append `count` copies of the u64 `value` to the offsets file. */
 static exo_status put_offsets(exo_writer *w, uint64_t value, uint64_t count,
                               exo_ctx *ctx) {
@@ -796,31 +988,43 @@ static exo_status put_offsets(exo_writer *w, uint64_t value, uint64_t count,
   return EXO_OK;
 }
 
-/* The final merge: runs[0..nruns) and, with `mem`, the sorted buffer,
- * straight to the CSR. */
-static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
-                               exo_writer *ow, exo_writer *aw, int csr_wide,
-                               size_t bufsize, exo_ctx *ctx) {
-  merger g;
-  exo_status st = merger_open(s, &g, 0, s->nruns, mem, bufsize, ctx);
-  if (st) return st;
+/* The merge loop of range t: its slices of the sources to its parts of the
+ * CSR files. The offsets of nodes key[t]..key[t+1]-1 (..num_nodes for the
+ * last range, whose entry num_nodes closes the file) are global arc
+ * indexes. Runs on its own thread when there are several ranges (exo_par). */
+static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
+  const csr_plan *pl = arg;
+  exo_sorter *s = pl->s;
+  const uint32_t m = pl->m;
+  const int csr_wide = pl->csr_wide;
   const size_t as = exo_adj_size(csr_wide);
+  const uint64_t base = pl->base[t], want = pl->base[t + 1] - base;
+  const uint64_t end_node = t + 1 == pl->nranges ? pl->num_nodes + 1 : pl->key[t + 1];
   const uint64_t total = s->records;
-  uint64_t next_node = 0; /* offsets written for nodes < next_node */
-  uint64_t arcs = 0;
-  exo_progress(ctx, EXO_STAGE_CSR, 0, total);
-  for (;;) {
+  merger g;
+  exo_writer ow = {.fd = -1}, aw = {.fd = -1};
+  exo_status st = merger_open(s, &g, 0, s->nruns, pl->mem, pl->bufsize,
+                              pl->pos + (size_t)t * m, pl->pos + (size_t)(t + 1) * m, ctx);
+  if (st) return st;
+  st = exo_writer_open_at(&ow, pl->offsets_path, fit_buffer(pl->bufsize, 8 * (end_node - pl->key[t])),
+                          8 * pl->key[t], ctx);
+  if (!st)
+    st = exo_writer_open_at(&aw, pl->adj_path, fit_buffer(pl->bufsize, want * as), base * as,
+                            ctx);
+  uint64_t next_node = pl->key[t]; /* offsets written for nodes < next_node */
+  uint64_t arcs = 0;               /* arcs of this range written */
+  for (; !st;) {
     const uint32_t win = g.t.node[0];
     exo_lt_key *h = &g.t.head[win];
     if (h->done) break;
     const exo_arc *a = &g.cur[win];
     if (a->key >= next_node) { /* first arc of node key */
-      if (a->key >= num_nodes) {
+      if (a->key >= pl->num_nodes) {
         st = EXO_FAIL(ctx, EXO_EINTERNAL, "arc key %llu is not below the node count %llu",
-                      (unsigned long long)a->key, (unsigned long long)num_nodes);
+                      (unsigned long long)a->key, (unsigned long long)pl->num_nodes);
         break;
       }
-      st = put_offsets(ow, arcs, a->key + 1 - next_node, ctx);
+      st = put_offsets(&ow, base + arcs, a->key + 1 - next_node, ctx);
       if (st) break;
       next_node = a->key + 1;
     } else if (a->key + 1 != next_node) {
@@ -835,14 +1039,14 @@ static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
       break;
     }
     uint8_t *o;
-    if (aw->cap - aw->len >= as) {
-      o = aw->buf + aw->len;
-    } else if ((o = exo_writer_reserve(aw, as, ctx)) == NULL) {
+    if (aw.cap - aw.len >= as) {
+      o = aw.buf + aw.len;
+    } else if ((o = exo_writer_reserve(&aw, as, ctx)) == NULL) {
       st = ctx->err.code ? ctx->err.code : EXO_EIO;
       break;
     }
     exo_adj_encode(o, csr_wide, a->nbr, a->w);
-    exo_writer_commit(aw, as);
+    exo_writer_commit(&aw, as);
     arcs++;
     st = src_fetch(s, &g.src[win], h, &g.cur[win], ctx);
     if (st) break;
@@ -850,29 +1054,52 @@ static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
     if ((arcs & POLL_MASK) == 0) {
       exo_progress(ctx, EXO_STAGE_CSR, arcs, total);
       st = exo_poll(ctx);
-      if (st) break;
     }
   }
   merger_free(&g);
-  if (!st && arcs != total)
-    st = EXO_FAIL(ctx, EXO_EINTERNAL, "the CSR got %llu of %llu arcs",
-                  (unsigned long long)arcs, (unsigned long long)total);
-  if (!st) st = put_offsets(ow, arcs, num_nodes + 1 - next_node, ctx);
+  if (!st && arcs != want)
+    st = EXO_FAIL(ctx, EXO_EINTERNAL, "key range %u of the CSR got %llu of %llu arcs",
+                  (unsigned)t, (unsigned long long)arcs, (unsigned long long)want);
+  if (!st && end_node > next_node) st = put_offsets(&ow, base + arcs, end_node - next_node, ctx);
+  if (!st) st = exo_writer_close(&ow, ctx);
+  if (!st) st = exo_writer_close(&aw, ctx);
+  exo_writer_abort(&ow); /* no-ops after a close */
+  exo_writer_abort(&aw);
   if (!st) exo_progress(ctx, EXO_STAGE_CSR, arcs, total);
   return st;
 }
 
-/* Create both CSR files; csr_made[] tells which exist for cleanup. */
-static exo_status open_csr(exo_writer *ow, const char *offsets_path, exo_writer *aw,
-                           const char *adj_path, size_t bufsize, int *csr_made,
-                           exo_ctx *ctx) {
-  exo_status st = exo_writer_open(ow, offsets_path, bufsize, ctx);
-  if (st) return st;
-  csr_made[0] = 1;
-  st = exo_writer_open(aw, adj_path, bufsize, ctx);
-  if (st) return st;
-  csr_made[1] = 1;
-  return EXO_OK;
+/* The final merge: plan the ranges, create both CSR files empty and merge
+ * the ranges side by side. */
+static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
+                               const char *offsets_path, const char *adj_path,
+                               int csr_wide, uint64_t budget, int *csr_made, exo_ctx *ctx) {
+  csr_plan p;
+  memset(&p, 0, sizeof p);
+  p.s = s;
+  p.mem = mem != 0;
+  p.m = (uint32_t)s->nruns + (uint32_t)p.mem;
+  p.num_nodes = num_nodes;
+  p.offsets_path = offsets_path;
+  p.adj_path = adj_path;
+  p.csr_wide = csr_wide;
+  p.nranges = s->records > 0 && s->threads > 1 ? (uint32_t)s->threads : 1;
+  /* every range has a buffer per source and two writers */
+  p.bufsize = merge_bufsize(budget, (uint64_t)p.nranges * (p.m + 2));
+  exo_progress(ctx, EXO_STAGE_CSR, 0, s->records);
+  exo_status st = plan_ranges(&p, ctx);
+  exo_writer w = {.fd = -1};
+  for (int f = 0; f < 2 && !st; f++) { /* create (truncate) both files */
+    st = exo_writer_open(&w, f ? adj_path : offsets_path, 4096, ctx);
+    if (!st) {
+      csr_made[f] = 1;
+      st = exo_writer_close(&w, ctx);
+    }
+  }
+  if (!st) st = exo_par_run(p.nranges, merge_range, &p, EXO_STAGE_CSR, s->records, ctx);
+  if (!st) exo_progress(ctx, EXO_STAGE_CSR, s->records, s->records);
+  plan_free(&p);
+  return st;
 }
 
 /* Contract (exo_sort.h): sorts everything added, runs the intermediate merge
@@ -910,7 +1137,6 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   csr_wide = csr_wide != 0;
   const uint32_t k = fan_in_for(s);
   uint32_t passes = 0;
-  exo_writer ow = {.fd = -1}, aw = {.fd = -1};
   int csr_made[2] = {0, 0}; /* CSR files created, to remove on failure */
   exo_status st = EXO_OK;
   const uint64_t csr_bytes = (num_nodes + 1) * 8 + s->records * exo_adj_size(csr_wide);
@@ -922,10 +1148,10 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     exo_big_free(s->scratch, s->buf_bytes);
     s->scratch = NULL;
     uint64_t mem = s->memory_limit > s->buf_bytes ? s->memory_limit - s->buf_bytes : 0;
-    size_t bs = merge_bufsize(mem, (uint64_t)s->nruns + 2);
     disk_add(s, csr_bytes);
-    if (!st) st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
-    if (!st) st = merge_to_csr(s, 1, num_nodes, &ow, &aw, csr_wide, bs, ctx);
+    if (!st)
+      st = merge_to_csr(s, 1, num_nodes, offsets_path, adj_path, csr_wide, mem, csr_made,
+                        ctx);
     passes = 1;
     stats->runs = s->initial_runs + (s->n > 0);
   } else {
@@ -965,28 +1191,19 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     }
     if (!st && total) exo_progress(ctx, EXO_STAGE_MERGE, done, total);
     if (!st) {
-      size_t bs = merge_bufsize(s->memory_limit, (uint64_t)s->nruns + 2);
       disk_add(s, csr_bytes);
-      st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
-      if (!st) st = merge_to_csr(s, 0, num_nodes, &ow, &aw, csr_wide, bs, ctx);
+      st = merge_to_csr(s, 0, num_nodes, offsets_path, adj_path, csr_wide, s->memory_limit,
+                        csr_made, ctx);
       passes++;
     }
     stats->runs = s->initial_runs;
   }
-  if (!st) st = exo_writer_close(&ow, ctx);
-  if (!st) st = exo_writer_close(&aw, ctx);
-  if (!st) {
-    for (size_t i = 0; i < s->nruns; i++)
-      if (s->runs[i].path) st = EXO_FAIL(ctx, EXO_EINTERNAL, "a run was not consumed");
-  }
-  remove_all_runs(s);
+  remove_all_runs(s); /* the final merge punched them while reading */
   exo_big_free(s->buf, s->buf_bytes);
   exo_big_free(s->scratch, s->buf_bytes);
   s->buf = s->scratch = NULL;
   s->n = s->cap = 0;
   if (st) {
-    exo_writer_abort(&ow);
-    exo_writer_abort(&aw);
     if (csr_made[0]) exo_unlink(offsets_path);
     if (csr_made[1]) exo_unlink(adj_path);
     memset(stats, 0, sizeof *stats);
