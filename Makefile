@@ -73,7 +73,8 @@ sanitize: $(BUILD)/suites.inc
 	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) ./exo_tests_san
 
 # `make tsan`: the suites that start threads (parse workers, the run thread
-# of the sort, the pipeline using both) built with ThreadSanitizer; any
+# of the sort, the final merge's key ranges, the output's blocks, the pipeline
+# using them) built with ThreadSanitizer; any
 # report fails the run (halt_on_error).
 TSAN_SUITES := parse sort pipeline output
 tsan:
