@@ -20,7 +20,6 @@ static double now_seconds(void) {
 typedef struct edge_sink {
   exo_sorter *sorter;
   int directed;
-  uint64_t edges; /* arcs LP votes over */
 } edge_sink;
 
 /* Turn one input edge into arc records (exo_record.h sign convention).
@@ -37,14 +36,11 @@ static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *
   if (s->directed) {
     st = exo_sorter_add(s->sorter, b, a, w, ctx); /* in-arc of b: b hears a */
     if (st) return st;
-    s->edges++;
     return exo_sorter_add(s->sorter, a, b, -w, ctx); /* out-arc of a */
   }
   st = exo_sorter_add(s->sorter, a, b, w, ctx);
   if (st) return st;
-  s->edges++;
   if (a == b) return EXO_OK; /* a self-loop is one arc */
-  s->edges++;
   return exo_sorter_add(s->sorter, b, a, w, ctx);
 }
 
@@ -142,6 +138,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   so.run_records = opt->run_records;
   so.fan_in = opt->fan_in;
   so.background = opt->parse.threads > 1; /* a spare core sorts and writes runs */
+  so.combine = opt->combine;
   so.threads = opt->parse.threads;        /* key ranges of the final merge */
   st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
@@ -223,7 +220,6 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   exo_names_free(b->names); /* finish releases the table, not the object */
   b->names = NULL;
   if (st) goto fail;
-  g->num_edges = b->sink.edges;
   g->seconds_parse = now_seconds() - b->t0;
 
   double t0 = now_seconds();
@@ -233,7 +229,8 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   if (st) goto fail;
   exo_sorter_free(b->sorter);
   b->sorter = NULL;
-  g->num_arcs = g->sort.records;
+  g->num_arcs = g->sort.arcs;
+  g->num_edges = g->directed ? g->sort.arcs_positive : g->sort.arcs;
   g->seconds_csr = now_seconds() - t0;
   b->g = NULL;
   free(b);

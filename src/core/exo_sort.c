@@ -189,6 +189,7 @@ struct exo_sorter {
   uint8_t *buf, *scratch; /* run buffer and radix scratch, buf_bytes each */
   uint8_t *spare;         /* background mode: the buffer filled next */
   int background;         /* sort and write runs on a second thread */
+  exo_combine combine;    /* equal arcs in the final merge */
   run_job job;            /* the run being written in the background */
   size_t buf_bytes;
   size_t cap; /* records per run at the current width */
@@ -283,6 +284,9 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   *out = NULL;
   if (!opt || !opt->tmpdir || !opt->tmpdir[0])
     return EXO_FAIL(ctx, EXO_EARG, "the sorter needs a temporary directory");
+  if (opt->combine != EXO_COMBINE_KEEP && opt->combine != EXO_COMBINE_SUM &&
+      opt->combine != EXO_COMBINE_MAX)
+    return EXO_FAIL(ctx, EXO_EARG, "unknown combine rule %d", (int)opt->combine);
   if (opt->fan_in == 1 || opt->fan_in > MAX_FAN_IN)
     return EXO_FAIL(ctx, EXO_EARG, "the merge fan-in must be between 2 and %u (got %u)",
                     MAX_FAN_IN, (unsigned)opt->fan_in);
@@ -315,6 +319,7 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   s->fan_in_opt = opt->fan_in;
   s->threads = opt->threads > 1 ? (uint32_t)(opt->threads < MAX_MERGE_THREADS ? opt->threads : MAX_MERGE_THREADS) : 1;
   s->wide = opt->wide != 0;
+  s->combine = opt->combine;
   s->cap = current_capacity(s);
   *out = s;
   return EXO_OK;
@@ -820,6 +825,8 @@ typedef struct csr_plan {
   uint64_t *key;        /* nranges + 1 split keys, key[0] = 0 */
   uint64_t *pos;        /* (nranges + 1) x m record indexes */
   uint64_t *base;       /* nranges + 1 arc indexes, base[nranges] = records */
+  uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
+  uint64_t *positive;   /* per range: entries with w > 0 */
 } csr_plan;
 
 /* A source as the split search sees it: a run file read at positions, or
@@ -919,8 +926,10 @@ static exo_status plan_ranges(csr_plan *p, exo_ctx *ctx) {
   p->key = calloc(T + 1, sizeof *p->key);
   p->base = calloc(T + 1, sizeof *p->base);
   p->pos = calloc((size_t)(T + 1) * (m ? m : 1), sizeof *p->pos);
+  p->entries = calloc(2 * (size_t)T, sizeof *p->entries);
+  p->positive = p->entries ? p->entries + T : NULL;
   split_src *src = calloc(m ? m : 1, sizeof *src);
-  if (!p->key || !p->base || !p->pos || !src) {
+  if (!p->key || !p->base || !p->pos || !p->entries || !src) {
     free(src);
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
   }
@@ -970,7 +979,8 @@ static void plan_free(csr_plan *p) {
   free(p->key);
   free(p->pos);
   free(p->base);
-  p->key = p->pos = p->base = NULL;
+  free(p->entries);
+  p->key = p->pos = p->base = p->entries = p->positive = NULL;
 }
 
 /* Append `count` copies of the u64 `value` to the offsets file. */
@@ -988,16 +998,91 @@ static exo_status put_offsets(exo_writer *w, uint64_t value, uint64_t count,
   return EXO_OK;
 }
 
+/* State of the final merge: the CSR writers, the offsets written so far and,
+ * when combining, the entries of the current (key, nbr) not yet written
+ * (at most one per sign, in the order their signs first appeared). */
+typedef struct csr_out {
+  exo_writer *ow, *aw;
+  uint64_t num_nodes;
+  int wide;
+  size_t as;            /* adjacency entry size */
+  uint64_t next_node;   /* offsets written for nodes < next_node */
+  uint64_t arcs, positive;
+  exo_combine combine;
+  exo_arc pend[2];      /* pending entries of one (key, nbr) */
+  int npend;
+} csr_out;
+
+/* Write one CSR entry (the offsets of the nodes up to its key first). */
+static exo_status csr_put(csr_out *c, const exo_arc *a, exo_ctx *ctx) {
+  if (a->key >= c->next_node) { /* first arc of node key */
+    if (a->key >= c->num_nodes)
+      return EXO_FAIL(ctx, EXO_EINTERNAL, "arc key %llu is not below the node count %llu",
+                      (unsigned long long)a->key, (unsigned long long)c->num_nodes);
+    exo_status st = put_offsets(c->ow, c->arcs, a->key + 1 - c->next_node, ctx);
+    if (st) return st;
+    c->next_node = a->key + 1;
+  } else if (a->key + 1 != c->next_node) {
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "merged arcs out of key order (%llu after %llu)",
+                    (unsigned long long)a->key, (unsigned long long)(c->next_node - 1));
+  }
+  if (!c->wide && a->nbr >= EXO_NARROW_ID_LIMIT)
+    return EXO_FAIL(ctx, EXO_EINTERNAL,
+                    "neighbour id %llu does not fit the narrow adjacency format",
+                    (unsigned long long)a->nbr);
+  exo_writer *aw = c->aw;
+  uint8_t *o;
+  if (aw->cap - aw->len >= c->as) {
+    o = aw->buf + aw->len;
+  } else if ((o = exo_writer_reserve(aw, c->as, ctx)) == NULL) {
+    return ctx->err.code ? ctx->err.code : EXO_EIO;
+  }
+  exo_adj_encode(o, c->wide, a->nbr, a->w);
+  exo_writer_commit(aw, c->as);
+  c->arcs++;
+  c->positive += a->w > 0.0f;
+  return EXO_OK;
+}
+
+/* Write the pending entries of the current (key, nbr). */
+static exo_status csr_flush(csr_out *c, exo_ctx *ctx) {
+  exo_status st = EXO_OK;
+  for (int i = 0; i < c->npend && !st; i++) st = csr_put(c, &c->pend[i], ctx);
+  c->npend = 0;
+  return st;
+}
+
+/* One merged record: written at once with KEEP, else folded into the
+ * pending entry of its (key, nbr) and sign. */
+static exo_status csr_take(csr_out *c, const exo_arc *a, exo_ctx *ctx) {
+  if (c->combine == EXO_COMBINE_KEEP) return csr_put(c, a, ctx);
+  if (c->npend && (a->key != c->pend[0].key || a->nbr != c->pend[0].nbr)) {
+    exo_status st = csr_flush(c, ctx);
+    if (st) return st;
+  }
+  const int pos = a->w > 0.0f;
+  for (int i = 0; i < c->npend; i++) {
+    exo_arc *p = &c->pend[i];
+    if ((p->w > 0.0f) != pos) continue;
+    if (c->combine == EXO_COMBINE_SUM)
+      p->w += a->w;
+    else if (pos ? a->w > p->w : a->w < p->w)
+      p->w = a->w;
+    return EXO_OK;
+  }
+  c->pend[c->npend++] = *a;
+  return EXO_OK;
+}
+
 /* The merge loop of range t: its slices of the sources to its parts of the
  * CSR files. The offsets of nodes key[t]..key[t+1]-1 (..num_nodes for the
  * last range, whose entry num_nodes closes the file) are global arc
  * indexes. Runs on its own thread when there are several ranges (exo_par). */
 static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
-  const csr_plan *pl = arg;
+  csr_plan *pl = arg;
   exo_sorter *s = pl->s;
   const uint32_t m = pl->m;
-  const int csr_wide = pl->csr_wide;
-  const size_t as = exo_adj_size(csr_wide);
+  const size_t as = exo_adj_size(pl->csr_wide);
   const uint64_t base = pl->base[t], want = pl->base[t + 1] - base;
   const uint64_t end_node = t + 1 == pl->nranges ? pl->num_nodes + 1 : pl->key[t + 1];
   const uint64_t total = s->records;
@@ -1006,66 +1091,98 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
   exo_status st = merger_open(s, &g, 0, s->nruns, pl->mem, pl->bufsize,
                               pl->pos + (size_t)t * m, pl->pos + (size_t)(t + 1) * m, ctx);
   if (st) return st;
-  st = exo_writer_open_at(&ow, pl->offsets_path, fit_buffer(pl->bufsize, 8 * (end_node - pl->key[t])),
-                          8 * pl->key[t], ctx);
+  st = exo_writer_open_at(&ow, pl->offsets_path,
+                          fit_buffer(pl->bufsize, 8 * (end_node - pl->key[t])), 8 * pl->key[t],
+                          ctx);
   if (!st)
     st = exo_writer_open_at(&aw, pl->adj_path, fit_buffer(pl->bufsize, want * as), base * as,
                             ctx);
-  uint64_t next_node = pl->key[t]; /* offsets written for nodes < next_node */
-  uint64_t arcs = 0;               /* arcs of this range written */
+  csr_out c = {.ow = &ow, .aw = &aw, .num_nodes = pl->num_nodes, .wide = pl->csr_wide,
+               .as = as, .combine = s->combine, .next_node = pl->key[t], .arcs = base};
+  uint64_t done = 0; /* records of this range merged */
   for (; !st;) {
     const uint32_t win = g.t.node[0];
     exo_lt_key *h = &g.t.head[win];
     if (h->done) break;
-    const exo_arc *a = &g.cur[win];
-    if (a->key >= next_node) { /* first arc of node key */
-      if (a->key >= pl->num_nodes) {
-        st = EXO_FAIL(ctx, EXO_EINTERNAL, "arc key %llu is not below the node count %llu",
-                      (unsigned long long)a->key, (unsigned long long)pl->num_nodes);
-        break;
-      }
-      st = put_offsets(&ow, base + arcs, a->key + 1 - next_node, ctx);
-      if (st) break;
-      next_node = a->key + 1;
-    } else if (a->key + 1 != next_node) {
-      st = EXO_FAIL(ctx, EXO_EINTERNAL, "merged arcs out of key order (%llu after %llu)",
-                    (unsigned long long)a->key, (unsigned long long)(next_node - 1));
-      break;
-    }
-    if (!csr_wide && a->nbr >= EXO_NARROW_ID_LIMIT) {
-      st = EXO_FAIL(ctx, EXO_EINTERNAL,
-                    "neighbour id %llu does not fit the narrow adjacency format",
-                    (unsigned long long)a->nbr);
-      break;
-    }
-    uint8_t *o;
-    if (aw.cap - aw.len >= as) {
-      o = aw.buf + aw.len;
-    } else if ((o = exo_writer_reserve(&aw, as, ctx)) == NULL) {
-      st = ctx->err.code ? ctx->err.code : EXO_EIO;
-      break;
-    }
-    exo_adj_encode(o, csr_wide, a->nbr, a->w);
-    exo_writer_commit(&aw, as);
-    arcs++;
+    st = csr_take(&c, &g.cur[win], ctx);
+    if (st) break;
+    done++;
     st = src_fetch(s, &g.src[win], h, &g.cur[win], ctx);
     if (st) break;
     exo_lt_replay(&g.t);
-    if ((arcs & POLL_MASK) == 0) {
-      exo_progress(ctx, EXO_STAGE_CSR, arcs, total);
+    if ((done & POLL_MASK) == 0) {
+      exo_progress(ctx, EXO_STAGE_CSR, done, total);
       st = exo_poll(ctx);
     }
   }
   merger_free(&g);
-  if (!st && arcs != want)
+  if (!st) st = csr_flush(&c, ctx);
+  if (!st && done != want)
     st = EXO_FAIL(ctx, EXO_EINTERNAL, "key range %u of the CSR got %llu of %llu arcs",
-                  (unsigned)t, (unsigned long long)arcs, (unsigned long long)want);
-  if (!st && end_node > next_node) st = put_offsets(&ow, base + arcs, end_node - next_node, ctx);
+                  (unsigned)t, (unsigned long long)done, (unsigned long long)want);
+  if (!st && end_node > c.next_node)
+    st = put_offsets(&ow, c.arcs, end_node - c.next_node, ctx);
   if (!st) st = exo_writer_close(&ow, ctx);
   if (!st) st = exo_writer_close(&aw, ctx);
   exo_writer_abort(&ow); /* no-ops after a close */
   exo_writer_abort(&aw);
-  if (!st) exo_progress(ctx, EXO_STAGE_CSR, arcs, total);
+  if (!st) exo_progress(ctx, EXO_STAGE_CSR, done, total);
+  pl->entries[t] = c.arcs - base;
+  pl->positive[t] = c.positive;
+  return st;
+}
+
+#define COMPACT_CHUNK ((size_t)1 << 20)
+
+/* After a merge that folded arcs (combine): range t wrote its entries at
+ * base[t], counted before folding, so later ranges sit too far right and
+ * their offsets are too large by the entries folded before them. Move each
+ * range left to its real start (front to back: a destination never
+ * overlaps a range not yet moved), lower its offsets, and cut the
+ * adjacency file to its real length. Without folding nothing is touched. */
+static exo_status compact_ranges(const csr_plan *p, exo_ctx *ctx) {
+  const uint32_t T = p->nranges;
+  const size_t as = exo_adj_size(p->csr_wide);
+  uint64_t start = 0, folded = 0;
+  for (uint32_t t = 0; t < T; t++) folded += (p->base[t + 1] - p->base[t]) - p->entries[t];
+  if (folded == 0) return EXO_OK;
+  uint8_t *buf = malloc(COMPACT_CHUNK);
+  int afd = open(p->adj_path, O_RDWR | O_CLOEXEC), ofd = open(p->offsets_path, O_RDWR | O_CLOEXEC);
+  exo_status st = EXO_OK;
+  if (!buf) st = EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  else if (afd < 0) st = exo_error_errno(&ctx->err, errno, "open", p->adj_path);
+  else if (ofd < 0) st = exo_error_errno(&ctx->err, errno, "open", p->offsets_path);
+  for (uint32_t t = 0; t < T && !st; t++) {
+    const uint64_t shift = p->base[t] - start;
+    if (shift > 0) {
+      const uint64_t from = p->base[t] * as, to = start * as, len = p->entries[t] * as;
+      for (uint64_t done = 0; done < len && !st; done += COMPACT_CHUNK) {
+        size_t k = len - done < COMPACT_CHUNK ? (size_t)(len - done) : COMPACT_CHUNK;
+        st = exo_pread_full(afd, buf, k, from + done, p->adj_path, ctx);
+        if (!st) st = exo_pwrite_full(afd, buf, k, to + done, p->adj_path, ctx);
+        if (!st) st = exo_poll(ctx);
+      }
+      const uint64_t end_node = t + 1 == T ? p->num_nodes + 1 : p->key[t + 1];
+      const uint64_t obytes = (end_node - p->key[t]) * 8;
+      for (uint64_t done = 0; done < obytes && !st; done += COMPACT_CHUNK) {
+        size_t k = obytes - done < COMPACT_CHUNK ? (size_t)(obytes - done) : COMPACT_CHUNK;
+        st = exo_pread_full(ofd, buf, k, p->key[t] * 8 + done, p->offsets_path, ctx);
+        for (size_t i = 0; i < k && !st; i += 8) {
+          uint64_t v;
+          memcpy(&v, buf + i, 8);
+          v -= shift;
+          memcpy(buf + i, &v, 8);
+        }
+        if (!st) st = exo_pwrite_full(ofd, buf, k, p->key[t] * 8 + done, p->offsets_path, ctx);
+      }
+    }
+    start += p->entries[t];
+  }
+  if (!st && ftruncate(afd, (off_t)(start * as)) != 0)
+    st = exo_error_errno(&ctx->err, errno, "truncate", p->adj_path);
+  if (afd >= 0) close(afd);
+  if (ofd >= 0) close(ofd);
+  free(buf);
   return st;
 }
 
@@ -1073,7 +1190,8 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
  * the ranges side by side. */
 static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
                                const char *offsets_path, const char *adj_path,
-                               int csr_wide, uint64_t budget, int *csr_made, exo_ctx *ctx) {
+                               int csr_wide, uint64_t budget, int *csr_made, exo_ctx *ctx,
+                               exo_sort_stats *stats) {
   csr_plan p;
   memset(&p, 0, sizeof p);
   p.s = s;
@@ -1097,7 +1215,12 @@ static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
     }
   }
   if (!st) st = exo_par_run(p.nranges, merge_range, &p, EXO_STAGE_CSR, s->records, ctx);
+  if (!st && p.nranges > 1) st = compact_ranges(&p, ctx);
   if (!st) exo_progress(ctx, EXO_STAGE_CSR, s->records, s->records);
+  for (uint32_t t = 0; !st && t < p.nranges; t++) {
+    stats->arcs += p.entries[t];
+    stats->arcs_positive += p.positive[t];
+  }
   plan_free(&p);
   return st;
 }
@@ -1151,7 +1274,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     disk_add(s, csr_bytes);
     if (!st)
       st = merge_to_csr(s, 1, num_nodes, offsets_path, adj_path, csr_wide, mem, csr_made,
-                        ctx);
+                        ctx, stats);
     passes = 1;
     stats->runs = s->initial_runs + (s->n > 0);
   } else {
@@ -1193,7 +1316,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     if (!st) {
       disk_add(s, csr_bytes);
       st = merge_to_csr(s, 0, num_nodes, offsets_path, adj_path, csr_wide, s->memory_limit,
-                        csr_made, ctx);
+                        csr_made, ctx, stats);
       passes++;
     }
     stats->runs = s->initial_runs;

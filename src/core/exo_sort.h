@@ -22,6 +22,18 @@
  * among the file buffers (k+1; T x (k+2) in the final merge). Nothing per
  * node is kept in memory.
  *
+ * Combining: the final merge sees every arc of a key in (nbr, input) order,
+ * so it can fold arcs that join the same (key, nbr) into one CSR entry.
+ * Arcs fold only with arcs of the same sign (exo_record.h: in a directed
+ * graph the sign says in-arc or out-arc); within a (key, nbr) the entries
+ * written keep the order in which their signs first appeared. With
+ * EXO_COMBINE_KEEP (the default) every record becomes an entry, as before;
+ * with SUM the entry's weight is the float sum of the folded weights in
+ * input order; with MAX it is the weight of largest magnitude (for negative
+ * arcs the most negative one). Runs and intermediate merges still hold every
+ * record, so the disk they need does not change; peak_disk counts the CSR
+ * as if nothing were folded (an upper bound).
+ *
  * Threads: with `threads` = T > 1 the final merge is split into T ranges of
  * keys holding about equal numbers of records (split keys found by binary
  * search in the sorted runs with positioned reads of single keys), merged
@@ -44,6 +56,13 @@
 
 #include "exo_ctx.h"
 
+/* How the final merge treats arcs with equal (key, nbr) and sign. */
+typedef enum exo_combine {
+  EXO_COMBINE_KEEP = 0, /* one CSR entry per record */
+  EXO_COMBINE_SUM = 1,  /* one entry, weight = sum */
+  EXO_COMBINE_MAX = 2   /* one entry, weight = largest magnitude */
+} exo_combine;
+
 typedef struct exo_sort_options {
   const char *tmpdir;    /* existing directory for run files */
   uint64_t memory_limit; /* bytes for all buffers of this stage */
@@ -52,12 +71,15 @@ typedef struct exo_sort_options {
   uint32_t fan_in;       /* test knob: merge fan-in, >= 2 (0 = from memory) */
   uint64_t run_memory;   /* bytes for the run buffers + scratch (0 = memory_limit) */
   int background;        /* sort and write full buffers on a second thread */
+  exo_combine combine;   /* equal (key, nbr, sign) arcs in the CSR (see above) */
   int threads;           /* key ranges merged side by side by the final
                             merge (<= 1: one, on the caller's thread) */
 } exo_sort_options;
 
 typedef struct exo_sort_stats {
   uint64_t records;      /* records added */
+  uint64_t arcs;         /* CSR entries written (= records with KEEP) */
+  uint64_t arcs_positive; /* of those, entries with w > 0 */
   uint64_t runs;         /* initial runs written */
   uint32_t fan_in;       /* fan-in used */
   uint32_t merge_passes; /* merge passes, the final CSR merge included */

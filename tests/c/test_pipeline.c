@@ -400,6 +400,101 @@ START_TEST(pushed_nodes_weights_and_directed) {
 }
 END_TEST
 
+/* Push `n` edges with the combine rule and return the graph. */
+static exo_graph *combined_graph(const char *dir, int directed, exo_combine combine,
+                                 const char *const (*e)[2], const double *w, size_t n) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_build_options opt;
+  builder_options(&opt, dir, 1);
+  opt.directed = directed;
+  opt.combine = combine;
+  exo_builder *b = NULL;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  for (size_t i = 0; i < n; i++)
+    ck_assert_int_eq(exo_builder_add_edge(b, e[i][0], strlen(e[i][0]), e[i][1],
+                                          strlen(e[i][1]), w[i], &ctx), EXO_OK);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_builder_finish(b, &ctx, &g), EXO_OK);
+  return g;
+}
+
+/* The adjacency file as "nbr:w" items, one node per ';'. */
+static void adjacency_text(const exo_graph *g, char *buf, size_t cap) {
+  size_t ol, al, len = 0;
+  char *o = tu_read_file(g->offsets_path, &ol), *a = tu_read_file(g->adj_path, &al);
+  ck_assert_uint_eq(ol, 8 * (g->num_nodes + 1));
+  ck_assert_uint_eq(al, 8 * g->num_arcs);
+  buf[0] = '\0';
+  for (uint64_t v = 0; v < g->num_nodes; v++) {
+    uint64_t lo, hi;
+    memcpy(&lo, o + 8 * v, 8);
+    memcpy(&hi, o + 8 * (v + 1), 8);
+    for (uint64_t i = lo; i < hi; i++) {
+      uint32_t nbr;
+      float w;
+      memcpy(&nbr, a + 8 * i, 4);
+      memcpy(&w, a + 8 * i + 4, 4);
+      len += (size_t)snprintf(buf + len, cap - len, "%u:%g ", nbr, (double)w);
+    }
+    len += (size_t)snprintf(buf + len, cap - len, ";");
+  }
+  free(o);
+  free(a);
+}
+
+START_TEST(combine_duplicates_and_mirrors) {
+  char *dir = tu_mkdtemp();
+  const char *const e[][2] = {{"a", "b"}, {"b", "a"}, {"a", "b"}, {"a", "a"}, {"a", "c"}};
+  const double w[] = {2, 5, 1, 3, 4};
+  char buf[512];
+  /* undirected: KEEP stores every arc, SUM/MAX one per ordered pair */
+  exo_graph *g = combined_graph(dir, 0, EXO_COMBINE_KEEP, e, w, 5);
+  ck_assert_uint_eq(g->num_edges, 9);
+  ck_assert_uint_eq(g->num_arcs, 9);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "0:3 1:2 1:5 1:1 2:4 ;0:2 0:5 0:1 ;0:4 ;");
+  exo_graph_free(g);
+  g = combined_graph(dir, 0, EXO_COMBINE_SUM, e, w, 5);
+  ck_assert_uint_eq(g->num_lines, 5);
+  ck_assert_uint_eq(g->num_edges, 5);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "0:3 1:8 2:4 ;0:8 ;0:4 ;");
+  exo_graph_free(g);
+  g = combined_graph(dir, 0, EXO_COMBINE_MAX, e, w, 5);
+  ck_assert_uint_eq(g->num_edges, 5);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "0:3 1:5 2:4 ;0:5 ;0:4 ;");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  char *out = cluster_to_text(dir, g, 1, &ctx, NULL); /* frees g */
+  ck_assert_str_eq(out, "a\t1\nb\t1\nc\t1\n");
+  free(out);
+  /* directed: a->b 2, b->a 5, a->b 1. In-arcs and out-arcs of one pair
+   * never fold together; num_edges counts the in-arcs left */
+  g = combined_graph(dir, 1, EXO_COMBINE_KEEP, e, w, 3);
+  ck_assert_uint_eq(g->num_edges, 3);
+  ck_assert_uint_eq(g->num_arcs, 6);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:-2 1:5 1:-1 ;0:2 0:-5 0:1 ;");
+  exo_graph_free(g);
+  g = combined_graph(dir, 1, EXO_COMBINE_MAX, e, w, 3);
+  ck_assert_uint_eq(g->num_edges, 2);
+  ck_assert_uint_eq(g->num_arcs, 4);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:-2 1:5 ;0:2 0:-5 ;");
+  exo_graph_free(g);
+  g = combined_graph(dir, 1, EXO_COMBINE_SUM, e, w, 3);
+  ck_assert_uint_eq(g->num_edges, 2);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:-3 1:5 ;0:3 0:-5 ;");
+  exo_graph_free(g);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 START_TEST(pushed_bad_names_and_weights_fail_cleanly) {
   char *dir = tu_mkdtemp();
   exo_build_options opt;
@@ -514,6 +609,7 @@ Suite *pipeline_suite(void) {
   tcase_add_test(tc, interrupt_at_every_point_cleans_up);
   tcase_add_test(tc, pushed_edges_equal_the_file);
   tcase_add_test(tc, pushed_nodes_weights_and_directed);
+  tcase_add_test(tc, combine_duplicates_and_mirrors);
   tcase_add_test(tc, pushed_bad_names_and_weights_fail_cleanly);
   tcase_add_test(tc, pushed_edges_poll_report_and_stop);
   suite_add_tcase(s, tc);
