@@ -227,8 +227,10 @@ void exo_writer_abort(exo_writer *w) {
 
 /* ---- reader ------------------------------------------------------------ */
 
-exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
-                           uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
+/* Both opens: `fd` >= 0 is a caller's descriptor (borrowed), else the file
+ * is opened here. */
+static exo_status reader_open(exo_reader *r, int fd, const char *path, size_t bufsize,
+                              uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
   memset(r, 0, sizeof *r);
   r->fd = -1;
   if (bufsize < 4096) bufsize = 4096;
@@ -239,8 +241,9 @@ exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte read buffer", bufsize);
   }
   r->cap = bufsize;
+  r->borrowed = fd >= 0;
   /* punching holes (fallocate) needs a descriptor open for writing */
-  r->fd = open(path, (punch ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+  r->fd = fd >= 0 ? fd : open(path, (punch ? O_RDWR : O_RDONLY) | O_CLOEXEC);
   if (r->fd < 0) {
     int e = errno;
     exo_reader_close(r);
@@ -260,9 +263,21 @@ exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
   r->punch = punch;
   r->punched = start;
 #ifdef POSIX_FADV_SEQUENTIAL
-  posix_fadvise(r->fd, (off_t)start, (off_t)(end - start), POSIX_FADV_SEQUENTIAL);
+  if (!r->borrowed) /* a shared descriptor's read-ahead state is shared too */
+    posix_fadvise(r->fd, (off_t)start, (off_t)(end - start), POSIX_FADV_SEQUENTIAL);
 #endif
   return EXO_OK;
+}
+
+exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
+                           uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
+  return reader_open(r, -1, path, bufsize, start, end, punch, ctx);
+}
+
+exo_status exo_reader_open_fd(exo_reader *r, int fd, const char *path, size_t bufsize,
+                              uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
+  if (fd < 0) return EXO_FAIL(ctx, EXO_EINTERNAL, "no descriptor for '%s'", path);
+  return reader_open(r, fd, path, bufsize, start, end, punch, ctx);
 }
 
 #define READER_PUNCH_STEP ((uint64_t)1 << 20) /* least bytes released per punch */
@@ -349,7 +364,7 @@ void exo_reader_punch_read(exo_reader *r) {
 }
 
 void exo_reader_close(exo_reader *r) {
-  if (r->path && r->fd >= 0) close(r->fd); /* path is set by every open */
+  if (r->path && r->fd >= 0 && !r->borrowed) close(r->fd); /* path is set by every open */
   r->fd = -1;
   free(r->buf);
   free(r->path);

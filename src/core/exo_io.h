@@ -60,6 +60,7 @@ typedef struct exo_reader {
   uint64_t end;        /* read up to this offset (file size or a limit) */
   uint64_t punched;    /* released up to here (from the range's start) */
   int punch;           /* release consumed blocks while reading */
+  int borrowed;        /* fd belongs to the caller (exo_reader_open_fd) */
   char *path;
 } exo_reader;
 
@@ -73,6 +74,13 @@ typedef struct exo_reader {
  * more ask the kernel to read the next buffer's bytes ahead. */
 exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
                            uint64_t start, uint64_t end, int punch, exo_ctx *ctx);
+/* The same on the caller's descriptor `fd` (open for reading, and for
+ * writing when punching; `path` is for messages), which the reader uses
+ * with pread only and does not close: several readers on several threads
+ * can share one descriptor, e.g. one per run file for all the final
+ * merge's ranges, so the open files do not grow with the thread count. */
+exo_status exo_reader_open_fd(exo_reader *r, int fd, const char *path, size_t bufsize,
+                              uint64_t start, uint64_t end, int punch, exo_ctx *ctx);
 /* Read exactly n bytes; EXO_EINTERNAL if the range ends first. */
 exo_status exo_reader_read(exo_reader *r, void *dst, size_t n, exo_ctx *ctx);
 /* Make at least min(n, remaining) bytes available at *out; sets *avail.

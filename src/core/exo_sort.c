@@ -615,10 +615,11 @@ static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
  * then play the first matches. With `lo` and `hi` (one entry per source)
  * only records lo[i]..hi[i]-1 of source i are read: a key range of the
  * final merge; its files are then neither deleted nor punched outside the
- * range (other threads read the rest). */
+ * range (other threads read the rest). With `fds` (one per file, or NULL)
+ * the readers share those descriptors instead of opening their own. */
 static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfiles,
                               int mem, size_t bufsize, const uint64_t *lo,
-                              const uint64_t *hi, exo_ctx *ctx) {
+                              const uint64_t *hi, const int *fds, exo_ctx *ctx) {
   const uint32_t m = (uint32_t)nfiles + (mem ? 1 : 0);
   memset(g, 0, sizeof *g);
   g->src = calloc(m ? m : 1, sizeof *g->src);
@@ -647,8 +648,9 @@ static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfi
       x->rs = exo_rec_size(x->wide);
       x->remaining = b - a;
       x->slot = lo ? NO_SLOT : first + i;
-      st = exo_reader_open(&x->r, r->path, fit_buffer(bufsize, (b - a) * x->rs),
-                           a * x->rs, b * x->rs, 1, ctx);
+      const size_t bs = fit_buffer(bufsize, (b - a) * x->rs);
+      st = fds ? exo_reader_open_fd(&x->r, fds[i], r->path, bs, a * x->rs, b * x->rs, 1, ctx)
+               : exo_reader_open(&x->r, r->path, bs, a * x->rs, b * x->rs, 1, ctx);
     }
     if (!st) st = src_fetch(s, x, &g->t.head[i], &g->cur[i], ctx);
   }
@@ -753,7 +755,7 @@ static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t de
   exo_writer w = {.fd = -1};
   st = exo_writer_open(&w, s->pending, fit_buffer(bufsize, out.count * rs), ctx);
   if (st) return st;
-  st = merger_open(s, &g, first, m, 0, bufsize, NULL, NULL, ctx);
+  st = merger_open(s, &g, first, m, 0, bufsize, NULL, NULL, NULL, ctx);
   if (st) {
     exo_writer_abort(&w);
     return st;
@@ -827,6 +829,8 @@ typedef struct csr_plan {
   uint64_t *base;       /* nranges + 1 arc indexes, base[nranges] = records */
   uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
   uint64_t *positive;   /* per range: entries with w > 0 */
+  int *fds;             /* several ranges: one descriptor per run file, shared
+                           by the ranges' readers (NULL with one range) */
 } csr_plan;
 
 /* A source as the split search sees it: a run file read at positions, or
@@ -928,8 +932,12 @@ static exo_status plan_ranges(csr_plan *p, exo_ctx *ctx) {
   p->pos = calloc((size_t)(T + 1) * (m ? m : 1), sizeof *p->pos);
   p->entries = calloc(2 * (size_t)T, sizeof *p->entries);
   p->positive = p->entries ? p->entries + T : NULL;
+  if (T > 1) {
+    p->fds = malloc((m ? m : 1) * sizeof *p->fds);
+    for (uint32_t i = 0; p->fds && i < m; i++) p->fds[i] = -1;
+  }
   split_src *src = calloc(m ? m : 1, sizeof *src);
-  if (!p->key || !p->base || !p->pos || !p->entries || !src) {
+  if (!p->key || !p->base || !p->pos || !p->entries || (T > 1 && !p->fds) || !src) {
     free(src);
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
   }
@@ -951,16 +959,17 @@ static exo_status plan_ranges(csr_plan *p, exo_ctx *ctx) {
     p->pos[(size_t)T * m + i] = x->count;
   }
   p->key[T] = p->num_nodes;
-  if (T > 1) {
+  if (T > 1) { /* read and write: the ranges' readers punch through them */
     for (uint32_t i = 0; i < m && !st; i++) {
       split_src *x = &src[i];
       if (!x->path) continue;
-      x->fd = open(x->path, O_RDONLY | O_CLOEXEC);
+      x->fd = p->fds[i] = open(x->path, O_RDWR | O_CLOEXEC);
       if (x->fd < 0) st = exo_error_errno(&ctx->err, errno, "open", x->path);
+#ifdef POSIX_FADV_SEQUENTIAL
+      else posix_fadvise(x->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
     }
     if (!st) st = plan_splits(p, src, ctx);
-    for (uint32_t i = 0; i < m; i++)
-      if (src[i].fd >= 0) close(src[i].fd);
   }
   free(src);
   if (st) return st;
@@ -980,7 +989,12 @@ static void plan_free(csr_plan *p) {
   free(p->pos);
   free(p->base);
   free(p->entries);
+  if (p->fds)
+    for (uint32_t i = 0; i < p->m; i++)
+      if (p->fds[i] >= 0) close(p->fds[i]);
+  free(p->fds);
   p->key = p->pos = p->base = p->entries = p->positive = NULL;
+  p->fds = NULL;
 }
 
 /* Append `count` copies of the u64 `value` to the offsets file. */
@@ -1089,7 +1103,8 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
   merger g;
   exo_writer ow = {.fd = -1}, aw = {.fd = -1};
   exo_status st = merger_open(s, &g, 0, s->nruns, pl->mem, pl->bufsize,
-                              pl->pos + (size_t)t * m, pl->pos + (size_t)(t + 1) * m, ctx);
+                              pl->pos + (size_t)t * m, pl->pos + (size_t)(t + 1) * m, pl->fds,
+                              ctx);
   if (st) return st;
   st = exo_writer_open_at(&ow, pl->offsets_path,
                           fit_buffer(pl->bufsize, 8 * (end_node - pl->key[t])), 8 * pl->key[t],

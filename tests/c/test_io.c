@@ -247,8 +247,8 @@ START_TEST(fmt_and_rng) {
 }
 END_TEST
 
-/* Two punching readers on disjoint, unaligned ranges of one file, read in
- * alternation (as two merge threads do): each gets its bytes intact (the
+/* Two punching readers on disjoint, unaligned ranges of one file, sharing
+ * one descriptor and read in alternation (as two merge threads do): each gets its bytes intact (the
  * other's punches never touch them), the consumed blocks are released, and
  * after exo_reader_punch_read of both at most the two partial blocks at the
  * ranges' ends stay allocated. */
@@ -262,8 +262,11 @@ START_TEST(range_readers_punch_only_their_range) {
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_reader a, b;
-  ck_assert_int_eq(exo_reader_open(&a, path, buf, 0, cut, 1, &ctx), EXO_OK);
-  ck_assert_int_eq(exo_reader_open(&b, path, buf, cut, n, 1, &ctx), EXO_OK);
+  /* both on one shared descriptor, as the final merge's ranges do */
+  int fd = open(path, O_RDWR);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(exo_reader_open_fd(&a, fd, path, buf, 0, cut, 1, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_reader_open_fd(&b, fd, path, buf, cut, n, 1, &ctx), EXO_OK);
   size_t pa = 0, pb = cut, step = 100000;
   struct stat st;
   while (pa < cut || pb < n) {
@@ -285,6 +288,8 @@ START_TEST(range_readers_punch_only_their_range) {
   ck_assert_uint_eq((uint64_t)st.st_size, n);
   exo_reader_close(&a);
   exo_reader_close(&b);
+  ck_assert_int_ne(fcntl(fd, F_GETFD), -1); /* borrowed: still open */
+  close(fd);
   free(got);
   free(data);
   free(path);
