@@ -40,7 +40,7 @@ bash -c 'set -o pipefail
   "$1/exogen" --nodes "$3" --edges "$4" --min-comm 100 --max-comm 5000 --seed 1 --quiet \
       --truth "$5" |
     bash -c "echo \$\$ > $2/cgroup.procs; exec \"\$@\"" _ "$1/exolabel" --threads "$6" \
-      --memory-limit "$7" --tempdir "$8" --seed 1 --stats --out "$9" -' \
+      --memory-limit "$7" --tempdir "$8" --seed 1 --stats --verbose --out "$9" -' \
   _ "$BUILD" "$cg" "$nodes" "$edges" "$truth" "$threads" "$mem" "$tmp" "$out" \
   2> "$BENCH_DIR/$tag.stats" &
 pid=$!
