@@ -29,7 +29,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench win-test portable-test
+.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench profile win-test portable-test
 
 all: ctest
 
@@ -76,9 +76,10 @@ sanitize: $(BUILD)/suites.inc
 	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) ./exo_tests_san
 
 # `make tsan`: the suites that start threads (parse workers, the run thread
-# of the sort, the pipeline using both) built with ThreadSanitizer; any
+# of the sort, the final merge's key ranges, the output's blocks, the pipeline
+# using them) built with ThreadSanitizer; any
 # report fails the run (halt_on_error).
-TSAN_SUITES := parse sort pipeline
+TSAN_SUITES := parse sort pipeline output
 tsan:
 	@mkdir -p $(BUILD)/tsan
 	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc
@@ -299,6 +300,19 @@ check: deps
 SIZE ?= small
 bench: install
 	BUILD=$(BUILD) RLIB=$(RLIB) SIZE=$(SIZE) bash benchmarks/bench/run.sh
+
+# make profile [PROFILE_FILE=...] [THREADS=2]: corebench (the C pipeline
+# without R) on the 20M-edge bench graph under `perf record -g`, then the
+# top functions per thread (perf report); needs perf
+# (benchmarks/bench/install-profiler.sh) and the graph from `make bench`.
+PROFILE_FILE ?= /tmp/exolabel-bench/g20m.tsv
+THREADS ?= 2
+profile: $(BUILD)/libexocore.a
+	bash benchmarks/bench/install-profiler.sh
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Isrc/core benchmarks/bench/corebench.c $(BUILD)/libexocore.a \
+	  $(LDLIBS_CORE) -o $(BUILD)/corebench
+	perf record -g -o $(BUILD)/perf.data $(BUILD)/corebench $(PROFILE_FILE) 256 $(THREADS) 1
+	perf report -i $(BUILD)/perf.data --no-children --sort comm,symbol --stdio 2> /dev/null | head -60
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o

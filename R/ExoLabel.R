@@ -354,11 +354,18 @@
 #' @param tempfiledir Directory for temporary files; created if missing.
 #' @param memory_limit Memory for buffers: bytes, or a string like
 #'   `"256MB"`, `"2GB"` (powers of 1024). At least 1MB.
-#' @param threads Number of threads for reading the input; `NULL` (default)
-#'   uses every available core. Results do not depend on it. Uncompressed
-#'   files are split into 1 MiB blocks that the threads read and parse side
-#'   by side (a few MiB of buffers per thread); gzip files and pipes are read
-#'   by one thread.
+#' @param threads Number of threads; `NULL` (default) uses every available
+#'   core. Results do not depend on it: the clusters, the output file's
+#'   bytes and every temporary file are the same for any `threads` (and any
+#'   `memory_limit`); only the time and the division of `memory_limit` among
+#'   buffers change. Reading: uncompressed files are split into 1 MiB blocks
+#'   that the threads read and parse side by side (a few MiB of buffers per
+#'   thread); gzip files and pipes are read by one thread, and with two or
+#'   more threads another one sorts and writes the runs. Building the graph:
+#'   the final merge is split into `threads` ranges of node ids merged side
+#'   by side. Writing the output: the lines are formatted in `threads`
+#'   blocks side by side (8 MiB of buffers per thread). Label propagation
+#'   and the merge passes of `refine` run on one thread.
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
 #'   A vector runs one clustering per value.

@@ -85,7 +85,9 @@ static void usage(FILE *f) {
 "                          /tmp) [tempfiledir]\n"
 "      --memory-limit SIZE buffer memory, e.g. 512MB, 2GB (default 256MB)\n"
 "                          [memory_limit]\n"
-"      --threads N         reader threads (default: all cores) [threads]\n"
+"      --threads N         threads for reading, the final merge and the output\n"
+"                          (default: all cores); results do not depend on it\n"
+"                          [threads]\n"
 "      --seed N            random seed, 0 <= N < 2^64 (default: from the clock);\n"
 "                          R's seed is attr(res, \"stats\")$seed\n"
 "  -v, --verbose           progress and statistics on standard error [verbose]\n"
@@ -596,6 +598,11 @@ int main(int argc, char **argv) {
             g->num_nodes, g->num_edges, res.num_clusters, res.largest, res.max_visits,
             res.pops, res.changes, res.rounds, seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
             (double)exo_peak_rss(), now_seconds() - t0);
+    fprintf(stderr,
+            "threads\t%d\nseconds_parse\t%.3f\nseconds_csr\t%.3f\nseconds_cluster\t%.3f"
+            "\nseconds_output\t%.3f\n",
+            g->threads, g->seconds_parse, g->seconds_csr, res.seconds_cluster,
+            res.seconds_output);
     if (leiden)
       fprintf(stderr, "leiden_quality\t%.10g\nleiden_levels\t%u\nleiden_iterations\t%u\n",
               res.quality, res.levels, res.iterations);

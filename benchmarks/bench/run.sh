@@ -16,7 +16,8 @@
 # -S 256M --parallel=2, output to a file next to its temp files), dd writing as
 # many bytes as the sort wrote (its wchar, temp files + output), ExoLabel()
 # from R (stage times, peak RSS above the R baseline, temp disk sampled with
-# du every 0.2 s), and the in-RAM R path (fread + igraph). Raw values go to
+# du every 0.2 s), the same call with threads = 1 (stage times), and the
+# in-RAM R path (fread + igraph). Raw values go to
 # BENCH_DIR/raw-*.tsv; summarize.R writes medians and ratios.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -107,6 +108,11 @@ for size in $sizes; do
     mkdir -p "$T/exo"
     sample_disk "$T/exo" "$RSCRIPT" "$here/exolabel_run.R" "$f" "$T/exo" "$MEM" |
       while IFS=$'\t' read -r k v; do record "$k" "$v"; done
+    # the same call with threads = 1, for the 1 vs all-threads stage table
+    mkdir -p "$T/exo1"
+    "$RSCRIPT" "$here/exolabel_run.R" "$f" "$T/exo1" "$MEM" 1 |
+      while IFS=$'\t' read -r k v; do record "t1_$k" "$v"; done
+    record load1 "$(cut -d' ' -f1 /proc/loadavg)"
     if [ "$(size_rank "$size")" -le "$(size_rank "$IGRAPH_MAX")" ]; then
       "$RSCRIPT" "$here/igraph_run.R" "$f" | while IFS=$'\t' read -r k v; do record "$k" "$v"; done
     fi

@@ -1173,7 +1173,7 @@ static exo_status stage_output(dist *d, uint64_t *lab) {
   exo_ctx *ctx = d->ctx;
   exo_status st = number_clusters(d, lab);
   if (st) return st;
-  st = exo_output_write(d->onames_path, lab, d->n_own, d->opt->sep, d->part_path, ctx);
+  st = exo_output_write(d->onames_path, lab, d->n_own, d->opt->sep, d->part_path, 1, ctx);
   uint64_t size = 0;
   if (!st) st = exo_file_size(d->part_path, &size, ctx);
   exo_status cs = checkpoint(d, st, NULL, 0);

@@ -15,8 +15,10 @@ static char *dup_str(const char *s) {
 
 /* ---- writer ------------------------------------------------------------ */
 
-exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
-                           exo_ctx *ctx) {
+/* Both opens: a fresh buffer, then the file with `flags`; positioned
+ * writers start at file offset `at`. */
+static exo_status writer_open(exo_writer *w, const char *path, size_t bufsize, int how,
+                              uint64_t at, exo_ctx *ctx) {
   memset(w, 0, sizeof *w);
   w->fd = -1;
   if (bufsize < 4096) bufsize = 4096;
@@ -27,7 +29,8 @@ exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte write buffer", bufsize);
   }
   w->cap = bufsize;
-  w->fd = exo_open(path, EXO_OPEN_CREATE);
+  w->base = at;
+  w->fd = exo_open(path, how);
   if (w->fd < 0) {
     int e = errno;
     exo_writer_abort(w);
@@ -36,6 +39,20 @@ exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
   return EXO_OK;
 }
 
+exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
+                           exo_ctx *ctx) {
+  return writer_open(w, path, bufsize, EXO_OPEN_CREATE, 0, ctx);
+}
+
+exo_status exo_writer_open_at(exo_writer *w, const char *path, size_t bufsize,
+                              uint64_t at, exo_ctx *ctx) {
+  return writer_open(w, path, bufsize, EXO_OPEN_RDWR, at, ctx);
+}
+
+/* n bytes at the writer's position (file offset base + offset). */
+static exo_status writer_put(exo_writer *w, const uint8_t *p, size_t n, exo_ctx *ctx) {
+  return exo_pwrite_full(w->fd, p, n, w->base + w->offset, w->path, ctx);
+}
 
 /* Write-behind: every EXO_WRITE_BEHIND bytes, start writeback of the bytes
  * written since the last start and wait for the window before it. Dirty
@@ -48,16 +65,16 @@ exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
 static void write_behind(exo_writer *w) {
   if (w->offset - w->wb_started < EXO_WRITE_BEHIND) return;
   if (w->wb_started > w->wb_done)
-    exo_writeback_wait(w->fd, w->wb_done, w->wb_started - w->wb_done);
+    exo_writeback_wait(w->fd, w->base + w->wb_done, w->wb_started - w->wb_done);
   w->wb_done = w->wb_started;
-  exo_writeback_start(w->fd, w->wb_started, w->offset - w->wb_started);
+  exo_writeback_start(w->fd, w->base + w->wb_started, w->offset - w->wb_started);
   w->wb_started = w->offset;
 }
 
 exo_status exo_writer_flush(exo_writer *w, exo_ctx *ctx) {
   if (w->fd < 0) return EXO_FAIL(ctx, EXO_EINTERNAL, "write to a closed file");
   if (w->len == 0) return EXO_OK;
-  exo_status s = exo_pwrite_full(w->fd, w->buf, w->len, w->offset, w->path, ctx);
+  exo_status s = writer_put(w, w->buf, w->len, ctx);
   if (s) return s;
   w->offset += w->len;
   w->len = 0;
@@ -75,7 +92,7 @@ exo_status exo_writer_write(exo_writer *w, const void *data, size_t n, exo_ctx *
   exo_status s = exo_writer_flush(w, ctx);
   if (s) return s;
   if (n >= w->cap) { /* large block: bypass the buffer */
-    s = exo_pwrite_full(w->fd, p, n, w->offset, w->path, ctx);
+    s = writer_put(w, p, n, ctx);
     if (s) return s;
     w->offset += n;
     write_behind(w);
@@ -123,8 +140,10 @@ void exo_writer_abort(exo_writer *w) {
 
 /* ---- reader ------------------------------------------------------------ */
 
-exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
-                           uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
+/* Both opens: `fd` >= 0 is a caller's descriptor (borrowed), else the file
+ * is opened here. */
+static exo_status reader_open(exo_reader *r, int fd, const char *path, size_t bufsize,
+                              uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
   memset(r, 0, sizeof *r);
   r->fd = -1;
   if (bufsize < 4096) bufsize = 4096;
@@ -135,8 +154,9 @@ exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte read buffer", bufsize);
   }
   r->cap = bufsize;
+  r->borrowed = fd >= 0;
   /* punching holes (fallocate) needs a descriptor open for writing */
-  r->fd = exo_open(path, punch ? EXO_OPEN_RDWR : EXO_OPEN_READ);
+  r->fd = fd >= 0 ? fd : exo_open(path, punch ? EXO_OPEN_RDWR : EXO_OPEN_READ);
   if (r->fd < 0) {
     int e = errno;
     exo_reader_close(r);
@@ -154,8 +174,21 @@ exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
   r->file_off = start;
   r->end = end;
   r->punch = punch;
-  exo_hint_sequential(r->fd, start, end - start);
+  r->punched = start;
+  if (!r->borrowed) /* a shared descriptor's read-ahead state is shared too */
+    exo_hint_sequential(r->fd, start, end - start);
   return EXO_OK;
+}
+
+exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
+                           uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
+  return reader_open(r, -1, path, bufsize, start, end, punch, ctx);
+}
+
+exo_status exo_reader_open_fd(exo_reader *r, int fd, const char *path, size_t bufsize,
+                              uint64_t start, uint64_t end, int punch, exo_ctx *ctx) {
+  if (fd < 0) return EXO_FAIL(ctx, EXO_EINTERNAL, "no descriptor for '%s'", path);
+  return reader_open(r, fd, path, bufsize, start, end, punch, ctx);
 }
 
 #define READER_PUNCH_STEP ((uint64_t)1 << 20) /* least bytes released per punch */
@@ -179,11 +212,15 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
   }
   /* Everything before file_off is in the buffer or consumed: with punching,
    * give it back to the file system now (in steps of at least
-   * READER_PUNCH_STEP), so the disk holds only unread bytes and their cached
-   * pages leave the page cache at once. */
-  if (r->punch && r->file_off >= r->punched + READER_PUNCH_STEP) {
-    r->punched = r->file_off & ~(uint64_t)4095;
-    exo_punch_hole(r->fd, r->punched);
+   * READER_PUNCH_STEP, or of the buffer when it is smaller: many small
+   * readers, e.g. the final merge's sources on several threads, would
+   * otherwise keep up to a step each), so the disk holds only unread bytes
+   * and their cached pages leave the page cache at once. */
+  const uint64_t step = r->cap < READER_PUNCH_STEP ? r->cap : READER_PUNCH_STEP;
+  if (r->punch && r->file_off >= r->punched + step) {
+    uint64_t upto = r->file_off & ~(uint64_t)4095;
+    exo_punch_range(r->fd, r->punched, upto - r->punched);
+    r->punched = upto;
   }
   /* Read-ahead of one buffer: the kernel fetches the next block while the
    * caller works on this one (large buffers only: small readers are cheap). */
@@ -225,8 +262,15 @@ exo_status exo_reader_read(exo_reader *r, void *dst, size_t n, exo_ctx *ctx) {
   return EXO_OK;
 }
 
+void exo_reader_punch_read(exo_reader *r) {
+  if (r->punch && r->fd >= 0 && r->file_off > r->punched) {
+    exo_punch_range(r->fd, r->punched, r->file_off - r->punched);
+    r->punched = r->file_off;
+  }
+}
+
 void exo_reader_close(exo_reader *r) {
-  if (r->path && r->fd >= 0) exo_close(r->fd); /* path is set by every open */
+  if (r->path && r->fd >= 0 && !r->borrowed) exo_close(r->fd); /* path is set by every open */
   r->fd = -1;
   free(r->buf);
   free(r->path);

@@ -22,6 +22,8 @@ typedef struct exo_writer {
   uint8_t *buf;
   size_t cap, len;
   uint64_t offset; /* bytes handed to the kernel so far */
+  uint64_t base;   /* file offset of the writer's first byte (0, or the
+                      start given to exo_writer_open_at) */
   uint64_t wb_started, wb_done; /* write-behind: writeback started up to /
                                    waited for up to (see exo_io.c) */
   char *path;      /* owned copy, for messages */
@@ -30,6 +32,11 @@ typedef struct exo_writer {
 /* Create or truncate `path` for writing with a `bufsize` byte buffer. */
 exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
                            exo_ctx *ctx);
+/* Open the existing file `path` (not truncated) for writing from file
+ * offset `at` on, with pwrite: several such writers (one per thread) can
+ * fill disjoint parts of one file. Everything else as exo_writer_open. */
+exo_status exo_writer_open_at(exo_writer *w, const char *path, size_t bufsize,
+                              uint64_t at, exo_ctx *ctx);
 exo_status exo_writer_write(exo_writer *w, const void *data, size_t n,
                             exo_ctx *ctx);
 /* Reserve `n` <= cap bytes in the buffer (flushing first if needed) and
@@ -52,18 +59,29 @@ typedef struct exo_reader {
   size_t cap, pos, len;
   uint64_t file_off;   /* file offset of buf[len] (next byte to read) */
   uint64_t end;        /* read up to this offset (file size or a limit) */
-  uint64_t punched;    /* bytes already released with exo_punch_hole */
+  uint64_t punched;    /* released up to here (from the range's start) */
   int punch;           /* release consumed blocks while reading */
+  int borrowed;        /* fd belongs to the caller (exo_reader_open_fd) */
   char *path;
 } exo_reader;
 
 /* Open `path` for sequential reading of [start, end) (end = UINT64_MAX: to
- * the end of the file). With `punch` set, blocks already read into the
- * buffer are returned to the file system as reading proceeds, in steps of
- * 1 MiB or more (the file is temporary and is not read twice). Buffers of
- * 1 MiB and more ask the kernel to read the next buffer's bytes ahead. */
+ * the end of the file). With `punch` set, the bytes of [start, end) already
+ * read into the buffer are returned to the file system as reading proceeds,
+ * in steps of 1 MiB or of the buffer if smaller (the file is temporary and
+ * is not read twice);
+ * bytes outside the range are never released, so several readers (one per
+ * thread) can consume disjoint ranges of one file. Buffers of 1 MiB and
+ * more ask the kernel to read the next buffer's bytes ahead. */
 exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
                            uint64_t start, uint64_t end, int punch, exo_ctx *ctx);
+/* The same on the caller's descriptor `fd` (open for reading, and for
+ * writing when punching; `path` is for messages), which the reader uses
+ * with pread only and does not close: several readers on several threads
+ * can share one descriptor, e.g. one per run file for all the final
+ * merge's ranges, so the open files do not grow with the thread count. */
+exo_status exo_reader_open_fd(exo_reader *r, int fd, const char *path, size_t bufsize,
+                              uint64_t start, uint64_t end, int punch, exo_ctx *ctx);
 /* Read exactly n bytes; EXO_EINTERNAL if the range ends first. */
 exo_status exo_reader_read(exo_reader *r, void *dst, size_t n, exo_ctx *ctx);
 /* Make at least min(n, remaining) bytes available at *out; sets *avail.
@@ -75,6 +93,9 @@ static inline void exo_reader_skip_buffered(exo_reader *r, size_t n) { r->pos +=
 static inline uint64_t exo_reader_remaining(const exo_reader *r) {
   return (r->end - r->file_off) + (r->len - r->pos);
 }
+/* With punching: release every byte of the range read so far, the last
+ * partial step included (call when the range is used up). */
+void exo_reader_punch_read(exo_reader *r);
 void exo_reader_close(exo_reader *r);
 
 /* ---- whole-file and positioned helpers ------------------------------ */

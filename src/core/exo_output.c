@@ -4,8 +4,16 @@
  * The writer streams the names file through an exo_reader, finds line ends
  * with memchr inside the reader's buffer, and formats every output line by
  * hand into the exo_writer's buffer. The text goes to "<out_path>.tmp-XXXXXX"
- * (exo_make_tempfile, same directory), which is renamed over out_path only
- * after a successful close; every error path closes and unlinks it. */
+ * (exo_make_tempfile, same directory), which is renamed over out_path only after a
+ * successful close; every error path closes and unlinks it.
+ *
+ * With several threads the names file is cut into blocks of whole lines;
+ * one parallel pass counts each block's lines (so each knows its first
+ * node), a second sums each block's output bytes (names bytes + separator
+ * + digits per line, so each knows where its text starts), and a third
+ * formats every block through the same streaming loop into its own
+ * positioned writer. The names file is read twice (the counting pass is a
+ * memchr scan); in return no block has to be held in memory or copied. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -18,6 +26,7 @@
 
 #include "exo_fmt.h"
 #include "exo_io.h"
+#include "exo_par.h"
 
 #define OUT_WRITE_BUF ((size_t)4 << 20) /* >= 1 MiB, per the output contract */
 #define OUT_READ_BUF ((size_t)4 << 20)
@@ -83,7 +92,8 @@ static exo_status put_tail(exo_writer *w, char sep, uint64_t cluster, exo_ctx *c
   return EXO_OK;
 }
 
-/* The streaming loop: n lines from the names reader to the writer. */
+/* The streaming loop: n lines from the names reader to the writer
+ * (progress reports count these n lines). */
 static exo_status write_lines(exo_reader *r, exo_writer *w, const uint64_t *clusters,
                               uint64_t n, char sep, const char *names_path,
                               exo_ctx *ctx) {
@@ -167,11 +177,169 @@ static exo_status write_lines(exo_reader *r, exo_writer *w, const uint64_t *clus
   return EXO_OK;
 }
 
+/* ---- several threads: blocks of the names file ---------------------- */
+
+#define OUT_MIN_BLOCK ((uint64_t)64 << 10) /* least names bytes per thread */
+
+/* Block t covers names bytes cut[t]..cut[t+1]-1 (whole lines), lines
+ * v0[t]..v0[t+1]-1 and output bytes out[t]..out[t+1]-1. */
+typedef struct out_plan {
+  const char *names_path, *tmp;
+  const uint64_t *clusters;
+  char sep;
+  uint32_t nblocks;
+  uint64_t *cut, *v0, *out; /* nblocks + 1 each */
+  uint64_t *count;          /* per block: lines (phase 1), then output bytes */
+} out_plan;
+
+static exo_status count_lines(void *arg, uint32_t t, exo_ctx *ctx) {
+  out_plan *p = arg;
+  exo_reader r;
+  exo_status s = exo_reader_open(&r, p->names_path, OUT_READ_BUF, p->cut[t], p->cut[t + 1], 0, ctx);
+  uint64_t lines = 0;
+  while (!s) {
+    const uint8_t *b;
+    size_t avail;
+    s = exo_reader_peek(&r, r.cap, &b, &avail, ctx);
+    if (s || avail == 0) break;
+    for (const uint8_t *q = b, *end = b + avail; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+      lines++;
+    exo_reader_skip_buffered(&r, avail);
+    s = exo_poll(ctx);
+  }
+  exo_reader_close(&r);
+  p->count[t] = lines;
+  return s;
+}
+
+static inline uint64_t decimal_digits(uint64_t v) {
+  uint64_t d = 1;
+  while (v >= 10) {
+    v /= 10;
+    d++;
+  }
+  return d;
+}
+
+/* Output bytes of block t: its names bytes plus sep and digits per line. */
+static exo_status block_bytes(void *arg, uint32_t t, exo_ctx *ctx) {
+  out_plan *p = arg;
+  uint64_t bytes = p->cut[t + 1] - p->cut[t];
+  for (uint64_t v = p->v0[t]; v < p->v0[t + 1]; v++) {
+    bytes += 1 + decimal_digits(p->clusters[v]);
+    if ((v & (RENUMBER_POLL - 1)) == 0) {
+      exo_status s = exo_poll(ctx);
+      if (s) return s;
+    }
+  }
+  p->count[t] = bytes;
+  return EXO_OK;
+}
+
+static exo_status write_block(void *arg, uint32_t t, exo_ctx *ctx) {
+  out_plan *p = arg;
+  exo_reader r;
+  exo_writer w;
+  memset(&r, 0, sizeof r);
+  memset(&w, 0, sizeof w);
+  r.fd = w.fd = -1;
+  exo_status s = exo_reader_open(&r, p->names_path, OUT_READ_BUF, p->cut[t], p->cut[t + 1], 0, ctx);
+  if (!s) s = exo_writer_open_at(&w, p->tmp, OUT_WRITE_BUF, p->out[t], ctx);
+  if (!s)
+    s = write_lines(&r, &w, p->clusters + p->v0[t], p->v0[t + 1] - p->v0[t], p->sep,
+                    p->names_path, ctx);
+  exo_reader_close(&r);
+  if (!s) s = exo_writer_close(&w, ctx);
+  exo_writer_abort(&w); /* no-op after a close */
+  return s;
+}
+
+/* Cut the names file into nblocks pieces of whole lines: cut[t] is the
+ * first line start at or after t * size / nblocks. */
+static exo_status plan_cuts(out_plan *p, uint64_t size, exo_ctx *ctx) {
+  const uint32_t T = p->nblocks;
+  p->cut[0] = 0;
+  p->cut[T] = size;
+  exo_reader r;
+  exo_status s = EXO_OK;
+  for (uint32_t t = 1; t < T && !s; t++) {
+    uint64_t from = size / T * t + size % T * t / T; /* size * t / T */
+    if (from < p->cut[t - 1]) from = p->cut[t - 1];
+    uint64_t c = size;
+    if (from > 0) { /* the byte before a line start is a newline */
+      s = exo_reader_open(&r, p->names_path, 64 << 10, from - 1, size, 0, ctx);
+      uint64_t pos = from - 1;
+      while (!s) {
+        const uint8_t *b;
+        size_t avail;
+        s = exo_reader_peek(&r, r.cap, &b, &avail, ctx);
+        if (s || avail == 0) break;
+        const uint8_t *nl = memchr(b, '\n', avail);
+        if (nl) {
+          c = pos + (uint64_t)(nl - b) + 1;
+          break;
+        }
+        pos += avail;
+        exo_reader_skip_buffered(&r, avail);
+      }
+      exo_reader_close(&r);
+    } else {
+      c = 0;
+    }
+    p->cut[t] = c;
+  }
+  return s;
+}
+
+/* The threaded writer: plan the blocks (cuts, line counts, output sizes),
+ * then format and write every block at its place. *fallback is set when
+ * the names file does not have exactly n newline-terminated lines: the
+ * one-thread writer then reports the problem with its usual message. */
+static exo_status write_parallel(const char *names_path, const uint64_t *clusters,
+                                 uint64_t n, char sep, const char *tmp, uint32_t nblocks,
+                                 uint64_t size, int *fallback, exo_ctx *ctx) {
+  out_plan p;
+  memset(&p, 0, sizeof p);
+  p.names_path = names_path;
+  p.tmp = tmp;
+  p.clusters = clusters;
+  p.sep = sep;
+  p.nblocks = nblocks;
+  uint64_t *mem = calloc(4 * ((size_t)nblocks + 1), sizeof *mem);
+  if (!mem) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  p.cut = mem;
+  p.v0 = mem + nblocks + 1;
+  p.out = mem + 2 * ((size_t)nblocks + 1);
+  p.count = mem + 3 * ((size_t)nblocks + 1);
+  exo_status s = plan_cuts(&p, size, ctx);
+  if (!s) s = exo_par_run(nblocks, count_lines, &p, EXO_STAGE_OUTPUT, 0, ctx);
+  if (!s) {
+    for (uint32_t t = 0; t < nblocks; t++) p.v0[t + 1] = p.v0[t] + p.count[t];
+    *fallback = p.v0[nblocks] != n; /* (a last line without newline included) */
+  }
+  if (!s && !*fallback) {
+    uint8_t last = 0; /* the file ends with a newline (size > 0 here) */
+    int fd = exo_open(names_path, EXO_OPEN_READ);
+    if (fd < 0 || exo_pread(fd, &last, 1, size - 1) != 1) last = 0;
+    if (fd >= 0) exo_close(fd);
+    *fallback = last != '\n';
+  }
+  if (!s && !*fallback) s = exo_par_run(nblocks, block_bytes, &p, EXO_STAGE_OUTPUT, 0, ctx);
+  if (!s && !*fallback) {
+    for (uint32_t t = 0; t < nblocks; t++) p.out[t + 1] = p.out[t] + p.count[t];
+    exo_progress(ctx, EXO_STAGE_OUTPUT, 0, n);
+    s = exo_par_run(nblocks, write_block, &p, EXO_STAGE_OUTPUT, n, ctx);
+    if (!s) exo_progress(ctx, EXO_STAGE_OUTPUT, n, n);
+  }
+  free(mem);
+  return s;
+}
+
 /* Contract: writes n lines "<name><sep><cluster>\n", names streamed from
  * names_path, to out_path via a same-directory temporary renamed at the end.
  * On any error nothing is left behind and out_path is untouched. */
 exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
-                            uint64_t n, char sep, const char *out_path,
+                            uint64_t n, char sep, const char *out_path, int threads,
                             exo_ctx *ctx) {
   if (!names_path || !out_path || (n > 0 && !clusters))
     return EXO_FAIL(ctx, EXO_EARG, "exo_output_write: NULL argument");
@@ -194,17 +362,31 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
   }
   exo_close(fd);
 
-  exo_reader r;
-  exo_writer w;
-  memset(&r, 0, sizeof r);
-  memset(&w, 0, sizeof w);
-  r.fd = w.fd = -1;
-  s = exo_reader_open(&r, names_path, OUT_READ_BUF, 0, UINT64_MAX, 0, ctx);
-  if (!s) s = exo_writer_open(&w, tmp, OUT_WRITE_BUF, ctx);
-  if (!s) s = write_lines(&r, &w, clusters, n, sep, names_path, ctx);
-  exo_reader_close(&r);
-  if (!s) s = exo_writer_close(&w, ctx);
-  exo_writer_abort(&w); /* no-op after a close */
+  /* several threads: blocks of at least OUT_MIN_BLOCK names bytes each */
+  uint64_t size = 0;
+  uint32_t nblocks = threads > 1 ? (uint32_t)(threads < 256 ? threads : 256) : 1;
+  if (nblocks > 1 && exo_file_size(names_path, &size, ctx) != EXO_OK) {
+    exo_error_clear(&ctx->err); /* the one-thread writer reports it */
+    nblocks = 1;
+  }
+  if (nblocks > 1 && size / OUT_MIN_BLOCK < nblocks)
+    nblocks = size / OUT_MIN_BLOCK > 1 ? (uint32_t)(size / OUT_MIN_BLOCK) : 1;
+  int fallback = nblocks <= 1;
+  if (!fallback)
+    s = write_parallel(names_path, clusters, n, sep, tmp, nblocks, size, &fallback, ctx);
+  if (!s && fallback) {
+    exo_reader r;
+    exo_writer w;
+    memset(&r, 0, sizeof r);
+    memset(&w, 0, sizeof w);
+    r.fd = w.fd = -1;
+    s = exo_reader_open(&r, names_path, OUT_READ_BUF, 0, UINT64_MAX, 0, ctx);
+    if (!s) s = exo_writer_open(&w, tmp, OUT_WRITE_BUF, ctx);
+    if (!s) s = write_lines(&r, &w, clusters, n, sep, names_path, ctx);
+    exo_reader_close(&r);
+    if (!s) s = exo_writer_close(&w, ctx);
+    exo_writer_abort(&w); /* no-op after a close */
+  }
   if (!s && exo_rename_replace(tmp, out_path) != 0)
     s = exo_error_errno(&ctx->err, errno, "rename the finished output to", out_path);
   if (s) exo_unlink(tmp);

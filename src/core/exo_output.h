@@ -19,9 +19,12 @@
 exo_status exo_output_renumber(uint64_t *labels, uint64_t n, uint64_t *num_clusters,
                                exo_ctx *ctx);
 
-/* Write the output for clusters already renumbered (1..K). */
+/* Write the output for clusters already renumbered (1..K). With threads
+ * > 1 the lines are formatted in up to `threads` blocks of at least 64 KiB
+ * of names, side by side, each written at its place in the file; the bytes
+ * are the same for every thread count. Memory: 8 MiB of buffers per thread. */
 exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
-                            uint64_t n, char sep, const char *out_path,
+                            uint64_t n, char sep, const char *out_path, int threads,
                             exo_ctx *ctx);
 
 #endif

@@ -121,6 +121,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->opt.nfiles = 0;
   b->g = g;
   g->directed = opt->directed;
+  g->threads = opt->parse.threads > 1 ? opt->parse.threads : 1;
   b->t0 = now_seconds();
 
   st = exo_tempdir_create(opt->tempdir_base, &g->tmpdir, ctx);
@@ -147,6 +148,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   so.fan_in = opt->fan_in;
   so.background = opt->parse.threads > 1; /* a spare core sorts and writes runs */
   so.combine = opt->combine;
+  so.threads = opt->parse.threads;        /* key ranges of the final merge */
   st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
   b->sink.sorter = b->sorter;
@@ -307,7 +309,8 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
 static exo_status write_clusters(exo_graph *g, const uint64_t *clusters, const char *outfile,
                                  char sep, exo_ctx *ctx, exo_cluster_result *res) {
   exo_status st = size_distribution(clusters, g->num_nodes, res, ctx);
-  if (!st) st = exo_output_write(g->names_path, clusters, g->num_nodes, sep, outfile, ctx);
+  if (!st)
+    st = exo_output_write(g->names_path, clusters, g->num_nodes, sep, outfile, g->threads, ctx);
   return st;
 }
 

@@ -15,7 +15,17 @@
  * into an exo_graph (or abort it). Names get ids in order of first
  * appearance across everything added, exactly as if the same edges had been
  * read from one file. exo_graph_build() is create + add_file per file +
- * finish. */
+ * finish.
+ *
+ * Threads: opt->parse.threads (T) is used by every stage that can use it:
+ * the parser's worker threads (exo_parse.h), the run thread of the sort
+ * (T > 1), the final merge's T key ranges (exo_sort.h) and the output's T
+ * blocks (exo_output.h); label propagation and refine run on the caller's
+ * thread. None of them changes a result: the names file, the CSR files, the
+ * labels and the output bytes are the same for every T (and every
+ * memory_limit); T changes only the time and how memory_limit is divided
+ * among buffers. Host callbacks are only ever called from the caller's
+ * thread. */
 #ifndef EXO_PIPELINE_H
 #define EXO_PIPELINE_H
 
@@ -74,6 +84,8 @@ typedef struct exo_graph {
   uint64_t num_arcs;   /* adjacency entries on disk */
   int directed;
   int wide;
+  int threads;         /* parse.threads of the build (>= 1): the output
+                          stage uses as many */
   exo_sort_stats sort;
   double seconds_parse, seconds_csr;
 } exo_graph;

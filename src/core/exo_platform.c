@@ -218,6 +218,15 @@ int exo_path_stat(const char *path, uint64_t *size, int *kind) {
   return 0;
 }
 
+int exo_truncate(int fd, uint64_t size) {
+  HANDLE h = handle_of(fd);
+  if (h == INVALID_HANDLE_VALUE) return -1;
+  FILE_END_OF_FILE_INFO eof;
+  eof.EndOfFile.QuadPart = (LONGLONG)size;
+  if (!SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof)) return fail_win();
+  return 0;
+}
+
 int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
   wchar_t *w = wide(path);
   if (!w) return -1;
@@ -352,6 +361,7 @@ void exo_hint_willneed(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off
 void exo_writeback_start(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
 void exo_writeback_wait(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
 void exo_punch_hole(int fd, uint64_t upto) { (void)fd, (void)upto; }
+void exo_punch_range(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
 
 void *exo_alloc_aligned(size_t n) { return malloc(n ? n : 1); }
 void *exo_alloc_huge(size_t n) { return malloc(n ? n : 1); }
@@ -559,6 +569,8 @@ int exo_path_stat(const char *path, uint64_t *size, int *kind) {
   return 0;
 }
 
+int exo_truncate(int fd, uint64_t size) { return ftruncate(fd, (off_t)size); }
+
 int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
   struct stat st;
   uint64_t size;
@@ -653,12 +665,14 @@ void exo_writeback_wait(int fd, uint64_t off, uint64_t len) {
 #endif
 }
 
-void exo_punch_hole(int fd, uint64_t upto) {
+void exo_punch_hole(int fd, uint64_t upto) { exo_punch_range(fd, 0, upto); }
+
+void exo_punch_range(int fd, uint64_t off, uint64_t len) {
 #ifdef EXO_PLATFORM_LINUX
-  if (upto > 0)
-    (void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)upto);
+  if (len > 0)
+    (void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
 #else
-  (void)fd, (void)upto;
+  (void)fd, (void)off, (void)len;
 #endif
 }
 

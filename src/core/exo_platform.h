@@ -83,6 +83,8 @@ int exo_path_identity(const char *path, uint64_t id[2], int *kind);
  * resolved, malloc'd; NULL and errno. */
 char *exo_realpath(const char *path);
 
+/* Set the size of a file open for writing (shrink, or grow with zeros). */
+int exo_truncate(int fd, uint64_t size);
 int exo_remove(const char *path);                  /* unlink a file */
 int exo_rename_replace(const char *from, const char *to); /* replaces `to` */
 /* Create a fresh directory from `tmpl` ending in "XXXXXX" (filled in). */
@@ -109,6 +111,9 @@ void exo_writeback_wait(int fd, uint64_t off, uint64_t len);
  * temporary disk grows by the size of the runs merged at once (see
  * benchmarks/PORTABILITY.md). */
 void exo_punch_hole(int fd, uint64_t upto);
+/* The same for [off, off + len): whole blocks are freed, the bytes of
+ * partial blocks at either end read as zeros afterwards. */
+void exo_punch_range(int fd, uint64_t off, uint64_t len);
 #if defined(EXO_PLATFORM_LINUX)
 #define EXO_PUNCH_SUPPORTED 1
 #else

@@ -17,6 +17,7 @@
  * memory. */
 #include "exo_sort.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 
 #include "exo_io.h"
 #include "exo_loser_tree.h"
+#include "exo_par.h"
 #include "exo_record.h"
 
 #define KIB ((uint64_t)1 << 10)
@@ -36,6 +38,7 @@
 #define MERGE_BUF_MIN (64 * KIB)  /* least buffer per merge source, tiny memory */
 #define MERGE_BUF_MAX (8 * MIB)   /* more than this per file does not help */
 #define MAX_FAN_IN 4096u
+#define MAX_MERGE_THREADS 256
 #define POLL_MASK ((uint64_t)0xFFFF) /* poll and report every 64K records */
 #define NO_SLOT ((size_t)-1)
 
@@ -177,6 +180,7 @@ struct exo_sorter {
   uint64_t memory_limit;
   uint64_t run_records; /* knob, 0 = from memory */
   uint32_t fan_in_opt;  /* knob, 0 = from memory */
+  uint32_t threads;     /* key ranges of the final merge */
   int wide;
   int finished;
   uint8_t *buf, *scratch; /* run buffer and radix scratch, buf_bytes each */
@@ -310,6 +314,7 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   s->memory_limit = opt->memory_limit;
   s->run_records = opt->run_records;
   s->fan_in_opt = opt->fan_in;
+  s->threads = opt->threads > 1 ? (uint32_t)(opt->threads < MAX_MERGE_THREADS ? opt->threads : MAX_MERGE_THREADS) : 1;
   s->wide = opt->wide != 0;
   s->combine = opt->combine;
   s->cap = current_capacity(s);
@@ -564,6 +569,7 @@ static exo_status src_refill(exo_sorter *s, msrc *x, exo_lt_key *h, exo_ctx *ctx
     }
     if (avail != 0)
       return EXO_FAIL(ctx, EXO_EINTERNAL, "run file '%s' ends inside a record", x->r.path);
+    exo_reader_punch_read(&x->r); /* the last partial punch step */
     exo_reader_close(&x->r);
     if (x->slot != NO_SLOT) forget_run(&s->runs[x->slot]); /* exhausted: free it now */
   }
@@ -603,9 +609,14 @@ static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
 
 /* Open run files runs[first..first+nfiles) and, with `mem` set, the sorted
  * buffer as the last source (it was created last: ties go to the files);
- * then play the first matches. */
+ * then play the first matches. With `lo` and `hi` (one entry per source)
+ * only records lo[i]..hi[i]-1 of source i are read: a key range of the
+ * final merge; its files are then neither deleted nor punched outside the
+ * range (other threads read the rest). With `fds` (one per file, or NULL)
+ * the readers share those descriptors instead of opening their own. */
 static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfiles,
-                              int mem, size_t bufsize, exo_ctx *ctx) {
+                              int mem, size_t bufsize, const uint64_t *lo,
+                              const uint64_t *hi, const int *fds, exo_ctx *ctx) {
   const uint32_t m = (uint32_t)nfiles + (mem ? 1 : 0);
   memset(g, 0, sizeof *g);
   g->src = calloc(m ? m : 1, sizeof *g->src);
@@ -620,20 +631,23 @@ static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfi
   for (uint32_t i = 0; i < m && !st; i++) {
     msrc *x = &g->src[i];
     if (i == nfiles) { /* the buffer */
+      const uint64_t a = lo ? lo[i] : 0, b = lo ? hi[i] : s->n;
       x->wide = s->wide;
       x->rs = exo_rec_size(x->wide);
-      x->p = s->buf;
-      x->left = s->n * x->rs;
-      x->remaining = s->n;
+      x->p = s->buf + a * x->rs;
+      x->left = (size_t)(b - a) * x->rs;
+      x->remaining = b - a;
       x->slot = NO_SLOT;
     } else {
       const run_info *r = &s->runs[first + i];
+      const uint64_t a = lo ? lo[i] : 0, b = lo ? hi[i] : r->count;
       x->wide = r->wide;
       x->rs = exo_rec_size(x->wide);
-      x->remaining = r->count;
-      x->slot = first + i;
-      st = exo_reader_open(&x->r, r->path, fit_buffer(bufsize, run_bytes(r)), 0,
-                           UINT64_MAX, 1, ctx);
+      x->remaining = b - a;
+      x->slot = lo ? NO_SLOT : first + i;
+      const size_t bs = fit_buffer(bufsize, (b - a) * x->rs);
+      st = fds ? exo_reader_open_fd(&x->r, fds[i], r->path, bs, a * x->rs, b * x->rs, 1, ctx)
+               : exo_reader_open(&x->r, r->path, bs, a * x->rs, b * x->rs, 1, ctx);
     }
     if (!st) st = src_fetch(s, x, &g->t.head[i], &g->cur[i], ctx);
   }
@@ -736,7 +750,7 @@ static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t de
   exo_writer w = {.fd = -1};
   st = exo_writer_open(&w, s->pending, fit_buffer(bufsize, out.count * rs), ctx);
   if (st) return st;
-  st = merger_open(s, &g, first, m, 0, bufsize, ctx);
+  st = merger_open(s, &g, first, m, 0, bufsize, NULL, NULL, NULL, ctx);
   if (st) {
     exo_writer_abort(&w);
     return st;
@@ -781,6 +795,201 @@ static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t de
   disk_sub(s, in_bytes);
   disk_add(s, run_bytes(&out));
   return EXO_OK;
+}
+
+/* ======================================================================
+ * The final merge, split into key ranges
+ * ====================================================================== */
+
+/* The final merge of runs[0..nruns) and (with `mem`) the sorted buffer into
+ * the CSR, as `nranges` key ranges merged side by side. Range t holds the
+ * keys key[t]..key[t+1]-1: records pos[t*m + i]..pos[(t+1)*m + i]-1 of
+ * source i (sources are sorted, so a key range is one slice of each), and
+ * arcs base[t]..base[t+1]-1 of the CSR. So every range knows where its
+ * offsets (8 * key[t]) and its adjacency entries (base[t] * entry size)
+ * start in the two files and writes them there with its own positioned
+ * writers; the bytes are those of one merge of everything, whatever the
+ * number of ranges. */
+typedef struct csr_plan {
+  exo_sorter *s;
+  int mem;              /* the buffer is the last source */
+  uint32_t m;           /* sources */
+  uint32_t nranges;
+  uint64_t num_nodes;
+  const char *offsets_path, *adj_path;
+  int csr_wide;
+  size_t bufsize;       /* per source and per writer */
+  uint64_t *key;        /* nranges + 1 split keys, key[0] = 0 */
+  uint64_t *pos;        /* (nranges + 1) x m record indexes */
+  uint64_t *base;       /* nranges + 1 arc indexes, base[nranges] = records */
+  uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
+  uint64_t *positive;   /* per range: entries with w > 0 */
+  int *fds;             /* several ranges: one descriptor per run file, shared
+                           by the ranges' readers (NULL with one range) */
+} csr_plan;
+
+/* A source as the split search sees it: a run file read at positions, or
+ * the buffer. */
+typedef struct split_src {
+  int fd;               /* -1: the buffer */
+  const uint8_t *mem;
+  const char *path;
+  size_t rs;
+  int wide;
+  uint64_t count;
+} split_src;
+
+static exo_status key_at(const split_src *x, uint64_t i, uint64_t *key, exo_ctx *ctx) {
+  uint8_t b[8];
+  const size_t kb = x->wide ? 8 : 4;
+  if (x->fd < 0) {
+    memcpy(b, x->mem + i * x->rs, kb);
+  } else {
+    exo_status st = exo_pread_full(x->fd, b, kb, i * x->rs, x->path, ctx);
+    if (st) return st;
+  }
+  if (x->wide) {
+    memcpy(key, b, 8);
+  } else {
+    uint32_t k;
+    memcpy(&k, b, 4);
+    *key = k;
+  }
+  return EXO_OK;
+}
+
+/* *out = the first index in [lo, hi) whose key is >= k (hi when none). */
+static exo_status lower_bound(const split_src *x, uint64_t k, uint64_t lo, uint64_t hi,
+                              uint64_t *out, exo_ctx *ctx) {
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2, key;
+    exo_status st = key_at(x, mid, &key, ctx);
+    if (st) return st;
+    if (key < k) lo = mid + 1;
+    else hi = mid;
+  }
+  *out = lo;
+  return EXO_OK;
+}
+
+/* Split keys for ranges of about equal arc counts: key[t] is the least key
+ * with at least records * t / nranges records below it. A binary search
+ * over keys; each probe finds its position in every source by binary search
+ * inside that source's bracket [lo, hi) (positions of the keys already
+ * probed below and above), so a split costs about log2(nodes) probes of
+ * log2(bracket) positioned reads of one key per source. */
+static exo_status plan_splits(csr_plan *p, const split_src *src, exo_ctx *ctx) {
+  const uint32_t m = p->m, T = p->nranges;
+  const uint64_t total = p->s->records;
+  uint64_t *lo = malloc(2 * (m ? m : 1) * sizeof *lo);
+  if (!lo) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  uint64_t *hi = lo + m;
+  exo_status st = EXO_OK;
+  for (uint32_t t = 1; t < T && !st; t++) {
+    const uint64_t target = (total / T) * t + (total % T) * t / T; /* total*t/T */
+    uint64_t klo = p->key[t - 1], khi = p->num_nodes;
+    for (uint32_t i = 0; i < m; i++) {
+      lo[i] = p->pos[(size_t)(t - 1) * m + i];
+      hi[i] = src[i].count;
+    }
+    while (klo < khi && !st) {
+      const uint64_t mid = klo + (khi - klo) / 2;
+      uint64_t below = 0;
+      uint64_t *c = p->pos + (size_t)t * m; /* scratch for this probe */
+      for (uint32_t i = 0; i < m && !st; i++) {
+        st = lower_bound(&src[i], mid, lo[i], hi[i], &c[i], ctx);
+        below += c[i];
+      }
+      if (st) break;
+      if (below >= target) {
+        khi = mid;
+        memcpy(hi, c, m * sizeof *hi);
+      } else {
+        klo = mid + 1;
+        memcpy(lo, c, m * sizeof *lo);
+      }
+      st = exo_poll(ctx);
+    }
+    p->key[t] = klo;
+    for (uint32_t i = 0; i < m && !st; i++)
+      st = lower_bound(&src[i], klo, lo[i], hi[i], &p->pos[(size_t)t * m + i], ctx);
+  }
+  free(lo);
+  return st;
+}
+
+/* Build the plan: split keys, slices and arc bases for `nranges` ranges. */
+static exo_status plan_ranges(csr_plan *p, exo_ctx *ctx) {
+  exo_sorter *s = p->s;
+  const uint32_t m = p->m, T = p->nranges;
+  p->key = calloc(T + 1, sizeof *p->key);
+  p->base = calloc(T + 1, sizeof *p->base);
+  p->pos = calloc((size_t)(T + 1) * (m ? m : 1), sizeof *p->pos);
+  p->entries = calloc(2 * (size_t)T, sizeof *p->entries);
+  p->positive = p->entries ? p->entries + T : NULL;
+  if (T > 1) {
+    p->fds = malloc((m ? m : 1) * sizeof *p->fds);
+    for (uint32_t i = 0; p->fds && i < m; i++) p->fds[i] = -1;
+  }
+  split_src *src = calloc(m ? m : 1, sizeof *src);
+  if (!p->key || !p->base || !p->pos || !p->entries || (T > 1 && !p->fds) || !src) {
+    free(src);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  }
+  exo_status st = EXO_OK;
+  for (uint32_t i = 0; i < m; i++) {
+    split_src *x = &src[i];
+    x->fd = -1;
+    if (p->mem && i == m - 1) {
+      x->mem = s->buf;
+      x->wide = s->wide;
+      x->count = s->n;
+    } else {
+      const run_info *r = &s->runs[i];
+      x->path = r->path;
+      x->wide = r->wide;
+      x->count = r->count;
+    }
+    x->rs = exo_rec_size(x->wide);
+    p->pos[(size_t)T * m + i] = x->count;
+  }
+  p->key[T] = p->num_nodes;
+  if (T > 1) { /* read and write: the ranges' readers punch through them */
+    for (uint32_t i = 0; i < m && !st; i++) {
+      split_src *x = &src[i];
+      if (!x->path) continue;
+      x->fd = p->fds[i] = exo_open(x->path, EXO_OPEN_RDWR);
+      if (x->fd < 0) st = exo_error_errno(&ctx->err, errno, "open", x->path);
+#ifdef POSIX_FADV_SEQUENTIAL
+      else posix_fadvise(x->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    }
+    if (!st) st = plan_splits(p, src, ctx);
+  }
+  free(src);
+  if (st) return st;
+  for (uint32_t t = 1; t <= T; t++) {
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < m; i++) sum += p->pos[(size_t)t * m + i];
+    p->base[t] = sum;
+  }
+  if (p->base[T] != s->records)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "the runs hold %llu records, not %llu",
+                    (unsigned long long)p->base[T], (unsigned long long)s->records);
+  return EXO_OK;
+}
+
+static void plan_free(csr_plan *p) {
+  free(p->key);
+  free(p->pos);
+  free(p->base);
+  free(p->entries);
+  if (p->fds)
+    for (uint32_t i = 0; i < p->m; i++)
+      if (p->fds[i] >= 0) exo_close(p->fds[i]);
+  free(p->fds);
+  p->key = p->pos = p->base = p->entries = p->positive = NULL;
+  p->fds = NULL;
 }
 
 /* Append `count` copies of the u64 `value` to the offsets file. */
@@ -874,20 +1083,34 @@ static exo_status csr_take(csr_out *c, const exo_arc *a, exo_ctx *ctx) {
   return EXO_OK;
 }
 
-/* The final merge: runs[0..nruns) and, with `mem`, the sorted buffer,
- * straight to the CSR (combining equal arcs as s->combine says). */
-static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
-                               exo_writer *ow, exo_writer *aw, int csr_wide,
-                               size_t bufsize, exo_ctx *ctx, exo_sort_stats *stats) {
-  merger g;
-  exo_status st = merger_open(s, &g, 0, s->nruns, mem, bufsize, ctx);
-  if (st) return st;
-  csr_out c = {.ow = ow, .aw = aw, .num_nodes = num_nodes, .wide = csr_wide,
-               .as = exo_adj_size(csr_wide), .combine = s->combine};
+/* The merge loop of range t: its slices of the sources to its parts of the
+ * CSR files. The offsets of nodes key[t]..key[t+1]-1 (..num_nodes for the
+ * last range, whose entry num_nodes closes the file) are global arc
+ * indexes. Runs on its own thread when there are several ranges (exo_par). */
+static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
+  csr_plan *pl = arg;
+  exo_sorter *s = pl->s;
+  const uint32_t m = pl->m;
+  const size_t as = exo_adj_size(pl->csr_wide);
+  const uint64_t base = pl->base[t], want = pl->base[t + 1] - base;
+  const uint64_t end_node = t + 1 == pl->nranges ? pl->num_nodes + 1 : pl->key[t + 1];
   const uint64_t total = s->records;
-  uint64_t done = 0; /* records merged */
-  exo_progress(ctx, EXO_STAGE_CSR, 0, total);
-  for (;;) {
+  merger g;
+  exo_writer ow = {.fd = -1}, aw = {.fd = -1};
+  exo_status st = merger_open(s, &g, 0, s->nruns, pl->mem, pl->bufsize,
+                              pl->pos + (size_t)t * m, pl->pos + (size_t)(t + 1) * m, pl->fds,
+                              ctx);
+  if (st) return st;
+  st = exo_writer_open_at(&ow, pl->offsets_path,
+                          fit_buffer(pl->bufsize, 8 * (end_node - pl->key[t])), 8 * pl->key[t],
+                          ctx);
+  if (!st)
+    st = exo_writer_open_at(&aw, pl->adj_path, fit_buffer(pl->bufsize, want * as), base * as,
+                            ctx);
+  csr_out c = {.ow = &ow, .aw = &aw, .num_nodes = pl->num_nodes, .wide = pl->csr_wide,
+               .as = as, .combine = s->combine, .next_node = pl->key[t], .arcs = base};
+  uint64_t done = 0; /* records of this range merged */
+  for (; !st;) {
     const uint32_t win = g.t.node[0];
     exo_lt_key *h = &g.t.head[win];
     if (h->done) break;
@@ -900,32 +1123,116 @@ static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
     if ((done & POLL_MASK) == 0) {
       exo_progress(ctx, EXO_STAGE_CSR, done, total);
       st = exo_poll(ctx);
-      if (st) break;
     }
   }
   merger_free(&g);
   if (!st) st = csr_flush(&c, ctx);
-  if (!st && done != total)
-    st = EXO_FAIL(ctx, EXO_EINTERNAL, "the CSR got %llu of %llu arcs",
-                  (unsigned long long)done, (unsigned long long)total);
-  if (!st) st = put_offsets(ow, c.arcs, num_nodes + 1 - c.next_node, ctx);
+  if (!st && done != want)
+    st = EXO_FAIL(ctx, EXO_EINTERNAL, "key range %u of the CSR got %llu of %llu arcs",
+                  (unsigned)t, (unsigned long long)done, (unsigned long long)want);
+  if (!st && end_node > c.next_node)
+    st = put_offsets(&ow, c.arcs, end_node - c.next_node, ctx);
+  if (!st) st = exo_writer_close(&ow, ctx);
+  if (!st) st = exo_writer_close(&aw, ctx);
+  exo_writer_abort(&ow); /* no-ops after a close */
+  exo_writer_abort(&aw);
   if (!st) exo_progress(ctx, EXO_STAGE_CSR, done, total);
-  stats->arcs = c.arcs;
-  stats->arcs_positive = c.positive;
+  pl->entries[t] = c.arcs - base;
+  pl->positive[t] = c.positive;
   return st;
 }
 
-/* Create both CSR files; csr_made[] tells which exist for cleanup. */
-static exo_status open_csr(exo_writer *ow, const char *offsets_path, exo_writer *aw,
-                           const char *adj_path, size_t bufsize, int *csr_made,
-                           exo_ctx *ctx) {
-  exo_status st = exo_writer_open(ow, offsets_path, bufsize, ctx);
-  if (st) return st;
-  csr_made[0] = 1;
-  st = exo_writer_open(aw, adj_path, bufsize, ctx);
-  if (st) return st;
-  csr_made[1] = 1;
-  return EXO_OK;
+#define COMPACT_CHUNK ((size_t)1 << 20)
+
+/* After a merge that folded arcs (combine): range t wrote its entries at
+ * base[t], counted before folding, so later ranges sit too far right and
+ * their offsets are too large by the entries folded before them. Move each
+ * range left to its real start (front to back: a destination never
+ * overlaps a range not yet moved), lower its offsets, and cut the
+ * adjacency file to its real length. Without folding nothing is touched. */
+static exo_status compact_ranges(const csr_plan *p, exo_ctx *ctx) {
+  const uint32_t T = p->nranges;
+  const size_t as = exo_adj_size(p->csr_wide);
+  uint64_t start = 0, folded = 0;
+  for (uint32_t t = 0; t < T; t++) folded += (p->base[t + 1] - p->base[t]) - p->entries[t];
+  if (folded == 0) return EXO_OK;
+  uint8_t *buf = malloc(COMPACT_CHUNK);
+  int afd = exo_open(p->adj_path, EXO_OPEN_RDWR), ofd = exo_open(p->offsets_path, EXO_OPEN_RDWR);
+  exo_status st = EXO_OK;
+  if (!buf) st = EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  else if (afd < 0) st = exo_error_errno(&ctx->err, errno, "open", p->adj_path);
+  else if (ofd < 0) st = exo_error_errno(&ctx->err, errno, "open", p->offsets_path);
+  for (uint32_t t = 0; t < T && !st; t++) {
+    const uint64_t shift = p->base[t] - start;
+    if (shift > 0) {
+      const uint64_t from = p->base[t] * as, to = start * as, len = p->entries[t] * as;
+      for (uint64_t done = 0; done < len && !st; done += COMPACT_CHUNK) {
+        size_t k = len - done < COMPACT_CHUNK ? (size_t)(len - done) : COMPACT_CHUNK;
+        st = exo_pread_full(afd, buf, k, from + done, p->adj_path, ctx);
+        if (!st) st = exo_pwrite_full(afd, buf, k, to + done, p->adj_path, ctx);
+        if (!st) st = exo_poll(ctx);
+      }
+      const uint64_t end_node = t + 1 == T ? p->num_nodes + 1 : p->key[t + 1];
+      const uint64_t obytes = (end_node - p->key[t]) * 8;
+      for (uint64_t done = 0; done < obytes && !st; done += COMPACT_CHUNK) {
+        size_t k = obytes - done < COMPACT_CHUNK ? (size_t)(obytes - done) : COMPACT_CHUNK;
+        st = exo_pread_full(ofd, buf, k, p->key[t] * 8 + done, p->offsets_path, ctx);
+        for (size_t i = 0; i < k && !st; i += 8) {
+          uint64_t v;
+          memcpy(&v, buf + i, 8);
+          v -= shift;
+          memcpy(buf + i, &v, 8);
+        }
+        if (!st) st = exo_pwrite_full(ofd, buf, k, p->key[t] * 8 + done, p->offsets_path, ctx);
+      }
+    }
+    start += p->entries[t];
+  }
+  if (!st && exo_truncate(afd, start * as) != 0)
+    st = exo_error_errno(&ctx->err, errno, "truncate", p->adj_path);
+  if (afd >= 0) exo_close(afd);
+  if (ofd >= 0) exo_close(ofd);
+  free(buf);
+  return st;
+}
+
+/* The final merge: plan the ranges, create both CSR files empty and merge
+ * the ranges side by side. */
+static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
+                               const char *offsets_path, const char *adj_path,
+                               int csr_wide, uint64_t budget, int *csr_made, exo_ctx *ctx,
+                               exo_sort_stats *stats) {
+  csr_plan p;
+  memset(&p, 0, sizeof p);
+  p.s = s;
+  p.mem = mem != 0;
+  p.m = (uint32_t)s->nruns + (uint32_t)p.mem;
+  p.num_nodes = num_nodes;
+  p.offsets_path = offsets_path;
+  p.adj_path = adj_path;
+  p.csr_wide = csr_wide;
+  p.nranges = s->records > 0 && s->threads > 1 ? (uint32_t)s->threads : 1;
+  /* every range has a buffer per source and two writers */
+  p.bufsize = merge_bufsize(budget, (uint64_t)p.nranges * (p.m + 2));
+  exo_progress(ctx, EXO_STAGE_CSR, 0, s->records);
+  exo_status st = plan_ranges(&p, ctx);
+  exo_writer w = {.fd = -1};
+  for (int f = 0; f < 2 && !st; f++) { /* create (truncate) both files */
+    st = exo_writer_open(&w, f ? adj_path : offsets_path, 4096, ctx);
+    if (!st) {
+      csr_made[f] = 1;
+      st = exo_writer_close(&w, ctx);
+    }
+  }
+  if (!st) st = exo_par_run(p.nranges, merge_range, &p, EXO_STAGE_CSR, s->records, ctx);
+  if (!st && p.nranges > 1) st = compact_ranges(&p, ctx);
+  if (!st) exo_progress(ctx, EXO_STAGE_CSR, s->records, s->records);
+  for (uint32_t t = 0; !st && t < p.nranges; t++) {
+    stats->arcs += p.entries[t];
+    stats->arcs_positive += p.positive[t];
+  }
+  plan_free(&p);
+  return st;
 }
 
 /* Contract (exo_sort.h): sorts everything added, runs the intermediate merge
@@ -963,7 +1270,6 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   csr_wide = csr_wide != 0;
   const uint32_t k = fan_in_for(s);
   uint32_t passes = 0;
-  exo_writer ow = {.fd = -1}, aw = {.fd = -1};
   int csr_made[2] = {0, 0}; /* CSR files created, to remove on failure */
   exo_status st = EXO_OK;
   const uint64_t csr_bytes = (num_nodes + 1) * 8 + s->records * exo_adj_size(csr_wide);
@@ -975,10 +1281,10 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     exo_big_free(s->scratch, s->buf_bytes);
     s->scratch = NULL;
     uint64_t mem = s->memory_limit > s->buf_bytes ? s->memory_limit - s->buf_bytes : 0;
-    size_t bs = merge_bufsize(mem, (uint64_t)s->nruns + 2);
     disk_add(s, csr_bytes);
-    if (!st) st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
-    if (!st) st = merge_to_csr(s, 1, num_nodes, &ow, &aw, csr_wide, bs, ctx, stats);
+    if (!st)
+      st = merge_to_csr(s, 1, num_nodes, offsets_path, adj_path, csr_wide, mem, csr_made,
+                        ctx, stats);
     passes = 1;
     stats->runs = s->initial_runs + (s->n > 0);
   } else {
@@ -1018,28 +1324,19 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     }
     if (!st && total) exo_progress(ctx, EXO_STAGE_MERGE, done, total);
     if (!st) {
-      size_t bs = merge_bufsize(s->memory_limit, (uint64_t)s->nruns + 2);
       disk_add(s, csr_bytes);
-      st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
-      if (!st) st = merge_to_csr(s, 0, num_nodes, &ow, &aw, csr_wide, bs, ctx, stats);
+      st = merge_to_csr(s, 0, num_nodes, offsets_path, adj_path, csr_wide, s->memory_limit,
+                        csr_made, ctx, stats);
       passes++;
     }
     stats->runs = s->initial_runs;
   }
-  if (!st) st = exo_writer_close(&ow, ctx);
-  if (!st) st = exo_writer_close(&aw, ctx);
-  if (!st) {
-    for (size_t i = 0; i < s->nruns; i++)
-      if (s->runs[i].path) st = EXO_FAIL(ctx, EXO_EINTERNAL, "a run was not consumed");
-  }
-  remove_all_runs(s);
+  remove_all_runs(s); /* the final merge punched them while reading */
   exo_big_free(s->buf, s->buf_bytes);
   exo_big_free(s->scratch, s->buf_bytes);
   s->buf = s->scratch = NULL;
   s->n = s->cap = 0;
   if (st) {
-    exo_writer_abort(&ow);
-    exo_writer_abort(&aw);
     if (csr_made[0]) exo_unlink(offsets_path);
     if (csr_made[1]) exo_unlink(adj_path);
     memset(stats, 0, sizeof *stats);

@@ -264,6 +264,102 @@ START_TEST(fmt_and_rng) {
 }
 END_TEST
 
+/* Two punching readers on disjoint, unaligned ranges of one file, sharing
+ * one descriptor and read in alternation (as two merge threads do): each gets its bytes intact (the
+ * other's punches never touch them), the consumed blocks are released, and
+ * after exo_reader_punch_read of both at most the two partial blocks at the
+ * ranges' ends stay allocated. */
+START_TEST(range_readers_punch_only_their_range) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "run.bin");
+  const size_t n = (size_t)24 << 20, cut = ((size_t)11 << 20) + 1234, buf = 256 << 10;
+  uint8_t *data = malloc(n), *got = malloc(n);
+  for (size_t i = 0; i < n; i++) data[i] = (uint8_t)(i * 13u + 5u);
+  ck_assert_int_eq(tu_write_file(path, data, n), 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_reader a, b;
+  /* both on one shared descriptor, as the final merge's ranges do */
+  int fd = open(path, O_RDWR);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(exo_reader_open_fd(&a, fd, path, buf, 0, cut, 1, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_reader_open_fd(&b, fd, path, buf, cut, n, 1, &ctx), EXO_OK);
+  size_t pa = 0, pb = cut, step = 100000;
+  struct stat st;
+  while (pa < cut || pb < n) {
+    size_t k = cut - pa < step ? cut - pa : step;
+    if (k) ck_assert_int_eq(exo_reader_read(&a, got + pa, k, &ctx), EXO_OK);
+    pa += k;
+    k = n - pb < step ? n - pb : step;
+    if (k) ck_assert_int_eq(exo_reader_read(&b, got + pb, k, &ctx), EXO_OK);
+    pb += k;
+    ck_assert_int_eq(stat(path, &st), 0);
+    /* unread bytes + per reader its buffer and one punch step (= buffer) */
+    ck_assert_uint_le((uint64_t)st.st_blocks * 512, (cut - pa) + (n - pb) + 4 * buf + 8192);
+  }
+  ck_assert_mem_eq(got, data, n);
+  exo_reader_punch_read(&a);
+  exo_reader_punch_read(&b);
+  ck_assert_int_eq(stat(path, &st), 0);
+  ck_assert_uint_le((uint64_t)st.st_blocks * 512, 2 * 4096);
+  ck_assert_uint_eq((uint64_t)st.st_size, n);
+  exo_reader_close(&a);
+  exo_reader_close(&b);
+  ck_assert_int_ne(fcntl(fd, F_GETFD), -1); /* borrowed: still open */
+  close(fd);
+  free(got);
+  free(data);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Positioned writers fill disjoint parts of one file in any order; the
+ * file is the concatenation; an open of a missing file fails with its name. */
+START_TEST(positioned_writers_fill_parts) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "parts.bin");
+  const size_t n = 300000;
+  uint8_t *data = malloc(n);
+  for (size_t i = 0; i < n; i++) data[i] = (uint8_t)(i * 31u + 7u);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_writer w;
+  ck_assert_int_eq(exo_writer_open(&w, path, 4096, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_writer_close(&w, &ctx), EXO_OK);
+  const size_t cuts[4] = {0, 1, 123457, n};
+  for (int part = 2; part >= 0; part--) { /* last part first */
+    exo_writer p;
+    ck_assert_int_eq(exo_writer_open_at(&p, path, 4096, cuts[part], &ctx), EXO_OK);
+    size_t off = cuts[part];
+    while (off < cuts[part + 1]) { /* small writes and one large one */
+      size_t k = cuts[part + 1] - off;
+      if (k > 1000 && off % 3 == 0) k = 1000;
+      ck_assert_int_eq(exo_writer_write(&p, data + off, k, &ctx), EXO_OK);
+      off += k;
+    }
+    ck_assert_uint_eq(exo_writer_tell(&p), cuts[part + 1] - cuts[part]);
+    ck_assert_int_eq(exo_writer_close(&p, &ctx), EXO_OK);
+  }
+  size_t len;
+  char *back = tu_read_file(path, &len);
+  ck_assert_uint_eq(len, n);
+  ck_assert_mem_eq(back, data, n);
+  free(back);
+  char *missing = tu_path(dir, "missing.bin");
+  exo_writer q;
+  ck_assert_int_eq(exo_writer_open_at(&q, missing, 4096, 0, &ctx), EXO_EIO);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "missing.bin"));
+  exo_writer_abort(&q);
+  free(missing);
+  free(data);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *io_suite(void) {
   Suite *s = suite_create("io");
   TCase *tc = tcase_create("core");
@@ -277,6 +373,8 @@ Suite *io_suite(void) {
   tcase_add_test(tc, big_buffers);
   tcase_add_test(tc, fmt_and_rng);
   tcase_add_test(tc, punching_reader_releases_blocks);
+  tcase_add_test(tc, range_readers_punch_only_their_range);
+  tcase_add_test(tc, positioned_writers_fill_parts);
   suite_add_tcase(s, tc);
   return s;
 }

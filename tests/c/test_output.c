@@ -11,6 +11,7 @@
 #include "exo_fmt.h"
 #include "exo_io.h"
 #include "exo_output.h"
+#include "exo_rng.h"
 #include "testutil.h"
 
 #ifdef _WIN32
@@ -79,7 +80,7 @@ START_TEST(write_exact_bytes_odd_names) {
   const uint64_t cl[] = {1, 2, 1, 3, 12345678901234ULL, 2, 1};
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  ck_assert_int_eq(exo_output_write(np, cl, 7, ',', out, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_output_write(np, cl, 7, ',', out, 1, &ctx), EXO_OK);
   const char *want =
       "a b,1\n"
       "\"quoted\",2\n"
@@ -96,7 +97,7 @@ START_TEST(write_exact_bytes_odd_names) {
   free(got);
   ck_assert_int_eq(tu_count_entries(dir), 2); /* names + output, no temp */
   /* tab separator, and overwriting an existing output */
-  ck_assert_int_eq(exo_output_write(np, cl, 7, '\t', out, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_output_write(np, cl, 7, '\t', out, 1, &ctx), EXO_OK);
   got = tu_read_file(out, &len);
   ck_assert_mem_eq(got, "a b\t1\n\"quoted\"\t2\n", 17);
   free(got);
@@ -122,7 +123,7 @@ START_TEST(write_zero_nodes) {
   char *out = tu_path(dir, "out.tsv");
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  ck_assert_int_eq(exo_output_write(np, NULL, 0, '\t', out, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_output_write(np, NULL, 0, '\t', out, 1, &ctx), EXO_OK);
   size_t len = 99;
   char *got = tu_read_file(out, &len);
   ck_assert_ptr_nonnull(got);
@@ -143,13 +144,13 @@ START_TEST(unwritable_directory) {
   /* a directory that does not exist */
   char *out = tu_path(dir, "missing/out.tsv");
   exo_ctx_init(&ctx);
-  ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, &ctx), EXO_EIO);
+  ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, 1, &ctx), EXO_EIO);
   ck_assert_msg(strstr(ctx.err.msg, out) != NULL, "message: %s", ctx.err.msg);
   free(out);
   /* a "directory" that is a regular file */
   out = tu_path(dir, "names.txt/out.tsv");
   exo_ctx_init(&ctx);
-  ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, &ctx), EXO_EIO);
+  ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, 1, &ctx), EXO_EIO);
   ck_assert_msg(strstr(ctx.err.msg, out) != NULL, "message: %s", ctx.err.msg);
   free(out);
   ck_assert_int_eq(tu_count_entries(dir), 1);
@@ -160,7 +161,7 @@ START_TEST(unwritable_directory) {
     ck_assert_int_eq(mkdir(ro, 0555), 0);
     out = tu_path(ro, "out.tsv");
     exo_ctx_init(&ctx);
-    ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, &ctx), EXO_EIO);
+    ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', out, 1, &ctx), EXO_EIO);
     ck_assert_msg(strstr(ctx.err.msg, out) != NULL, "message: %s", ctx.err.msg);
     ck_assert_int_eq(tu_count_entries(ro), 0);
     chmod(ro, 0755);
@@ -174,7 +175,7 @@ START_TEST(unwritable_directory) {
   char *inner = tu_path(sub, "keep");
   ck_assert_int_eq(mkdir(inner, 0755), 0);
   exo_ctx_init(&ctx);
-  ck_assert_int_ne(exo_output_write(np, cl, 2, '\t', inner, &ctx), EXO_OK);
+  ck_assert_int_ne(exo_output_write(np, cl, 2, '\t', inner, 1, &ctx), EXO_OK);
   ck_assert_msg(strstr(ctx.err.msg, inner) != NULL, "message: %s", ctx.err.msg);
   ck_assert_int_eq(tu_count_entries(sub), 1);
   free(inner);
@@ -183,7 +184,7 @@ START_TEST(unwritable_directory) {
   char *missing = tu_path(dir, "no-names.txt");
   out = tu_path(dir, "out.tsv");
   exo_ctx_init(&ctx);
-  ck_assert_int_eq(exo_output_write(missing, cl, 2, '\t', out, &ctx), EXO_EIO);
+  ck_assert_int_eq(exo_output_write(missing, cl, 2, '\t', out, 1, &ctx), EXO_EIO);
   ck_assert_ptr_nonnull(strstr(ctx.err.msg, missing));
   ck_assert_int_eq(tu_count_entries(dir), 2); /* names.txt, sub */
   free(missing);
@@ -210,7 +211,7 @@ START_TEST(wrong_line_count) {
     char *np = tu_write_text(dir, "names.txt", cases[i]);
     exo_ctx ctx;
     exo_ctx_init(&ctx);
-    ck_assert_int_eq(exo_output_write(np, cl, 4, '\t', out, &ctx), EXO_EINTERNAL);
+    ck_assert_int_eq(exo_output_write(np, cl, 4, '\t', out, 1, &ctx), EXO_EINTERNAL);
     ck_assert_ptr_nonnull(strstr(ctx.err.msg, np));
     ck_assert_int_eq(tu_count_entries(dir), 2); /* names + the old output */
     size_t len;
@@ -250,7 +251,7 @@ START_TEST(long_names_stream_through) {
   char *out = tu_path(dir, "out.txt");
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  ck_assert_int_eq(exo_output_write(np, cl, 4, ';', out, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_output_write(np, cl, 4, ';', out, 1, &ctx), EXO_OK);
   size_t len;
   char *got = tu_read_file(out, &len);
   ck_assert_uint_eq(len, wl);
@@ -258,7 +259,7 @@ START_TEST(long_names_stream_through) {
   free(got);
   /* the same names with one node too few */
   exo_ctx_init(&ctx);
-  ck_assert_int_eq(exo_output_write(np, cl, 3, ';', out, &ctx), EXO_EINTERNAL);
+  ck_assert_int_eq(exo_output_write(np, cl, 3, ';', out, 1, &ctx), EXO_EINTERNAL);
   ck_assert_int_eq(tu_count_entries(dir), 2);
   free(names);
   free(want);
@@ -330,7 +331,7 @@ START_TEST(million_nodes) {
   ctx.cb.user = &cb;
   ctx.cb.interrupted = out_intr;
   ctx.cb.progress = out_progress;
-  ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, 1, &ctx), EXO_OK);
   ck_assert_uint_eq(cb.last_done, n);
   ck_assert_uint_eq(cb.total, n);
   ck_assert_int_ge(cb.progress_calls, 2 + (int)(n >> 16));
@@ -363,12 +364,108 @@ START_TEST(million_nodes) {
     exo_ctx_init(&ctx);
     ctx.cb.user = &ci;
     ctx.cb.interrupted = out_intr;
-    ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, &ctx), EXO_EINTR);
+    ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, 1, &ctx), EXO_EINTR);
     ck_assert_int_eq(tu_count_entries(dir), 1);
   }
   free(cl);
   free(np);
   free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Several threads: the same bytes as one thread and as the expected text
+ * built here, for names of 1..60 bytes, two names longer than the 4 MiB read
+ * buffer (one at the very start), clusters of 1..13 digits and ',' as the
+ * separator; a names file one line short gives the one-thread error; an
+ * interrupt leaves only the names file. */
+START_TEST(threads_same_bytes) {
+  const uint64_t n = 120000;
+  const size_t huge = (size_t)5 << 20;
+  char *dir = tu_mkdtemp();
+  char *np = tu_path(dir, "names.txt");
+  exo_rng rng;
+  exo_rng_seed(&rng, 77);
+  size_t cap = n * 62 + 2 * (huge + 1), len = 0;
+  char *names = malloc(cap);
+  uint64_t *cl = malloc(n * sizeof *cl);
+  size_t *start = malloc((n + 1) * sizeof *start);
+  for (uint64_t v = 0; v < n; v++) {
+    start[v] = len;
+    size_t k = (v == 0 || v == n / 3) ? huge : 1 + exo_rng_below(&rng, 60);
+    for (size_t i = 0; i < k; i++) names[len++] = (char)('a' + (v + i) % 26);
+    names[len++] = '\n';
+    cl[v] = 1 + exo_rng_below(&rng, (uint64_t)1 << (v % 40));
+  }
+  start[n] = len;
+  ck_assert_int_eq(tu_write_file(np, names, len), 0);
+  /* the expected text */
+  size_t elen = 0;
+  char *expect = malloc(len + n * 16);
+  for (uint64_t v = 0; v < n; v++) {
+    size_t k = start[v + 1] - start[v] - 1;
+    memcpy(expect + elen, names + start[v], k);
+    elen += k;
+    expect[elen++] = ',';
+    elen += exo_fmt_u64(expect + elen, cl[v]);
+    expect[elen++] = '\n';
+  }
+  char *out = tu_path(dir, "out.csv");
+  exo_ctx ctx;
+  const int threads[] = {1, 2, 3, 4, 8, 64};
+  for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
+    out_cb cb = {0, 1 << 30, 0, 0, 0};
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &cb;
+    ctx.cb.interrupted = out_intr;
+    ctx.cb.progress = out_progress;
+    ck_assert_int_eq(exo_output_write(np, cl, n, ',', out, threads[i], &ctx), EXO_OK);
+    ck_assert_uint_eq(cb.last_done, n);
+    size_t glen;
+    char *got = tu_read_file(out, &glen);
+    ck_assert_uint_eq(glen, elen);
+    ck_assert_msg(memcmp(got, expect, elen) == 0, "%d threads: bytes differ", threads[i]);
+    free(got);
+    ck_assert_int_eq(tu_count_entries(dir), 2);
+  }
+  /* one node more than lines: the message of the one-thread writer */
+  char msg1[EXO_ERRMSG_MAX];
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, n - 1, ',', out, 1, &ctx), EXO_EINTERNAL);
+  memcpy(msg1, ctx.err.msg, sizeof msg1);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, n - 1, ',', out, 4, &ctx), EXO_EINTERNAL);
+  ck_assert_str_eq(ctx.err.msg, msg1);
+  /* a last line without its newline: the same */
+  ck_assert_int_eq(tu_write_file(np, names, len - 1), 0);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, n, ',', out, 1, &ctx), EXO_EINTERNAL);
+  memcpy(msg1, ctx.err.msg, sizeof msg1);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, n, ',', out, 3, &ctx), EXO_EINTERNAL);
+  ck_assert_str_eq(ctx.err.msg, msg1);
+  ck_assert_int_eq(tu_count_entries(dir), 2); /* names + the old output */
+  /* interrupted: the first poll (before anything) and a later one */
+  ck_assert_int_eq(tu_write_file(np, names, len), 0);
+  exo_unlink(out);
+  for (int stop = 1; stop <= 2; stop++) {
+    out_cb ci = {0, stop, 0, 0, 0};
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &ci;
+    ctx.cb.interrupted = out_intr;
+    exo_status rc = exo_output_write(np, cl, n, ',', out, 2, &ctx);
+    if (stop == 1) ck_assert_int_eq(rc, EXO_EINTR);
+    ck_assert(rc == EXO_EINTR || rc == EXO_OK); /* a fast run may end before poll 2 */
+    if (rc == EXO_EINTR) ck_assert_int_eq(tu_count_entries(dir), 1);
+    exo_unlink(out);
+  }
+  free(out);
+  free(expect);
+  free(start);
+  free(cl);
+  free(names);
+  free(np);
   tu_rmdir(dir);
   free(dir);
 }
@@ -387,7 +484,7 @@ START_TEST(bench_ten_million) {
   exo_ctx_init(&ctx);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_output_write(np, cl, n, '\t', out, 1, &ctx), EXO_OK);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   struct stat st;
@@ -406,6 +503,7 @@ Suite *output_suite(void) {
   Suite *s = suite_create("output");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, threads_same_bytes);
   tcase_add_test(tc, renumber_first_appearance);
   tcase_add_test(tc, renumber_large);
   tcase_add_test(tc, write_exact_bytes_odd_names);

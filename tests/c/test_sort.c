@@ -2,9 +2,11 @@
  * sort end to end against a CSR built in memory: many runs and merge passes,
  * memory-only sizing, mixed widths, empty inputs, cleanup, interrupts. */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "exo_io.h"
@@ -458,7 +460,7 @@ START_TEST(background_runs) {
   char *gone = tu_path(dir, "missing");
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 1, EXO_COMBINE_KEEP};
+  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 1, EXO_COMBINE_KEEP, 0};
   exo_sorter *s = NULL;
   ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
   exo_status rc = EXO_OK;
@@ -568,7 +570,7 @@ static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in, in
   ctx.cb.user = &cbs;
   ctx.cb.progress = on_progress;
   ctx.cb.interrupted = on_interrupt;
-  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0, background, EXO_COMBINE_KEEP};
+  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0, background, EXO_COMBINE_KEEP, 1};
   exo_sorter *s = NULL;
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
   exo_rng rng;
@@ -615,7 +617,7 @@ START_TEST(interrupt_during_run_generation) {
     cbs.polls_left = background ? budget - 12 : budget;
     ctx.cb.user = &cbs;
     ctx.cb.interrupted = on_interrupt;
-    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0, 0, background, EXO_COMBINE_KEEP};
+    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0, 0, background, EXO_COMBINE_KEEP, 1};
     exo_sorter *s = NULL;
     ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
     exo_rng rng;
@@ -641,7 +643,7 @@ START_TEST(errors_leave_no_run_files) {
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_sorter *s = NULL;
-  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2, 0, 0, EXO_COMBINE_KEEP};
+  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2, 0, 0, EXO_COMBINE_KEEP, 2};
 
   /* a key not below num_nodes */
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
@@ -686,7 +688,7 @@ START_TEST(errors_leave_no_run_files) {
 
   /* bad options; a temp directory that does not exist */
   exo_ctx_init(&ctx);
-  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1, 0, 0, EXO_COMBINE_KEEP};
+  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1, 0, 0, EXO_COMBINE_KEEP, 0};
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   ck_assert_ptr_null(s);
   exo_ctx_init(&ctx);
@@ -698,7 +700,7 @@ START_TEST(errors_leave_no_run_files) {
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   exo_ctx_init(&ctx);
   char *gone = tu_path(dir, "missing");
-  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 0, EXO_COMBINE_KEEP};
+  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 0, EXO_COMBINE_KEEP, 0};
   ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
   exo_status rc = EXO_OK;
   for (uint32_t i = 0; i < 10 && rc == EXO_OK; i++) rc = exo_sorter_add(s, i, i, 1.0f, &ctx);
@@ -713,7 +715,239 @@ START_TEST(errors_leave_no_run_files) {
 }
 END_TEST
 
-/* 5e6 arcs with 8 MiB of memory: checked by per-node counts, order within
+/* ---------------------------------------------------------------------
+ * the final merge split into key ranges (threads)
+ * --------------------------------------------------------------------- */
+
+/* run_case for 1, 2, 3 and 4 threads: every CSR is compared byte for byte
+ * with the reference inside, so all thread counts give the same bytes; the
+ * run and pass structure does not depend on the threads either. */
+static void run_case_threads(sort_case sc, const tarc *arcs, size_t m) {
+  exo_sort_stats first;
+  memset(&first, 0, sizeof first);
+  for (int t = 1; t <= 4; t++) {
+    sc.opt.threads = t;
+    exo_sort_stats st = run_case(&sc, arcs, m);
+    if (t == 1) first = st;
+    ck_assert_uint_eq(st.runs, first.runs);
+    ck_assert_uint_eq(st.merge_passes, first.merge_passes);
+    ck_assert_uint_eq(st.fan_in, first.fan_in);
+    ck_assert_uint_eq(st.arcs, first.arcs);
+    ck_assert_uint_eq(st.arcs_positive, first.arcs_positive);
+  }
+}
+
+static tarc *repeated_arcs(size_t m, uint64_t n, uint64_t seed); /* (combine tests) */
+
+/* Folding (combine) with several ranges: later ranges are moved left after
+ * the merge; the bytes still equal the reference for 1..4 threads. */
+START_TEST(parallel_merge_combine) {
+  const size_t m = 20000;
+  tarc *a = repeated_arcs(m, 300, 13);
+  const exo_combine rules[] = {EXO_COMBINE_SUM, EXO_COMBINE_MAX};
+  for (int r = 0; r < 2; r++) {
+    sort_case sc = knob_case(97, 3, 300); /* several passes, then the split */
+    sc.opt.combine = rules[r];
+    run_case_threads(sc, a, m);
+    sc = knob_case(3000, 0, 300); /* runs + the buffer */
+    sc.opt.combine = rules[r];
+    sc.set_wide_at = m / 2;
+    sc.csr_wide = 1;
+    run_case_threads(sc, a, m);
+  }
+  free(a);
+}
+END_TEST
+
+START_TEST(parallel_merge_same_bytes) {
+  const size_t m = 20000;
+  tarc *a = random_arcs(m, 5000, 5000, 11);
+  /* runs of 700 records and fan-in 3: intermediate passes, then the split
+   * final merge over 3 runs */
+  sort_case sc = knob_case(700, 3, 5000);
+  run_case_threads(sc, a, m);
+  /* fan-in 40: one final merge of 29 runs, the last one from memory */
+  sc = knob_case(700, 40, 5000);
+  run_case_threads(sc, a, m);
+  /* everything in memory (no run file), memory-sized */
+  sc = knob_case(0, 0, 5000);
+  run_case_threads(sc, a, m);
+  /* nodes without arcs at both ends and between the split keys */
+  sc = knob_case(900, 4, 20000);
+  run_case_threads(sc, a, m);
+  /* few nodes, many equal (key, nbr) pairs: ties across runs keep input order */
+  tarc *d = random_arcs(m, 3, 2, 12);
+  sc = knob_case(500, 8, 3);
+  run_case_threads(sc, d, m);
+  /* one heavy node: more threads than useful ranges (empty ranges) */
+  for (size_t i = 0; i < m; i++) d[i].key = 1;
+  run_case_threads(sc, d, m);
+  free(d);
+  /* wide ids: wide records from the start, neighbours beyond 32 bits, a
+   * wide CSR; then runs of both widths (set_wide in the middle) */
+  for (size_t i = 0; i < m; i++) a[i].nbr |= (uint64_t)(i % 5) << 34;
+  sc = knob_case(800, 4, 5000);
+  sc.opt.wide = 1;
+  sc.csr_wide = 1;
+  run_case_threads(sc, a, m);
+  sc.opt.wide = 0;
+  sc.set_wide_at = m / 3;
+  for (size_t i = 0; i < m / 3; i++) a[i].nbr &= UINT32_MAX;
+  run_case_threads(sc, a, m);
+  /* background runs and memory sizing together */
+  for (size_t i = 0; i < m; i++) a[i].nbr &= UINT32_MAX;
+  sc = knob_case(0, 0, 5000);
+  sc.opt.memory_limit = 96 << 10;
+  sc.opt.background = 1;
+  run_case_threads(sc, a, m);
+  free(a);
+}
+END_TEST
+
+/* Allocated bytes (st_blocks) of every file in dir. */
+static uint64_t dir_allocated(const char *dir) {
+  DIR *d = opendir(dir);
+  uint64_t sum = 0;
+  if (!d) return 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    char *p = tu_path(dir, e->d_name);
+    struct stat st;
+    if (stat(p, &st) == 0) sum += (uint64_t)st.st_blocks * 512;
+    free(p);
+  }
+  closedir(d);
+  return sum;
+}
+
+typedef struct disk_probe {
+  const char *dir;
+  uint64_t peak, samples;
+} disk_probe;
+
+static void on_progress_disk(void *user, exo_stage stage, uint64_t done, uint64_t total) {
+  disk_probe *p = user;
+  if (stage != EXO_STAGE_CSR) return;
+  uint64_t now = dir_allocated(p->dir);
+  if (now > p->peak) p->peak = now;
+  p->samples++;
+}
+
+/* Hole punching with the split merge: 3 M narrow records in 10 runs; the
+ * temp directory's allocated bytes, sampled during the final merge, stay
+ * within 12 bytes per record (the runs) + the offsets + the buffers, far
+ * below runs + CSR (20 bytes per record) that an unpunched merge would
+ * reach; the CSR is checked by degrees and a checksum. */
+START_TEST(parallel_merge_punches_runs) {
+  const uint64_t n = 100000;
+  const uint32_t m = 3000000;
+  for (int threads = 1; threads <= 2; threads++) {
+    char *dir = tu_mkdtemp();
+    char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    disk_probe probe = {dir, 0, 0};
+    ctx.cb.user = &probe;
+    ctx.cb.progress = on_progress_disk;
+    const uint64_t mem = 4 << 20;
+    exo_sort_options opt = {dir, mem, 0, 300000, 0, 0, 0, EXO_COMBINE_KEEP, threads};
+    exo_sorter *s = NULL;
+    ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+    exo_rng rng;
+    exo_rng_seed(&rng, 7);
+    uint64_t sum_in = 0;
+    exo_status rc = EXO_OK;
+    for (uint32_t i = 0; i < m && rc == EXO_OK; i++) {
+      uint64_t key = exo_rng_below(&rng, n), nbr = exo_rng_below(&rng, n);
+      sum_in += key * 1000003 + nbr;
+      rc = exo_sorter_add(s, key, nbr, 1.0f, &ctx);
+    }
+    ck_assert_int_eq(rc, EXO_OK);
+    exo_sort_stats st;
+    ck_assert_int_eq(exo_sorter_finish_csr(s, n, op, ap, 0, &ctx, &st), EXO_OK);
+    exo_sorter_free(s);
+    ck_assert_uint_eq(st.runs, 10);
+    ck_assert_uint_ge(probe.samples, 3);
+    const uint64_t limit = 12 * (uint64_t)m + 8 * (n + 1) + 2 * mem;
+    ck_assert_msg(probe.peak <= limit, "%d threads: peak %llu bytes > %llu", threads,
+                  (unsigned long long)probe.peak, (unsigned long long)limit);
+    size_t ol, al;
+    uint8_t *o = (uint8_t *)tu_read_file(op, &ol), *a = (uint8_t *)tu_read_file(ap, &al);
+    ck_assert_uint_eq(ol, (n + 1) * 8);
+    ck_assert_uint_eq(al, (size_t)m * 8);
+    uint64_t sum_out = 0;
+    for (uint64_t v = 0; v < n; v++) {
+      uint64_t b, e;
+      memcpy(&b, o + 8 * v, 8);
+      memcpy(&e, o + 8 * (v + 1), 8);
+      for (uint64_t j = b; j < e && e <= m; j++) {
+        uint64_t nbr;
+        float w;
+        exo_adj_decode(a + 8 * j, 0, &nbr, &w);
+        sum_out += v * 1000003 + nbr;
+      }
+    }
+    ck_assert_uint_eq(sum_out, sum_in);
+    free(o);
+    free(a);
+    free(op);
+    free(ap);
+    tu_rmdir(dir);
+    free(dir);
+  }
+}
+END_TEST
+
+/* Failures with several ranges: an interrupt while the split keys are
+ * searched, an interrupt while the ranges merge (from the caller's thread,
+ * seen by the workers), and a bad key in the last range (a worker's error
+ * reaches the caller with its message): EXO_EINTR / EXO_EINTERNAL, no file
+ * left behind. */
+static void check_parallel_failure(int mode) {
+  char *dir = tu_mkdtemp();
+  char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  cb_state cbs;
+  memset(&cbs, 0, sizeof cbs);
+  cbs.fire_stage = mode == 1 ? EXO_STAGE_CSR : -1;
+  ctx.cb.user = &cbs;
+  ctx.cb.progress = on_progress;
+  ctx.cb.interrupted = on_interrupt;
+  exo_sort_options opt = {dir, 1 << 20, 0, 100000, 0, 0, 0, EXO_COMBINE_KEEP, 2};
+  exo_sorter *s = NULL;
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+  exo_rng rng;
+  exo_rng_seed(&rng, 5);
+  const uint32_t m = mode == 1 ? 2000000 : 300000;
+  exo_status rc = EXO_OK;
+  for (uint32_t i = 0; i < m && rc == EXO_OK; i++)
+    rc = exo_sorter_add(s, exo_rng_below(&rng, 1000), i, 1.0f, &ctx);
+  if (mode == 2) rc = exo_sorter_add(s, 5000, 1, 1.0f, &ctx); /* key beyond the nodes */
+  ck_assert_int_eq(rc, EXO_OK);
+  if (mode == 0) cbs.polls_left = 1; /* the first poll: in the split search */
+  exo_status want = mode == 2 ? EXO_EINTERNAL : EXO_EINTR;
+  ck_assert_int_eq(exo_sorter_finish_csr(s, 1000, op, ap, 0, &ctx, NULL), want);
+  ck_assert_int_eq(ctx.err.code, want);
+  if (mode == 2) ck_assert_ptr_nonnull(strstr(ctx.err.msg, "not below the node count"));
+  if (mode == 1) ck_assert_uint_lt(cbs.last_done[EXO_STAGE_CSR], m);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  exo_sorter_free(s);
+  free(op);
+  free(ap);
+  tu_rmdir(dir);
+  free(dir);
+}
+
+START_TEST(parallel_merge_failures_clean_up) {
+  check_parallel_failure(0);
+  check_parallel_failure(1);
+  check_parallel_failure(2);
+}
+END_TEST
+
+/* 5e6 arcs with 8 MiB of memory and 2 threads: checked by per-node counts, order within
  * each node (nbr, then input position through the weight) and a checksum. */
 START_TEST(large_5e6_records_8mib) {
   const uint64_t n = 200000;
@@ -722,7 +956,7 @@ START_TEST(large_5e6_records_8mib) {
   char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0, 0, 0, EXO_COMBINE_KEEP};
+  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0, 0, 0, EXO_COMBINE_KEEP, 2};
   exo_sorter *s = NULL;
   uint64_t *deg = calloc(n, sizeof *deg);
   uint64_t sum_in = 0;
@@ -945,6 +1179,9 @@ Suite *sort_suite(void) {
   tcase_add_test(tc, interrupt_mid_merge_cleans_up);
   tcase_add_test(tc, interrupt_during_run_generation);
   tcase_add_test(tc, errors_leave_no_run_files);
+  tcase_add_test(tc, parallel_merge_same_bytes);
+  tcase_add_test(tc, parallel_merge_failures_clean_up);
+  tcase_add_test(tc, parallel_merge_combine);
   tcase_add_test(tc, combine_by_hand);
   tcase_add_test(tc, combine_many_runs_and_widths);
   tcase_add_test(tc, combine_rule_checked);
@@ -952,6 +1189,7 @@ Suite *sort_suite(void) {
   tc = tcase_create("large");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, large_5e6_records_8mib);
+  tcase_add_test(tc, parallel_merge_punches_runs);
   suite_add_tcase(s, tc);
   return s;
 }

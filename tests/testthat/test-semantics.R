@@ -230,6 +230,36 @@ test_that("the thread count changes nothing, with runs written in the background
     expect_gt(length(unique(one$results$Cluster)), 50)
 })
 
+test_that("the output file has the same bytes for 1, 2 and 4 threads", {
+    # 20000 names (about 280 KB, so two and four threads format the output in
+    # blocks side by side) and 60000 edges; 1MB of memory gives many runs,
+    # so the final merge is split into key ranges over many sources
+    set.seed(8)
+    n <- 20000
+    a <- sample(n, 60000, replace = TRUE)
+    b <- (a + sample(1:50, 60000, replace = TRUE)) %% n + 1
+    df <- data.frame(a = paste0("protein_", a), b = paste0("protein_", b),
+                     w = round(runif(60000), 3))
+    f <- write_edges(df)
+    bytes <- function(threads) {
+        out <- tempfile(fileext = ".tsv")
+        on.exit(unlink(out))
+        set.seed(3)
+        res <- ExoLabel(f, outfile = out, threads = threads, memory_limit = "1MB")
+        list(bytes = readBin(out, "raw", file.size(out)), runs = attr(res, "stats")$sort_runs)
+    }
+    one <- bytes(1)
+    expect_gt(length(one$bytes), 2 * 2^16 * 2)
+    expect_gt(one$runs, 5)
+    expect_identical(bytes(2)$bytes, one$bytes)
+    expect_identical(bytes(4)$bytes, one$bytes)
+    # and they are the clusters return_table gives
+    set.seed(3)
+    tab <- ExoLabel(f, threads = 4, memory_limit = "1MB", return_table = TRUE)$results
+    lines <- strsplit(rawToChar(one$bytes), "\n")[[1]]
+    expect_identical(lines, paste0(tab$Vertex, "\t", tab$Cluster))
+})
+
 test_that("splitting the input across files changes nothing", {
     set.seed(12)
     df <- clique_ring(k = 6, s = 6, bridge_w = 0.8)

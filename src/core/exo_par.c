@@ -1,0 +1,127 @@
+/* exo_par.c: jobs on threads, host callbacks on the caller's thread (see
+ * exo_par.h). */
+#include "exo_par.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PAR_POLL_NS 5000000L /* the caller's thread wakes every 5 ms */
+
+typedef struct par_group par_group;
+
+typedef struct par_slot {
+  par_group *g;
+  uint32_t index;
+  pthread_t thread;
+  int started;               /* a thread runs the job (joined at the end) */
+  exo_ctx ctx;               /* the job's private context */
+  exo_ctx *host;             /* the caller's ctx when the job runs inline */
+  exo_status st;
+  atomic_uint_fast64_t done; /* the job's progress */
+  atomic_int finished;
+} par_slot;
+
+struct par_group {
+  exo_par_fn fn;
+  void *arg;
+  par_slot *slot;
+  atomic_int stop;   /* a job failed or the host asked to stop */
+  atomic_int first;  /* index of the first failed job, -1 none, -2 the host */
+};
+
+static int slot_interrupted(void *user) {
+  par_slot *x = user;
+  if (atomic_load(&x->g->stop)) return 1;
+  /* a job run inline on the caller's thread may ask the host itself */
+  return x->host && x->host->cb.interrupted && x->host->cb.interrupted(x->host->cb.user);
+}
+
+static void slot_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
+  (void)stage;
+  (void)total;
+  atomic_store_explicit(&((par_slot *)user)->done, done, memory_order_relaxed);
+}
+
+static void fail_first(par_group *g, int who) {
+  int none = -1;
+  atomic_compare_exchange_strong(&g->first, &none, who);
+  atomic_store(&g->stop, 1);
+}
+
+static void run_slot(par_slot *x) {
+  par_group *g = x->g;
+  x->st = g->fn(g->arg, x->index, &x->ctx);
+  if (x->st) fail_first(g, (int)x->index);
+  atomic_store(&x->finished, 1);
+}
+
+static void *slot_main(void *arg) {
+  run_slot(arg);
+  return NULL;
+}
+
+/* Contract (exo_par.h). */
+exo_status exo_par_run(uint32_t n, exo_par_fn fn, void *arg, exo_stage stage,
+                       uint64_t total, exo_ctx *ctx) {
+  if (n == 0) return EXO_OK;
+  if (n == 1) return fn(arg, 0, ctx);
+  par_group g;
+  g.fn = fn;
+  g.arg = arg;
+  g.slot = calloc(n, sizeof *g.slot);
+  if (!g.slot) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  atomic_init(&g.stop, 0);
+  atomic_init(&g.first, -1);
+  for (uint32_t i = 0; i < n; i++) {
+    par_slot *x = &g.slot[i];
+    x->g = &g;
+    x->index = i;
+    exo_ctx_init(&x->ctx);
+    x->ctx.cb.user = x;
+    x->ctx.cb.interrupted = slot_interrupted;
+    x->ctx.cb.progress = slot_progress;
+    atomic_init(&x->done, 0);
+    atomic_init(&x->finished, 0);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    par_slot *x = &g.slot[i];
+    x->started = pthread_create(&x->thread, NULL, slot_main, x) == 0;
+    if (!x->started) { /* no thread: the caller's thread does this one */
+      x->host = ctx;
+      run_slot(x);
+    }
+  }
+  /* Wait, polling the host and reporting the jobs' progress. */
+  for (;;) {
+    int all = 1;
+    uint64_t done = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      all &= atomic_load(&g.slot[i].finished);
+      done += atomic_load_explicit(&g.slot[i].done, memory_order_relaxed);
+    }
+    if (all) break;
+    if (!atomic_load(&g.stop)) {
+      exo_progress(ctx, stage, done, total);
+      if (ctx->cb.interrupted && ctx->cb.interrupted(ctx->cb.user)) fail_first(&g, -2);
+    }
+    struct timespec ts = {0, PAR_POLL_NS};
+    nanosleep(&ts, NULL);
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (g.slot[i].started) pthread_join(g.slot[i].thread, NULL);
+  exo_status st = EXO_OK;
+  const int first = atomic_load(&g.first);
+  if (first == -2) {
+    st = EXO_FAIL(ctx, EXO_EINTR, "interrupted by the user");
+  } else if (first >= 0) {
+    const exo_error *e = &g.slot[first].ctx.err;
+    st = g.slot[first].st;
+    if (e->code) st = exo_error_set(&ctx->err, e->code, "%s", e->msg);
+    else st = EXO_FAIL(ctx, st, "a parallel job failed");
+  }
+  free(g.slot);
+  return st;
+}
