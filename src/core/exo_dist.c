@@ -1031,9 +1031,8 @@ static exo_status stage_lp(dist *d, lpd *s) {
     /* changed labels and activations for the other ranks; always
      * exchanged, a local error waits for the checkpoint at the top */
     uint64_t sent = 0;
-    exo_status xs = lp_exchange(d, s, &sent);
+    exo_status xs = lp_exchange(d, s, &sent); /* adds to bytes_sent[STAT_LP] */
     if (xs) return xs;
-    res->bytes_sent[STAT_LP] += sent;
     if (step <= EXO_DIST_MAX_STEPS) res->step_bytes[step - 1] = sent;
   }
   res->supersteps = step;
