@@ -44,6 +44,95 @@
 static const float pow10f_exact[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
                                        1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
 
+/* [p, end) without the ASCII spaces around it. */
+static inline void trim_spaces(const char **p, const char **end) {
+  while (*p < *end && **p == ' ') (*p)++;
+  while (*end > *p && (*end)[-1] == ' ') (*end)--;
+}
+
+/* Fast-path syntax [+-]digits[.digits][e[+-]digits] covering all of
+ * [q, end), with at most 19 significant digits: sets *neg, the significant
+ * digits *m and the decimal exponent *e10 (value = m * 10^e10; exponents
+ * beyond 10^5 saturate) and returns 1. Returns 0 for anything else (the
+ * callers then ask the C library). */
+static inline int decimal_parts(const char *q, const char *end, int *neg, uint64_t *m,
+                                long *e10) {
+  *neg = 0;
+  if (q < end && (*q == '+' || *q == '-')) {
+    *neg = *q == '-';
+    q++;
+  }
+  uint64_t v = 0;
+  int sig = 0, digits = 0, frac = 0, in_frac = 0;
+  for (;;) {
+    while (q < end && (unsigned)(*q - '0') < 10u) {
+      unsigned d = (unsigned)(*q - '0');
+      if (v != 0 || d != 0) {
+        if (++sig > 19) return 0;
+        v = v * 10 + d;
+      }
+      digits++;
+      frac += in_frac;
+      q++;
+    }
+    if (in_frac || q == end || *q != '.') break;
+    in_frac = 1;
+    q++;
+  }
+  if (digits == 0) return 0;
+  long e = 0;
+  if (q < end && (*q == 'e' || *q == 'E')) {
+    q++;
+    int eneg = 0;
+    if (q < end && (*q == '+' || *q == '-')) {
+      eneg = *q == '-';
+      q++;
+    }
+    if (q == end || (unsigned)(*q - '0') >= 10u) return 0;
+    while (q < end && (unsigned)(*q - '0') < 10u) {
+      if (e < 100000) e = e * 10 + (*q - '0');
+      q++;
+    }
+    if (eneg) e = -e;
+  }
+  if (q != end) return 0;
+  *m = v;
+  *e10 = e - frac;
+  return 1;
+}
+
+/* A number field: [p, end) without the spaces around it and, when the
+ * fast-path syntax holds, its sign, digits and exponent (decimal_parts). */
+typedef struct num_text {
+  const char *p, *end;
+  int neg;
+  uint64_t m;
+  long e10;
+} num_text;
+
+/* Returns -1 when nothing is left of [s, s+len), 1 when n->neg, m and e10
+ * are set, 0 when the C library must read the text. */
+static inline int number_parts(const char *s, size_t len, num_text *n) {
+  n->p = s;
+  n->end = s + len;
+  trim_spaces(&n->p, &n->end);
+  if (n->p == n->end) return -1;
+  return decimal_parts(n->p, n->end, &n->neg, &n->m, &n->e10);
+}
+
+/* Copy [p, end) into tmp (WEIGHT_MAX_TEXT + 1 bytes) as a C string for
+ * strtof/strtod and return its end; NULL when it is too long or starts
+ * with white space other than a space (which the C library would skip, and
+ * we do not accept). */
+static const char *c_string(const char *p, const char *end, char *tmp) {
+  size_t n = (size_t)(end - p);
+  if (n > WEIGHT_MAX_TEXT) return NULL;
+  if (*p == '\t' || *p == '\n' || *p == '\v' || *p == '\f' || *p == '\r') return NULL;
+  memcpy(tmp, p, n);
+  tmp[n] = '\0';
+  return tmp + n;
+}
+
 /* Parse a weight: optional ASCII spaces around a decimal number in C-locale
  * strtof syntax (so also hex floats). The result is the correctly rounded
  * float. Returns 0 (and sets *w), -1 for not a number (also for fields of
@@ -58,88 +147,34 @@ static const float pow10f_exact[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
  * format of >= 50 bits makes the double rounding innocuous). Everything else
  * goes to strtof on a NUL-terminated copy. */
 int exo_parse_weight(const char *s, size_t len, float *w) {
-  const char *p = s, *end = s + len;
-  while (p < end && *p == ' ') p++;
-  while (end > p && end[-1] == ' ') end--;
-  if (p == end) return -1;
-
-  const char *q = p;
-  int neg = 0;
-  if (*q == '+' || *q == '-') {
-    neg = *q == '-';
-    q++;
-  }
-  uint64_t m = 0;
-  int sig = 0, digits = 0, frac = 0;
-  while (q < end && (unsigned)(*q - '0') < 10u) {
-    unsigned d = (unsigned)(*q - '0');
-    if (m != 0 || d != 0) {
-      if (++sig > 19) goto slow;
-      m = m * 10 + d;
+  num_text n;
+  const int k = number_parts(s, len, &n);
+  if (k < 0) return -1;
+  if (k) {
+    if (n.m == 0) {
+      *w = n.neg ? -0.0f : 0.0f;
+      return 0;
     }
-    digits++;
-    q++;
-  }
-  if (q < end && *q == '.') {
-    q++;
-    while (q < end && (unsigned)(*q - '0') < 10u) {
-      unsigned d = (unsigned)(*q - '0');
-      if (m != 0 || d != 0) {
-        if (++sig > 19) goto slow;
-        m = m * 10 + d;
-      }
-      digits++;
-      frac++;
-      q++;
+    if (n.m < ((uint64_t)1 << 24) && n.e10 >= -10 && n.e10 <= 10) {
+      float f = (float)n.m;
+      if (n.e10 > 0)
+        f = f * pow10f_exact[n.e10];
+      else if (n.e10 < 0)
+        f = f / pow10f_exact[-n.e10];
+      *w = n.neg ? -f : f;
+      return 0;
     }
   }
-  if (digits == 0) goto slow;
-  long e10 = 0;
-  if (q < end && (*q == 'e' || *q == 'E')) {
-    q++;
-    int eneg = 0;
-    if (q < end && (*q == '+' || *q == '-')) {
-      eneg = *q == '-';
-      q++;
-    }
-    if (q == end || (unsigned)(*q - '0') >= 10u) goto slow;
-    while (q < end && (unsigned)(*q - '0') < 10u) {
-      if (e10 < 100000) e10 = e10 * 10 + (*q - '0');
-      q++;
-    }
-    if (eneg) e10 = -e10;
-  }
-  if (q != end) goto slow;
-  if (m == 0) {
-    *w = neg ? -0.0f : 0.0f;
-    return 0;
-  }
-  e10 -= frac;
-  if (m < ((uint64_t)1 << 24) && e10 >= -10 && e10 <= 10) {
-    float f = (float)m;
-    if (e10 > 0)
-      f = f * pow10f_exact[e10];
-    else if (e10 < 0)
-      f = f / pow10f_exact[-e10];
-    *w = neg ? -f : f;
-    return 0;
-  }
-
-slow:;
-  size_t n = (size_t)(end - p);
-  if (n > WEIGHT_MAX_TEXT) return -1;
-  /* strtof would skip other leading white space: not ours to accept */
-  if (*p == '\t' || *p == '\n' || *p == '\v' || *p == '\f' || *p == '\r') return -1;
   char tmp[WEIGHT_MAX_TEXT + 1];
-  memcpy(tmp, p, n);
-  tmp[n] = '\0';
+  const char *tend = c_string(n.p, n.end, tmp);
+  if (!tend) return -1;
   int saved = errno;
   errno = 0;
   char *ep = NULL;
   float f = strtof(tmp, &ep);
   int range = errno == ERANGE;
   errno = saved;
-  if (ep == tmp || ep != tmp + n) return -1;
+  if (ep == tmp || ep != tend) return -1;
   if (isnan(f)) return -2;
   if (isinf(f)) return range ? -3 : -2;
   *w = f;
@@ -156,90 +191,32 @@ int exo_evalue_weight(double e, float *w) {
 }
 
 /* Parse an e-value and return its capped -log10 (see exo_parse.h). Fast
- * path: [+]digits[.digits][e[+-]digits] with at most 19 significant digits
- * m and decimal exponent k: -log10(m 10^k) = -(log10(m) + k), computed in
+ * path (decimal_parts): -log10(m 10^k) = -(log10(m) + k), computed in
  * double, so e-values far below the double range (1e-400) are not lost
  * before the cap. Anything else goes to strtod. */
 int exo_parse_evalue(const char *s, size_t len, float *w) {
-  const char *p = s, *end = s + len;
-  while (p < end && *p == ' ') p++;
-  while (end > p && end[-1] == ' ') end--;
-  if (p == end) return -1;
-  const char *q = p;
-  if (*q == '-') {
-    float t;
-    int r = exo_parse_weight(p, (size_t)(end - p), &t);
-    if (r == -3) return -4; /* "-1e39": a number, and negative */
-    if (r != 0) return r;
-    if (t < 0) return -4;
-    *w = (float)EXO_NEGLOG10_CAP; /* "-0" */
-    return 0;
-  }
-  if (*q == '+') q++;
-  uint64_t m = 0;
-  int sig = 0, digits = 0, frac = 0;
-  while (q < end && (unsigned)(*q - '0') < 10u) {
-    unsigned d = (unsigned)(*q - '0');
-    if (m != 0 || d != 0) {
-      if (++sig > 19) goto slow;
-      m = m * 10 + d;
+  num_text n;
+  const int k = number_parts(s, len, &n);
+  if (k < 0) return -1;
+  if (k) {
+    if (n.m == 0) { /* 0, and -0 */
+      *w = (float)EXO_NEGLOG10_CAP;
+      return 0;
     }
-    digits++;
-    q++;
-  }
-  if (q < end && *q == '.') {
-    q++;
-    while (q < end && (unsigned)(*q - '0') < 10u) {
-      unsigned d = (unsigned)(*q - '0');
-      if (m != 0 || d != 0) {
-        if (++sig > 19) goto slow;
-        m = m * 10 + d;
-      }
-      digits++;
-      frac++;
-      q++;
-    }
-  }
-  if (digits == 0) goto slow;
-  long e10 = 0;
-  if (q < end && (*q == 'e' || *q == 'E')) {
-    q++;
-    int eneg = 0;
-    if (q < end && (*q == '+' || *q == '-')) {
-      eneg = *q == '-';
-      q++;
-    }
-    if (q == end || (unsigned)(*q - '0') >= 10u) goto slow;
-    while (q < end && (unsigned)(*q - '0') < 10u) {
-      if (e10 < 100000) e10 = e10 * 10 + (*q - '0');
-      q++;
-    }
-    if (eneg) e10 = -e10;
-  }
-  if (q != end) goto slow;
-  if (m == 0) {
-    *w = (float)EXO_NEGLOG10_CAP;
-    return 0;
-  }
-  {
-    double x = -(log10((double)m) + (double)(e10 - frac)) + 0.0; /* no -0 */
+    if (n.neg) return -4;
+    double x = -(log10((double)n.m) + (double)n.e10) + 0.0; /* no -0 */
     *w = (float)(x > EXO_NEGLOG10_CAP ? EXO_NEGLOG10_CAP : x);
     return 0;
   }
-
-slow:;
-  size_t n = (size_t)(end - p);
-  if (n > WEIGHT_MAX_TEXT) return -1;
-  if (*p == '\t' || *p == '\n' || *p == '\v' || *p == '\f' || *p == '\r') return -1;
   char tmp[WEIGHT_MAX_TEXT + 1];
-  memcpy(tmp, p, n);
-  tmp[n] = '\0';
+  const char *tend = c_string(n.p, n.end, tmp);
+  if (!tend) return -1;
   int saved = errno;
   errno = 0;
   char *ep = NULL;
   double x = strtod(tmp, &ep);
   errno = saved;
-  if (ep == tmp || ep != tmp + n) return -1;
+  if (ep == tmp || ep != tend) return -1;
   return exo_evalue_weight(x, w); /* an underflow to 0 is capped like 0 */
 }
 
@@ -441,21 +418,26 @@ static void weight_error(const pcfg *cfg, batch *b, uint64_t line, const uint8_t
     batch_fail(b, EXO_EINPUT, line, "%s %s%s is not a number", kind, q, col);
 }
 
+/* 0x80 in each byte of the 8 at p that equals the separator (rep = the
+ * separator in every byte), 0 elsewhere; byte i of p is byte i of the word
+ * counted from the least significant end whatever the host's byte order. */
+static inline uint64_t sep_mask(const uint8_t *p, uint64_t rep) {
+  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+  uint64_t x;
+  memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  x = __builtin_bswap64(x);
+#endif
+  const uint64_t t = x ^ rep; /* zero bytes where x holds the separator */
+  return ~(((t & low7) + low7) | t | low7);
+}
+
 /* The first separator in [p, end), or end. Fields of search-tool output are
- * a few bytes long, too short for memchr's setup to pay: test 8 bytes at a
- * time with the word trick (a byte equal to sep becomes zero in x ^ rep; the
- * lowest flagged byte of the zero-byte test is always a true zero). */
+ * a few bytes long, too short for memchr's setup to pay: 8 bytes at a time. */
 static inline const uint8_t *find_sep(const uint8_t *p, const uint8_t *end, uint8_t sep,
                                       uint64_t rep) {
-  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
   while (end - p >= 8) {
-    uint64_t x;
-    memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    x = __builtin_bswap64(x);
-#endif
-    const uint64_t t = x ^ rep;
-    const uint64_t m = (t - ones) & ~t & highs;
+    const uint64_t m = sep_mask(p, rep);
     if (m) return p + (__builtin_ctzll(m) >> 3);
     p += 8;
   }
@@ -464,19 +446,13 @@ static inline const uint8_t *find_sep(const uint8_t *p, const uint8_t *end, uint
 }
 
 /* Past the n-th separator (n >= 1) in [p, end), or NULL when there are
- * fewer: counts separators 8 bytes at a time (exact zero-byte mask, whose
- * high bits are summed with a multiply). */
+ * fewer: counts the separators of 8 bytes at once (the mask's high bits
+ * summed with a multiply). */
 static inline const uint8_t *skip_fields(const uint8_t *p, const uint8_t *end, uint32_t n,
                                          uint8_t sep, uint64_t rep) {
-  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, ones = 0x0101010101010101ULL;
+  const uint64_t ones = 0x0101010101010101ULL;
   while (end - p >= 8) {
-    uint64_t x;
-    memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    x = __builtin_bswap64(x);
-#endif
-    const uint64_t t = x ^ rep;
-    uint64_t m = ~(((t & low7) + low7) | t | low7); /* 0x80 where a byte is sep */
+    uint64_t m = sep_mask(p, rep);
     const uint32_t c = (uint32_t)(((m >> 7) * ones) >> 56);
     if (c >= n) {
       while (--n) m &= m - 1;
