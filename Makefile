@@ -3,6 +3,7 @@
 #   make test      install dependencies, run the C unit tests (Check) and the R tests (testthat)
 #   make ctest     only the C unit tests
 #   make cli       the standalone command-line tool $(BUILD)/exolabel
+#   make mpi       the MPI program $(BUILD)/exolabel-mpi; make mpi-test its tests
 #   make check     R CMD build + R CMD check --as-cran + BiocCheck
 #   make sanitize  C unit tests under AddressSanitizer + UBSan
 #   make micro     I/O micro-benchmarks and the parse benchmark (benchmarks/micro/README.md)
@@ -28,7 +29,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench win-test portable-test
+.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench win-test portable-test
 
 all: ctest
 
@@ -221,6 +222,26 @@ portable-test: $(BUILD)/portable/exo_tests $(BUILD)/portable/exolabel $(BUILD)/e
 	  echo "portable-test: the portable core calls Linux-only functions (above)"; exit 1; fi
 	cd $(BUILD)/portable && CK_FORK=yes CK_TIMEOUT_MULTIPLIER=4 nice -n 10 ./exo_tests
 	nice -n 10 bash tools/platform-check.sh portable $(BUILD)
+# ---- MPI mode (src/core/exo_dist.h, mpi/exolabel_mpi.c) -----------------------
+# `make mpi`: $(BUILD)/exolabel-mpi, the core library linked with mpicc.
+# `make mpi-test`: tests/mpi/run.sh (P = 1, 2, 4 against the CLI, seeds, a
+# killed rank, a malformed line); about a minute.
+# `make mpi-bench`: benchmarks/mpi/run.sh (per-rank and per-superstep figures
+# for P = 1, 2, 4; MPI_BENCH_EDGES edges, default 20M).
+MPICC ?= mpicc
+$(BUILD)/exolabel-mpi: mpi/exolabel_mpi.c $(BUILD)/libexocore.a $(CORE_HDR)
+	$(MPICC) $(CFLAGS_CORE) -Isrc/core mpi/exolabel_mpi.c $(BUILD)/libexocore.a $(LDLIBS_CORE) -o $@
+
+mpi: $(BUILD)/exolabel-mpi
+
+mpi-test: deps
+	$(MAKE) mpi cli BUILD=$(BUILD)
+	BUILD=$(abspath $(BUILD)) bash tests/mpi/run.sh
+
+MPI_BENCH_EDGES ?= 20000000
+mpi-bench: deps
+	$(MAKE) mpi cli BUILD=$(BUILD)
+	BUILD=$(abspath $(BUILD)) EDGES=$(MPI_BENCH_EDGES) bash benchmarks/mpi/run.sh
 
 # ---- R package -------------------------------------------------------------
 # Regenerate RcppExports, man/ and NAMESPACE from the sources.

@@ -1,12 +1,17 @@
-#' Cluster a graph too large for memory with label propagation
+#' Cluster a graph too large for memory with label propagation or Leiden
 #'
 #' `ExoLabel()` reads one or more edge-list files, builds the graph on disk
-#' and clusters it with asynchronous weighted label propagation. Only the
-#' buffers (bounded by `memory_limit`) and a few bytes per node are held in
-#' memory; the edges stay on disk.
+#' and clusters it with asynchronous weighted label propagation or, with
+#' `algorithm = "leiden"`, with the Leiden algorithm. Only the buffers
+#' (bounded by `memory_limit`) and a few bytes per node are held in memory;
+#' the edges stay on disk.
 #'
 #' @section Input format:
-#' One edge per line, `A<sep>B<sep>W` or `A<sep>B`. Names are any bytes but
+#' One edge per line, `A<sep>B<sep>W` or `A<sep>B`: by default node `A` is
+#' column 1, node `B` column 2 and the weight column 3 (`columns` chooses
+#' others). Columns after the last one used are not read, so a file with
+#' more columns is accepted as SynExtend accepts it; a line with fewer
+#' columns than the last one used is an error. Names are any bytes but
 #' the separator, line ends and NUL (UTF-8 is fine; names of any length up to
 #' 64 MiB per line). The weight is parsed as a number and stored as a
 #' single-precision float; a two-column line has weight 1. Lines may end in
@@ -28,8 +33,8 @@
 #' a magnitude beyond the float range (above about `3.4e38`).
 #'
 #' Other malformed input is an error naming the file and line: fewer than 2
-#' or more than 3 columns (the message suggests the separator when the line
-#' holds a different one), an empty name, a NUL byte (binary files), a
+#' columns, or fewer than the last column used (the message suggests the
+#' separator when the line holds a different one), an empty name, a NUL byte (binary files), a
 #' carriage return inside a name. A textual header such as
 #' `from<sep>to<sep>weight` needs `header = TRUE`; without it, its weight
 #' column is reported as not a number (a two-column header would be read as
@@ -43,6 +48,76 @@
 #' weight of zero or below, every node is its own cluster, with a warning.
 #' Errors, interrupts and a full disk leave no temporary file behind and
 #' the R session usable.
+#'
+#' @section Search-tool output (`format = "blast"`):
+#' All-vs-all protein searches write one hit per line in the tabular format
+#' that BLAST+ (`-outfmt 6`), DIAMOND (`--outfmt 6`) and MMseqs2
+#' (`easy-search` and `convertalis` with their default columns) share:
+#'
+#' | column | BLAST+ `-outfmt 6` | DIAMOND `--outfmt 6` | MMseqs2 default |
+#' |---:|---|---|---|
+#' | 1 | qseqid (query) | qseqid | query |
+#' | 2 | sseqid (subject) | sseqid | target |
+#' | 3 | pident (% identity) | pident | fident (identity as a fraction; pident, in %, in older releases) |
+#' | 4 | length (alignment) | length | alnlen |
+#' | 5 | mismatch | mismatch | mismatch |
+#' | 6 | gapopen | gapopen | gapopen |
+#' | 7, 8 | qstart, qend | qstart, qend | qstart, qend |
+#' | 9, 10 | sstart, send | sstart, send | tstart, tend |
+#' | 11 | evalue | evalue | evalue |
+#' | 12 | bitscore | bitscore | bits |
+#'
+#' `ExoLabel(file, format = "blast")` reads such a file as it is: the nodes
+#' are columns 1 and 2, the weight is \eqn{-\log_{10}}{-log10} of the
+#' e-value in column 11, self hits (query = subject) are dropped and the two
+#' hits `q -> s` and `s -> q` become one edge with the larger weight. This
+#' is what MCL users do (`mcxload --stream-mirror --stream-neg-log10
+#' -stream-tf 'ceil(200)'`). Each default can be changed:
+#'
+#' * `columns`: the node columns and the weight column, e.g. `c(1, 2, 12)`
+#'   with `weight_transform = "none"` weighs edges by bitscore; two columns
+#'   (`c(1, 2)`) give every edge weight 1.
+#' * `weight_transform = "neglog10"`: the weight column is an e-value `E`
+#'   and the weight is \eqn{\min(-\log_{10} E, 200)}{min(-log10(E), 200)},
+#'   computed from the digits and exponent of the text, so e-values far
+#'   below the range of doubles (`1e-400`) are exact before the cap. An
+#'   e-value of 0 (printed by the tools when it underflows) and any e-value
+#'   below `1e-200` weigh 200, the cap MCL users set; e-values of 1 and
+#'   above give a weight of 0 or below, that is no edge (their nodes stay).
+#'   A negative or non-numeric e-value is an error naming the file and line.
+#'   A line of only two columns, possible only with the plain 1, 2, 3
+#'   layout, keeps weight 1 (not transformed).
+#' * `min_weight`: edges whose weight (after the transform) is below it are
+#'   dropped, their nodes stay in the output; with `"neglog10"`,
+#'   `min_weight = 10` keeps hits with an e-value of `1e-10` or less. The
+#'   comparison is made on single-precision floats.
+#' * `self_hits = "keep"` keeps an edge from a protein to itself (one arc,
+#'   which label propagation counts for the node's own label).
+#' * `combine`: how an edge given more than once is stored, in particular
+#'   the hits `q -> s` and `s -> q` of an undirected graph. `"max"` keeps one
+#'   edge per pair and direction with the largest weight: a pair's two hits
+#'   describe one similarity, and their e-values differ only because the
+#'   database size and composition statistics differ with the query, so
+#'   adding them up would count reciprocal pairs twice against pairs found
+#'   in one direction only (MCL's `--stream-mirror` also keeps the larger).
+#'   `"sum"` keeps every copy, so that label propagation adds their weights
+#'   up: this is the behaviour for plain edge lists (SynExtend's). Combining
+#'   happens in the final merge of the external sort; `graph_stats` then
+#'   counts the arcs left. In `"directed"` mode only copies of the same arc
+#'   combine (`q -> s` twice), not `q -> s` with `s -> q`.
+#'
+#' `format = "edges"` (the default) means columns 1, 2, 3, weights as they
+#' are, self-loops kept and `combine = "sum"`: plain edge lists give exactly
+#' the results of earlier versions. In-memory edge lists take
+#' `weight_transform`, `min_weight`, `self_hits` and `combine` (the weight
+#' column then holds e-values), but not `format = "blast"` or `columns`:
+#' select the columns of a data frame yourself. With `ignore_weights =
+#' TRUE` no weight column is read and nothing is transformed. The disk
+#' check guesses 64 bytes per line for `"blast"` files; combining and the
+#' dropped self hits only shrink the graph. Bitscores normalised by the
+#' self-hit score are not offered: they need every protein's self-hit score
+#' before its first hit is weighed, which a single streaming pass does not
+#' have (and DIAMOND does not always report self hits).
 #'
 #' @section Label propagation:
 #' Every node starts in its own cluster and is active. Nodes are processed
@@ -132,6 +207,59 @@
 #' `attenuation = TRUE` prevents that (see `benchmarks/QUALITY.md`). The
 #' value used is reported in `$parameters`.
 #'
+#' @section Leiden (`algorithm = "leiden"`):
+#' Which to use, for a biologist: label propagation (the default) is the
+#' fastest way to cut a large sequence-similarity network into families,
+#' and it is accurate when the families are clearly separated (most edges
+#' inside them). On noisy networks, where many edges join members of
+#' different families (low-identity hits, multi-domain proteins), it can
+#' leave families in fragments or, worse, merge everything into one giant
+#' cluster without warning. Leiden optimises an explicit score (a single
+#' giant cluster scores 0 in modularity, so it is not what Leiden returns
+#' on a graph with communities), every cluster it returns is connected,
+#' and `resolution` is a granularity knob: with
+#' `objective = "CPM"` a cluster must hold more edge weight per pair of
+#' members than `resolution`, so raising it splits superfamilies into
+#' families and lowering it joins them. It costs several times the time of
+#' label propagation (see `benchmarks/QUALITY.md`). Use Leiden when the
+#' network is noisy, when you need a granularity knob, or when a result
+#' must not contain a disconnected or a giant cluster; use label
+#' propagation for a fast first look at a huge network.
+#'
+#' The method follows Traag, Waltman and van Eck (2019), "From Louvain to
+#' Leiden: guaranteeing well-connected communities". The objective is
+#' modularity (with resolution \eqn{\gamma}{g}:
+#' \eqn{Q = \sum_C (in_C - \gamma K_C^2 / 2m) / 2m}{Q = sum_C (in_C - g K_C^2 / 2m) / 2m},
+#' `in_C` the weight of the edges inside `C` counted from both ends, `K_C`
+#' the total degree of its nodes, `2m` that of all nodes; a self-loop counts
+#' twice, as in igraph) or CPM
+#' (\eqn{H = \sum_C (e_C - \gamma n_C (n_C - 1) / 2)}{H = sum_C (e_C - g n_C (n_C - 1) / 2)},
+#' `e_C` the weight of the edges inside `C`, `n_C` its number of nodes).
+#' Weights are used as they are (directed graphs are clustered as
+#' undirected ones, each directed edge an edge); duplicate edges add up.
+#' Each level moves single nodes to the neighbouring community of best gain
+#' in sweeps over the graph file (the seeded order of label propagation,
+#' until no node would gain); a refinement step then splits every community
+#' into well-connected parts by merging single nodes greedily inside it
+#' (the paper draws the merges at random; the greedy choice keeps its
+#' guarantees, and the seeded order remains the only randomness); the
+#' parts become the nodes of the next, smaller graph, written by the same
+#' external sort as the input graph. Levels repeat until every community is
+#' one node, and the whole algorithm repeats from its result until a round
+#' moves no node or stops improving the score. The score reached is
+#' reported as `quality` in `$parameters`. Memory: about 32 bytes per node
+#' on top of `memory_limit` (40 with more than 2^32 nodes): node weights
+#' and the graph's offsets are read from disk block by block; temporary
+#' disk grows by the coarse graphs (at most the size of the input graph)
+#' and 8 to 24 bytes per node. Results are seeded, do not depend on
+#' `memory_limit`, and `threads` only changes the reading of the input
+#' (the clustering runs on one thread).
+#'
+#' Why an argument of `ExoLabel()` rather than a separate function: the
+#' inputs, the output file, the memory and disk arguments and the result
+#' are the same, and one entry point lets a pipeline switch methods with
+#' one argument.
+#'
 #' @section In-memory inputs:
 #' In-memory graphs are streamed edge by edge into the same pipeline as
 #' files, without writing a text file; the results are those of the same
@@ -215,10 +343,14 @@
 #'   value.
 #' @param return_table If `TRUE`, return a `data.frame(Vertex, Cluster)`
 #'   instead of a file path; names are returned byte for byte as in the input.
+#' @param use_fast_sort Accepted for compatibility with SynExtend's
+#'   `ExoLabel()` (`TRUE` or `FALSE`), where it chose between two sorts;
+#'   ExoLabel has one external sort, so it has no effect.
 #' @param verbose Report progress (see Progress).
 #' @param sep Field separator of the input and output files: one byte.
 #' @param header `FALSE`, `TRUE` (= 1) or the number of lines to skip at the
-#'   start of each input file.
+#'   start of each input file. As in SynExtend, negative values are treated
+#'   as 0 and decimals are truncated to whole numbers (`1.5` skips 1 line).
 #' @param tempfiledir Directory for temporary files; created if missing.
 #' @param memory_limit Memory for buffers: bytes, or a string like
 #'   `"256MB"`, `"2GB"` (powers of 1024). At least 1MB.
@@ -230,24 +362,56 @@
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
 #'   A vector runs one clustering per value.
+#' @param format `"edges"` (default): an edge list, columns 1, 2, 3. `"blast"`:
+#'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 11)`,
+#'   `weight_transform = "neglog10"`, `self_hits = "drop"`, `combine =
+#'   "max"`. See Search-tool output.
+#' @param columns `NULL` (the format's columns) or 2 or 3 column numbers:
+#'   node A, node B and optionally the weight (without it every edge weighs
+#'   1).
+#' @param weight_transform `NULL` (the format's), `"none"` or `"neglog10"`
+#'   (the weight column is an e-value; the weight is its capped `-log10`).
+#' @param min_weight `NULL` (no threshold) or a number: edges with a smaller
+#'   weight (after the transform) are dropped, their nodes kept.
+#' @param self_hits `NULL` (the format's), `"keep"` or `"drop"`: edges from
+#'   a node to itself.
+#' @param combine `NULL` (the format's), `"sum"` (every copy of an edge is
+#'   kept, weights add up) or `"max"` (one edge per pair, the largest
+#'   weight).
+#' @param algorithm `"lp"` (label propagation, default) or `"leiden"`; see
+#'   Leiden. With `"leiden"`, `add_self_loops`, `attenuation`, `iterations`
+#'   and `refine` are not used.
+#' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
+#'   (constant Potts model).
+#' @param resolution Leiden's resolution, a number >= 0 (default 1): larger
+#'   values give more, smaller clusters. A vector runs one clustering per
+#'   value. Only for `algorithm = "leiden"`.
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
 #'   \item{parameters}{named numeric: `add_self_loops`, `attenuation`,
-#'     `iterations` (the cap actually used), `refine`.}
+#'     `iterations` (the cap actually used), `refine`; for Leiden
+#'     `resolution` and `quality` (the objective's value reached), with
+#'     attributes `algorithm` (`"leiden"`) and `objective`.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs: two per undirected edge with positive weight, one per directed
-#'     edge or self-loop).}
+#'     edge or self-loop; edges dropped by `min_weight` or `self_hits` are
+#'     not counted, and with `combine = "max"` the copies of an arc count
+#'     once).}
 #'   \item{results}{the output file path, or with `return_table = TRUE` a
 #'     `data.frame(Vertex, Cluster)`, or for `igraph` inputs an igraph
 #'     `communities` object.}
-#'   For several clusterings, a list of such lists, one per clustering.
+#'   For several clusterings, invisibly, a list of such lists, one per
+#'   clustering.
 #'   Each carries an attribute `"stats"`: a list with the number of sorted
 #'   runs, merge passes, merge fan-in, peak temporary disk in bytes (sort
-#'   runs and graph files), the number of clusters, the largest cluster's
+#'   runs and graph files), `input` (the input options in effect: `format`,
+#'   `columns`, `weight_transform`, `min_weight`, `self_hits`, `combine`),
+#'   the number of clusters, the largest cluster's
 #'   size, `size_bins` (number of clusters of size 1, 2-3, 4-7, ...), the
 #'   seconds spent per stage, `refine_merged` (clusters merged by the merge
-#'   passes) and `seconds_refine`, the R process's peak resident memory
+#'   passes) and `seconds_refine`, `quality` and `levels` (Leiden: the
+#'   objective's value and the number of levels run), the R process's peak resident memory
 #'   (`peak_rss`, bytes) and `seed`, the seed of the clustering drawn from
 #'   R's random numbers (the command-line tool's `--seed` reproduces it).
 #'
@@ -259,6 +423,14 @@
 #' head(res$results)
 #' table(res$results$Cluster)
 #' res   # a summary of the run
+#'
+#' # BLAST/DIAMOND/MMseqs2 tabular output (12 columns), read as it is
+#' hits <- tempfile(fileext = ".m8")
+#' writeLines(c("p1\tp2\t81.0\t120\t23\t0\t1\t120\t1\t120\t3e-50\t190",
+#'              "p2\tp1\t81.0\t120\t23\t0\t1\t120\t1\t120\t1e-49\t188",
+#'              "p1\tp1\t100.0\t120\t0\t0\t1\t120\t1\t120\t0\t250",
+#'              "p3\tp4\t35.2\t80\t50\t2\t5\t84\t3\t82\t2e-8\t45"), hits)
+#' ExoLabel(hits, format = "blast", return_table = TRUE)$results
 #'
 #' # an edge list already in R
 #' df <- read.delim(edges, header = FALSE, col.names = c("from", "to", "weight"))
@@ -276,9 +448,14 @@
 ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      mode = c("undirected", "directed"), add_self_loops = FALSE,
                      attenuation = FALSE, ignore_weights = FALSE, iterations = 0L,
-                     return_table = FALSE, verbose = interactive(), sep = "\t",
+                     return_table = FALSE, use_fast_sort = TRUE,
+                     verbose = interactive(), sep = "\t",
                      header = FALSE, tempfiledir = tempdir(),
-                     memory_limit = "256MB", threads = NULL, refine = 0L) {
+                     memory_limit = "256MB", threads = NULL, refine = 0L,
+                     format = c("edges", "blast"), columns = NULL,
+                     weight_transform = NULL, min_weight = NULL, self_hits = NULL,
+                     combine = NULL, algorithm = c("lp", "leiden"),
+                     objective = c("modularity", "CPM"), resolution = 1) {
     kind <- input_kind(edgelistfiles)
     if (kind == "igraph" && missing(mode))
         mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
@@ -286,6 +463,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     files <- if (kind == "files") check_input_files(edgelistfiles) else character()
     ignore_weights <- check_flag(ignore_weights, "ignore_weights")
     return_table <- check_flag(return_table, "return_table")
+    check_flag(use_fast_sort, "use_fast_sort") # accepted for SynExtend; no effect
     verbose <- check_flag(as.logical(verbose), "verbose")
     sep <- check_sep(sep)
     header <- check_header(header)
@@ -294,8 +472,15 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     refine <- check_refine(refine)
+    algorithm <- match.arg(algorithm)
+    objective <- match.arg(objective)
+    if (algorithm == "lp" && !missing(resolution))
+        stop("'resolution' applies to algorithm = \"leiden\" only", call. = FALSE)
+    resolution <- check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
+    input <- check_input_options(kind, format, columns, weight_transform, min_weight,
+                                 self_hits, combine)
 
     source <- switch(kind,
                      files = NULL,
@@ -307,7 +492,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     communities <- kind == "igraph" && (return_table || missing(outfile))
     want_table <- return_table || communities
 
-    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine))
+    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine),
+              length(resolution))
     user_outfile <- !missing(outfile)
     if (user_outfile && return_table) {
         warning("'outfile' will be ignored since return_table=TRUE", call. = FALSE)
@@ -316,7 +502,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (user_outfile) lens <- c(lens, length(outfile))
     nrun <- max(lens)
     if (any(lens != 1L & lens != nrun))
-        stop("'add_self_loops', 'attenuation', 'iterations', 'refine' and 'outfile' must have ",
+        stop("'add_self_loops', 'attenuation', 'iterations', 'refine', 'resolution' and ",
+             "'outfile' must have ",
              "length 1 or the same length (", nrun, ")", call. = FALSE)
     if (user_outfile && length(outfile) != nrun)
         stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
@@ -329,12 +516,13 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (want_table) on.exit(unlink(outfile), add = TRUE)
 
     input_bytes <- if (kind == "files") sum(file.size(files)) else 0
-    check_disk_space(guess_input_size(files, source), mode, memory, tempfiledir)
+    check_disk_space(guess_input_size(files, source, input$format), memory, tempfiledir)
 
     self_loops <- rep_len(self_loops, nrun)
     attenuation <- rep_len(attenuation, nrun)
     iterations <- rep_len(iterations, nrun)
     refine <- rep_len(refine, nrun)
+    resolution <- rep_len(resolution, nrun)
     seeds <- floor(stats::runif(nrun) * 2^53)
 
     progress <- if (!verbose) 0L
@@ -342,7 +530,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     run <- .exolabel_run(files, source, outfile, mode == "directed", self_loops,
                          attenuation, iterations, seeds, ignore_weights, sep,
                          header, tempfiledir, memory, threads, progress, input_bytes,
-                         refine)
+                         refine, input[c("columns", "transform", "min_weight",
+                                         "drop_self", "combine")],
+                         rep_len(as.integer(algorithm == "leiden"), nrun),
+                         rep_len(as.integer(objective == "CPM"), nrun), resolution)
 
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
@@ -361,10 +552,12 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             else data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
                             stringsAsFactors = FALSE)
         }
-        new_result(parameters = c(add_self_loops = self_loops[i],
-                                  attenuation = attenuation[i],
-                                  iterations = run$iterations[i],
-                                  refine = refine[i]),
+        params <- if (algorithm == "lp")
+            c(add_self_loops = self_loops[i], attenuation = attenuation[i],
+              iterations = run$iterations[i], refine = refine[i])
+        else structure(c(resolution = resolution[i], quality = run$quality[i]),
+                       algorithm = "leiden", objective = objective)
+        new_result(parameters = params,
                    graph_stats = stats, results = result,
                    stats = c(run$sort,
                              list(num_clusters = run$num_clusters[i],
@@ -372,22 +565,29 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   size_bins = run$size_bins[[i]],
                                   seconds_cluster = run$seconds_cluster[i],
                                   refine_merged = run$refine_merged[i],
+                                  quality = run$quality[i],
+                                  levels = run$levels[i],
                                   seconds_refine = run$seconds_refine[i],
                                   seconds_output = run$seconds_output[i],
                                   input_edges = run$input_edges,
+                                  input = input$resolved,
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
     })
-    if (nrun == 1L) out[[1L]] else out
+    # several clusterings come back invisibly, as in SynExtend
+    if (nrun == 1L) out[[1L]] else invisible(out)
 }
 
 # Edges and nodes of the input, for the disk check: exact for in-memory
-# sources; for files guessed from their size (32 bytes per line, gzip files
-# 3.5 times larger once decompressed, one node per 4 edges).
-guess_input_size <- function(files, source) {
+# sources; for files guessed from their size (32 bytes per line, 64 for the
+# 12 columns of search-tool output, gzip files 3.5 times larger once
+# decompressed, one node per 4 edges). Combining and dropped self hits only
+# shrink the graph, so the estimate stays an upper bound.
+guess_input_size <- function(files, source, format = "edges") {
     if (is.null(source)) {
         gz <- vapply(files, is_gzip, logical(1))
-        edges <- sum(file.size(files) * ifelse(gz, 3.5, 1)) / 32
+        per_line <- if (format == "blast") 64 else 32
+        edges <- sum(file.size(files) * ifelse(gz, 3.5, 1)) / per_line
         return(c(edges = edges, vertices = edges / 4))
     }
     edges <- source_edges(source)
@@ -396,12 +596,11 @@ guess_input_size <- function(files, source) {
 
 # Stop early when the temporary files cannot fit in tempfiledir;
 # options(ExoLabel.check_disk = FALSE) skips the check.
-check_disk_space <- function(size, mode, memory, tempfiledir) {
+check_disk_space <- function(size, memory, tempfiledir) {
     if (isFALSE(getOption("ExoLabel.check_disk", TRUE))) return(invisible())
     free <- .exolabel_free_space(tempfiledir)
     if (is.na(free)) return(invisible())
-    est <- EstimateExoLabel(size[["vertices"]], size[["edges"]], memory_limit = memory,
-                            mode = mode)
+    est <- estimate_resources(size[["vertices"]], size[["edges"]], memory_limit = memory)
     need <- est$peak_temp_disk
     if (need > free)
         stop(sprintf(paste0("not enough free space in tempfiledir '%s': the run needs ",

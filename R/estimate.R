@@ -1,50 +1,106 @@
 #' Estimate the memory and temporary disk an ExoLabel run needs
 #'
 #' Predicts the peak memory (on top of the R session) and the peak size of
-#' the temporary files of [ExoLabel()] for a graph of a given size, from the
-#' same sizes the C core uses: the sort buffers and the name table sharing
+#' the temporary files of [ExoLabel()] for a graph of a given size. The
+#' arguments are those of `EstimateExoLabel()` in Bioconductor's SynExtend,
+#' with the same meanings and positions (`EstimateExoLabel(1e6, 20)` is a
+#' million nodes of average degree 20), followed by ExoLabel's own
+#' `memory_limit`, `attenuation` and `threads`; so is the value, a named
+#' numeric vector with SynExtend's names, so code written for SynExtend
+#' keeps working. The figures are ExoLabel's, computed from the same sizes
+#' the C core uses: the sort buffers and the name table sharing
 #' `memory_limit` (16 bytes per slot, a power of two kept at most 70% full,
 #' one and a half times that while it doubles; the sort keeps at least a
-#' quarter of the budget, so a table larger than that comes on top), the per-node arrays of label
-#' propagation and the 12-byte (20-byte above 2^32 nodes) sort records and
-#' 8-byte (12-byte) adjacency entries on disk. Temporary disk peaks at the
-#' start of the final merge, when the sorted runs and the graph file being
-#' written are both counted in full (hole punching releases the runs while
-#' they are read, so the disk actually in use is often lower; the estimate
-#' is what should be free). The measured values of a run
-#' are in `attr(res, "stats")` (`peak_temp_disk`, `peak_rss`); the package's
-#' `benchmarks/ESTIMATES.md` compares the two on generated graphs.
+#' quarter of the budget, so a table larger than that comes on top), the
+#' per-node arrays of label propagation and the 12-byte (20-byte above
+#' 2^32 nodes) sort records and 8-byte (12-byte) adjacency entries on disk.
+#' Temporary disk peaks at the start of the final merge, when the sorted
+#' runs and the graph file being written are both counted in full (hole
+#' punching releases the runs while they are read, so the disk actually in
+#' use is often lower; the estimate is what should be free). The measured
+#' values of a run are in `attr(res, "stats")` (`peak_temp_disk`,
+#' `peak_rss`); the package's `benchmarks/ESTIMATES.md` compares the two on
+#' generated graphs.
 #'
-#' @param num_vertices Number of distinct nodes.
-#' @param num_edges Number of input edges (lines of the edge list).
+#' Like SynExtend's, the function prints the estimate and returns it
+#' invisibly.
+#'
+#' @param num_v Number of distinct nodes.
+#' @param avg_degree Average number of edges (input lines) per node; used
+#'   only to compute the default of `num_edges`.
+#' @param is_undirected Whether the graph is undirected. ExoLabel stores two
+#'   records per input edge in both modes (an in-arc and an out-arc when
+#'   directed), so it does not change the estimate; it is accepted for
+#'   SynExtend's calls.
+#' @param num_edges Number of input edges (lines of the edge lists);
+#'   `num_v * avg_degree` by default. When both `avg_degree` and `num_edges`
+#'   are given, `num_edges` is used (with a warning that `avg_degree` is
+#'   ignored).
+#' @param node_name_length Average length of a node name in bytes (the names
+#'   are kept in a temporary file, and written to the output).
 #' @param memory_limit As in [ExoLabel()]: bytes or a string like `"2GB"`.
-#' @param mode `"undirected"` or `"directed"` (both store two records per
-#'   edge; given for symmetry with [ExoLabel()]).
 #' @param attenuation `FALSE` or a positive number: attenuation adds 4 bytes
 #'   per node while clustering.
-#' @param name_bytes Average length of a node name in bytes (the names are
-#'   kept in a temporary file).
 #' @param threads Reader threads, as in [ExoLabel()] (`NULL`: every core);
 #'   each holds input buffers.
-#' @return A list of class `"ExoLabelEstimate"` with `peak_ram` and
-#'   `peak_temp_disk` (bytes) and `stages`, a data.frame of the memory and
-#'   disk estimated for each stage (`read`, `sort`, `cluster`, `output`).
+#' @return Invisibly, a named numeric vector of class `"ExoLabelEstimate"`
+#'   with SynExtend's six entries, in bytes except the last:
+#'   \item{RAM Upper Bound Estimate}{the peak memory on top of R.}
+#'   \item{Expected Input File Size}{`(2 node_name_length + 8)` bytes per
+#'     edge, SynExtend's rule for a text edge list.}
+#'   \item{Expected Internal File Size (SlowSort), (FastSort)}{both the peak
+#'     temporary disk: ExoLabel has one sort, so `use_fast_sort` changes
+#'     nothing.}
+#'   \item{Expected Final File Size}{the output file: name, separator,
+#'     cluster number and line end per node, at most as many cluster digits
+#'     as the number of nodes has.}
+#'   \item{Disk Usage Ratio}{peak temporary disk over the input file size.}
+#'   Indexing (`est[1]`, `est[["RAM Upper Bound Estimate"]]`) and arithmetic
+#'   give plain numbers, as with SynExtend. The attribute `"details"` holds
+#'   ExoLabel's breakdown: a list with `peak_ram`, `peak_temp_disk` (bytes),
+#'   `stages`, a data.frame of the memory and disk estimated for each stage
+#'   (`read`, `sort`, `cluster`, `output`), and `input`.
 #' @examples
-#' EstimateExoLabel(1e6, 2e7)
+#' # a million nodes of average degree 20, as in SynExtend
+#' EstimateExoLabel(1e6, 20)
 #' # a billion edges with 8 GB of buffers
-#' est <- EstimateExoLabel(5e7, 1e9, memory_limit = "8GB")
-#' est$peak_temp_disk / 2^30   # GiB of temporary files
+#' est <- EstimateExoLabel(5e7, num_edges = 1e9, memory_limit = "8GB")
+#' est[["Expected Internal File Size (FastSort)"]] / 2^30   # GiB of temporary files
+#' attr(est, "details")$stages
 #' @export
-EstimateExoLabel <- function(num_vertices, num_edges, memory_limit = "256MB",
-                             mode = c("undirected", "directed"),
-                             attenuation = FALSE, name_bytes = 12,
+EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
+                             num_edges = num_v * avg_degree, node_name_length = 10L,
+                             memory_limit = "256MB", attenuation = FALSE,
                              threads = NULL) {
-    mode <- match.arg(mode)
-    for (a in list(list(num_vertices, "num_vertices"), list(num_edges, "num_edges"),
-                   list(name_bytes, "name_bytes")))
+    if (!missing(avg_degree) && !missing(num_edges))
+        warning("'avg_degree' is ignored because 'num_edges' is given", call. = FALSE)
+    for (a in list(list(num_v, "num_v"), list(avg_degree, "avg_degree"),
+                   list(num_edges, "num_edges"),
+                   list(node_name_length, "node_name_length")))
         if (!is.numeric(a[[1L]]) || length(a[[1L]]) != 1L || is.na(a[[1L]]) ||
             a[[1L]] < 0)
             stop("'", a[[2L]], "' must be a single non-negative number", call. = FALSE)
+    check_flag(as.logical(is_undirected), "is_undirected")
+    d <- estimate_resources(num_v, num_edges, memory_limit, attenuation,
+                            node_name_length, threads)
+    input <- (2 * node_name_length + 8) * num_edges
+    digits <- nchar(format(max(1, num_v), scientific = FALSE))
+    out <- c("RAM Upper Bound Estimate" = d$peak_ram,
+             "Expected Input File Size" = input,
+             "Expected Internal File Size (SlowSort)" = d$peak_temp_disk,
+             "Expected Internal File Size (FastSort)" = d$peak_temp_disk,
+             "Expected Final File Size" = (node_name_length + 2 + digits) * num_v,
+             "Disk Usage Ratio" = if (input > 0) d$peak_temp_disk / input else 0)
+    attr(out, "details") <- d
+    class(out) <- c("ExoLabelEstimate", "numeric")
+    print(out)
+    invisible(out)
+}
+
+# The estimate behind EstimateExoLabel() and ExoLabel()'s disk check: n
+# nodes, m input edges.
+estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
+                               attenuation = FALSE, name_bytes = 12, threads = NULL) {
     limit <- parse_memory_limit(memory_limit)
     threads <- check_threads(threads)
     att <- check_attenuation(attenuation)[1L] > 0
@@ -100,22 +156,47 @@ EstimateExoLabel <- function(num_vertices, num_edges, memory_limit = "256MB",
                          ram = c(ram_read, ram_sort, ram_cluster, ram_output),
                          temp_disk = c(names_disk + runs_disk, disk_sort,
                                        names_disk + csr_disk, names_disk + csr_disk))
-    out <- list(peak_ram = max(stages$ram), peak_temp_disk = max(stages$temp_disk),
-                stages = stages,
-                input = c(num_vertices = n, num_edges = m, memory_limit = limit))
-    class(out) <- "ExoLabelEstimate"
-    out
+    list(peak_ram = max(stages$ram), peak_temp_disk = max(stages$temp_disk),
+         stages = stages,
+         input = c(num_vertices = n, num_edges = m, memory_limit = limit))
 }
+
 
 #' @rdname EstimateExoLabel
 #' @param x An `"ExoLabelEstimate"`.
 #' @param ... Not used.
 #' @export
 print.ExoLabelEstimate <- function(x, ...) {
-    cat("ExoLabel resource estimate for ", format_count(x$input[["num_vertices"]]),
-        " nodes and ", format_count(x$input[["num_edges"]]), " edges (memory_limit ",
-        format_bytes(x$input[["memory_limit"]]), ")\n", sep = "")
-    cat("  peak memory:          ", format_bytes(x$peak_ram), " (on top of R)\n", sep = "")
-    cat("  peak temporary disk:  ", format_bytes(x$peak_temp_disk), "\n", sep = "")
+    d <- attr(x, "details")
+    cat("ExoLabel resource estimate for ", format_count(d$input[["num_vertices"]]),
+        " nodes and ", format_count(d$input[["num_edges"]]), " edges (memory_limit ",
+        format_bytes(d$input[["memory_limit"]]), ")\n", sep = "")
+    cat("  peak memory:          ", format_bytes(d$peak_ram), " (on top of R)\n", sep = "")
+    cat("  peak temporary disk:  ", format_bytes(d$peak_temp_disk), "\n", sep = "")
+    cat("  input file (text):    ", format_bytes(x[["Expected Input File Size"]]), "\n",
+        sep = "")
+    cat("  output file:          ", format_bytes(x[["Expected Final File Size"]]), "\n",
+        sep = "")
+    cat(sprintf("  temporary disk is about %.1fx the input file\n",
+                x[["Disk Usage Ratio"]]))
     invisible(x)
 }
+
+# Arithmetic and math on an estimate give plain named numbers (the class
+# and the breakdown describe the original bytes only).
+plain_estimate <- function(x) {
+    if (inherits(x, "ExoLabelEstimate")) {
+        attr(x, "details") <- NULL
+        class(x) <- NULL
+    }
+    x
+}
+
+#' @export
+Ops.ExoLabelEstimate <- function(e1, e2) {
+    if (missing(e2)) get(.Generic)(plain_estimate(e1))
+    else get(.Generic)(plain_estimate(e1), plain_estimate(e2))
+}
+
+#' @export
+Math.ExoLabelEstimate <- function(x, ...) get(.Generic)(plain_estimate(x), ...)

@@ -99,8 +99,10 @@ print.summary.ExoLabelResult <- function(x, ...) {
                    format_count(unname(cs)), collapse = "\n"), "\n", sep = "")
     }
     p <- x$parameters
-    cat("  parameters: ", paste(names(p), format(p, digits = 4, trim = TRUE),
-                                sep = " = ", collapse = ", "), "\n", sep = "")
+    algo <- if (is.null(attr(p, "algorithm"))) ""
+            else sprintf("%s (%s), ", attr(p, "algorithm"), attr(p, "objective"))
+    cat("  parameters: ", algo, paste(names(p), format(p, digits = 4, trim = TRUE),
+                                      sep = " = ", collapse = ", "), "\n", sep = "")
     cat("  time:     ", sprintf("%.2f s", sum(x$seconds)), " (",
         paste(names(x$seconds), sprintf("%.2f", x$seconds), sep = " ", collapse = ", "),
         ")\n", sep = "")

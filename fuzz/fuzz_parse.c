@@ -3,12 +3,13 @@
  * Input layout: byte 0 picks the separator (fz_seps[b & 7]); byte 1 holds
  * the options: bits 0-1 header lines, bit 2 ignore_weights, bit 3 two parser
  * threads, bit 4 gzip-compress the rest, bit 5 parse the file twice (names
- * shared across files, as for several input files). The remaining bytes are
- * the file content.
+ * shared across files, as for several input files), bits 6-7 the columns:
+ * 1, 2, 3; 1, 2, 11 with the e-value transform; 3, 1, 5; 2, 1 without a
+ * weight. The remaining bytes are the file content.
  *
  * Oracles: no sanitizer report; every callback gets ids below the number of
  * names and a finite weight (1 with ignore_weights); the number of
- * callbacks equals stats.edges; an error leaves a message that names the
+ * callbacks equals stats.edges; e-value weights are at most 200; an error leaves a message that names the
  * file; nothing but the input is left in the scratch directory. */
 #include <math.h>
 
@@ -20,6 +21,7 @@ typedef struct sink {
   exo_names *names;
   uint64_t calls;
   int ignore_weights;
+  int evalues;
 } sink;
 
 static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *ctx) {
@@ -29,6 +31,7 @@ static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *
   FZ_CHECK(a < n && b < n);
   FZ_CHECK(isfinite(w));
   if (s->ignore_weights) FZ_CHECK(w == 1.0f);
+  if (s->evalues) FZ_CHECK(w <= 200.0f);
   s->calls++;
   return EXO_OK;
 }
@@ -48,12 +51,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   opt.header_lines = flags & 3;
   opt.ignore_weights = (flags >> 2) & 1;
   opt.threads = (flags >> 3) & 1 ? 2 : 1;
+  static const uint32_t layouts[4][3] = {{0, 0, 0}, {1, 2, 11}, {3, 1, 5}, {2, 1, 0}};
+  const int layout = (flags >> 6) & 3;
+  opt.col_a = layouts[layout][0];
+  opt.col_b = layouts[layout][1];
+  opt.col_w = layouts[layout][2];
+  opt.transform = layout == 1 ? EXO_WT_NEGLOG10 : EXO_WT_NONE;
 
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_names *names = NULL;
   FZ_CHECK(exo_names_create(&names, names_path, &ctx) == EXO_OK);
-  sink s = {names, 0, opt.ignore_weights};
+  sink s = {names, 0, opt.ignore_weights, layout == 1};
   int passes = (flags >> 5) & 1 ? 2 : 1;
   exo_status st = EXO_OK;
   uint64_t edges = 0;

@@ -412,10 +412,13 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                         Rcpp::NumericVector seeds, bool ignore_weights,
                         std::string sep, double header, std::string tempdir,
                         double memory_limit, int threads, int verbose,
-                        double input_bytes, Rcpp::IntegerVector refine) {
+                        double input_bytes, Rcpp::IntegerVector refine,
+                        Rcpp::List input, Rcpp::IntegerVector leiden,
+                        Rcpp::IntegerVector cpm, Rcpp::NumericVector resolution) {
   const R_xlen_t nrun = outfiles.size();
   if (self_loops.size() != nrun || attenuation.size() != nrun ||
-      iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun)
+      iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun ||
+      leiden.size() != nrun || cpm.size() != nrun || resolution.size() != nrun)
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
   if (source != R_NilValue && TYPEOF(source) != VECSXP)
@@ -449,9 +452,32 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   opt.parse.header_lines = header > 0 ? static_cast<uint64_t>(header) : 0;
   opt.parse.ignore_weights = ignore_weights ? 1 : 0;
   opt.parse.threads = threads;
+  // The input options, resolved by the R side (check_input_options):
+  // columns (3 integers, the third 0 = no weight column), transform
+  // (0 none, 1 neglog10), min_weight, drop_self, combine (0 keep, 2 max).
+  {
+    Rcpp::IntegerVector cols = input["columns"];
+    if (cols.size() != 3) Rcpp::stop("internal error: 'columns' must have 3 entries");
+    opt.parse.col_a = static_cast<uint32_t>(cols[0]);
+    opt.parse.col_b = static_cast<uint32_t>(cols[1]);
+    opt.parse.col_w = static_cast<uint32_t>(cols[2]);
+    opt.parse.transform = static_cast<exo_weight_transform>(Rcpp::as<int>(input["transform"]));
+    opt.min_weight = static_cast<float>(Rcpp::as<double>(input["min_weight"]));
+    opt.drop_self_loops = Rcpp::as<bool>(input["drop_self"]) ? 1 : 0;
+    opt.combine = static_cast<exo_combine>(Rcpp::as<int>(input["combine"]));
+  }
   opt.directed = directed ? 1 : 0;
   opt.tempdir_base = tempdir.c_str();
   opt.memory_limit = static_cast<uint64_t>(memory_limit);
+  // No output may be an input, another output or inside the private
+  // directory: checked by the core before anything is read or written.
+  std::vector<const char *> file_ptrs, out_ptrs;
+  for (const std::string &f : file_store) file_ptrs.push_back(f.c_str());
+  for (const std::string &o : out_store) out_ptrs.push_back(o.c_str());
+  opt.files = file_ptrs.data();
+  opt.nfiles = file_ptrs.size();
+  opt.outputs = out_ptrs.data();
+  opt.noutputs = out_ptrs.size();
   // Internal, undocumented test knobs (tests/testthat/test-faults.R):
   // options(ExoLabel.force_wide_ids = TRUE) stores 64-bit ids on disk from the
   // start; ExoLabel.run_records = n and ExoLabel.fan_in = k force tiny sort
@@ -499,8 +525,18 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     rp.passes = refine[i] > 0 ? static_cast<uint32_t>(refine[i]) : 0;
     rp.ratio = EXO_REFINE_RATIO;
     rp.memory_limit = opt.memory_limit;
-    if (exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep[0], &ctx,
-                                  &results[i]) != EXO_OK) {
+    exo_leiden_params lp;
+    std::memset(&lp, 0, sizeof lp);
+    lp.objective = cpm[i] ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;
+    lp.resolution = resolution[i];
+    lp.iterations = 0; // until an iteration no longer improves the quality
+    lp.seed = p.seed;
+    lp.memory_limit = opt.memory_limit;
+    exo_status cs =
+        leiden[i] ? exo_graph_leiden(graph, &lp, out_store[i].c_str(), sep[0], &ctx, &results[i])
+                  : exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep[0],
+                                              &ctx, &results[i]);
+    if (cs != EXO_OK) {
       exo_graph_free(graph);
       raise_core_error(ctx, state);
     }
@@ -520,7 +556,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   exo_graph_free(graph);
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
-      seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun);
+      seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun),
+      quality(nrun), levels(nrun);
   Rcpp::List size_bins(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
@@ -530,6 +567,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     largest[i] = static_cast<double>(results[i].largest);
     refine_merged[i] = static_cast<double>(results[i].refine_merged);
     seconds_refine[i] = results[i].seconds_refine;
+    quality[i] = leiden[i] ? results[i].quality : NA_REAL;
+    levels[i] = results[i].levels;
     int last = 0;
     for (int k = 0; k < EXO_SIZE_BINS; k++)
       if (results[i].size_bins[k]) last = k;
@@ -548,6 +587,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("largest") = largest, Rcpp::Named("size_bins") = size_bins,
       Rcpp::Named("refine_merged") = refine_merged,
       Rcpp::Named("seconds_refine") = seconds_refine,
+      Rcpp::Named("quality") = quality, Rcpp::Named("levels") = levels,
       Rcpp::Named("seconds_total") = now_seconds() - t_start,
       Rcpp::Named("peak_rss") = peak_rss_bytes(),
       Rcpp::Named("sort") = sort_stats);

@@ -9,7 +9,8 @@ DEB_PKGS=(r-base-dev r-cran-rcpp r-cran-testthat r-cran-igraph r-cran-roxygen2
           r-bioc-s4vectors qpdf
           check libsubunit-dev pkg-config zlib1g-dev valgrind rsync
           clang-14 libclang-rt-14-dev cppcheck   # make fuzz / fuzz-replay (libFuzzer), make cppcheck
-          gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64)  # make win-test (Windows cross-build run under Wine)
+          gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64  # make win-test (Windows cross-build run under Wine)
+          openmpi-bin libopenmpi-dev)           # make mpi / mpi-test (exolabel-mpi)
 missing=()
 for p in "${DEB_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,11 +2,12 @@
 # run.sh: build and run the I/O micro-benchmarks and the parse benchmark,
 # printing Markdown tables of medians (see README.md).
 #   BUILD=/tmp/b-x benchmarks/micro/run.sh [sections]
-# sections: bufsize access threads fmt parse (default: all)
+# sections: bufsize access threads fmt parse columns (default: all)
 # Environment: BUILD (build dir, default build), SCRATCH (dir for the big
 # scratch files, default /var/tmp; they are deleted at the end), REPS (3),
 # ACCESS_SIZE (2G), SEQ_SIZE (1G), WRITE_SIZE (256M), RAND_OPS (20000),
-# GRAPH (an existing 20M-edge TSV to reuse; else one is generated).
+# GRAPH (an existing 20M-edge TSV to reuse; else one is generated),
+# COLS_EDGES (edges of the columns section, default 5e6).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -18,7 +19,8 @@ ACCESS_SIZE=${ACCESS_SIZE:-2G}
 SEQ_SIZE=${SEQ_SIZE:-1G}
 WRITE_SIZE=${WRITE_SIZE:-256M}
 RAND_OPS=${RAND_OPS:-20000}
-SECTIONS=${*:-bufsize access threads fmt parse}
+COLS_EDGES=${COLS_EDGES:-5e6}
+SECTIONS=${*:-bufsize access threads fmt parse columns}
 mkdir -p "$OUT" "$SCRATCH"
 trap 'rm -rf "$SCRATCH"' EXIT
 
@@ -139,6 +141,44 @@ parse)
     printf "| exo_parse_file, threads = %d | %.3f | %.0f | %.1f |\n" $t "$s" "$(echo "$bytes / $s / 1000000" | bc -l)" "$(echo "$s / $catt" | bc -l)"
     echo "$res" | field checksum | sort -u | sed 's/^/<!-- checksum /; s/$/ -->/'
   done
+  ;;
+columns)
+  # The same edges as a 3-column edge list and as 12-column search-tool
+  # output (BLAST/DIAMOND -outfmt 6 layout, the weight as the bitscore in
+  # column 12): parse + reindex with one thread, runs interleaved.
+  make -s "$BUILD/libexocore.a" BUILD="$BUILD" >/dev/null
+  gcc -std=c11 -O2 -Isrc/core -o "$OUT/parse_bench" benchmarks/micro/parse_bench.c "$BUILD/libexocore.a" -lz -lm -pthread
+  gcc -std=c11 -O2 -o "$OUT/exogen" benchmarks/gen/exogen.c -lz -lm
+  g3=$SCRATCH/cols3.tsv
+  g12=$SCRATCH/cols12.m8
+  "$OUT/exogen" --nodes 5e5 --edges "$COLS_EDGES" --mixing 0.3 --seed 2 --out "$g3" --truth "$SCRATCH/cols.truth" 2>/dev/null
+  awk -F'\t' -v OFS='\t' '{ k = NR % 997; print $1, $2, sprintf("%.1f", 25 + k % 75), 80 + k % 400, k % 40, k % 5, 1 + k % 9, 80 + k % 400, 1 + k % 7, 81 + k % 400, sprintf("%.2e", (1 + k % 9) * 10^-(k % 180)), $3 }' "$g3" > "$g12"
+  b3=$(stat -c %s "$g3")
+  b12=$(stat -c %s "$g12")
+  cat "$g3" "$g12" > /dev/null
+  r3=""; r12=""; re=""
+  for i in $(seq $REPS); do
+    r3="$r3$("$OUT/parse_bench" "$g3" 1 1 1,2,3 none)"$'\n'
+    r12="$r12$("$OUT/parse_bench" "$g12" 1 1 1,2,12 none)"$'\n'
+    re="$re$("$OUT/parse_bench" "$g12" 1 1 1,2,11 neglog10)"$'\n'
+  done
+  med() { echo "$1" | grep seconds | field "$2" | median; }
+  n=$(echo "$r3" | grep seconds | head -1 | field edges)
+  echo
+  echo "## (f) the same $COLS_EDGES edges as 3 columns and as 12-column search output (one thread, cached)"
+  echo
+  echo "CPU seconds of the process (steadier than wall time on a shared machine) and wall seconds, medians."
+  echo
+  echo "| file | columns read | bytes | CPU s | CPU ns per edge | CPU ratio to 3 columns | wall s | wall ratio |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  c3s=$(med "$r3" cpu); w3s=$(med "$r3" seconds)
+  row() { printf "| %s | %s | %s | %.3f | %.0f | %.2f | %.3f | %.2f |\n" "$1" "$2" "$3" "$4" "$(echo "$4 * 1000000000 / $n" | bc -l)" "$(echo "$4 / $c3s" | bc -l)" "$5" "$(echo "$5 / $w3s" | bc -l)"; }
+  row "3 columns" "1, 2, 3" "$b3" "$c3s" "$w3s"
+  row "12 columns" "1, 2, 12 (bitscore)" "$b12" "$(med "$r12" cpu)" "$(med "$r12" seconds)"
+  row "12 columns" "1, 2, 11 (e-value, neglog10)" "$b12" "$(med "$re" cpu)" "$(med "$re" seconds)"
+  c3=$(echo "$r3" | grep seconds | field checksum | sort -u)
+  c12=$(echo "$r12" | grep seconds | field checksum | sort -u)
+  if [ "$c3" = "$c12" ]; then echo "<!-- same edges: checksum $c3 in both -->"; else echo "<!-- CHECKSUMS DIFFER: $c3 vs $c12 -->"; fi
   ;;
 esac
 done

@@ -160,6 +160,10 @@ add("To reproduce: `make quality BUILD=/tmp/b RLIB=/tmp/lib` (builds exogen and 
     "package, runs benchmarks/quality/run.R --scale full, then report.R); ",
     "`QUALITY_SCALE=quick` runs a 1-minute subset. report.R alone re-renders ",
     "this file and the plot from results.csv.")
+# Leiden against igraph's Leiden, with the modularity column (leiden_report.R)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE)[1])),
+                 "leiden_report.R"))
+out <- c(out, leiden_section(res))
 writeLines(out, md)
 
 # ---- plot ---------------------------------------------------------------------

@@ -1,15 +1,22 @@
 # Accuracy benchmark: ExoLabel against planted ground truth and igraph.
 #
 #   Rscript benchmarks/quality/run.R --exogen BUILD/exogen --work DIR \
-#       [--scale full|quick] [--out benchmarks/quality/results.csv]
+#       [--scale full|quick|leiden] [--out benchmarks/quality/results.csv]
+#
+# --scale leiden: the 10^4-node graphs (one seed) and the 10^5-node ones at
+# mixing 0.3 and 0.6, for the Leiden comparison (no G(n, m) graph). The CSV
+# is rewritten after every graph.
 #
 # Generates graphs with benchmarks/gen/exogen (planted communities with
 # power-law sizes, and LFR-style graphs with power-law degrees), clusters each
 # with ExoLabel (default options and the variants that matter) and with
 # igraph's cluster_label_prop, cluster_louvain and cluster_leiden
 # (modularity), on the weighted graph and on the same edges unweighted, and
-# writes one CSV row per (graph, view, method): NMI, ARI, number of clusters,
-# the share of nodes in the largest cluster and seconds. report.R turns the
+# writes one CSV row per (graph, view, method): NMI, ARI, modularity (of the
+# clustering on that view of the graph, resolution 1; NA on graphs too large
+# for igraph), number of clusters, the share of nodes in the largest cluster
+# and seconds. ExoLabel's Leiden (algorithm = "leiden": modularity, and CPM
+# at two resolutions) runs beside the label propagation variants. report.R turns the
 # CSV into QUALITY.md and quality.png. Runs sequentially (one core).
 suppressPackageStartupMessages({
     library(ExoLabel)
@@ -26,7 +33,7 @@ work <- opt("work", tempfile("quality"))
 scale <- opt("scale", "full")
 out <- opt("out", "benchmarks/quality/results.csv")
 consensus_runs <- as.integer(opt("consensus", "3")) # 0: skip the consensus prototype
-stopifnot(file.exists(exogen), scale %in% c("full", "quick"))
+stopifnot(file.exists(exogen), scale %in% c("full", "quick", "leiden"))
 dir.create(work, recursive = TRUE, showWarnings = FALSE)
 dir.create(dirname(out), recursive = TRUE, showWarnings = FALSE)
 
@@ -40,6 +47,12 @@ grid <- if (scale == "full") {
                     stringsAsFactors = FALSE),
         expand.grid(nodes = 1e6, mixing = c(0.3, 0.6), family = "planted", seed = 1,
                     igraph = FALSE, stringsAsFactors = FALSE))
+} else if (scale == "leiden") {
+    rbind(
+        expand.grid(nodes = 1e4, mixing = c(0.1, 0.3, 0.5, 0.6, 0.7), family = c("planted", "lfr"),
+                    seed = 1, igraph = TRUE, stringsAsFactors = FALSE),
+        expand.grid(nodes = 1e5, mixing = c(0.3, 0.6), family = c("planted", "lfr"), seed = 1,
+                    igraph = TRUE, stringsAsFactors = FALSE))
 } else {
     expand.grid(nodes = 1e4, mixing = c(0.1, 0.3, 0.5, 0.6, 0.7),
                 family = c("planted", "lfr"), seed = 1, igraph = TRUE,
@@ -75,10 +88,33 @@ variants_u <- variants_w[variants_w$variant != "add_self_loops=TRUE", ]
 
 largest_share <- function(m) max(tabulate(match(m, unique(m)))) / length(m)
 
-row_for <- function(g, view, method, variant, memb, truth, secs, extra = list()) {
+# The graph's two views as igraph objects (set per graph in the main loop
+# when g$igraph; NULL otherwise): modularity is computed on them.
+mod_graphs <- NULL
+load_views <- function(files) {
+    gr <- read_graph(files$edges, format = "ncol", directed = FALSE, weights = "yes")
+    # duplicate lines add up, as in ExoLabel
+    gr <- simplify(gr, remove.multiple = TRUE, remove.loops = FALSE,
+                   edge.attr.comb = list(weight = "sum"))
+    # unweighted: no weight attribute at all
+    list(weighted = gr, unweighted = delete_edge_attr(gr, "weight"))
+}
+# Modularity of a membership given for the named vertices (igraph's
+# modularity() ignores weights unless they are passed).
+modularity_of <- function(view, memb, vertices) {
+    if (is.null(mod_graphs) || is.null(vertices)) return(NA_real_)
+    gg <- mod_graphs[[view]]
+    m <- memb[match(V(gg)$name, vertices)]
+    w <- if (view == "weighted") E(gg)$weight else NULL
+    modularity(gg, match(m, unique(m)), weights = w)
+}
+
+row_for <- function(g, view, method, variant, memb, truth, secs, extra = list(),
+                    vertices = NULL) {
     data.frame(nodes = g$nodes, family = g$family, mixing = g$mixing, seed = g$seed,
                view = view, method = method, variant = variant,
                nmi = ClusterNMI(memb, truth), ari = ClusterARI(memb, truth),
+               modularity = modularity_of(view, memb, vertices),
                k = length(unique(memb)), k_true = length(unique(truth)),
                giant = largest_share(memb), seconds = secs,
                stringsAsFactors = FALSE)
@@ -106,7 +142,28 @@ run_exolabel <- function(g, files, truth_df, view) {
         memb <- stats::setNames(tab$Cluster, tab$Vertex)
         tr <- truth_df[match(names(memb), truth_df$Vertex), "Cluster"]
         rows[[i]] <- row_for(g, view, "ExoLabel", v$variant[i], unname(memb), tr,
-                             build + cl_secs[i])
+                             build + cl_secs[i], vertices = names(memb))
+    }
+    # Leiden: modularity, and CPM at two resolutions (one build each call);
+    # seconds: the whole call, reading and sorting included
+    for (lv in list(list(objective = "modularity", resolution = 1),
+                    list(objective = "CPM", resolution = c(0.01, 0.1)))) {
+        t0 <- proc.time()[["elapsed"]]
+        lres <- ExoLabel(files$edges, return_table = TRUE,
+                         ignore_weights = view == "unweighted", algorithm = "leiden",
+                         objective = lv$objective, resolution = lv$resolution,
+                         tempfiledir = work, memory_limit = "1GB", threads = 1,
+                         verbose = FALSE)
+        if (length(lv$resolution) == 1L) lres <- list(lres)
+        wall <- proc.time()[["elapsed"]] - t0
+        for (r in lres) {
+            memb <- stats::setNames(r$results$Cluster, r$results$Vertex)
+            tr <- truth_df[match(names(memb), truth_df$Vertex), "Cluster"]
+            rows[[length(rows) + 1L]] <- row_for(
+                g, view, "ExoLabel",
+                sprintf("leiden %s resolution=%g", lv$objective, r$parameters[["resolution"]]),
+                unname(memb), tr, wall / length(lres), vertices = names(memb))
+        }
     }
     if (consensus_runs > 0L && g$nodes <= 1e5) {
         # Prototype (in R) of a consensus of several seeded runs: run the
@@ -133,7 +190,7 @@ run_exolabel <- function(g, files, truth_df, view) {
         tr <- truth_df[match(vx, truth_df$Vertex), "Cluster"]
         rows[[length(rows) + 1L]] <- row_for(g, view, "ExoLabel",
                                              sprintf("consensus of %d runs", consensus_runs),
-                                             cons, tr, secs)
+                                             cons, tr, secs, vertices = vx)
     }
     do.call(rbind, rows)
 }
@@ -145,22 +202,22 @@ timed <- function(expr) {
 }
 
 run_igraph <- function(g, files, truth_df) {
-    gr <- read_graph(files$edges, format = "ncol", directed = FALSE, weights = "yes")
-    # duplicate lines add up, as in ExoLabel
-    gr <- simplify(gr, remove.multiple = TRUE, remove.loops = FALSE,
-                   edge.attr.comb = list(weight = "sum"))
+    gr <- mod_graphs$weighted
     tr <- truth_df[match(V(gr)$name, truth_df$Vertex), "Cluster"]
-    gu <- delete_edge_attr(gr, "weight") # unweighted: no weight attribute at all
     rows <- list()
     for (view in c("weighted", "unweighted")) {
-        gg <- if (view == "weighted") gr else gu
+        gg <- mod_graphs[[view]]
+        vx <- V(gg)$name
         set.seed(g$seed)
         r <- timed(membership(cluster_label_prop(gg)))
-        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph label_prop", "", r$value, tr, r$secs)
+        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph label_prop", "", r$value, tr,
+                                             r$secs, vertices = vx)
         r <- timed(membership(cluster_louvain(gg)))
-        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph louvain", "", r$value, tr, r$secs)
+        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph louvain", "", r$value, tr,
+                                             r$secs, vertices = vx)
         r <- timed(membership(cluster_leiden(gg, objective_function = "modularity")))
-        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph leiden", "", r$value, tr, r$secs)
+        rows[[length(rows) + 1L]] <- row_for(g, view, "igraph leiden", "", r$value, tr,
+                                             r$secs, vertices = vx)
     }
     do.call(rbind, rows)
 }
@@ -187,7 +244,7 @@ run_gnm <- function() {
                                      r$parameters[["attenuation"]] > 0,
                                      r$parameters[["iterations"]],
                                      r$parameters[["refine"]]),
-                   nmi = NA, ari = NA, k = length(tb), k_true = 1,
+                   nmi = NA, ari = NA, modularity = NA, k = length(tb), k_true = 1,
                    giant = max(tb) / sum(tb), seconds = attr(r, "stats")$seconds_cluster,
                    stringsAsFactors = FALSE)
     }))
@@ -201,11 +258,14 @@ for (i in seq_len(nrow(grid))) {
     truth_df <- utils::read.delim(files$truth, header = FALSE, quote = "",
                                   col.names = c("Vertex", "Cluster"),
                                   colClasses = c("character", "integer"))
+    mod_graphs <- if (g$igraph) load_views(files) else NULL
     rows <- rbind(run_exolabel(g, files, truth_df, "weighted"),
                   run_exolabel(g, files, truth_df, "unweighted"))
     if (g$igraph) rows <- rbind(rows, run_igraph(g, files, truth_df))
     unlink(c(files$edges, files$truth))
     all_rows[[i]] <- rows
+    # rows so far (a long run stopped early keeps them)
+    utils::write.csv(do.call(rbind, all_rows), out, row.names = FALSE)
     message(sprintf("[%3d/%d %6.0fs] %s n=%g mu=%.1f seed=%d  ExoLabel default NMI w %.3f u %.3f%s",
                     i, nrow(grid), proc.time()[["elapsed"]] - t_start, g$family, g$nodes,
                     g$mixing, g$seed,
@@ -216,7 +276,7 @@ for (i in seq_len(nrow(grid))) {
                                           rows$nmi[rows$method == "igraph label_prop" & rows$view == "unweighted"])
                     else ""))
 }
-all_rows[[length(all_rows) + 1L]] <- run_gnm()
+if (scale != "leiden") all_rows[[length(all_rows) + 1L]] <- run_gnm()
 res <- do.call(rbind, all_rows)
 attr_line <- sprintf("# total_seconds=%.0f", proc.time()[["elapsed"]] - t_start)
 utils::write.csv(res, out, row.names = FALSE)

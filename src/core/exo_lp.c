@@ -291,6 +291,21 @@ static uint64_t isqrt_u64(uint64_t x) {
   return r;
 }
 
+uint32_t exo_lp_visit_cap(uint32_t asked, uint64_t max_degree, uint32_t *tie_visits) {
+  uint32_t cap;
+  if (asked == 0) {
+    uint64_t r = isqrt_u64(max_degree);
+    cap = (uint32_t)(r < EXO_LP_AUTO_MIN_VISITS ? EXO_LP_AUTO_MIN_VISITS
+                     : r > EXO_LP_MAX_VISITS    ? EXO_LP_MAX_VISITS
+                                                : r);
+  } else {
+    cap = asked > EXO_LP_MAX_VISITS ? EXO_LP_MAX_VISITS : asked;
+  }
+  uint32_t t = cap / 4 * 3 + (cap % 4) * 3 / 4; /* floor(3 cap / 4) */
+  *tie_visits = t > EXO_LP_TIE_VISITS ? EXO_LP_TIE_VISITS : t;
+  return cap;
+}
+
 /* d^a for hop distance d. */
 static inline double dist_pow(const lp_state *st, uint32_t d) {
   if (st->att == 1.0) return (double)d;
@@ -593,16 +608,7 @@ static exo_status lp_setup(lp_state *st) {
     uint64_t d = st->off[v + 1] - st->off[v];
     if (d > maxdeg) maxdeg = d;
   }
-  if (par->max_visits == 0) {
-    uint64_t r = isqrt_u64(maxdeg);
-    st->max_visits = (uint32_t)(r < EXO_LP_AUTO_MIN_VISITS ? EXO_LP_AUTO_MIN_VISITS
-                                : r > EXO_LP_MAX_VISITS    ? EXO_LP_MAX_VISITS
-                                                           : r);
-  } else {
-    st->max_visits = par->max_visits > EXO_LP_MAX_VISITS ? EXO_LP_MAX_VISITS : par->max_visits;
-  }
-  st->tie_visits = st->max_visits / 4 * 3 + (st->max_visits % 4) * 3 / 4; /* floor(3 cap / 4) */
-  if (st->tie_visits > EXO_LP_TIE_VISITS) st->tie_visits = EXO_LP_TIE_VISITS;
+  st->max_visits = exo_lp_visit_cap(par->max_visits, maxdeg, &st->tie_visits);
 
   /* read buffer: memory_limit / 4 within [64 KiB, 64 MiB], whole entries,
    * no larger than the file; LP_ALIGN extra for page-aligned read starts */

@@ -105,4 +105,9 @@ typedef struct exo_lp_result {
 exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
                       exo_ctx *ctx, exo_lp_result *result);
 
+/* The visit cap for `asked` (0 = automatic from the largest degree, as
+ * above; larger than EXO_LP_MAX_VISITS is capped) and *tie_visits = T. Also
+ * used by the distributed run (exo_dist.h). */
+uint32_t exo_lp_visit_cap(uint32_t asked, uint64_t max_degree, uint32_t *tie_visits);
+
 #endif

@@ -1,5 +1,6 @@
 /* exo_pipeline.c: the run from files to clusters (see exo_pipeline.h). */
 #include "exo_pipeline.h"
+#include "exo_outcheck.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,16 @@ static double now_seconds(void) {
 typedef struct edge_sink {
   exo_sorter *sorter;
   int directed;
-  uint64_t edges; /* arcs LP votes over */
+  int drop_self;    /* self-loops store nothing */
+  float min_weight; /* weights below store nothing */
 } edge_sink;
 
 /* Turn one input edge into arc records (exo_record.h sign convention).
- * Weights <= 0 register the names (done by the parser) but store nothing. */
+ * Weights <= 0 or below min_weight, and self-loops when they are dropped,
+ * register the names (done by the parser) but store nothing. */
 static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *ctx) {
   edge_sink *s = user;
-  if (!(w > 0.0f)) return EXO_OK;
+  if (!(w > 0.0f) || w < s->min_weight || (a == b && s->drop_self)) return EXO_OK;
   uint64_t hi = a > b ? a : b;
   exo_status st;
   if (hi >= EXO_NARROW_ID_LIMIT && !exo_sorter_is_wide(s->sorter)) {
@@ -37,14 +40,11 @@ static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *
   if (s->directed) {
     st = exo_sorter_add(s->sorter, b, a, w, ctx); /* in-arc of b: b hears a */
     if (st) return st;
-    s->edges++;
     return exo_sorter_add(s->sorter, a, b, -w, ctx); /* out-arc of a */
   }
   st = exo_sorter_add(s->sorter, a, b, w, ctx);
   if (st) return st;
-  s->edges++;
   if (a == b) return EXO_OK; /* a self-loop is one arc */
-  s->edges++;
   return exo_sorter_add(s->sorter, b, a, w, ctx);
 }
 
@@ -104,6 +104,10 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
                               exo_builder **out) {
   *out = NULL;
   exo_status st = check_options(opt, ctx);
+  if (!st)
+    st = exo_check_outputs(opt->files, opt->nfiles, opt->outputs, opt->noutputs, NULL, ctx);
+  if (st) return st;
+  st = exo_parse_check_options(&opt->parse, ctx);
   if (st) return st;
   exo_builder *b = calloc(1, sizeof *b);
   exo_graph *g = calloc(1, sizeof *g);
@@ -120,6 +124,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->t0 = now_seconds();
 
   st = exo_tempdir_create(opt->tempdir_base, &g->tmpdir, ctx);
+  if (!st) st = exo_check_outputs(NULL, 0, opt->outputs, opt->noutputs, g->tmpdir, ctx);
   if (st) goto fail;
   g->names_path = exo_path_join(g->tmpdir, "names.txt");
   g->offsets_path = exo_path_join(g->tmpdir, "csr.offsets");
@@ -141,12 +146,15 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   so.run_records = opt->run_records;
   so.fan_in = opt->fan_in;
   so.background = opt->parse.threads > 1; /* a spare core sorts and writes runs */
+  so.combine = opt->combine;
   st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
   b->sink.sorter = b->sorter;
   b->budget.sorter = b->sorter;
   exo_names_on_grow(b->names, on_names_grow, &b->budget);
   b->sink.directed = opt->directed;
+  b->sink.drop_self = opt->drop_self_loops != 0;
+  b->sink.min_weight = opt->min_weight;
   *out = b;
   return EXO_OK;
 
@@ -157,8 +165,10 @@ fail:
 
 exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) {
   exo_parse_stats ps = {0};
+  exo_status st = exo_check_outputs(&path, 1, b->opt.outputs, b->opt.noutputs, NULL, ctx);
+  if (st) return st;
   exo_message(ctx, "reading %s", path);
-  exo_status st = exo_parse_file(path, &b->opt.parse, b->names, on_edge, &b->sink,
+  st = exo_parse_file(path, &b->opt.parse, b->names, on_edge, &b->sink,
                                  ctx, &ps);
   b->g->num_lines += ps.edges;
   return st;
@@ -199,13 +209,19 @@ exo_status exo_builder_add_edge(exo_builder *b, const char *a, size_t alen,
     return EXO_FAIL(ctx, EXO_EINPUT, "edge %llu: the weight is %s",
                     (unsigned long long)b->pushed,
                     w == w ? "infinite or beyond float range" : "NaN");
-  if (b->opt.parse.ignore_weights) w = 1.0;
+  float fw = (float)w;
+  if (b->opt.parse.ignore_weights) {
+    fw = 1.0f;
+  } else if (b->opt.parse.transform == EXO_WT_NEGLOG10 && exo_evalue_weight(w, &fw) != 0) {
+    return EXO_FAIL(ctx, EXO_EINPUT, "edge %llu: the e-value %g is negative",
+                    (unsigned long long)b->pushed, w);
+  }
   uint64_t ia, ib;
   exo_status st = exo_names_intern(b->names, (const uint8_t *)a, alen, &ia, ctx);
   if (!st) st = exo_names_intern(b->names, (const uint8_t *)bname, blen, &ib, ctx);
   if (st) return st;
   b->g->num_lines++;
-  return on_edge(&b->sink, ia, ib, (float)w, ctx);
+  return on_edge(&b->sink, ia, ib, fw, ctx);
 }
 
 void exo_builder_expect(exo_builder *b, uint64_t edges) {
@@ -221,7 +237,6 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   exo_names_free(b->names); /* finish releases the table, not the object */
   b->names = NULL;
   if (st) goto fail;
-  g->num_edges = b->sink.edges;
   g->seconds_parse = now_seconds() - b->t0;
 
   double t0 = now_seconds();
@@ -231,7 +246,8 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   if (st) goto fail;
   exo_sorter_free(b->sorter);
   b->sorter = NULL;
-  g->num_arcs = g->sort.records;
+  g->num_arcs = g->sort.arcs;
+  g->num_edges = g->directed ? g->sort.arcs_positive : g->sort.arcs;
   g->seconds_csr = now_seconds() - t0;
   b->g = NULL;
   free(b);
@@ -287,6 +303,14 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
   return EXO_OK;
 }
 
+/* The size statistics and the output file, from renumbered clusters. */
+static exo_status write_clusters(exo_graph *g, const uint64_t *clusters, const char *outfile,
+                                 char sep, exo_ctx *ctx, exo_cluster_result *res) {
+  exo_status st = size_distribution(clusters, g->num_nodes, res, ctx);
+  if (!st) st = exo_output_write(g->names_path, clusters, g->num_nodes, sep, outfile, ctx);
+  return st;
+}
+
 exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
                              const char *outfile, char sep, exo_ctx *ctx,
                              exo_cluster_result *res) {
@@ -325,11 +349,35 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
     res->refine_passes = rr.passes;
     res->seconds_refine = now_seconds() - t1;
   }
-  if (!st) st = size_distribution(lr.labels, g->num_nodes, res, ctx);
-  if (!st)
-    st = exo_output_write(g->names_path, lr.labels, g->num_nodes, sep, outfile, ctx);
+  if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
   free(lr.labels);
   res->seconds_output = now_seconds() - t0 - res->seconds_refine;
+  return st;
+}
+
+exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
+                            const char *outfile, char sep, exo_ctx *ctx,
+                            exo_cluster_result *res) {
+  memset(res, 0, sizeof *res);
+  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
+  exo_leiden_params p = *params;
+  p.tmpdir = g->tmpdir;
+  exo_leiden_result lr;
+  double t0 = now_seconds();
+  exo_status st = exo_leiden_run(&csr, &p, ctx, &lr);
+  if (st) return st;
+  res->pops = lr.moves;
+  res->rounds = lr.sweeps;
+  res->changes = lr.merges;
+  res->quality = lr.quality;
+  res->levels = lr.levels;
+  res->iterations = lr.iterations;
+  res->seconds_cluster = now_seconds() - t0;
+  t0 = now_seconds();
+  st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
+  if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
+  free(lr.labels);
+  res->seconds_output = now_seconds() - t0;
   return st;
 }
 

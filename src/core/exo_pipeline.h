@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
+#include "exo_leiden.h"
 #include "exo_lp.h"
 #include "exo_parse.h"
 #include "exo_refine.h"
@@ -31,6 +32,15 @@
 typedef struct exo_build_options {
   const char *const *files;
   size_t nfiles;
+  /* The cluster files the run will write (NULL/0: none named, e.g. output
+   * to standard output). The host keeps them valid while the builder lives.
+   * exo_builder_create() refuses them (EXO_EARG, exo_outcheck.h) before
+   * anything is read or written when one is an input of `files`, a
+   * directory, or two are the same file, and when one lies inside the
+   * run's private directory; exo_builder_add_file() refuses a file that is
+   * one of them before reading it. */
+  const char *const *outputs;
+  size_t noutputs;
   exo_parse_options parse;
   int directed;
   const char *tempdir_base; /* existing directory */
@@ -40,6 +50,16 @@ typedef struct exo_build_options {
   int force_wide_ids;       /* test knob: 64-bit ids on disk from the start */
   uint64_t run_records;     /* test knob, see exo_sort_options */
   uint32_t fan_in;          /* test knob, see exo_sort_options */
+  exo_combine combine;      /* arcs joining the same pair with the same sign
+                               (an edge given twice, or a->b and b->a of an
+                               undirected graph): KEEP stores each (LP adds
+                               their weights up), SUM/MAX store one arc (see
+                               exo_sort.h) */
+  float min_weight;         /* edges whose weight (after the parser's
+                               transform) is below this register both names
+                               but store no arc; <= 0: none (weights <= 0 store
+                               no arc anyway) */
+  int drop_self_loops;      /* an edge A-A registers A but stores no arc */
 } exo_build_options;
 
 typedef struct exo_graph {
@@ -48,7 +68,9 @@ typedef struct exo_graph {
   uint64_t num_nodes;
   uint64_t num_lines;  /* data lines read (edges in the input) */
   uint64_t num_edges;  /* arcs LP votes over: 2 per undirected edge (1 per
-                          self-loop), 1 per directed edge; weight > 0 only */
+                          self-loop), 1 per directed edge; weight > 0 only;
+                          after combining (the CSR entries, counting only
+                          in-arcs when directed) */
   uint64_t num_arcs;   /* adjacency entries on disk */
   int directed;
   int wide;
@@ -69,6 +91,9 @@ typedef struct exo_cluster_result {
   uint64_t refine_merged;  /* clusters merged by the refine passes */
   uint32_t refine_passes;  /* refine passes run */
   double seconds_refine;
+  double quality;          /* Leiden: the objective's value (exo_leiden.h) */
+  uint32_t levels;         /* Leiden: levels run over all iterations */
+  uint32_t iterations;     /* Leiden: iterations run */
 } exo_cluster_result;
 
 exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
@@ -76,8 +101,9 @@ exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
 
 typedef struct exo_builder exo_builder;
 
-/* Start a build: makes the private directory. opt->files is not used (it
- * may be NULL); everything else of `opt` is. On failure nothing is left. */
+/* Start a build: makes the private directory. opt->files is only used to
+ * check opt->outputs against (it may be NULL); everything else of `opt` is.
+ * On failure nothing is left. */
 exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
                               exo_builder **out);
 /* Parse one edge-list file into the build (opt->parse applies). */
@@ -111,6 +137,13 @@ exo_status exo_graph_cluster(exo_graph *g, const exo_lp_params *params,
 exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
                                      const exo_refine_params *refine, const char *outfile,
                                      char sep, exo_ctx *ctx, exo_cluster_result *res);
+/* Leiden (exo_leiden.h) instead of label propagation, same output; the
+ * coarse levels live in the graph's directory (params->tmpdir is ignored).
+ * res->pops counts the local moves, res->rounds the sweeps, res->changes
+ * the refinement merges. */
+exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
+                            const char *outfile, char sep, exo_ctx *ctx,
+                            exo_cluster_result *res);
 /* Remove the private directory and free the graph. NULL-safe. */
 void exo_graph_free(exo_graph *g);
 

@@ -218,6 +218,45 @@ int exo_path_stat(const char *path, uint64_t *size, int *kind) {
   return 0;
 }
 
+int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
+  wchar_t *w = wide(path);
+  if (!w) return -1;
+  /* BACKUP_SEMANTICS opens directories too; no access right is needed to
+   * read the file's index */
+  HANDLE h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                         NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  free(w);
+  if (h == INVALID_HANDLE_VALUE) return fail_win();
+  BY_HANDLE_FILE_INFORMATION fi;
+  BOOL ok = GetFileInformationByHandle(h, &fi);
+  CloseHandle(h);
+  if (!ok) return fail_win();
+  id[0] = fi.dwVolumeSerialNumber;
+  id[1] = ((uint64_t)fi.nFileIndexHigh << 32) | fi.nFileIndexLow;
+  *kind = (fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) ? EXO_FILE_DIR : EXO_FILE_REGULAR;
+  return 0;
+}
+
+char *exo_realpath(const char *path) {
+  wchar_t *w = wide(path);
+  if (!w) return NULL;
+  HANDLE h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                         NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  free(w);
+  if (h == INVALID_HANDLE_VALUE) {
+    fail_win();
+    return NULL;
+  }
+  wchar_t buf[32768];
+  DWORD n = GetFinalPathNameByHandleW(h, buf, 32768, FILE_NAME_NORMALIZED);
+  CloseHandle(h);
+  if (n == 0 || n >= 32768) {
+    fail_win();
+    return NULL;
+  }
+  return narrow(buf);
+}
+
 int exo_remove(const char *path) {
   wchar_t *w = wide(path);
   if (!w) return -1;
@@ -519,6 +558,18 @@ int exo_path_stat(const char *path, uint64_t *size, int *kind) {
   kind_of(&st, size, kind);
   return 0;
 }
+
+int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
+  struct stat st;
+  uint64_t size;
+  if (stat(path, &st) != 0) return -1;
+  kind_of(&st, &size, kind);
+  id[0] = (uint64_t)st.st_dev;
+  id[1] = (uint64_t)st.st_ino;
+  return 0;
+}
+
+char *exo_realpath(const char *path) { return realpath(path, NULL); }
 
 int exo_remove(const char *path) { return unlink(path); }
 int exo_rename_replace(const char *from, const char *to) { return rename(from, to); }

@@ -75,6 +75,14 @@ enum { EXO_FILE_REGULAR = 1, EXO_FILE_DIR = 2, EXO_FILE_OTHER = 3 };
 int exo_fd_stat(int fd, uint64_t *size, int *kind);
 int exo_path_stat(const char *path, uint64_t *size, int *kind);
 
+/* The identity of the file `path` names, links followed: (device, inode) on
+ * POSIX, (volume serial number, file index) on Windows; two paths name the
+ * same file exactly when their identities are equal. */
+int exo_path_identity(const char *path, uint64_t id[2], int *kind);
+/* The absolute form of an existing path with every link and "." / ".."
+ * resolved, malloc'd; NULL and errno. */
+char *exo_realpath(const char *path);
+
 int exo_remove(const char *path);                  /* unlink a file */
 int exo_rename_replace(const char *from, const char *to); /* replaces `to` */
 /* Create a fresh directory from `tmpl` ending in "XXXXXX" (filled in). */

@@ -191,9 +191,12 @@ test_that("verbose gives catchable messages per stage, and nothing otherwise", {
 })
 
 test_that("EstimateExoLabel follows the documented sizes", {
-    e <- EstimateExoLabel(1e6, 1e7, memory_limit = "256MB", name_bytes = 9,
-                          threads = 1)
-    expect_s3_class(e, "ExoLabelEstimate")
+    est <- function(...) {
+        capture.output(e <- EstimateExoLabel(...))
+        attr(e, "details")
+    }
+    e <- est(1e6, num_edges = 1e7, memory_limit = "256MB", node_name_length = 9,
+             threads = 1)
     # 1e6 names need 2^21 slots of 16 bytes (32 MiB), taken from the 252 MiB
     # the sort gets; one thread: a run buffer and the scratch share the rest.
     # 2e7 records of 12 bytes: two full run buffers go to disk, the rest is
@@ -203,21 +206,22 @@ test_that("EstimateExoLabel follows the documented sizes", {
     csr <- 8 * 2e7 + 8 * (1e6 + 1)
     expect_equal(e$peak_temp_disk, 1e7 + 12 * 2 * per_run + csr)
     # two threads: two run buffers and the scratch, three runs on disk
-    e2 <- EstimateExoLabel(1e6, 1e7, memory_limit = "256MB", name_bytes = 9,
-                           threads = 2)
+    e2 <- est(1e6, num_edges = 1e7, memory_limit = "256MB", node_name_length = 9,
+              threads = 2)
     per_run2 <- floor((256 - 4 - 12 - 32) * 2^20 / 3 / 12) # 6 MiB per parser thread
     expect_equal(e2$peak_temp_disk, 1e7 + 12 * 3 * per_run2 + csr)
     # while reading, the table and the touched run buffers stay within the
     # budget (plus the readers' buffers)
     expect_lte(e$stages$ram[1], 256 * 2^20 + 4 * 2^20)
-    big <- EstimateExoLabel(1e6, 1e7, memory_limit = "8GB", name_bytes = 9)
+    big <- est(1e6, num_edges = 1e7, memory_limit = "8GB", node_name_length = 9)
     # everything sorted in memory: names + CSR
     expect_equal(big$peak_temp_disk, 1e7 + csr)
     expect_gt(big$peak_ram, e$peak_ram)
-    att <- EstimateExoLabel(1e6, 1e7, attenuation = 1)
-    expect_equal(att$stages$ram[3] - e$stages$ram[3], 4e6)
-    expect_output(print(e), "peak temporary disk")
-    expect_error(EstimateExoLabel(-1, 10), "num_vertices")
+    att <- est(1e6, num_edges = 1e7, attenuation = 1)
+    e1 <- est(1e6, num_edges = 1e7)
+    expect_equal(att$stages$ram[3] - e1$stages$ram[3], 4e6)
+    expect_output(EstimateExoLabel(1e6, num_edges = 1e7), "peak temporary disk")
+    expect_error(EstimateExoLabel(-1, 10), "num_v")
 })
 
 test_that("ExoLabel stops early when tempfiledir cannot hold the run", {
@@ -225,13 +229,13 @@ test_that("ExoLabel stops early when tempfiledir cannot hold the run", {
     skip_if(is.na(free))
     expect_gt(free, 0)
     huge <- c(edges = free / 10, vertices = 1e6)
-    expect_error(check_disk_space(huge, "undirected", 2^28, tempdir()),
+    expect_error(check_disk_space(huge, 2^28, tempdir()),
                  "not enough free space in tempfiledir .* only .* are free")
     small <- c(edges = 1e3, vertices = 1e2)
-    expect_null(check_disk_space(small, "undirected", 2^28, tempdir()))
+    expect_null(check_disk_space(small, 2^28, tempdir()))
     old <- options(ExoLabel.check_disk = FALSE)
     on.exit(options(old))
-    expect_null(check_disk_space(huge, "undirected", 2^28, tempdir()))
+    expect_null(check_disk_space(huge, 2^28, tempdir()))
     # file sizes give the guess; gzip counts 3.5 times
     g <- guess_input_size(example_file(), NULL)
     expect_equal(g[["edges"]], file.size(example_file()) / 32)

@@ -1,0 +1,429 @@
+/* exolabel-mpi: the MPI mode of ExoLabel, a thin driver of the core's
+ * distributed run (src/core/exo_dist.h states the design).
+ *
+ *   mpirun -np P exolabel-mpi [options] -o OUT FILE...
+ *
+ * This file is the only one that includes mpi.h: it supplies exo_dist's
+ * collectives with MPI_Alltoall(v), MPI_Allreduce and MPI_Allgather on
+ * MPI_COMM_WORLD (errors returned, not fatal), parses a subset of the
+ * command line of cli/exolabel.c, makes each rank's private temporary
+ * directory and turns failures into messages and exit codes.
+ *
+ * The option parsing duplicates the parsers of cli/exolabel.c (sizes,
+ * separator, whole numbers) for the options both accept; sharing them means
+ * moving those functions into a small cli/exo_opts.{c,h} used by both
+ * programs, left for when cli/exolabel.c is not being edited by others.
+ *
+ * Failures: when exo_dist reports that every rank stopped at the same
+ * checkpoint (a bad input line, a full disk, ...), each rank prints its
+ * message, removes its temporary directory and exits with the code of
+ * cli/exolabel.c (3 input, 4 I/O, 5 memory, ...); otherwise (a transport
+ * failure such as a dead rank) the rank calls MPI_Abort. SIGTERM and SIGINT
+ * (which mpirun sends to the surviving ranks when one dies or aborts) remove
+ * the rank's temporary directory (and, on rank 0, the unfinished output)
+ * before exiting; a SIGKILL leaves the directory "exolabel-XXXXXX" in
+ * --tempdir behind. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <mpi.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "exo_dist.h"
+#include "exo_io.h"
+#include "exo_lp.h"
+
+static const char *prog = "exolabel-mpi";
+static int g_rank = 0;
+
+/* ---- cleanup on signals (async-signal-safe: raw syscalls only) ---------- */
+static char g_tmpdir[PATH_MAX];
+static char g_outtmp[PATH_MAX];
+
+static void remove_dir_raw(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buf[4096];
+  for (;;) {
+    long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+    if (n <= 0) break;
+    for (long off = 0; off < n;) {
+      /* linux_dirent64: ino u64, off s64, reclen u16, type u8, name */
+      unsigned short reclen;
+      memcpy(&reclen, buf + off + 16, sizeof reclen);
+      const char *name = buf + off + 19;
+      if (strcmp(name, ".") && strcmp(name, "..")) unlinkat(fd, name, 0);
+      off += reclen;
+    }
+  }
+  close(fd);
+  rmdir(dir);
+}
+
+static void on_signal(int sig) {
+  if (g_tmpdir[0]) remove_dir_raw(g_tmpdir);
+  if (g_outtmp[0]) unlink(g_outtmp);
+  static const char msg[] = "exolabel-mpi: stopped by a signal; temporary files removed\n";
+  ssize_t ignored = write(2, msg, sizeof msg - 1);
+  (void)ignored;
+  _exit(128 + sig);
+}
+
+/* ---- the transport ---------------------------------------------------------- */
+
+static int to_int_counts(const uint64_t *c, int P, uint64_t unit, int *cnt, int *disp) {
+  uint64_t off = 0;
+  for (int q = 0; q < P; q++) {
+    if (c[q] % unit || c[q] / unit > INT_MAX || off / unit > INT_MAX) return -1;
+    cnt[q] = (int)(c[q] / unit);
+    disp[q] = (int)(off / unit);
+    off += c[q];
+  }
+  return 0;
+}
+
+typedef struct mpi_tr {
+  int P;
+  int *sc, *sd, *rc, *rd;
+} mpi_tr;
+
+static int tr_alltoallv(void *user, const void *sb, const uint64_t *scounts, void *rb,
+                        const uint64_t *rcounts) {
+  mpi_tr *t = user;
+  /* 8-byte units when every block allows it: 16 GiB per rank instead of 2 */
+  int eight = 1;
+  for (int q = 0; q < t->P; q++) eight &= scounts[q] % 8 == 0 && rcounts[q] % 8 == 0;
+  uint64_t unit = eight ? 8 : 1;
+  MPI_Datatype type = eight ? MPI_UINT64_T : MPI_BYTE;
+  if (to_int_counts(scounts, t->P, unit, t->sc, t->sd) ||
+      to_int_counts(rcounts, t->P, unit, t->rc, t->rd)) {
+    fprintf(stderr, "%s: rank %d: one exchange exceeds MPI's count limit (lower --memory-limit)\n",
+            prog, g_rank);
+    return -1;
+  }
+  return MPI_Alltoallv(sb, t->sc, t->sd, type, rb, t->rc, t->rd, type, MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+static int tr_alltoall_u64(void *user, const uint64_t *send, uint64_t *recv) {
+  (void)user;
+  return MPI_Alltoall(send, 1, MPI_UINT64_T, recv, 1, MPI_UINT64_T, MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+static int tr_allreduce_u64(void *user, uint64_t *vals, int n, int op) {
+  (void)user;
+  return MPI_Allreduce(MPI_IN_PLACE, vals, n, MPI_UINT64_T, op == EXO_DIST_MAX ? MPI_MAX : MPI_SUM,
+                       MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+static int tr_allgather_u64(void *user, uint64_t v, uint64_t *all) {
+  (void)user;
+  return MPI_Allgather(&v, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+/* ---- options (a subset of cli/exolabel.c's) ---------------------------------- */
+
+static void usage(FILE *f) {
+  fprintf(f,
+"Usage: mpirun -np P exolabel-mpi [options] -o OUT FILE...\n"
+"Cluster a graph given as edge-list files (\"A<sep>B<sep>W\" or \"A<sep>B\" per\n"
+"line, plain or gzip) with label propagation over P MPI ranks. Rank r reads\n"
+"the files r, r+P, r+2P, ... of the list (give at least P files to use every\n"
+"rank for reading). OUT gets one \"name<sep>cluster\" line per node, rank 0's\n"
+"nodes first; it must be on a file system every rank sees.\n"
+"\n"
+"Options (as in exolabel; the memory limit and temp directory are per rank):\n"
+"  -o, --out FILE          output file (required)\n"
+"  -m, --mode MODE         undirected (default) or directed\n"
+"  -d, --directed          same as --mode directed\n"
+"      --iterations N      cap on visits per node, 0 = automatic (default)\n"
+"      --seed N            random seed (default 1); the same seed, P and files\n"
+"                          give the same output bytes\n"
+"      --sep C             one-byte field separator; \\t (default), tab, comma,\n"
+"                          space or the byte itself\n"
+"      --header N          lines to skip at the start of each file (default 0)\n"
+"      --memory-limit SIZE buffer memory per rank, e.g. 512MB (default 256MB)\n"
+"      --tempdir DIR       node-local directory for temporary files (default\n"
+"                          $TMPDIR or /tmp)\n"
+"      --ignore-weights    every edge weighs 1\n"
+"  -v, --verbose           statistics per rank and per superstep on rank 0's\n"
+"                          standard error\n"
+"  -h, --help              this help\n"
+"Exit codes as exolabel's: 2 usage, 3 malformed input (file and line named),\n"
+"4 I/O (full disk included), 5 out of memory, 70 internal; a rank that dies\n"
+"makes mpirun end the job with a non-zero code.\n");
+}
+
+static int usage_error(const char *fmt, ...) {
+  if (g_rank == 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    va_end(ap);
+  }
+  return -1;
+}
+
+static int parse_u64(const char *s, const char *what, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (*s == '-') return usage_error("%s must be a non-negative whole number, not '%s'", what, s);
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || *end || errno)
+    return usage_error("%s must be a non-negative whole number, not '%s'", what, s);
+  *out = (uint64_t)v;
+  return 0;
+}
+
+static int parse_memory(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  double x = strtod(s, &end);
+  if (end == s || errno || !(x >= 0)) return usage_error("--memory-limit: not a size: '%s'", s);
+  while (*end == ' ') end++;
+  double mult = 1;
+  switch (*end) {
+  case 'k': case 'K': mult = 1024.0; end++; break;
+  case 'm': case 'M': mult = 1048576.0; end++; break;
+  case 'g': case 'G': mult = 1073741824.0; end++; break;
+  case 't': case 'T': mult = 1099511627776.0; end++; break;
+  default: break;
+  }
+  if (*end == 'i') end++;
+  if (*end == 'b' || *end == 'B') end++;
+  if (*end) return usage_error("--memory-limit: not a size: '%s'", s);
+  double bytes = floor(x * mult);
+  if (bytes < 4194304.0) return usage_error("--memory-limit must be at least 4MB");
+  if (bytes > 1.8e19) return usage_error("--memory-limit is too large");
+  *out = (uint64_t)bytes;
+  return 0;
+}
+
+static int parse_sep(const char *s, char *out) {
+  if (!strcmp(s, "\\t") || !strcasecmp(s, "tab")) *out = '\t';
+  else if (!strcasecmp(s, "comma")) *out = ',';
+  else if (!strcasecmp(s, "space")) *out = ' ';
+  else if (strlen(s) != 1 || s[0] == '\n' || s[0] == '\r')
+    return usage_error("--sep must be a single byte other than a line end, not '%s'", s);
+  else *out = s[0];
+  return 0;
+}
+
+typedef struct mpi_opts {
+  const char *out, *tempdir;
+  int directed, ignore_weights, verbose, help;
+  uint64_t iterations, seed, header, memory;
+  char sep;
+} mpi_opts;
+
+/* 0 on success, 1 after --help, -1 on a usage error. */
+static int parse_args(int argc, char **argv, mpi_opts *o) {
+  enum { OPT_ITER = 256, OPT_SEED, OPT_SEP, OPT_HEADER, OPT_MEM, OPT_TMP, OPT_IGNW };
+  static const struct option longopts[] = {
+      {"out", required_argument, 0, 'o'},        {"mode", required_argument, 0, 'm'},
+      {"directed", no_argument, 0, 'd'},         {"iterations", required_argument, 0, OPT_ITER},
+      {"seed", required_argument, 0, OPT_SEED},  {"sep", required_argument, 0, OPT_SEP},
+      {"header", required_argument, 0, OPT_HEADER}, {"memory-limit", required_argument, 0, OPT_MEM},
+      {"tempdir", required_argument, 0, OPT_TMP}, {"ignore-weights", no_argument, 0, OPT_IGNW},
+      {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  memset(o, 0, sizeof *o);
+  o->seed = 1;
+  o->memory = (uint64_t)256 << 20;
+  o->sep = '\t';
+  opterr = g_rank == 0;
+  int c;
+  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
+    int bad = 0;
+    switch (c) {
+    case 'o': o->out = optarg; break;
+    case 'm':
+      if (!strcmp(optarg, "directed")) o->directed = 1;
+      else if (!strcmp(optarg, "undirected")) o->directed = 0;
+      else bad = usage_error("--mode must be 'undirected' or 'directed', not '%s'", optarg);
+      break;
+    case 'd': o->directed = 1; break;
+    case OPT_ITER: bad = parse_u64(optarg, "--iterations", &o->iterations); break;
+    case OPT_SEED: bad = parse_u64(optarg, "--seed", &o->seed); break;
+    case OPT_SEP: bad = parse_sep(optarg, &o->sep); break;
+    case OPT_HEADER: bad = parse_u64(optarg, "--header", &o->header); break;
+    case OPT_MEM: bad = parse_memory(optarg, &o->memory); break;
+    case OPT_TMP: o->tempdir = optarg; break;
+    case OPT_IGNW: o->ignore_weights = 1; break;
+    case 'v': o->verbose = 1; break;
+    case 'h': o->help = 1; break;
+    default: bad = usage_error("unknown option"); break;
+    }
+    if (bad) return -1;
+  }
+  if (o->help) return 1;
+  if (!o->out) return usage_error("-o/--out is required");
+  if (optind >= argc) return usage_error("no input files (standard input is not supported)");
+  if (o->iterations > EXO_LP_MAX_VISITS) o->iterations = EXO_LP_MAX_VISITS;
+  if (!o->tempdir) o->tempdir = getenv("TMPDIR");
+  if (!o->tempdir || !*o->tempdir) o->tempdir = "/tmp";
+  return 0;
+}
+
+static int exit_code(exo_status st) {
+  switch (st) {
+  case EXO_OK: return 0;
+  case EXO_EARG: return 2;
+  case EXO_EINPUT: case EXO_ELIMIT: return 3;
+  case EXO_EIO: case EXO_ENOSPC: return 4;
+  case EXO_ENOMEM: return 5;
+  case EXO_EINTR: return 130;
+  default: return 70;
+  }
+}
+
+static double peak_rss(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return 1024.0 * (double)ru.ru_maxrss;
+}
+
+/* Rank 0 prints key<TAB>value statistics, one line per rank and per superstep. */
+static void print_stats(const exo_dist_result *res, int P, double seconds) {
+  enum { NV = 16 };
+  double mine[NV] = {(double)res->own_nodes, (double)res->own_arcs, (double)res->ghosts,
+                     (double)res->boundary_nodes, (double)res->send_list,
+                     (double)res->bytes_sent[0], (double)res->bytes_sent[1],
+                     (double)res->bytes_sent[2], (double)res->bytes_sent[3],
+                     res->seconds[0], res->seconds[1], res->seconds[2], res->seconds[3],
+                     res->seconds[4], (double)res->temp_disk, peak_rss()};
+  double *all = g_rank == 0 ? malloc(sizeof mine * (size_t)P) : NULL;
+  MPI_Gather(mine, NV, MPI_DOUBLE, all, NV, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  uint64_t steps = res->supersteps < EXO_DIST_MAX_STEPS ? res->supersteps : EXO_DIST_MAX_STEPS;
+  uint64_t *sum = g_rank == 0 ? calloc(steps + 1, 8) : NULL, *max = g_rank == 0 ? calloc(steps + 1, 8) : NULL;
+  MPI_Reduce(res->step_bytes, sum, (int)steps, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(res->step_bytes, max, (int)steps, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (g_rank == 0 && all && sum && max) {
+    fprintf(stderr,
+            "ranks\t%d\nnodes\t%" PRIu64 "\nedges\t%" PRIu64 "\narcs\t%" PRIu64
+            "\nadjacency_entries\t%" PRIu64 "\nclusters\t%" PRIu64
+            "\niterations\t%u\nsupersteps\t%" PRIu64 "\nlp_visits\t%" PRIu64 "\nlp_changes\t%" PRIu64
+            "\nseconds\t%.3f\n",
+            P, res->num_nodes, res->num_lines, res->num_arcs, res->num_entries, res->num_clusters,
+            res->max_visits,
+            res->supersteps, res->pops, res->changes, seconds);
+    fprintf(stderr, "rank\tnodes\tarcs\tghosts\tboundary\tsend_list\tsent_resolve\tsent_arcs\t"
+                    "sent_lp\tsent_output\ts_parse\ts_resolve\ts_csr\ts_lp\ts_output\ttemp_disk\tpeak_rss\n");
+    for (int q = 0; q < P; q++) {
+      const double *v = all + (size_t)q * NV;
+      fprintf(stderr, "rank\t%d", q);
+      for (int i = 0; i < NV; i++) fprintf(stderr, i >= 9 && i <= 13 ? "\t%.3f" : "\t%.0f", v[i]);
+      fputc('\n', stderr);
+    }
+    fprintf(stderr, "superstep\tchanges\tbytes_all_ranks\tbytes_max_rank\n");
+    for (uint64_t k = 0; k < steps; k++)
+      fprintf(stderr, "superstep\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", k + 1,
+              res->step_changes[k], sum[k], max[k]);
+  }
+  free(all);
+  free(sum);
+  free(max);
+}
+
+int main(int argc, char **argv) {
+  int P = 1;
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    fprintf(stderr, "%s: MPI_Init failed\n", prog);
+    return 70;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+  mpi_opts o;
+  int pr = parse_args(argc, argv, &o);
+  if (pr != 0) { /* every rank parsed the same arguments */
+    if (pr > 0 && g_rank == 0) usage(stdout);
+    MPI_Finalize();
+    return pr > 0 ? 0 : 2;
+  }
+
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  char *tmpdir = NULL;
+  exo_status st = exo_tempdir_create(o.tempdir, &tmpdir, &ctx);
+  if (!st) {
+    snprintf(g_tmpdir, sizeof g_tmpdir, "%s", tmpdir);
+    if (g_rank == 0) snprintf(g_outtmp, sizeof g_outtmp, "%s.mpi-tmp", o.out);
+  }
+  mpi_tr tr = {P, NULL, NULL, NULL, NULL};
+  tr.sc = malloc((size_t)P * 4 * sizeof(int));
+  if (!tr.sc && !st) st = EXO_FAIL(&ctx, EXO_ENOMEM, "out of memory");
+  if (tr.sc) {
+    tr.sd = tr.sc + P;
+    tr.rc = tr.sc + 2 * P;
+    tr.rd = tr.sc + 3 * P;
+  }
+  exo_dist_comm comm = {&tr, g_rank, P, tr_alltoallv, tr_alltoall_u64, tr_allreduce_u64,
+                        tr_allgather_u64};
+  exo_dist_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.files = (const char *const *)(argv + optind);
+  opt.nfiles = (size_t)(argc - optind);
+  opt.parse.sep = o.sep;
+  opt.parse.header_lines = o.header;
+  opt.parse.ignore_weights = o.ignore_weights;
+  opt.parse.threads = 1;
+  opt.directed = o.directed;
+  opt.tmpdir = tmpdir;
+  opt.memory_limit = o.memory;
+  opt.max_visits = (uint32_t)o.iterations;
+  opt.seed = o.seed;
+  opt.out_path = o.out;
+  opt.sep = o.sep;
+
+  double t0 = MPI_Wtime();
+  exo_dist_result res;
+  memset(&res, 0, sizeof res);
+  int agreed = 0;
+  if (!st) {
+    st = exo_dist_run(&opt, &comm, &ctx, &res);
+    agreed = res.agreed;
+  }
+  if (tmpdir) exo_tempdir_remove(tmpdir);
+  free(tmpdir);
+  g_tmpdir[0] = 0;
+  if (st) {
+    fprintf(stderr, "%s: rank %d: %s%s\n", prog, g_rank, strncmp(ctx.err.msg, "stopped", 7) ? "error: " : "",
+            ctx.err.msg[0] ? ctx.err.msg : exo_status_name(st));
+    fflush(stderr);
+    free(tr.sc);
+    exo_dist_result_free(&res);
+    if (!agreed) MPI_Abort(MPI_COMM_WORLD, exit_code(st));
+    MPI_Finalize();
+    return exit_code(st);
+  }
+  g_outtmp[0] = 0;
+  if (o.verbose) print_stats(&res, P, MPI_Wtime() - t0);
+  free(tr.sc);
+  exo_dist_result_free(&res);
+  MPI_Finalize();
+  return 0;
+}

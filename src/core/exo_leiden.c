@@ -1,0 +1,1027 @@
+/* exo_leiden.c: Leiden on the CSR files (rules and memory in exo_leiden.h).
+ *
+ * Every pass over a level walks the nodes block by block (EXO_LEIDEN_BLOCK
+ * ids): the block's offsets and node weights are read from their files,
+ * then its adjacency lists, whole when they fit the read buffer together,
+ * else one list (or one buffer-sized chunk of a long list) at a time. The
+ * sequential passes (weights, E(v, S - v), aggregation, quality) take the
+ * blocks in id order; local moving and refinement take them in id order
+ * too, with the nodes of a block in a seeded random order. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "exo_leiden.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exo_io.h"
+#include "exo_output.h"
+#include "exo_record.h"
+#include "exo_rng.h"
+#include "exo_sort.h"
+
+#define LD_MIN_BUF ((uint64_t)64 << 10)
+#define LD_MAX_BUF ((uint64_t)64 << 20)
+#define LD_NONE UINT64_MAX
+#define LD_EPS 1e-12
+#define LD_POLL_BLOCKS 16u
+
+/* ---- ids: u32 while every id fits, else u64 ----------------------------- */
+typedef struct idvec {
+  uint32_t *a32;
+  uint64_t *a64;
+} idvec;
+
+static inline uint64_t id_get(const idvec *a, uint64_t i) {
+  return a->a64 ? a->a64[i] : a->a32[i];
+}
+static inline void id_set(idvec *a, uint64_t i, uint64_t x) {
+  if (a->a64)
+    a->a64[i] = x;
+  else
+    a->a32[i] = (uint32_t)x;
+}
+static int id_alloc(idvec *a, uint64_t n, int wide) {
+  size_t cnt = (size_t)(n ? n : 1);
+  if (wide)
+    a->a64 = malloc(cnt * 8);
+  else
+    a->a32 = malloc(cnt * 4);
+  return (a->a64 || a->a32) ? 0 : -1;
+}
+static void id_free(idvec *a) {
+  free(a->a32);
+  free(a->a64);
+  a->a32 = NULL;
+  a->a64 = NULL;
+}
+
+/* ---- gain tally: open addressing keyed by community id ----------------- */
+typedef struct tslot {
+  uint64_t key;
+  double w;
+} tslot;
+
+typedef struct tally {
+  tslot *slots;
+  size_t *touched; /* occupied slots in order of first arc */
+  size_t cap, count;
+  unsigned shift;
+} tally;
+
+static int tally_init(tally *t, uint64_t entries) {
+  size_t cap = 16;
+  unsigned bits = 4;
+  while ((uint64_t)cap < 2 * entries + 2) {
+    cap *= 2;
+    bits++;
+  }
+  t->slots = malloc(cap * sizeof *t->slots);
+  t->touched = malloc(cap * sizeof *t->touched);
+  if (!t->slots || !t->touched) return -1;
+  for (size_t i = 0; i < cap; i++) t->slots[i].key = LD_NONE;
+  t->cap = cap;
+  t->shift = 64u - bits;
+  t->count = 0;
+  return 0;
+}
+static void tally_free(tally *t) {
+  free(t->slots);
+  free(t->touched);
+  memset(t, 0, sizeof *t);
+}
+static void tally_clear(tally *t) {
+  for (size_t i = 0; i < t->count; i++) t->slots[t->touched[i]].key = LD_NONE;
+  t->count = 0;
+}
+/* The table holds at least twice the largest degree: it never fills. */
+static inline void tally_add(tally *t, uint64_t key, double w) {
+  size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> t->shift), mask = t->cap - 1;
+  for (;;) {
+    tslot *e = &t->slots[h];
+    if (e->key == key) {
+      e->w += w;
+      return;
+    }
+    if (e->key == LD_NONE) {
+      e->key = key;
+      e->w = w;
+      t->touched[t->count++] = h;
+      return;
+    }
+    h = (h + 1) & mask;
+  }
+}
+static inline double tally_get(const tally *t, uint64_t key) {
+  size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> t->shift), mask = t->cap - 1;
+  for (;;) {
+    const tslot *e = &t->slots[h];
+    if (e->key == key) return e->w;
+    if (e->key == LD_NONE) return 0.0;
+    h = (h + 1) & mask;
+  }
+}
+
+/* ---- the level ---------------------------------------------------------- */
+struct exo_leiden_level {
+  exo_csr_files csr;
+  exo_leiden_params p;
+  exo_ctx *ctx;
+  uint64_t n;
+  size_t esz;
+  int input_graph;
+  double gp;       /* g' */
+  double total_w;  /* sum of the node weights (2m for modularity) */
+  idvec comm, refined;
+  double *tot;     /* W_C by community id */
+  uint64_t *x1;    /* moving: member counts; refinement: W_R (as double) */
+  uint64_t *x2;    /* moving: empty-id stack; refinement: E(R, S - R) */
+  uint64_t nfree;  /* empty ids on the stack */
+  uint64_t *bits;  /* moving: active; refinement: no longer a singleton */
+  uint64_t nactive;
+  int fd_off, fd_adj, fd_w;
+  char *own_weights; /* weights file this level wrote (input graph) */
+  uint8_t *buf;
+  uint64_t buf_entries;
+  uint64_t buf_lo, buf_hi; /* entries held in buf */
+  uint64_t blk_first, blk_cnt;
+  uint64_t blk_off[EXO_LEIDEN_BLOCK + 1];
+  double blk_w[EXO_LEIDEN_BLOCK];
+  uint64_t maxdeg;
+  tally t;
+  exo_rng rng;
+  uint32_t perm[EXO_LEIDEN_BLOCK];
+};
+
+static inline double *as_dbl(uint64_t *p) { return (double *)(void *)p; }
+
+static exo_status oom(exo_ctx *ctx, const char *what) {
+  return EXO_FAIL(ctx, EXO_ENOMEM, "leiden: out of memory for %s", what);
+}
+
+static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
+static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
+static inline void bit_clr(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
+
+/* Read the offsets and weights of block [first, first + cnt); every pass
+ * loads its blocks through here, which polls for interrupts every
+ * LD_POLL_BLOCKS blocks. */
+static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
+  exo_ctx *ctx = lv->ctx;
+  uint64_t cnt = lv->n - first;
+  if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
+  exo_status s;
+  if ((first / EXO_LEIDEN_BLOCK) % LD_POLL_BLOCKS == 0 && (s = exo_poll(ctx)) != EXO_OK) return s;
+  s = exo_pread_full(lv->fd_off, lv->blk_off, (size_t)(cnt + 1) * 8, first * 8,
+                                lv->csr.offsets_path, ctx);
+  if (s) return s;
+  if (lv->fd_w >= 0) {
+    s = exo_pread_full(lv->fd_w, lv->blk_w, (size_t)cnt * 8, first * 8, "leiden node weights",
+                       ctx);
+    if (s) return s;
+  } else {
+    for (uint64_t i = 0; i < cnt; i++) lv->blk_w[i] = 1.0;
+  }
+  for (uint64_t i = 0; i < cnt; i++)
+    if (lv->blk_off[i + 1] < lv->blk_off[i] || lv->blk_off[i + 1] > lv->csr.m)
+      return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is inconsistent at node %llu",
+                      lv->csr.offsets_path, (unsigned long long)(first + i));
+  lv->blk_first = first;
+  lv->blk_cnt = cnt;
+  /* the whole block's lists when they fit the buffer */
+  uint64_t lo = lv->blk_off[0], hi = lv->blk_off[cnt];
+  if (hi - lo <= lv->buf_entries && hi > lo && !(lo >= lv->buf_lo && hi <= lv->buf_hi)) {
+    s = exo_pread_full(lv->fd_adj, lv->buf, (size_t)((hi - lo) * lv->esz), lo * lv->esz,
+                       lv->csr.adj_path, ctx);
+    if (s) {
+      lv->buf_lo = lv->buf_hi = 0;
+      return s;
+    }
+    lv->buf_lo = lo;
+    lv->buf_hi = hi;
+  }
+  return EXO_OK;
+}
+
+/* Entries [pos, min(hi, pos + buffer)) of the adjacency file: *p, *cnt. */
+static exo_status chunk_at(exo_leiden_level *lv, uint64_t pos, uint64_t hi, const uint8_t **p,
+                           uint64_t *cnt) {
+  uint64_t end = hi - pos > lv->buf_entries ? pos + lv->buf_entries : hi;
+  if (!(pos >= lv->buf_lo && end <= lv->buf_hi)) {
+    lv->buf_lo = lv->buf_hi = 0;
+    exo_status s = exo_pread_full(lv->fd_adj, lv->buf, (size_t)((end - pos) * lv->esz),
+                                  pos * lv->esz, lv->csr.adj_path, lv->ctx);
+    if (s) return s;
+    lv->buf_lo = pos;
+    lv->buf_hi = end;
+  }
+  *p = lv->buf + (pos - lv->buf_lo) * lv->esz;
+  *cnt = end - pos;
+  return EXO_OK;
+}
+
+static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
+  return EXO_FAIL(lv->ctx, EXO_EINTERNAL,
+                  "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
+                  lv->csr.adj_path, (unsigned long long)v, (unsigned long long)u,
+                  (unsigned long long)lv->n);
+}
+
+/* Iterate the arcs of node v (in the loaded block): the body sees u and
+ * the weight w = |w| (self-loops of the input graph doubled). */
+#define FOR_ARCS(lv, v, u, w, s, body)                                            \
+  do {                                                                            \
+    uint64_t lo_ = (lv)->blk_off[(v) - (lv)->blk_first];                          \
+    uint64_t hi_ = (lv)->blk_off[(v) - (lv)->blk_first + 1];                      \
+    for (uint64_t pos_ = lo_; pos_ < hi_;) {                                      \
+      const uint8_t *p_;                                                          \
+      uint64_t c_;                                                                \
+      if (((s) = chunk_at((lv), pos_, hi_, &p_, &c_)) != EXO_OK) break;           \
+      for (uint64_t i_ = 0; i_ < c_; i_++, p_ += (lv)->esz) {                     \
+        uint64_t u;                                                               \
+        float wf_;                                                                \
+        exo_adj_decode(p_, (lv)->csr.wide, &u, &wf_);                             \
+        if (u >= (lv)->n) {                                                       \
+          (s) = bad_nbr((lv), (v), u);                                            \
+          break;                                                                  \
+        }                                                                         \
+        double w = fabs((double)wf_);                                             \
+        if (u == (v) && (lv)->input_graph) w *= 2.0;                              \
+        body                                                                      \
+      }                                                                           \
+      if (s) break;                                                               \
+      pos_ += c_;                                                                 \
+    }                                                                             \
+  } while (0)
+
+/* ---- open / free ---------------------------------------------------------- */
+
+static exo_status open_ro(const char *path, int *fd, exo_ctx *ctx) {
+  *fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (*fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
+  return EXO_OK;
+}
+
+void exo_leiden_level_free(exo_leiden_level *lv) {
+  if (!lv) return;
+  if (lv->fd_off >= 0) close(lv->fd_off);
+  if (lv->fd_adj >= 0) close(lv->fd_adj);
+  if (lv->fd_w >= 0) close(lv->fd_w);
+  if (lv->own_weights) exo_unlink(lv->own_weights);
+  free(lv->own_weights);
+  id_free(&lv->comm);
+  id_free(&lv->refined);
+  free(lv->tot);
+  free(lv->x1);
+  free(lv->x2);
+  free(lv->bits);
+  free(lv->buf);
+  tally_free(&lv->t);
+  free(lv);
+}
+
+/* Sequential pass over the offsets file: validity and the largest degree. */
+static exo_status scan_offsets(exo_leiden_level *lv) {
+  exo_ctx *ctx = lv->ctx;
+  uint64_t size = 0;
+  exo_status s = exo_file_size(lv->csr.offsets_path, &size, ctx);
+  if (s) return s;
+  if (size != (lv->n + 1) * 8)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' has %llu bytes, expected %llu",
+                    lv->csr.offsets_path, (unsigned long long)size,
+                    (unsigned long long)((lv->n + 1) * 8));
+  if ((s = exo_file_size(lv->csr.adj_path, &size, ctx)) != EXO_OK) return s;
+  if (size != lv->csr.m * lv->esz)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR adjacency file '%s' has %llu bytes, expected %llu",
+                    lv->csr.adj_path, (unsigned long long)size,
+                    (unsigned long long)(lv->csr.m * lv->esz));
+  uint64_t prev = 0;
+  for (uint64_t first = 0; first < lv->n; first += EXO_LEIDEN_BLOCK) {
+    uint64_t cnt = lv->n - first;
+    if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
+    if ((s = exo_pread_full(lv->fd_off, lv->blk_off, (size_t)(cnt + 1) * 8, first * 8,
+                            lv->csr.offsets_path, ctx)) != EXO_OK)
+      return s;
+    if (first == 0 && lv->blk_off[0] != 0) prev = LD_NONE;
+    for (uint64_t i = 0; i <= cnt; i++) {
+      if (lv->blk_off[i] < prev || prev == LD_NONE)
+        return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not increasing at node %llu",
+                        lv->csr.offsets_path, (unsigned long long)(first + i));
+      if (i > 0 && lv->blk_off[i] - lv->blk_off[i - 1] > lv->maxdeg)
+        lv->maxdeg = lv->blk_off[i] - lv->blk_off[i - 1];
+      prev = lv->blk_off[i];
+    }
+  }
+  if (prev != lv->csr.m)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not span %llu entries",
+                    lv->csr.offsets_path, (unsigned long long)lv->csr.m);
+  return EXO_OK;
+}
+
+/* The input graph's node weights: degrees (modularity) or nothing (CPM:
+ * every weight is 1, see load_block). */
+static exo_status write_degrees(exo_leiden_level *lv) {
+  exo_ctx *ctx = lv->ctx;
+  if (lv->p.objective == EXO_LEIDEN_CPM) return EXO_OK;
+  char name[64];
+  snprintf(name, sizeof name, "leiden-degrees-%p.bin", (void *)lv);
+  lv->own_weights = exo_path_join(lv->p.tmpdir, name);
+  if (!lv->own_weights) return oom(ctx, "a path");
+  exo_writer out;
+  memset(&out, 0, sizeof out);
+  exo_status s = exo_writer_open(&out, lv->own_weights, EXO_IO_DEFAULT_BUF, ctx);
+  if (s) return s;
+  for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
+    if ((s = load_block(lv, first)) != EXO_OK) break;
+    for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
+      double k = 0.0;
+      FOR_ARCS(lv, v, u, w, s, { k += w; });
+      if (!s) s = exo_writer_write(&out, &k, 8, ctx);
+    }
+  }
+  if (s) {
+    exo_writer_abort(&out);
+    return s;
+  }
+  if ((s = exo_writer_close(&out, ctx)) != EXO_OK) return s;
+  return open_ro(lv->own_weights, &lv->fd_w, ctx);
+}
+
+/* Read a file of n u64 community ids into comm. */
+static exo_status read_init(exo_leiden_level *lv, const char *path) {
+  exo_ctx *ctx = lv->ctx;
+  exo_reader r;
+  memset(&r, 0, sizeof r);
+  exo_status s = exo_reader_open(&r, path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 0, ctx);
+  if (s) return s;
+  if (exo_reader_remaining(&r) != lv->n * 8) {
+    exo_reader_close(&r);
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: '%s' does not hold %llu ids", path,
+                    (unsigned long long)lv->n);
+  }
+  for (uint64_t v = 0; v < lv->n && !s; v++) {
+    uint64_t c;
+    if ((s = exo_reader_read(&r, &c, 8, ctx)) != EXO_OK) break;
+    if (c >= lv->n)
+      s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: '%s': community %llu of node %llu >= %llu", path,
+                   (unsigned long long)c, (unsigned long long)v, (unsigned long long)lv->n);
+    else
+      id_set(&lv->comm, v, c);
+  }
+  exo_reader_close(&r);
+  return s;
+}
+
+/* W_C, member counts and the empty-id stack from comm and the weights. */
+static exo_status init_communities(exo_leiden_level *lv) {
+  const uint64_t n = lv->n;
+  memset(lv->tot, 0, (size_t)n * sizeof *lv->tot);
+  memset(lv->x1, 0, (size_t)n * 8);
+  lv->total_w = 0.0;
+  for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
+    uint64_t cnt = n - first;
+    if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
+    if (lv->fd_w >= 0) {
+      exo_status s = exo_pread_full(lv->fd_w, lv->blk_w, (size_t)cnt * 8, first * 8,
+                                    "leiden node weights", lv->ctx);
+      if (s) return s;
+    } else {
+      for (uint64_t i = 0; i < cnt; i++) lv->blk_w[i] = 1.0;
+    }
+    for (uint64_t i = 0; i < cnt; i++) {
+      uint64_t c = id_get(&lv->comm, first + i);
+      lv->tot[c] += lv->blk_w[i];
+      lv->x1[c]++;
+      lv->total_w += lv->blk_w[i];
+    }
+  }
+  lv->nfree = 0;
+  for (uint64_t c = n; c-- > 0;) /* popped smallest first */
+    if (lv->x1[c] == 0) lv->x2[lv->nfree++] = c;
+  if (lv->p.objective == EXO_LEIDEN_MODULARITY)
+    lv->gp = lv->total_w > 0.0 ? lv->p.resolution / lv->total_w : 0.0;
+  else
+    lv->gp = lv->p.resolution;
+  return EXO_OK;
+}
+
+exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_params *params,
+                                 const char *weights_path, const char *init_path,
+                                 int input_graph, exo_ctx *ctx, exo_leiden_level **out) {
+  *out = NULL;
+  exo_leiden_level *lv = calloc(1, sizeof *lv);
+  if (!lv) return oom(ctx, "the level");
+  lv->fd_off = lv->fd_adj = lv->fd_w = -1;
+  lv->csr = *csr;
+  lv->p = *params;
+  lv->ctx = ctx;
+  lv->n = csr->n;
+  lv->esz = exo_adj_size(csr->wide);
+  lv->input_graph = input_graph;
+  const uint64_t n = csr->n;
+  int wide = params->force_wide_ids || n > EXO_NARROW_ID_LIMIT;
+  exo_status s = EXO_OK;
+  if (n > SIZE_MAX / 16) {
+    s = oom(ctx, "the node arrays");
+    goto fail;
+  }
+  if (id_alloc(&lv->comm, n, wide) || id_alloc(&lv->refined, n, wide) ||
+      !(lv->tot = malloc((size_t)(n ? n : 1) * 8)) || !(lv->x1 = malloc((size_t)(n ? n : 1) * 8)) ||
+      !(lv->x2 = malloc((size_t)(n ? n : 1) * 8)) ||
+      !(lv->bits = calloc((size_t)(n / 64 + 1), 8))) {
+    s = oom(ctx, "the node arrays");
+    goto fail;
+  }
+  uint64_t bufbytes = params->memory_limit / 4;
+  if (bufbytes < LD_MIN_BUF) bufbytes = LD_MIN_BUF;
+  if (bufbytes > LD_MAX_BUF) bufbytes = LD_MAX_BUF;
+  lv->buf_entries = bufbytes / lv->esz;
+  lv->buf = malloc((size_t)(lv->buf_entries * lv->esz));
+  if (!lv->buf) {
+    s = oom(ctx, "the read buffer");
+    goto fail;
+  }
+  if ((s = open_ro(csr->offsets_path, &lv->fd_off, ctx)) != EXO_OK) goto fail;
+  if ((s = open_ro(csr->adj_path, &lv->fd_adj, ctx)) != EXO_OK) goto fail;
+  if ((s = scan_offsets(lv)) != EXO_OK) goto fail;
+  if (tally_init(&lv->t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
+    s = oom(ctx, "the gain tally");
+    goto fail;
+  }
+  if (weights_path) {
+    uint64_t size = 0;
+    if ((s = exo_file_size(weights_path, &size, ctx)) != EXO_OK) goto fail;
+    if (size != n * 8) {
+      s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: '%s' does not hold %llu weights", weights_path,
+                   (unsigned long long)n);
+      goto fail;
+    }
+    if ((s = open_ro(weights_path, &lv->fd_w, ctx)) != EXO_OK) goto fail;
+  } else if ((s = write_degrees(lv)) != EXO_OK) {
+    goto fail;
+  }
+  if (init_path) {
+    if ((s = read_init(lv, init_path)) != EXO_OK) goto fail;
+  } else {
+    for (uint64_t v = 0; v < n; v++) id_set(&lv->comm, v, v);
+  }
+  for (uint64_t v = 0; v < n; v++) id_set(&lv->refined, v, v);
+  if ((s = init_communities(lv)) != EXO_OK) goto fail;
+  exo_rng_seed(&lv->rng, params->seed);
+  *out = lv;
+  return EXO_OK;
+fail:
+  exo_leiden_level_free(lv);
+  return ctx->err.code ? ctx->err.code : s;
+}
+
+/* ---- local moving --------------------------------------------------------- */
+
+/* Tally v's arcs by the community of the neighbour (self-loops left out);
+ * *kv = their weight. */
+static exo_status tally_communities(exo_leiden_level *lv, uint64_t v, double *kv) {
+  exo_status s = EXO_OK;
+  double k = 0.0;
+  tally_clear(&lv->t);
+  FOR_ARCS(lv, v, u, w, s, {
+    if (u != v) {
+      tally_add(&lv->t, id_get(&lv->comm, u), w);
+      k += w;
+    }
+  });
+  *kv = k;
+  return s;
+}
+
+exo_status exo_leiden_level_gain(exo_leiden_level *lv, uint64_t v, uint64_t c,
+                                 double *delta) {
+  if (v >= lv->n || c >= lv->n)
+    return EXO_FAIL(lv->ctx, EXO_EARG, "exo_leiden_level_gain: node or community out of range");
+  exo_status s = load_block(lv, v - v % EXO_LEIDEN_BLOCK);
+  if (s) return s;
+  double kv;
+  if ((s = tally_communities(lv, v, &kv)) != EXO_OK) return s;
+  const uint64_t a = id_get(&lv->comm, v);
+  const double wv = lv->blk_w[v - lv->blk_first];
+  double stay = tally_get(&lv->t, a) - lv->gp * wv * (lv->tot[a] - wv);
+  double go = c == a ? stay : tally_get(&lv->t, c) - lv->gp * wv * lv->tot[c];
+  *delta = go - stay;
+  return EXO_OK;
+}
+
+/* Process active node v of the loaded block; *moved set when it moved. */
+static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
+  double kv;
+  exo_status s = tally_communities(lv, v, &kv);
+  if (s) return s;
+  *moved = 0;
+  const uint64_t a = id_get(&lv->comm, v);
+  const double wv = lv->blk_w[v - lv->blk_first];
+  const double gp = lv->gp;
+  const double stay = tally_get(&lv->t, a) - gp * wv * (lv->tot[a] - wv);
+  double best = stay + LD_EPS * kv;
+  uint64_t to = a;
+  for (size_t i = 0; i < lv->t.count; i++) {
+    const tslot *e = &lv->t.slots[lv->t.touched[i]];
+    if (e->key == a) continue;
+    double g = e->w - gp * wv * lv->tot[e->key];
+    if (g > best) {
+      best = g;
+      to = e->key;
+    }
+  }
+  /* an empty community: gain 0 (only worth it when v is not alone) */
+  if (lv->x1[a] > 1 && 0.0 > best && lv->nfree > 0) to = lv->x2[--lv->nfree];
+  if (to == a) return EXO_OK;
+  lv->tot[a] -= wv;
+  lv->tot[to] += wv;
+  lv->x1[to]++;
+  if (--lv->x1[a] == 0) lv->x2[lv->nfree++] = a;
+  id_set(&lv->comm, v, to);
+  *moved = 1;
+  FOR_ARCS(lv, v, u, w, s, {
+    (void)w;
+    if (u != v && !bit_get(lv->bits, u) && id_get(&lv->comm, u) != to) {
+      bit_set(lv->bits, u);
+      lv->nactive++;
+    }
+  });
+  return s;
+}
+
+/* A new permutation of the block positions for this pass. */
+static void shuffle_positions(exo_leiden_level *lv) {
+  for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) lv->perm[i] = i;
+  for (uint32_t i = EXO_LEIDEN_BLOCK - 1; i > 0; i--) {
+    uint32_t j = (uint32_t)exo_rng_below(&lv->rng, (uint64_t)i + 1);
+    uint32_t t = lv->perm[i];
+    lv->perm[i] = lv->perm[j];
+    lv->perm[j] = t;
+  }
+}
+
+static int block_has_bits(const exo_leiden_level *lv, uint64_t first, int want) {
+  uint64_t cnt = lv->n - first;
+  if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
+  for (uint64_t i = 0; i < cnt; i += 64) { /* first is a multiple of 64 */
+    uint64_t word = lv->bits[(first + i) >> 6];
+    if (cnt - i < 64) word &= ((uint64_t)1 << (cnt - i)) - 1;
+    if (want ? word != 0 : word != (cnt - i < 64 ? ((uint64_t)1 << (cnt - i)) - 1 : UINT64_MAX))
+      return 1;
+  }
+  return 0;
+}
+
+exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t *sweeps) {
+  const uint64_t n = lv->n;
+  *moves = 0;
+  *sweeps = 0;
+  for (uint64_t v = 0; v < n; v++) bit_set(lv->bits, v);
+  lv->nactive = n;
+  exo_status s = EXO_OK;
+  uint64_t blocks = 0, done = 0;
+  while (lv->nactive > 0) {
+    (*sweeps)++;
+    shuffle_positions(lv);
+    for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
+      uint32_t mask = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
+      if (++blocks % LD_POLL_BLOCKS == 0) exo_progress(lv->ctx, EXO_STAGE_CLUSTER, done, 0);
+      if (!block_has_bits(lv, first, 1)) continue;
+      if ((s = load_block(lv, first)) != EXO_OK) return s;
+      for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
+        uint64_t v = first + (lv->perm[i] ^ mask);
+        if (v >= n || !bit_get(lv->bits, v)) continue;
+        bit_clr(lv->bits, v);
+        lv->nactive--;
+        done++;
+        int moved;
+        if ((s = move_node(lv, v, &moved)) != EXO_OK) return s;
+        *moves += (uint64_t)moved;
+      }
+    }
+  }
+  return EXO_OK;
+}
+
+uint64_t exo_leiden_level_communities(const exo_leiden_level *lv) { return lv->n - lv->nfree; }
+
+/* ---- quality -------------------------------------------------------------- */
+
+exo_status exo_leiden_level_quality(exo_leiden_level *lv, double *quality) {
+  const uint64_t n = lv->n;
+  double *in = as_dbl(lv->x2); /* the empty-id stack is not needed after moving */
+  for (uint64_t c = 0; c < n; c++) in[c] = 0.0;
+  lv->nfree = 0;
+  exo_status s = EXO_OK;
+  for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
+    if ((s = load_block(lv, first)) != EXO_OK) return s;
+    for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
+      uint64_t c = id_get(&lv->comm, v);
+      FOR_ARCS(lv, v, u, w, s, {
+        if (id_get(&lv->comm, u) == c) in[c] += w;
+      });
+    }
+  }
+  if (s) return s;
+  double q = 0.0;
+  for (uint64_t c = 0; c < n; c++) {
+    if (lv->x1[c] == 0) continue;
+    double W = lv->tot[c];
+    if (lv->p.objective == EXO_LEIDEN_MODULARITY)
+      q += lv->total_w > 0.0 ? (in[c] - lv->gp * W * W) / lv->total_w : 0.0;
+    else
+      q += in[c] / 2.0 - lv->gp * W * (W - 1.0) / 2.0;
+  }
+  *quality = q;
+  return EXO_OK;
+}
+
+/* ---- refinement ------------------------------------------------------------ */
+
+exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
+  const uint64_t n = lv->n;
+  double *wr = as_dbl(lv->x1), *ext = as_dbl(lv->x2);
+  *merges = 0;
+  memset(lv->bits, 0, (size_t)(n / 64 + 1) * 8);
+  exo_status s = EXO_OK;
+  /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
+  for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
+    if ((s = load_block(lv, first)) != EXO_OK) return s;
+    for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
+      uint64_t c = id_get(&lv->comm, v);
+      double e = 0.0;
+      FOR_ARCS(lv, v, u, w, s, {
+        if (u != v && id_get(&lv->comm, u) == c) e += w;
+      });
+      id_set(&lv->refined, v, v);
+      wr[v] = lv->blk_w[v - first];
+      ext[v] = e;
+    }
+  }
+  if (s) return s;
+  /* pass 2: merge well-connected singletons, nodes in seeded order */
+  const double gp = lv->gp;
+  shuffle_positions(lv);
+  for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
+    uint32_t mask = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
+    if (!block_has_bits(lv, first, 0)) continue; /* every node already merged */
+    if ((s = load_block(lv, first)) != EXO_OK) return s;
+    for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
+      uint64_t v = first + (lv->perm[i] ^ mask);
+      if (v >= n || bit_get(lv->bits, v)) continue;
+      const uint64_t S = id_get(&lv->comm, v);
+      const double wv = lv->blk_w[v - first], WS = lv->tot[S];
+      const double ev = ext[v];
+      if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
+      tally_clear(&lv->t);
+      FOR_ARCS(lv, v, u, w, s, {
+        if (u != v && id_get(&lv->comm, u) == S) tally_add(&lv->t, id_get(&lv->refined, u), w);
+      });
+      if (s) return s;
+      double best = -1.0;
+      uint64_t to = LD_NONE;
+      for (size_t j = 0; j < lv->t.count; j++) {
+        const tslot *e = &lv->t.slots[lv->t.touched[j]];
+        const uint64_t r = e->key;
+        if (ext[r] < gp * wr[r] * (WS - wr[r])) continue; /* R not well-connected */
+        double g = e->w - gp * wv * wr[r];
+        if (g >= 0.0 && (to == LD_NONE || g > best)) { /* zero gains too, as the paper */
+          best = g;
+          to = r;
+        }
+      }
+      if (to == LD_NONE) continue;
+      double evr = tally_get(&lv->t, to);
+      id_set(&lv->refined, v, to);
+      wr[to] += wv;
+      wr[v] = 0.0;
+      ext[to] = ext[to] + ev - 2.0 * evr;
+      bit_set(lv->bits, v);
+      bit_set(lv->bits, to); /* the node whose singleton R was */
+      (*merges)++;
+    }
+  }
+  return EXO_OK;
+}
+
+/* ---- aggregation ----------------------------------------------------------- */
+
+static exo_status write_u64(exo_writer *w, uint64_t x, exo_ctx *ctx) {
+  return exo_writer_write(w, &x, 8, ctx);
+}
+
+exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coarse,
+                                      const char *weights_path, const char *init_path) {
+  exo_ctx *ctx = lv->ctx;
+  const uint64_t n = lv->n;
+  double *wr = as_dbl(lv->x1);
+  uint64_t *rmap = lv->x2;                 /* refined id -> coarse id */
+  uint64_t *cmap = (uint64_t *)(void *)lv->tot; /* community -> coarse community */
+  for (uint64_t i = 0; i < n; i++) rmap[i] = cmap[i] = LD_NONE;
+  exo_writer ww, wi;
+  memset(&ww, 0, sizeof ww);
+  memset(&wi, 0, sizeof wi);
+  exo_sorter *sorter = NULL;
+  exo_status s = exo_writer_open(&ww, weights_path, EXO_IO_DEFAULT_BUF, ctx);
+  if (!s) s = exo_writer_open(&wi, init_path, EXO_IO_DEFAULT_BUF, ctx);
+  uint64_t k = 0, kc = 0;
+  for (uint64_t v = 0; v < n && !s; v++) {
+    uint64_t r = id_get(&lv->refined, v);
+    if (rmap[r] == LD_NONE) {
+      rmap[r] = k++;
+      uint64_t c = id_get(&lv->comm, v);
+      if (cmap[c] == LD_NONE) cmap[c] = kc++;
+      s = exo_writer_write(&ww, &wr[r], 8, ctx);
+      if (!s) s = write_u64(&wi, cmap[c], ctx);
+    }
+    id_set(&lv->refined, v, rmap[r]);
+  }
+  if (!s) s = exo_writer_close(&ww, ctx);
+  if (!s) s = exo_writer_close(&wi, ctx);
+  if (s) goto fail;
+
+  exo_sort_options so;
+  memset(&so, 0, sizeof so);
+  so.tmpdir = lv->p.tmpdir;
+  so.memory_limit = lv->p.memory_limit;
+  so.wide = k > EXO_NARROW_ID_LIMIT;
+  so.combine = EXO_COMBINE_SUM; /* parallel coarse arcs: one entry, weights summed */
+  if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
+  for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
+    if ((s = load_block(lv, first)) != EXO_OK) break;
+    for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
+      /* v's arcs summed by coarse neighbour first (in double, and fewer
+       * records to sort); the sort sums what different nodes give */
+      uint64_t rv = id_get(&lv->refined, v);
+      tally_clear(&lv->t);
+      FOR_ARCS(lv, v, u, w, s, { tally_add(&lv->t, id_get(&lv->refined, u), w); });
+      for (size_t i = 0; i < lv->t.count && !s; i++) {
+        const tslot *e = &lv->t.slots[lv->t.touched[i]];
+        s = exo_sorter_add(sorter, rv, e->key, (float)e->w, ctx);
+      }
+    }
+  }
+  if (s) goto fail;
+  exo_sort_stats st;
+  int cwide = k > EXO_NARROW_ID_LIMIT;
+  s = exo_sorter_finish_csr(sorter, k, coarse->offsets_path, coarse->adj_path, cwide, ctx, &st);
+  exo_sorter_free(sorter);
+  sorter = NULL;
+  if (s) goto fail;
+  /* the entry count is the last offset (parallel arcs may have been summed) */
+  int fd;
+  uint64_t m = 0;
+  if ((s = open_ro(coarse->offsets_path, &fd, ctx)) != EXO_OK) goto fail;
+  s = exo_pread_full(fd, &m, 8, k * 8, coarse->offsets_path, ctx);
+  close(fd);
+  if (s) goto fail;
+  coarse->n = k;
+  coarse->m = m;
+  coarse->wide = cwide;
+  return EXO_OK;
+fail:
+  exo_writer_abort(&ww);
+  exo_writer_abort(&wi);
+  exo_sorter_free(sorter);
+  exo_unlink(weights_path);
+  exo_unlink(init_path);
+  exo_unlink(coarse->offsets_path);
+  exo_unlink(coarse->adj_path);
+  return ctx->err.code ? ctx->err.code : s;
+}
+
+void exo_leiden_level_partition(const exo_leiden_level *lv, uint64_t *comm,
+                                uint64_t *refined) {
+  for (uint64_t v = 0; v < lv->n; v++) {
+    if (comm) comm[v] = id_get(&lv->comm, v);
+    if (refined) refined[v] = id_get(&lv->refined, v);
+  }
+}
+
+/* ---- the whole run ------------------------------------------------------------ */
+
+/* Stream the input nodes' coarse ids (old_path, or the identity when NULL)
+ * through the refined ids of lv (coarse ids after aggregation) into
+ * new_path. */
+static exo_status map_top(exo_leiden_level *lv, const char *old_path, const char *new_path,
+                          uint64_t n_input) {
+  exo_ctx *ctx = lv->ctx;
+  exo_reader r;
+  exo_writer w;
+  memset(&r, 0, sizeof r);
+  memset(&w, 0, sizeof w);
+  exo_status s = EXO_OK;
+  if (old_path) s = exo_reader_open(&r, old_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
+  if (!s) s = exo_writer_open(&w, new_path, EXO_IO_DEFAULT_BUF, ctx);
+  for (uint64_t i = 0; i < n_input && !s; i++) {
+    uint64_t t = i;
+    if (old_path && (s = exo_reader_read(&r, &t, 8, ctx)) != EXO_OK) break;
+    if (t >= lv->n) {
+      s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: coarse id %llu out of range",
+                   (unsigned long long)t);
+      break;
+    }
+    s = write_u64(&w, id_get(&lv->refined, t), ctx);
+  }
+  if (old_path) exo_reader_close(&r);
+  if (!s) return exo_writer_close(&w, ctx);
+  exo_writer_abort(&w);
+  exo_unlink(new_path);
+  return s;
+}
+
+/* The level's communities for the input nodes; frees the level first. */
+static exo_status final_labels(exo_leiden_level *lv, const char *top_path, uint64_t n_input,
+                               uint64_t **out, exo_ctx *ctx) {
+  const uint64_t nl = lv->n;
+  uint64_t *cm = malloc((size_t)(nl ? nl : 1) * 8);
+  if (!cm) {
+    exo_leiden_level_free(lv);
+    return oom(ctx, "the labels");
+  }
+  exo_leiden_level_partition(lv, cm, NULL);
+  exo_leiden_level_free(lv);
+  if (!top_path) { /* level 0 */
+    *out = cm;
+    return EXO_OK;
+  }
+  uint64_t *labels = malloc((size_t)(n_input ? n_input : 1) * 8);
+  if (!labels) {
+    free(cm);
+    return oom(ctx, "the labels");
+  }
+  exo_reader r;
+  memset(&r, 0, sizeof r);
+  exo_status s = exo_reader_open(&r, top_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 0, ctx);
+  for (uint64_t i = 0; i < n_input && !s; i++) {
+    uint64_t t;
+    if ((s = exo_reader_read(&r, &t, 8, ctx)) != EXO_OK) break;
+    if (t >= nl)
+      s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: coarse id %llu out of range",
+                   (unsigned long long)t);
+    else
+      labels[i] = cm[t];
+  }
+  exo_reader_close(&r);
+  free(cm);
+  if (s) {
+    free(labels);
+    return s;
+  }
+  *out = labels;
+  return EXO_OK;
+}
+
+static exo_status write_ids(const char *path, const uint64_t *ids, uint64_t n, exo_ctx *ctx) {
+  exo_writer w;
+  memset(&w, 0, sizeof w);
+  exo_status s = exo_writer_open(&w, path, EXO_IO_DEFAULT_BUF, ctx);
+  if (!s) s = exo_writer_write(&w, ids, (size_t)(n * 8), ctx);
+  if (!s) return exo_writer_close(&w, ctx);
+  exo_writer_abort(&w);
+  return s;
+}
+
+enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
+
+/* One iteration from level 0 (start_path: its initial communities, or
+ * NULL). */
+static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_params *p,
+                                char *files[2][F_COUNT], const char *start_path, exo_ctx *ctx,
+                                exo_leiden_result *res, double *quality, uint64_t **labels) {
+  exo_csr_files cur = *csr;
+  const char *cur_w = NULL, *cur_init = start_path, *cur_top = NULL;
+  int slot = 0;
+  for (uint32_t level = 0;; level++) {
+    exo_leiden_level *lv = NULL;
+    exo_status s = exo_leiden_level_open(&cur, p, cur_w, cur_init, level == 0, ctx, &lv);
+    if (s) return s;
+    uint64_t moves = 0, sweeps = 0, merges = 0;
+    if ((s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK) goto fail;
+    res->levels++;
+    res->moves += moves;
+    res->sweeps += sweeps;
+    uint64_t k = exo_leiden_level_communities(lv);
+    int last = k == cur.n;
+    if (!last) {
+      /* the quality is needed when this turns out to be the last level;
+       * the refinement needs the member counts it reads first */
+      if ((s = exo_leiden_level_refine(lv, &merges)) != EXO_OK) goto fail;
+      res->merges += merges;
+      /* Nothing merged: only when every node of every community of size
+       * > 1 sits within rounding of the threshold; stop here with the
+       * moved partition (whose state refine overwrote: rebuild it). */
+      last = merges == 0;
+      if (last && (s = init_communities(lv)) != EXO_OK) goto fail;
+    }
+    exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
+                "%llu communities, %llu merged by refinement",
+                level, (unsigned long long)cur.n, (unsigned long long)cur.m,
+                (unsigned long long)sweeps, (unsigned long long)moves, (unsigned long long)k,
+                (unsigned long long)merges);
+    if (last) {
+      if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
+      return final_labels(lv, cur_top, csr->n, labels, ctx);
+    }
+    exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
+    if ((s = exo_leiden_level_aggregate(lv, &coarse, files[slot][F_W], files[slot][F_INIT])) !=
+        EXO_OK)
+      goto fail;
+    if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
+    exo_leiden_level_free(lv);
+    if (level > 0) /* the previous coarse level */
+      for (int f = 0; f < F_COUNT; f++) exo_unlink(files[slot ^ 1][f]);
+    cur = coarse;
+    cur_w = files[slot][F_W];
+    cur_init = files[slot][F_INIT];
+    cur_top = files[slot][F_TOP];
+    slot ^= 1;
+    continue;
+  fail:
+    exo_leiden_level_free(lv);
+    return ctx->err.code ? ctx->err.code : s;
+  }
+}
+
+exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *params,
+                          exo_ctx *ctx, exo_leiden_result *result) {
+  if (result) memset(result, 0, sizeof *result);
+  if (!csr || !params || !result || !csr->offsets_path || !csr->adj_path || !params->tmpdir)
+    return EXO_FAIL(ctx, EXO_EARG, "exo_leiden_run: NULL argument");
+  if (params->objective != EXO_LEIDEN_MODULARITY && params->objective != EXO_LEIDEN_CPM)
+    return EXO_FAIL(ctx, EXO_EARG, "leiden: unknown objective %d", (int)params->objective);
+  if (!isfinite(params->resolution) || params->resolution < 0.0)
+    return EXO_FAIL(ctx, EXO_EARG, "leiden: the resolution must be a finite number >= 0");
+  const uint64_t n = csr->n;
+  if (n == 0) {
+    result->labels = malloc(8);
+    return result->labels ? EXO_OK : oom(ctx, "the labels");
+  }
+  char *dir = NULL;
+  exo_status s = exo_tempdir_create(params->tmpdir, &dir, ctx);
+  if (s) return s;
+  exo_leiden_params p = *params;
+  p.tmpdir = dir;
+  static const char *const names[F_COUNT] = {"offsets", "adjacency", "weights", "init", "top"};
+  char *files[2][F_COUNT];
+  memset(files, 0, sizeof files);
+  char *start = exo_path_join(dir, "start.bin");
+  int paths_ok = start != NULL;
+  for (int i = 0; i < 2; i++)
+    for (int f = 0; f < F_COUNT; f++) {
+      char name[32];
+      snprintf(name, sizeof name, "level%d.%s", i, names[f]);
+      files[i][f] = exo_path_join(dir, name);
+      paths_ok = paths_ok && files[i][f];
+    }
+  uint64_t *labels = NULL;
+  if (!paths_ok) {
+    s = oom(ctx, "paths");
+    goto done;
+  }
+  const uint32_t maxit = params->iterations ? params->iterations : EXO_LEIDEN_MAX_ITERATIONS;
+  double prevq = -INFINITY;
+  for (uint32_t it = 0; it < maxit; it++) {
+    if (labels) { /* start from the previous iteration's communities */
+      s = write_ids(start, labels, n, ctx);
+      free(labels);
+      labels = NULL;
+      if (s) goto done;
+    }
+    double q = 0.0;
+    const uint64_t moves_before = result->moves;
+    s = one_iteration(csr, &p, files, it ? start : NULL, ctx, result, &q, &labels);
+    for (int i = 0; i < 2; i++)
+      for (int f = 0; f < F_COUNT; f++) exo_unlink(files[i][f]);
+    if (s) goto done;
+    result->iterations++;
+    result->quality = q;
+    /* no move at any level: the partition is the one this iteration
+     * started from, and so would the next one be */
+    if (it > 0 && (result->moves == moves_before || !(q > prevq + LD_EPS * fabs(prevq))))
+      break;
+    prevq = q;
+  }
+done:
+  if (s) {
+    free(labels);
+    labels = NULL;
+  }
+  result->labels = labels;
+  for (int i = 0; i < 2; i++)
+    for (int f = 0; f < F_COUNT; f++) free(files[i][f]);
+  free(start);
+  exo_tempdir_remove(dir);
+  free(dir);
+  if (s) {
+    memset(result, 0, sizeof *result);
+    return ctx->err.code ? ctx->err.code : s;
+  }
+  return EXO_OK;
+}

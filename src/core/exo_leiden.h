@@ -1,0 +1,170 @@
+/* exo_leiden.h: the Leiden algorithm (Traag, Waltman & van Eck 2019) on the
+ * CSR files of exo_record.h, with the edges on disk and the node state in
+ * memory.
+ *
+ * Graph. Arc weights are taken as |w|, so a directed graph is clustered as
+ * the undirected graph with one edge per directed edge (both stored arcs of
+ * a directed edge a->b count once each, at a and at b). Parallel arcs add
+ * up. A self-loop arc (v, v, w) of the input graph counts 2|w| (both ends
+ * at v, as igraph counts loops in degrees); self-loops of coarse graphs are
+ * already stored doubled.
+ *
+ * Objective. Every node v has a weight w_v: its degree k_v (sum of its arc
+ * weights) for modularity, its number of input nodes (1 at the start) for
+ * CPM. For a partition, with W_C the total node weight of community C and
+ * in_C the total weight of the arcs with both ends in C (each edge counted
+ * from both ends), the quality is
+ *   modularity: Q = sum_C (in_C - g W_C^2 / 2m) / 2m,  2m = sum of all w_v,
+ *   CPM:        H = sum_C (in_C / 2 - g W_C (W_C - 1) / 2),
+ * g = resolution. Moving v from A to B changes it by a positive multiple of
+ *   gain(v, B) - gain(v, A - v),  gain(v, X) = k_vX - g' w_v W_X,
+ * k_vX being the weight of v's arcs to X (self-loops excluded) and
+ * g' = g / 2m (modularity) or g (CPM).
+ *
+ * One iteration runs levels until a level's local moving leaves every node
+ * in its own community:
+ * 1. Local moving: sweeps over the nodes in the seeded order of exo_lp (blocks
+ *    of EXO_LEIDEN_BLOCK ids in increasing order, a random permutation per
+ *    sweep XORed with a random mask per block). Every node is active at the
+ *    start; an active node met is deactivated and moved to the community of
+ *    largest gain among its neighbours' communities, an empty community and
+ *    its own (kept on ties; among other ties, the first met in its
+ *    adjacency list wins; a move must beat staying by more than
+ *    1e-12 * k_v). After a move, the neighbours outside the new community
+ *    become active (processed later in this sweep when their position comes
+ *    later, else in the next). The level's local moving ends when no node
+ *    is active.
+ * 2. Refinement (the greedy variant of the paper's): the refined partition
+ *    starts from singletons. A pass computes E(v, S - v) for every node
+ *    (its weight to the rest of its community S). A second pass visits the
+ *    nodes in the seeded order; a node v still a singleton and
+ *    well-connected, E(v, S - v) >= g' w_v (W_S - w_v), joins the refined
+ *    community R of S adjacent to it with the largest
+ *    gain E(v, R) - g' w_v W_R, among those that are well-connected,
+ *    E(R, S - R) >= g' W_R (W_S - W_R), when that gain is > 0 (ties: the
+ *    first met). The paper picks R at random with probability growing as
+ *    exp(gain / theta); the greedy pick keeps what its guarantees rest on
+ *    (a node only joins a refined community it has arcs to, inside its own
+ *    community, and both are well-connected), so every refined community
+ *    is connected, and the randomness that remains is the seeded order.
+ * 3. Aggregation: each refined community becomes a node whose weight is
+ *    the community's weight, numbered by first appearance in id order;
+ *    every arc (u, v, w) becomes (r(u), r(v), |w|) (input self-loops 2|w|),
+ *    sorted with exo_sort into the next level's CSR, parallel arcs summed.
+ *    The next level starts with every coarse node in the community of its
+ *    members.
+ * The final communities are those of the last level, mapped back to the
+ * input nodes through a file of per-node coarse ids. With iterations > 1
+ * the whole algorithm is run again from level 0 starting from the previous
+ * iteration's communities, until an iteration moves no node or does not
+ * raise the quality by more than 1e-12 of it, or the count is reached
+ * (iterations = 0: no count but EXO_LEIDEN_MAX_ITERATIONS). Every
+ * community of the result is connected: it is one node of the last level,
+ * a refined community. (The one exception: a level whose refinement merges
+ * nothing although some community has several nodes, which needs every
+ * such node's gain to be within rounding of 0; the run then stops with
+ * that level's communities.)
+ *
+ * All randomness comes from `seed`; nothing depends on memory_limit (the
+ * buffers change how the files are read, not the order in which nodes and
+ * arcs are met). It runs on one thread: there is no `threads` parameter,
+ * and the pipeline's threads (reading the input) do not change it.
+ *
+ * Memory per node of the current level (ids are u32 while n < 2^32, else
+ * u64): community id 4 (8), refined community id 4 (8), community weight
+ * W_C 8 (communities are numbered by node ids), and two 8-byte slots
+ * shared by the phases: local moving keeps the member count of each
+ * community and the stack of empty community ids there, refinement the
+ * refined communities' weights W_R and their E(R, S - R); plus an active /
+ * singleton bitmap, 1/8. Total 32.125 bytes per node (40.125 with u64 ids).
+ * Node weights and CSR offsets are read from disk a block at a time. Input
+ * nodes: the coarse-id file is on disk; only the final labels (8 bytes per
+ * node, returned) and the renumbering scratch of exo_output (8) are in
+ * memory at the end, after everything else is freed. Apart from that:
+ * the adjacency read buffer (memory_limit / 4, at least 64 KiB, at most
+ * 64 MiB), a gain tally of about 48 bytes per entry of the level's
+ * longest adjacency list (a power of two of 24-byte slots, at least twice
+ * that length; never more than for n entries), and the sort's buffers
+ * during aggregation (memory_limit).
+ * Disk: per level, the coarse CSR (at most the size of the input CSR), a
+ * node weight file and an initial-community file (8 bytes per coarse node
+ * each), two levels at a time; per input node, the coarse-id file (8 bytes,
+ * twice while it is rewritten) and, for modularity, the degrees (8). */
+#ifndef EXO_LEIDEN_H
+#define EXO_LEIDEN_H
+
+#include <stdint.h>
+
+#include "exo_ctx.h"
+#include "exo_lp.h"
+
+#define EXO_LEIDEN_BLOCK 1024u          /* ids per block (power of two) */
+#define EXO_LEIDEN_MAX_ITERATIONS 100u  /* cap for iterations = 0 */
+
+typedef enum exo_leiden_objective {
+  EXO_LEIDEN_MODULARITY = 0,
+  EXO_LEIDEN_CPM = 1
+} exo_leiden_objective;
+
+typedef struct exo_leiden_params {
+  exo_leiden_objective objective;
+  double resolution;     /* g, finite and >= 0 */
+  uint32_t iterations;   /* runs of the whole algorithm; 0 = until stable */
+  uint64_t seed;
+  uint64_t memory_limit; /* read buffer and sort buffers */
+  const char *tmpdir;    /* existing directory for the coarse levels' files */
+  int force_wide_ids;    /* test knob: u64 ids in memory */
+} exo_leiden_params;
+
+typedef struct exo_leiden_result {
+  uint64_t *labels;      /* n community ids (0-based, < n); free() */
+  double quality;        /* of the result, as defined above */
+  uint32_t iterations;   /* iterations run */
+  uint32_t levels;       /* levels run, over all iterations */
+  uint64_t moves;        /* local moves, over all levels */
+  uint64_t sweeps;       /* local-moving sweeps, over all levels */
+  uint64_t merges;       /* nodes merged by refinement, over all levels */
+} exo_leiden_result;
+
+exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *params,
+                          exo_ctx *ctx, exo_leiden_result *result);
+
+/* ---- one level, exposed for unit tests (exo_leiden_run is made of these) -- */
+typedef struct exo_leiden_level exo_leiden_level;
+
+/* Open a level on `csr`. weights_path: a file of n doubles (the node
+ * weights), or NULL for the input graph's (degrees, or 1 for CPM).
+ * init_path: a file of n u64 community ids < n, or NULL for singletons.
+ * input_graph: self-loop arcs count double. params->tmpdir holds the
+ * level's own files (removed by exo_leiden_level_free). */
+exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_params *params,
+                                 const char *weights_path, const char *init_path,
+                                 int input_graph, exo_ctx *ctx, exo_leiden_level **out);
+/* gain(v, c) - gain(v, comm(v) - v) for the current partition (c may be
+ * any community id < n; an empty one gives the gain of isolating v). */
+exo_status exo_leiden_level_gain(exo_leiden_level *lv, uint64_t v, uint64_t c,
+                                 double *delta);
+/* Local moving until no node is active; *moves = moves made, *sweeps the
+ * sweeps. */
+exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t *sweeps);
+/* Communities of the current partition (after move: non-empty ones). */
+uint64_t exo_leiden_level_communities(const exo_leiden_level *lv);
+/* The quality of the current partition (one pass over the arcs); call it
+ * after move and before refine. */
+exo_status exo_leiden_level_quality(exo_leiden_level *lv, double *quality);
+/* Refinement; *merges = nodes that joined another refined community. */
+exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges);
+/* Aggregate by the refined partition into coarse->offsets_path and
+ * coarse->adj_path (set by the caller; n, m and wide are filled in), the
+ * coarse node weights into weights_path and the coarse nodes' communities
+ * (renumbered by first appearance) into init_path. Afterwards the refined
+ * ids read by exo_leiden_level_partition are the coarse node ids. */
+exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coarse,
+                                      const char *weights_path, const char *init_path);
+/* Copy the communities and the refined communities into caller arrays of
+ * n entries; either may be NULL. */
+void exo_leiden_level_partition(const exo_leiden_level *lv, uint64_t *comm,
+                                uint64_t *refined);
+void exo_leiden_level_free(exo_leiden_level *lv);
+
+#endif

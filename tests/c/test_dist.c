@@ -1,0 +1,286 @@
+/* test_dist.c: the distributed run (exo_dist.h) over an in-process
+ * transport: P threads play the ranks, the collectives are built on a
+ * barrier. Checks the clusters, the output bytes for a seed, the cleanup and
+ * the agreed stop when one rank meets a bad line. */
+#include <check.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exo_dist.h"
+#include "testutil.h"
+
+#define MAXP 4
+
+typedef struct fake_world {
+  int P;
+  pthread_barrier_t bar;
+  const void *sbuf[MAXP];
+  const uint64_t *scnt[MAXP];
+  const uint64_t *vals[MAXP];
+  uint64_t one[MAXP];
+} fake_world;
+
+typedef struct fake_rank {
+  fake_world *w;
+  int r;
+  exo_dist_options opt;
+  exo_ctx ctx;
+  exo_dist_result res;
+  exo_status st;
+  char *tmpdir;
+} fake_rank;
+
+static int f_alltoallv(void *user, const void *sb, const uint64_t *sc, void *rb, const uint64_t *rc) {
+  fake_rank *me = user;
+  fake_world *w = me->w;
+  w->sbuf[me->r] = sb;
+  w->scnt[me->r] = sc;
+  pthread_barrier_wait(&w->bar);
+  int bad = 0;
+  uint64_t roff = 0;
+  for (int q = 0; q < w->P; q++) {
+    uint64_t soff = 0;
+    for (int k = 0; k < me->r; k++) soff += w->scnt[q][k];
+    if (w->scnt[q][me->r] != rc[q]) {
+      bad = 1;
+      continue;
+    }
+    if (rc[q]) memcpy((uint8_t *)rb + roff, (const uint8_t *)w->sbuf[q] + soff, (size_t)rc[q]);
+    roff += rc[q];
+  }
+  pthread_barrier_wait(&w->bar);
+  return bad;
+}
+
+static int f_alltoall(void *user, const uint64_t *send, uint64_t *recv) {
+  fake_rank *me = user;
+  fake_world *w = me->w;
+  w->vals[me->r] = send;
+  pthread_barrier_wait(&w->bar);
+  for (int q = 0; q < w->P; q++) recv[q] = w->vals[q][me->r];
+  pthread_barrier_wait(&w->bar);
+  return 0;
+}
+
+static int f_allreduce(void *user, uint64_t *vals, int n, int op) {
+  fake_rank *me = user;
+  fake_world *w = me->w;
+  uint64_t tmp[8];
+  if (n > 8) return 1;
+  w->vals[me->r] = vals;
+  pthread_barrier_wait(&w->bar);
+  for (int i = 0; i < n; i++) {
+    tmp[i] = 0;
+    for (int q = 0; q < w->P; q++) {
+      uint64_t x = w->vals[q][i];
+      tmp[i] = op == EXO_DIST_MAX ? (x > tmp[i] ? x : tmp[i]) : tmp[i] + x;
+    }
+  }
+  pthread_barrier_wait(&w->bar);
+  memcpy(vals, tmp, (size_t)n * 8);
+  return 0;
+}
+
+static int f_allgather(void *user, uint64_t v, uint64_t *all) {
+  fake_rank *me = user;
+  fake_world *w = me->w;
+  w->one[me->r] = v;
+  pthread_barrier_wait(&w->bar);
+  for (int q = 0; q < w->P; q++) all[q] = w->one[q];
+  pthread_barrier_wait(&w->bar);
+  return 0;
+}
+
+static void *rank_main(void *arg) {
+  fake_rank *me = arg;
+  exo_dist_comm comm = {me, me->r, me->w->P, f_alltoallv, f_alltoall, f_allreduce, f_allgather};
+  me->st = exo_dist_run(&me->opt, &comm, &me->ctx, &me->res);
+  return NULL;
+}
+
+/* Run P ranks on `files`; returns rank 0's status; ranks[] keep the rest.
+ * Every rank's temporary directory must be empty afterwards. */
+static exo_status run_world(int P, const char *const *files, size_t nfiles, int directed,
+                            uint64_t seed, const char *out, fake_rank *ranks) {
+  fake_world w;
+  memset(&w, 0, sizeof w);
+  w.P = P;
+  pthread_barrier_init(&w.bar, NULL, (unsigned)P);
+  pthread_t th[MAXP];
+  for (int r = 0; r < P; r++) {
+    fake_rank *me = &ranks[r];
+    memset(me, 0, sizeof *me);
+    me->w = &w;
+    me->r = r;
+    exo_ctx_init(&me->ctx);
+    me->tmpdir = tu_mkdtemp();
+    me->opt.files = files;
+    me->opt.nfiles = nfiles;
+    me->opt.parse.sep = '\t';
+    me->opt.directed = directed;
+    me->opt.tmpdir = me->tmpdir;
+    me->opt.memory_limit = (uint64_t)4 << 20;
+    me->opt.exchange_bytes = 100; /* many rounds */
+    me->opt.seed = seed;
+    me->opt.out_path = out;
+    me->opt.sep = '\t';
+    pthread_create(&th[r], NULL, rank_main, me);
+  }
+  for (int r = 0; r < P; r++) pthread_join(th[r], NULL);
+  pthread_barrier_destroy(&w.bar);
+  for (int r = 0; r < P; r++) {
+    ck_assert_int_eq(tu_count_entries(ranks[r].tmpdir), 0);
+    tu_rmdir(ranks[r].tmpdir);
+    free(ranks[r].tmpdir);
+    exo_dist_result_free(&ranks[r].res);
+  }
+  return ranks[0].st;
+}
+
+/* Three 8-cliques (weight 1) joined by weak edges (0.1), a zero-weight pair
+ * (two nodes, no arc) and a self-loop, over three files. */
+static char **write_graph(const char *dir, int directed) {
+  char *text[3];
+  size_t cap = 1 << 14;
+  for (int f = 0; f < 3; f++) {
+    text[f] = calloc(cap, 1);
+  }
+  for (int c = 0; c < 3; c++)
+    for (int i = 0; i < 8; i++)
+      for (int j = directed ? 0 : i + 1; j < 8; j++) {
+        if (i == j) continue;
+        char line[64];
+        snprintf(line, sizeof line, "c%d_%d\tc%d_%d\t1\n", c, i, c, j);
+        strcat(text[(i + j) % 3], line);
+      }
+  strcat(text[0], "c0_0\tc1_0\t0.1\nc1_1\tc2_1\t0.1\n");
+  strcat(text[1], "x\ty\t0\nc2_2\tc2_2\t3\n");
+  strcat(text[2], "c2_3\tc0_3\t0.1\n");
+  char **paths = malloc(3 * sizeof *paths);
+  for (int f = 0; f < 3; f++) {
+    char name[32];
+    snprintf(name, sizeof name, "e%d.tsv", f);
+    paths[f] = tu_write_text(dir, name, text[f]);
+    free(text[f]);
+  }
+  return paths;
+}
+
+/* The output holds every node once; the clusters are the cliques plus x and
+ * y alone, numbered 1..5. */
+static void check_clusters(const char *out) {
+  size_t len;
+  char *t = tu_read_file(out, &len);
+  ck_assert_ptr_nonnull(t);
+  long clique[3] = {-1, -1, -1}, x = -1, y = -1;
+  int seen[3][8] = {{0}}, lines = 0, used[6] = {0};
+  for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n")) {
+    char name[32];
+    long k;
+    ck_assert_int_eq(sscanf(line, "%31[^\t]\t%ld", name, &k), 2);
+    ck_assert(k >= 1 && k <= 5);
+    used[k] = 1;
+    lines++;
+    int c, i;
+    if (sscanf(name, "c%d_%d", &c, &i) == 2) {
+      ck_assert(!seen[c][i]);
+      seen[c][i] = 1;
+      if (clique[c] < 0) clique[c] = k;
+      ck_assert_int_eq(clique[c], k);
+    } else if (!strcmp(name, "x")) {
+      x = k;
+    } else {
+      ck_assert_str_eq(name, "y");
+      y = k;
+    }
+  }
+  ck_assert_int_eq(lines, 26);
+  ck_assert(x > 0 && y > 0 && x != y);
+  ck_assert(clique[0] != clique[1] && clique[1] != clique[2] && clique[0] != clique[2]);
+  ck_assert(x != clique[0] && x != clique[1] && x != clique[2]);
+  ck_assert(y != clique[0] && y != clique[1] && y != clique[2]);
+  for (int k = 1; k <= 5; k++) ck_assert(used[k]);
+  free(t);
+}
+
+START_TEST(dist_clusters_any_p) {
+  char *dir = tu_mkdtemp();
+  for (int directed = 0; directed <= 1; directed++) {
+    char **files = write_graph(dir, directed);
+    fake_rank ranks[MAXP];
+    for (int P = 1; P <= 4; P++) {
+      char *out = tu_path(dir, "out.tsv");
+      ck_assert_int_eq(run_world(P, (const char *const *)files, 3, directed, 42, out, ranks), EXO_OK);
+      for (int r = 0; r < P; r++) {
+        ck_assert_int_eq(ranks[r].st, EXO_OK);
+        ck_assert_uint_eq(ranks[r].res.num_nodes, 26);
+        ck_assert_uint_eq(ranks[r].res.num_lines, directed ? 3 * 56 + 5 : 3 * 28 + 5);
+        /* undirected: 2 arcs per edge, 1 for the self-loop, none for w = 0 */
+        /* votes: 2 per undirected edge, 1 for the self-loop; 1 per directed
+         * edge; none for w = 0. Entries: an out-arc too per directed edge */
+        ck_assert_uint_eq(ranks[r].res.num_arcs, directed ? 3 * 56 + 3 + 1 : 2 * (3 * 28 + 3) + 1);
+        ck_assert_uint_eq(ranks[r].res.num_entries, directed ? 2 * (3 * 56 + 3 + 1) : 2 * (3 * 28 + 3) + 1);
+        ck_assert_uint_eq(ranks[r].res.num_clusters, 5);
+      }
+      check_clusters(out);
+      /* the same seed and P give the same bytes */
+      size_t l1, l2;
+      char *first = tu_read_file(out, &l1);
+      ck_assert_int_eq(run_world(P, (const char *const *)files, 3, directed, 42, out, ranks), EXO_OK);
+      char *second = tu_read_file(out, &l2);
+      ck_assert_uint_eq(l1, l2);
+      ck_assert_mem_eq(first, second, l1);
+      free(first);
+      free(second);
+      unlink(out);
+      free(out);
+    }
+    for (int f = 0; f < 3; f++) {
+      unlink(files[f]);
+      free(files[f]);
+    }
+    free(files);
+  }
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(dist_bad_line_stops_every_rank) {
+  char *dir = tu_mkdtemp();
+  char *good = tu_write_text(dir, "good.tsv", "a\tb\t1\nb\tc\t1\n");
+  char *bad = tu_write_text(dir, "bad.tsv", "c\td\t1\nd\te\tf\tg\n");
+  const char *files[] = {good, bad};
+  char *out = tu_path(dir, "out.tsv");
+  fake_rank ranks[MAXP];
+  exo_status st = run_world(2, files, 2, 0, 1, out, ranks);
+  ck_assert_int_eq(st, EXO_EINPUT);
+  ck_assert_int_eq(ranks[1].st, EXO_EINPUT);
+  ck_assert_ptr_nonnull(strstr(ranks[1].ctx.err.msg, "bad.tsv:2:"));
+  ck_assert_str_eq(ranks[0].ctx.err.msg, "stopped because rank 1 failed (EXO_EINPUT)");
+  ck_assert_int_eq(ranks[0].res.agreed, 1);
+  ck_assert_int_eq(ranks[1].res.agreed, 1);
+  ck_assert_int_ne(access(out, F_OK), 0);
+  ck_assert_int_eq(tu_count_entries(dir), 2); /* the two inputs only */
+  unlink(good);
+  unlink(bad);
+  free(good);
+  free(bad);
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+Suite *dist_suite(void) {
+  Suite *s = suite_create("dist");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, dist_clusters_any_p);
+  tcase_add_test(tc, dist_bad_line_stops_every_rank);
+  suite_add_tcase(s, tc);
+  return s;
+}

@@ -1,0 +1,545 @@
+/* test_leiden.c: the Leiden module (exo_leiden.h) on small CSR graphs built
+ * here: gains computed by hand, connectivity of the refined and final
+ * communities (checked with a BFS here), the coarse CSR against one summed
+ * here from the edge list, and the same result for any memory_limit. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exo_leiden.h"
+#include "exo_record.h"
+#include "exo_rng.h"
+#include "testutil.h"
+
+static exo_leiden_params lparams(const char *tmpdir, exo_leiden_objective obj, double res,
+                                 uint64_t mem) {
+  exo_leiden_params p;
+  memset(&p, 0, sizeof p);
+  p.objective = obj;
+  p.resolution = res;
+  p.seed = 42;
+  p.memory_limit = mem;
+  p.tmpdir = tmpdir;
+  return p;
+}
+
+static char *write_u64s(const char *dir, const char *name, const uint64_t *x, size_t n) {
+  char *path = tu_path(dir, name);
+  ck_assert_int_eq(tu_write_file(path, x, n * 8), 0);
+  return path;
+}
+
+/* Cliques of `size` nodes with weight w, numbered from `first`. */
+static size_t add_clique(tu_edge *e, size_t ne, uint64_t first, uint64_t size, float w) {
+  for (uint64_t i = 0; i < size; i++)
+    for (uint64_t j = i + 1; j < size; j++) e[ne++] = (tu_edge){first + i, first + j, w};
+  return ne;
+}
+
+/* Planted graph: blocks of `bs` nodes, `per` edges per node, a share `in10`
+ * tenths of them inside the block; weights 1 or random in (0.5, 1.5]. */
+static size_t planted(tu_edge *e, uint64_t n, uint64_t bs, uint64_t per, unsigned in10,
+                      int weighted, uint64_t seed) {
+  exo_rng rng;
+  exo_rng_seed(&rng, seed);
+  size_t ne = 0;
+  for (uint64_t a = 0; a < n; a++)
+    for (uint64_t k = 0; k < per; k++) {
+      uint64_t b = exo_rng_below(&rng, 10) < in10 ? (a / bs) * bs + exo_rng_below(&rng, bs)
+                                                  : exo_rng_below(&rng, n);
+      if (b >= n || b == a) continue;
+      float w = weighted ? 0.5f + (float)exo_rng_below(&rng, 1000) / 1000.0f : 1.0f;
+      e[ne++] = (tu_edge){a, b, w};
+    }
+  return ne;
+}
+
+/* Is every group of `lab` connected in the graph? (BFS inside each group;
+ * labels < n.) Returns the number of groups found disconnected. */
+static uint64_t disconnected_groups(uint64_t n, const tu_edge *e, size_t ne,
+                                    const uint64_t *lab) {
+  uint64_t *deg = calloc(n + 1, 8), *adj = malloc(2 * ne * 8 + 8), *seen = calloc(n, 8);
+  uint64_t *queue = malloc(n * 8), *done_group = calloc(n, 8);
+  for (size_t i = 0; i < ne; i++) {
+    deg[e[i].a + 1]++;
+    deg[e[i].b + 1]++;
+  }
+  for (uint64_t v = 0; v < n; v++) deg[v + 1] += deg[v];
+  uint64_t *fill = malloc((n + 1) * 8);
+  memcpy(fill, deg, (n + 1) * 8);
+  for (size_t i = 0; i < ne; i++) {
+    adj[fill[e[i].a]++] = e[i].b;
+    adj[fill[e[i].b]++] = e[i].a;
+  }
+  uint64_t bad = 0;
+  for (uint64_t s = 0; s < n; s++) {
+    if (seen[s]) continue;
+    if (done_group[lab[s]]) bad++; /* a second component of a group */
+    done_group[lab[s]] = 1;
+    uint64_t head = 0, tail = 0;
+    queue[tail++] = s;
+    seen[s] = 1;
+    while (head < tail) {
+      uint64_t v = queue[head++];
+      for (uint64_t j = deg[v]; j < deg[v + 1]; j++) {
+        uint64_t u = adj[j];
+        if (!seen[u] && lab[u] == lab[v]) {
+          seen[u] = 1;
+          queue[tail++] = u;
+        }
+      }
+    }
+  }
+  free(deg);
+  free(adj);
+  free(seen);
+  free(queue);
+  free(done_group);
+  free(fill);
+  return bad;
+}
+
+/* Two triangles {0,1,2} and {3,4,5} joined by the edge 2-3. */
+static const tu_edge two_triangles[7] = {{0, 1, 1}, {0, 2, 1}, {1, 2, 1}, {3, 4, 1},
+                                         {3, 5, 1}, {4, 5, 1}, {2, 3, 1}};
+
+START_TEST(test_gains_by_hand) {
+  tu_csr g;
+  tu_csr_build(&g, 6, two_triangles, 7, 0, 0);
+  uint64_t init[6] = {0, 0, 0, 0, 4, 4}; /* 3 with the first triangle */
+  char *initp = write_u64s(g.dir, "init.bin", init, 6);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+  exo_leiden_level *lv = NULL;
+  ck_assert_int_eq(exo_leiden_level_open(&g.csr, &p, NULL, initp, 1, &ctx, &lv), EXO_OK);
+  /* degrees 2 2 3 3 2 2, 2m = 14, g' = 1/14. Moving 3 to {4,5}:
+   * (2 - 3*4/14) - (1 - 3*7/14) = 1 + 9/14 */
+  double d;
+  ck_assert_int_eq(exo_leiden_level_gain(lv, 3, 4, &d), EXO_OK);
+  ck_assert_double_eq_tol(d, 23.0 / 14.0, 1e-12);
+  /* isolating 3 (community 1 is empty): 0 - (1 - 21/14) */
+  ck_assert_int_eq(exo_leiden_level_gain(lv, 3, 1, &d), EXO_OK);
+  ck_assert_double_eq_tol(d, 0.5, 1e-12);
+  /* moving 2 to {4,5}: no arc there: (0 - 3*4/14) - (3 - 3*7/14) */
+  ck_assert_int_eq(exo_leiden_level_gain(lv, 2, 4, &d), EXO_OK);
+  ck_assert_double_eq_tol(d, -12.0 / 14.0 - 3.0 + 21.0 / 14.0, 1e-12);
+  uint64_t moves, sweeps;
+  ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
+  ck_assert_uint_eq(moves, 1); /* only 3 moves */
+  uint64_t comm[6];
+  exo_leiden_level_partition(lv, comm, NULL);
+  ck_assert_uint_eq(comm[3], 4);
+  ck_assert_uint_eq(comm[5], 4);
+  ck_assert_uint_eq(comm[0], 0);
+  ck_assert_uint_eq(comm[2], 0);
+  ck_assert_uint_eq(exo_leiden_level_communities(lv), 2);
+  /* Q = 2 (6 - 7*7/14) / 14 = 5/14 */
+  double q;
+  ck_assert_int_eq(exo_leiden_level_quality(lv, &q), EXO_OK);
+  ck_assert_double_eq_tol(q, 5.0 / 14.0, 1e-12);
+  exo_leiden_level_free(lv);
+
+  /* CPM, g = 0.5, node weights 1: (2 - 0.5*2) - (1 - 0.5*3) = 1.5 */
+  p = lparams(g.dir, EXO_LEIDEN_CPM, 0.5, 1 << 20);
+  ck_assert_int_eq(exo_leiden_level_open(&g.csr, &p, NULL, initp, 1, &ctx, &lv), EXO_OK);
+  ck_assert_int_eq(exo_leiden_level_gain(lv, 3, 4, &d), EXO_OK);
+  ck_assert_double_eq_tol(d, 1.5, 1e-12);
+  ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
+  /* H = 2 * (3 - 0.5 * 3 * 2 / 2) = 3 */
+  ck_assert_int_eq(exo_leiden_level_quality(lv, &q), EXO_OK);
+  ck_assert_double_eq_tol(q, 3.0, 1e-12);
+  exo_leiden_level_free(lv);
+  free(initp);
+  tu_csr_free(&g);
+}
+END_TEST
+
+/* From singletons, a weighted example: node 0 is tied to 1 (w 3) and 2
+ * (w 1); 1 and 2 are otherwise alone. Node 0's first gain to 1's
+ * community is 3 - 4*4/10 = 1.4, to 2's 1 - 4*2/10 = 0.2. */
+START_TEST(test_gains_from_singletons) {
+  tu_edge e[3] = {{0, 1, 3}, {0, 2, 1}, {2, 3, 1}};
+  tu_csr g;
+  tu_csr_build(&g, 4, e, 3, 0, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+  exo_leiden_level *lv = NULL;
+  ck_assert_int_eq(exo_leiden_level_open(&g.csr, &p, NULL, NULL, 1, &ctx, &lv), EXO_OK);
+  /* degrees 4 3 2 1, 2m = 10; 0 is alone: staying gains 0 */
+  double d;
+  ck_assert_int_eq(exo_leiden_level_gain(lv, 0, 1, &d), EXO_OK);
+  ck_assert_double_eq_tol(d, 3.0 - 4.0 * 3.0 / 10.0, 1e-12);
+  ck_assert_int_eq(exo_leiden_level_gain(lv, 0, 2, &d), EXO_OK);
+  ck_assert_double_eq_tol(d, 1.0 - 4.0 * 2.0 / 10.0, 1e-12);
+  ck_assert_int_eq(exo_leiden_level_gain(lv, 2, 3, &d), EXO_OK);
+  ck_assert_double_eq_tol(d, 1.0 - 2.0 * 1.0 / 10.0, 1e-12);
+  uint64_t moves, sweeps, comm[4];
+  ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
+  exo_leiden_level_partition(lv, comm, NULL);
+  /* whatever the order: {0,1} and {2,3} (Q = ((6-7*7/10) + (2-3*3/10))/10
+   * beats every other partition of this path) */
+  ck_assert_uint_eq(comm[0], comm[1]);
+  ck_assert_uint_eq(comm[2], comm[3]);
+  ck_assert_uint_ne(comm[0], comm[2]);
+  double q;
+  ck_assert_int_eq(exo_leiden_level_quality(lv, &q), EXO_OK);
+  ck_assert_double_eq_tol(q, ((6.0 - 4.9) + (2.0 - 0.9)) / 10.0, 1e-12);
+  exo_leiden_level_free(lv);
+  tu_csr_free(&g);
+}
+END_TEST
+
+/* A community made of two cliques with no edge between them (given as the
+ * initial partition): refinement splits it; refined communities never mix
+ * the cliques and stay inside their community. */
+START_TEST(test_refine_splits_disconnected) {
+  tu_edge e[64];
+  size_t ne = add_clique(e, 0, 0, 5, 1.0f);
+  ne = add_clique(e, ne, 5, 5, 1.0f);
+  ne = add_clique(e, ne, 10, 4, 1.0f);
+  e[ne++] = (tu_edge){4, 10, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, 14, e, ne, 0, 0);
+  uint64_t init[14];
+  for (int v = 0; v < 14; v++) init[v] = v < 10 ? 0 : 10; /* 0-4 and 5-9 together */
+  char *initp = write_u64s(g.dir, "init.bin", init, 14);
+  for (int obj = 0; obj <= 1; obj++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_leiden_params p = lparams(g.dir, obj, obj ? 0.2 : 1.0, 1 << 20);
+    exo_leiden_level *lv = NULL;
+    ck_assert_int_eq(exo_leiden_level_open(&g.csr, &p, NULL, initp, 1, &ctx, &lv), EXO_OK);
+    uint64_t merges;
+    ck_assert_int_eq(exo_leiden_level_refine(lv, &merges), EXO_OK);
+    uint64_t comm[14], ref[14];
+    exo_leiden_level_partition(lv, comm, ref);
+    ck_assert_mem_eq(comm, init, sizeof init); /* refinement moves no community */
+    for (int v = 0; v < 14; v++)
+      for (int u = 0; u < 14; u++)
+        if (ref[u] == ref[v]) ck_assert_uint_eq(comm[u], comm[v]);
+    ck_assert_uint_eq(disconnected_groups(14, e, ne, ref), 0);
+    ck_assert_uint_ne(ref[0], ref[5]);
+    ck_assert_uint_gt(merges, 0);
+    exo_leiden_level_free(lv);
+  }
+  free(initp);
+  tu_csr_free(&g);
+}
+END_TEST
+
+/* Refinement after local moving on planted graphs: every refined community
+ * is connected and inside one community; the full run's communities are
+ * connected too. */
+START_TEST(test_refined_and_final_connected) {
+  const uint64_t n = 3000;
+  tu_edge *e = malloc(n * 8 * sizeof *e);
+  for (int weighted = 0; weighted <= 1; weighted++) {
+    size_t ne = planted(e, n, 30, 6, 4, weighted, 11 + weighted);
+    tu_csr g;
+    tu_csr_build(&g, n, e, ne, 0, 0);
+    for (int obj = 0; obj <= 1; obj++) {
+      exo_ctx ctx;
+      exo_ctx_init(&ctx);
+      exo_leiden_params p = lparams(g.dir, obj, obj ? 0.05 : 1.0, 1 << 20);
+      exo_leiden_level *lv = NULL;
+      ck_assert_int_eq(exo_leiden_level_open(&g.csr, &p, NULL, NULL, 1, &ctx, &lv), EXO_OK);
+      uint64_t moves, sweeps, merges;
+      ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
+      ck_assert_int_eq(exo_leiden_level_refine(lv, &merges), EXO_OK);
+      uint64_t *comm = malloc(n * 8), *ref = malloc(n * 8);
+      exo_leiden_level_partition(lv, comm, ref);
+      ck_assert_uint_gt(merges, n / 4);
+      ck_assert_uint_eq(disconnected_groups(n, e, ne, ref), 0);
+      for (uint64_t v = 0; v < n; v++) ck_assert_uint_eq(comm[ref[v]], comm[v]);
+      exo_leiden_level_free(lv);
+
+      exo_leiden_result r;
+      ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+      ck_assert_uint_eq(disconnected_groups(n, e, ne, r.labels), 0);
+      ck_assert_uint_ge(r.levels, 2);
+      ck_assert_uint_ge(r.iterations, 1);
+      free(r.labels);
+      free(comm);
+      free(ref);
+    }
+    tu_csr_free(&g);
+  }
+  free(e);
+}
+END_TEST
+
+/* Read the whole of a file of `count` items of `size` bytes. */
+static void *read_all(const char *path, size_t size, uint64_t count) {
+  size_t len = 0;
+  char *data = tu_read_file(path, &len);
+  ck_assert_ptr_nonnull(data);
+  ck_assert_uint_eq(len, size * count);
+  return data;
+}
+
+/* The coarse CSR equals the arcs summed here by coarse pair; the coarse
+ * weights are the members' degrees summed; the coarse communities are the
+ * members' communities renumbered by first appearance. */
+START_TEST(test_aggregate_matches_reference) {
+  const uint64_t n = 400;
+  tu_edge *e = malloc((n * 5 + 8) * sizeof *e);
+  size_t ne = planted(e, n, 20, 5, 6, 1, 5);
+  e[ne++] = (tu_edge){7, 7, 2.0f}; /* a self-loop (tu_csr_build stores it twice) */
+  e[ne++] = (tu_edge){8, 9, 0.25f};
+  e[ne++] = (tu_edge){8, 9, 0.5f}; /* parallel edges */
+  for (int wide = 0; wide <= 1; wide++) {
+    tu_csr g;
+    tu_csr_build(&g, n, e, ne, 0, wide);
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+    exo_leiden_level *lv = NULL;
+    ck_assert_int_eq(exo_leiden_level_open(&g.csr, &p, NULL, NULL, 1, &ctx, &lv), EXO_OK);
+    uint64_t moves, sweeps, merges;
+    ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
+    ck_assert_int_eq(exo_leiden_level_refine(lv, &merges), EXO_OK);
+    uint64_t *comm = malloc(n * 8), *before = malloc(n * 8), *ref = malloc(n * 8);
+    exo_leiden_level_partition(lv, comm, before);
+    char *op = tu_path(g.dir, "c.off"), *ap = tu_path(g.dir, "c.adj"),
+         *wp = tu_path(g.dir, "c.w"), *ip = tu_path(g.dir, "c.init");
+    exo_csr_files coarse = {op, ap, 0, 0, 0};
+    ck_assert_int_eq(exo_leiden_level_aggregate(lv, &coarse, wp, ip), EXO_OK);
+    exo_leiden_level_partition(lv, NULL, ref);
+    exo_leiden_level_free(lv);
+    const uint64_t k = coarse.n;
+    ck_assert_uint_eq(k, n - merges);
+    /* coarse ids: by first appearance of the refined community */
+    uint64_t next = 0;
+    for (uint64_t v = 0; v < n; v++) {
+      ck_assert_uint_le(ref[v], next);
+      if (ref[v] == next) next++;
+      for (uint64_t u = 0; u < v; u++) ck_assert_int_eq(ref[u] == ref[v], before[u] == before[v]);
+    }
+    ck_assert_uint_eq(next, k);
+    /* reference: dense k x k sums in double */
+    double *ref_w = calloc(k * k, sizeof *ref_w), *deg = calloc(k, sizeof *deg);
+    for (size_t i = 0; i < ne; i++) {
+      uint64_t a = ref[e[i].a], b = ref[e[i].b];
+      if (e[i].a == e[i].b) { /* two arcs (7, 7, 2), each counting double */
+        ref_w[a * k + a] += 4.0 * e[i].w;
+        deg[a] += 4.0 * e[i].w;
+        continue;
+      }
+      ref_w[a * k + b] += e[i].w;
+      ref_w[b * k + a] += e[i].w;
+      deg[a] += e[i].w;
+      deg[b] += e[i].w;
+    }
+    uint64_t *off = read_all(op, 8, k + 1);
+    ck_assert_uint_eq(off[k], coarse.m);
+    size_t esz = exo_adj_size(coarse.wide);
+    uint8_t *adj = read_all(ap, esz, coarse.m);
+    uint64_t nonzero = 0;
+    for (uint64_t i = 0; i < k * k; i++) nonzero += ref_w[i] > 0.0;
+    ck_assert_uint_eq(coarse.m, nonzero);
+    for (uint64_t a = 0; a < k; a++) {
+      uint64_t prev = UINT64_MAX;
+      for (uint64_t j = off[a]; j < off[a + 1]; j++) {
+        uint64_t b;
+        float w;
+        exo_adj_decode(adj + j * esz, coarse.wide, &b, &w);
+        ck_assert(prev == UINT64_MAX || b > prev); /* sorted, no duplicates */
+        prev = b;
+        ck_assert_uint_lt(b, k);
+        ck_assert_double_eq_tol(w, ref_w[a * k + b], 1e-5 * ref_w[a * k + b]);
+      }
+    }
+    double *cw = read_all(wp, 8, k);
+    for (uint64_t a = 0; a < k; a++) ck_assert_double_eq_tol(cw[a], deg[a], 1e-9 * deg[a]);
+    uint64_t *ci = read_all(ip, 8, k), *cmap = malloc(n * 8), kc = 0;
+    for (uint64_t v = 0; v < n; v++) cmap[v] = UINT64_MAX;
+    for (uint64_t a = 0, v = 0; a < k; a++) {
+      while (ref[v] != a) v++; /* the first member of coarse node a */
+      if (cmap[comm[v]] == UINT64_MAX) cmap[comm[v]] = kc++;
+      ck_assert_uint_eq(ci[a], cmap[comm[v]]);
+    }
+    free(cmap);
+    free(ci);
+    free(cw);
+    free(adj);
+    free(off);
+    free(ref_w);
+    free(deg);
+    free(op);
+    free(ap);
+    free(wp);
+    free(ip);
+    free(comm);
+    free(before);
+    free(ref);
+    tu_csr_free(&g);
+  }
+  free(e);
+}
+END_TEST
+
+/* The same labels and quality for memory limits that read the hub's list
+ * in chunks and sort in many runs, or all at once; with u64 ids too. The
+ * private directory is gone afterwards. */
+START_TEST(test_same_result_any_memory) {
+  const uint64_t n = 3000;
+  tu_edge *e = malloc((n * 10 + 4 * n) * sizeof *e);
+  size_t ne = planted(e, n, 50, 6, 5, 1, 3);
+  for (uint64_t v = 1; v < n; v++)
+    for (int r = 0; r < 4; r++) e[ne++] = (tu_edge){0, v, 0.05f}; /* hub: 11996 arcs */
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  for (int obj = 0; obj <= 1; obj++) {
+    uint64_t *first = NULL;
+    double q0 = 0.0;
+    const uint64_t mems[3] = {(uint64_t)1 << 30, 1 << 17, 1 << 17};
+    for (int i = 0; i < 3; i++) {
+      exo_ctx ctx;
+      exo_ctx_init(&ctx);
+      exo_leiden_params p = lparams(g.dir, obj, obj ? 0.02 : 1.0, mems[i]);
+      p.force_wide_ids = i == 2;
+      int before = tu_count_entries(g.dir);
+      exo_leiden_result r;
+      ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+      ck_assert_int_eq(tu_count_entries(g.dir), before);
+      if (!first) {
+        first = r.labels;
+        q0 = r.quality;
+        ck_assert(q0 > 0.0);
+      } else {
+        ck_assert_mem_eq(r.labels, first, n * 8);
+        ck_assert(r.quality == q0);
+        free(r.labels);
+      }
+    }
+    free(first);
+  }
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
+/* CPM on two 5-cliques joined by one edge: merging them gains
+ * 1 - g * 25, splitting a clique below g = 1 loses. */
+START_TEST(test_cpm_resolution_by_hand) {
+  tu_edge e[32];
+  size_t ne = add_clique(e, 0, 0, 5, 1.0f);
+  ne = add_clique(e, ne, 5, 5, 1.0f);
+  e[ne++] = (tu_edge){4, 5, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, 10, e, ne, 0, 0);
+  const double res[3] = {0.02, 0.5, 1.5};
+  const uint64_t want[3] = {1, 2, 10};
+  for (int i = 0; i < 3; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_CPM, res[i], 1 << 20);
+    exo_leiden_result r;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+    uint64_t seen[10] = {0}, k = 0;
+    for (int v = 0; v < 10; v++) {
+      if (!seen[r.labels[v]]) k++;
+      seen[r.labels[v]] = 1;
+    }
+    ck_assert_uint_eq(k, want[i]);
+    if (i == 1) {
+      ck_assert_uint_eq(r.labels[0], r.labels[4]);
+      ck_assert_uint_ne(r.labels[4], r.labels[5]);
+      /* H = 2 (10 - 0.5 * 5 * 4 / 2) */
+      ck_assert_double_eq_tol(r.quality, 10.0, 1e-9);
+    }
+    free(r.labels);
+  }
+  tu_csr_free(&g);
+}
+END_TEST
+
+START_TEST(test_bad_arguments) {
+  tu_csr g;
+  tu_csr_build(&g, 6, two_triangles, 7, 0, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, -1.0, 1 << 20);
+  exo_leiden_result r;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "resolution"));
+  exo_ctx_init(&ctx);
+  p = lparams(g.dir, (exo_leiden_objective)7, 1.0, 1 << 20);
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EARG);
+  /* a truncated adjacency file is an internal error naming it; nothing is
+   * left in the directory but the graph */
+  int before = tu_count_entries(g.dir);
+  ck_assert_int_eq(tu_write_file(g.adjp, "x", 1), 0);
+  exo_ctx_init(&ctx);
+  p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EINTERNAL);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "csr.adj"));
+  ck_assert_ptr_null(r.labels);
+  ck_assert_int_eq(tu_count_entries(g.dir), before);
+  tu_csr_free(&g);
+}
+END_TEST
+
+
+/* Interrupted at its k-th poll, for k spread over the run's phases: the
+ * run returns EXO_EINTR and leaves no file behind. */
+static int stop_at_poll(void *user) {
+  int *left = user;
+  return --*left <= 0;
+}
+
+START_TEST(test_interrupt_cleans_up) {
+  const uint64_t n = 4000;
+  tu_edge *e = malloc(n * 4 * sizeof *e);
+  size_t ne = planted(e, n, 40, 4, 6, 0, 8);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  int before = tu_count_entries(g.dir), polls = 0, interrupted = 0;
+  exo_ctx ctx;
+  exo_leiden_result r;
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+  /* count the polls of a whole run */
+  exo_ctx_init(&ctx);
+  int big = 1 << 30;
+  ctx.cb.user = &big;
+  ctx.cb.interrupted = stop_at_poll;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+  polls = (1 << 30) - big;
+  free(r.labels);
+  ck_assert_int_gt(polls, 8);
+  for (int k = 1; k < polls; k += polls / 5 + 1) {
+    int left = k;
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &left;
+    ctx.cb.interrupted = stop_at_poll;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EINTR);
+    ck_assert_ptr_null(r.labels);
+    ck_assert_int_eq(tu_count_entries(g.dir), before);
+    interrupted++;
+  }
+  ck_assert_int_ge(interrupted, 3);
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
+Suite *leiden_suite(void) {
+  Suite *s = suite_create("leiden");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_gains_by_hand);
+  tcase_add_test(tc, test_gains_from_singletons);
+  tcase_add_test(tc, test_refine_splits_disconnected);
+  tcase_add_test(tc, test_refined_and_final_connected);
+  tcase_add_test(tc, test_aggregate_matches_reference);
+  tcase_add_test(tc, test_same_result_any_memory);
+  tcase_add_test(tc, test_cpm_resolution_by_hand);
+  tcase_add_test(tc, test_bad_arguments);
+  tcase_add_test(tc, test_interrupt_cleans_up);
+  suite_add_tcase(s, tc);
+  return s;
+}

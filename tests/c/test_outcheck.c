@@ -1,0 +1,185 @@
+/* test_outcheck.c: output paths that would destroy an input, clash with
+ * each other or vanish with the private directory are refused before
+ * anything is read or written. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exo_outcheck.h"
+#include "exo_pipeline.h"
+#include "testutil.h"
+
+static const char *EDGES = "a\tb\t1\nb\tc\t1\n";
+
+/* exo_check_outputs with one input and the given outputs; EXO_OK or the
+ * status, with the message copied to msg. */
+static exo_status check(const char *input, const char **outs, size_t nout,
+                        const char *priv, char *msg) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  const char *in[1] = {input};
+  exo_status st = exo_check_outputs(in, input ? 1 : 0, outs, nout, priv, &ctx);
+  strcpy(msg, ctx.err.msg);
+  return st;
+}
+
+START_TEST(output_equal_to_input_in_any_spelling) {
+  char *dir = tu_mkdtemp();
+  char *in = tu_write_text(dir, "edges.tsv", EDGES);
+  char msg[EXO_ERRMSG_MAX];
+  /* the same path */
+  const char *o1[1] = {in};
+  ck_assert_int_eq(check(in, o1, 1, NULL, msg), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(msg, "is the input file"));
+  ck_assert_ptr_nonnull(strstr(msg, in));
+  /* another spelling: dir/./edges.tsv and dir/sub/../edges.tsv */
+  char *sub = tu_path(dir, "sub");
+  ck_assert_int_eq(mkdir(sub, 0700), 0);
+  char spelled[4096];
+  snprintf(spelled, sizeof spelled, "%s/sub/../edges.tsv", dir);
+  const char *o2[1] = {spelled};
+  ck_assert_int_eq(check(in, o2, 1, NULL, msg), EXO_EARG);
+  /* a symlink to the input */
+  char *slink = tu_path(dir, "link.tsv");
+  ck_assert_int_eq(symlink(in, slink), 0);
+  const char *o3[1] = {slink};
+  ck_assert_int_eq(check(in, o3, 1, NULL, msg), EXO_EARG);
+  /* a hard link to the input */
+  char *hard = tu_path(dir, "hard.tsv");
+  ck_assert_int_eq(link(in, hard), 0);
+  const char *o4[1] = {hard};
+  ck_assert_int_eq(check(in, o4, 1, NULL, msg), EXO_EARG);
+  /* the input named through a symlink, the output by its real path */
+  ck_assert_int_eq(check(slink, o1, 1, NULL, msg), EXO_EARG);
+  /* a different file, existing or not, is fine */
+  char *other = tu_write_text(dir, "other.tsv", "x\n");
+  char *fresh = tu_path(dir, "fresh.tsv");
+  const char *ok[2] = {other, fresh};
+  ck_assert_int_eq(check(in, ok, 2, NULL, msg), EXO_OK);
+  /* the input is untouched */
+  size_t len;
+  char *text = tu_read_file(in, &len);
+  ck_assert_str_eq(text, EDGES);
+  free(text);
+  free(sub); free(slink); free(hard); free(other); free(fresh); free(in);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(outputs_clashing_with_each_other) {
+  char *dir = tu_mkdtemp();
+  char *sub = tu_path(dir, "sub");
+  ck_assert_int_eq(mkdir(sub, 0700), 0);
+  char msg[EXO_ERRMSG_MAX];
+  /* not yet existing, spelled differently */
+  char a[4096], b[4096];
+  snprintf(a, sizeof a, "%s/out.tsv", dir);
+  snprintf(b, sizeof b, "%s/sub/../out.tsv", dir);
+  const char *o[2] = {a, b};
+  ck_assert_int_eq(check(NULL, o, 2, NULL, msg), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(msg, "are the same file"));
+  /* through a symlinked directory */
+  char *alias = tu_path(dir, "alias");
+  ck_assert_int_eq(symlink(dir, alias), 0);
+  snprintf(b, sizeof b, "%s/out.tsv", alias);
+  ck_assert_int_eq(check(NULL, o, 2, NULL, msg), EXO_EARG);
+  /* existing hard links */
+  char *x = tu_write_text(dir, "x.tsv", "x\n");
+  char *y = tu_path(dir, "y.tsv");
+  ck_assert_int_eq(link(x, y), 0);
+  const char *o2[2] = {x, y};
+  ck_assert_int_eq(check(NULL, o2, 2, NULL, msg), EXO_EARG);
+  /* distinct outputs pass; a directory does not */
+  snprintf(b, sizeof b, "%s/sub/out2.tsv", dir);
+  ck_assert_int_eq(check(NULL, o, 2, NULL, msg), EXO_OK);
+  const char *o3[1] = {sub};
+  ck_assert_int_eq(check(NULL, o3, 1, NULL, msg), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(msg, "is a directory"));
+  free(sub); free(alias); free(x); free(y);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(output_inside_the_private_directory) {
+  char *dir = tu_mkdtemp();
+  char *priv = tu_path(dir, "exolabel-private");
+  ck_assert_int_eq(mkdir(priv, 0700), 0);
+  char msg[EXO_ERRMSG_MAX];
+  char inside[4096], twin[4096];
+  snprintf(inside, sizeof inside, "%s/clusters.tsv", priv);
+  snprintf(twin, sizeof twin, "%s-2/clusters.tsv", priv); /* prefix, not inside */
+  const char *o[1] = {inside};
+  ck_assert_int_eq(check(NULL, o, 1, priv, msg), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(msg, "removed at the end"));
+  const char *o2[1] = {twin};
+  ck_assert_int_eq(check(NULL, o2, 1, priv, msg), EXO_OK);
+  free(priv);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* The pipeline refuses before reading: the input keeps its bytes, no
+ * output and no temporary directory are left. */
+START_TEST(pipeline_refuses_before_reading) {
+  char *dir = tu_mkdtemp();
+  char *tmp = tu_path(dir, "tmp");
+  ck_assert_int_eq(mkdir(tmp, 0700), 0);
+  char *in = tu_write_text(dir, "edges.tsv", EDGES);
+  char *in2 = tu_write_text(dir, "more.tsv", "c\td\t1\n");
+  char spelled[4096];
+  snprintf(spelled, sizeof spelled, "%s/./edges.tsv", dir);
+  const char *files[2] = {in2, in};
+  const char *outs[1] = {spelled};
+  exo_build_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.files = files;
+  opt.nfiles = 2;
+  opt.outputs = outs;
+  opt.noutputs = 1;
+  opt.parse.sep = '\t';
+  opt.tempdir_base = tmp;
+  opt.memory_limit = 8u << 20;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_EARG);
+  ck_assert_ptr_null(g);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "is the input file"));
+  ck_assert_int_eq(tu_count_entries(tmp), 0);
+  /* a host that adds files one by one without listing them up front is
+   * stopped at the clashing file, before it is read */
+  opt.files = NULL;
+  opt.nfiles = 0;
+  exo_ctx_init(&ctx);
+  exo_builder *b = NULL;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_file(b, in2, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_file(b, in, &ctx), EXO_EARG);
+  exo_builder_abort(b);
+  ck_assert_int_eq(tu_count_entries(tmp), 0);
+  size_t len;
+  char *text = tu_read_file(in, &len);
+  ck_assert_str_eq(text, EDGES);
+  free(text);
+  free(tmp); free(in); free(in2);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+Suite *outcheck_suite(void) {
+  Suite *s = suite_create("outcheck");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, output_equal_to_input_in_any_spelling);
+  tcase_add_test(tc, outputs_clashing_with_each_other);
+  tcase_add_test(tc, output_inside_the_private_directory);
+  tcase_add_test(tc, pipeline_refuses_before_reading);
+  suite_add_tcase(s, tc);
+  return s;
+}

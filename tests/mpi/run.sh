@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# tests/mpi/run.sh: end-to-end tests of exolabel-mpi (make mpi-test).
+#   BUILD=/abs/build bash tests/mpi/run.sh
+# Needs $BUILD/exolabel-mpi, $BUILD/exolabel (make mpi cli) and mpirun.
+# Checks, on a planted graph written by benchmarks/gen/exogen.c and split into
+# four files (one gzip-compressed):
+#  1. P = 1, 2, 4 give the single-machine run's vertex set, edge and arc
+#     counts, clusters numbered 1..K, and an NMI against the planted truth
+#     within 0.01 of the single-machine run's (tests/mpi/nmi.awk);
+#  2. the same seed and P twice give identical bytes (P = 2 and 4);
+#  3. directed mode at P = 2: the single-machine vertex set and arc count;
+#  4. a malformed line read by rank 1 ends the job with a message naming the
+#     file and line, a non-zero exit, no output and no temporary files;
+#  5. a full disk on rank 1 (a 1 MiB tmpfs as its --tempdir; skipped with
+#     the reason where mounting is not allowed) stops every rank, exit code 4;
+#  6. a rank killed with SIGKILL mid-run (the other rank blocked reading a
+#     FIFO) ends the job with a non-zero exit within 30 s; the surviving
+#     rank removes its temporary directory.
+# Every mpirun is bounded by `timeout`. Prints "mpi-test: N passed, M failed".
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+MPI=$BUILD/exolabel-mpi
+CLI=$BUILD/exolabel
+NMI="awk -f $HERE/nmi.awk"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+
+for tool in mpirun "$MPI" "$CLI"; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "mpi-test: cannot run: '$tool' not found (make deps mpi cli)"
+    exit 1
+  fi
+done
+MPIRUN=(mpirun --oversubscribe --bind-to none)
+# CI runs as root; Open MPI refuses that unless told
+if [ "$(id -u)" = 0 ]; then MPIRUN+=(--allow-run-as-root); fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/exolabel-mpi-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/tmp"
+cc -std=c11 -O2 -o "$WORK/exogen" "$ROOT/benchmarks/gen/exogen.c" -lz -lm || exit 1
+
+# ---- planted graph: 20000 nodes, 200000 weighted edges, mixing 0.3 ---------
+"$WORK/exogen" --nodes 20000 --edges 200000 --mixing 0.3 --seed 7 --quiet \
+  --out "$WORK/g.tsv" --truth "$WORK/truth.tsv"
+(cd "$WORK" && split -n l/4 -d --additional-suffix=.tsv g.tsv part && gzip part03.tsv)
+PARTS=("$WORK/part00.tsv" "$WORK/part01.tsv" "$WORK/part02.tsv" "$WORK/part03.tsv.gz")
+
+stat_of() { awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' "$2"; }
+names_of() { cut -f1 "$1" | LC_ALL=C sort; }
+# clusters are 1..K with every number used
+dense() { awk -F'\t' '{ c[$2] = 1; if ($2 > m) m = $2 } END { n = 0; for (k in c) n++; exit !(n == m && n > 0) }' "$1"; }
+
+"$CLI" --seed 5 --threads 1 --stats -o "$WORK/cli.tsv" "${PARTS[@]}" 2> "$WORK/cli.err"
+cli_nodes=$(stat_of nodes "$WORK/cli.err")
+cli_arcs=$(stat_of arcs "$WORK/cli.err")
+cli_nmi=$($NMI "$WORK/truth.tsv" "$WORK/cli.tsv")
+names_of "$WORK/cli.tsv" > "$WORK/cli.names"
+echo "single machine: $cli_nodes nodes, $cli_arcs arcs, NMI $cli_nmi"
+
+run_mpi() { # P out err [options...] files...
+  local P=$1 out=$2 err=$3
+  shift 3
+  timeout 120 "${MPIRUN[@]}" -np "$P" "$MPI" --tempdir "$WORK/tmp" -o "$out" "$@" 2> "$err"
+}
+
+for P in 1 2 4; do
+  out=$WORK/mpi$P.tsv
+  if ! run_mpi "$P" "$out" "$WORK/mpi$P.err" -v --seed 5 "${PARTS[@]}"; then
+    bad "P=$P: exit status (stderr: $(head -c 400 "$WORK/mpi$P.err"))"
+    continue
+  fi
+  nmi=$($NMI "$WORK/truth.tsv" "$out")
+  echo "P=$P: $(stat_of nodes "$WORK/mpi$P.err") nodes, $(stat_of arcs "$WORK/mpi$P.err") arcs," \
+       "$(stat_of clusters "$WORK/mpi$P.err") clusters, $(stat_of supersteps "$WORK/mpi$P.err") supersteps, NMI $nmi"
+  check "P=$P: same vertex set as the single-machine run" cmp -s <(names_of "$out") "$WORK/cli.names"
+  check "P=$P: same node count" test "$(stat_of nodes "$WORK/mpi$P.err")" = "$cli_nodes"
+  check "P=$P: edge count = input lines" test "$(stat_of edges "$WORK/mpi$P.err")" = 200000
+  check "P=$P: same arc count" test "$(stat_of arcs "$WORK/mpi$P.err")" = "$cli_arcs"
+  check "P=$P: clusters numbered 1..K" dense "$out"
+  check "P=$P: NMI $nmi within 0.01 of $cli_nmi" \
+    awk -v a="$nmi" -v b="$cli_nmi" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01) }'
+  check "P=$P: temporary directory left empty" test -z "$(ls -A "$WORK/tmp")"
+done
+
+# ---- the same seed and P twice: identical bytes -----------------------------
+for P in 2 4; do
+  run_mpi "$P" "$WORK/again$P.tsv" "$WORK/again$P.err" --seed 5 "${PARTS[@]}"
+  check "P=$P: same seed, same bytes" cmp -s "$WORK/mpi$P.tsv" "$WORK/again$P.tsv"
+done
+
+# ---- directed mode at P = 2 -------------------------------------------------
+"$CLI" --seed 3 --threads 1 --directed --stats -o "$WORK/cli-d.tsv" "${PARTS[@]}" 2> "$WORK/cli-d.err"
+if run_mpi 2 "$WORK/mpi-d.tsv" "$WORK/mpi-d.err" -v --directed --seed 3 "${PARTS[@]}"; then
+  check "directed P=2: same vertex set" cmp -s <(names_of "$WORK/mpi-d.tsv") <(names_of "$WORK/cli-d.tsv")
+  check "directed P=2: same arc count" test "$(stat_of arcs "$WORK/mpi-d.err")" = "$(stat_of arcs "$WORK/cli-d.err")"
+  echo "directed: NMI single machine $($NMI "$WORK/truth.tsv" "$WORK/cli-d.tsv"), P=2 $($NMI "$WORK/truth.tsv" "$WORK/mpi-d.tsv")"
+else
+  bad "directed P=2: exit status ($(head -c 400 "$WORK/mpi-d.err"))"
+fi
+
+# ---- a malformed line on rank 1 -----------------------------------------------
+printf 'a\tb\t1\nb\tc\t1\n' > "$WORK/good.tsv"
+printf 'c\td\t1\nd\te\t1\ne\tf\tnot-a-number\n' > "$WORK/bad.tsv"
+start=$(date +%s)
+run_mpi 2 "$WORK/bad-out.tsv" "$WORK/bad.err" "$WORK/good.tsv" "$WORK/bad.tsv"
+rc=$?
+secs=$(( $(date +%s) - start ))
+echo "malformed line: exit $rc after ${secs}s; stderr: $(tr '\n' ' ' < "$WORK/bad.err" | head -c 300)"
+check "malformed line: non-zero exit" test "$rc" -ne 0 -a "$rc" -ne 124
+check "malformed line: message names bad.tsv line 3" grep -q "bad.tsv:3:" "$WORK/bad.err"
+check "malformed line: no output file" test ! -e "$WORK/bad-out.tsv" -a ! -e "$WORK/bad-out.tsv.mpi-tmp"
+check "malformed line: no temporary files" test -z "$(ls -A "$WORK/tmp")"
+
+# ---- a full disk on rank 1 ------------------------------------------------------
+# Two programs in one job (MPMD): rank 1's --tempdir is a 1 MiB tmpfs, too
+# small for its edge spool. Needs mount (root); skipped with the reason
+# otherwise.
+small=$WORK/small-tmpfs
+mkdir -p "$small"
+if mount -t tmpfs -o size=1m tmpfs "$small" 2> "$WORK/mount.err"; then
+  start=$(date +%s)
+  timeout 120 "${MPIRUN[@]}" -np 1 "$MPI" --tempdir "$WORK/tmp" -o "$WORK/full-out.tsv" "${PARTS[@]}" : \
+    -np 1 "$MPI" --tempdir "$small" -o "$WORK/full-out.tsv" "${PARTS[@]}" 2> "$WORK/full.err"
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  echo "full disk: exit $rc after ${secs}s; stderr: $(grep exolabel-mpi "$WORK/full.err" | tr '\n' ' ' | head -c 300)"
+  check "full disk: exit code 4 (I/O)" test "$rc" -eq 4
+  check "full disk: rank 1 reports the full disk" grep -qi "rank 1: error: .*no space left" "$WORK/full.err"
+  check "full disk: rank 0 stops too" grep -q "rank 0: stopped because rank 1 failed (EXO_ENOSPC)" "$WORK/full.err"
+  check "full disk: no output, no temporary files" \
+    test ! -e "$WORK/full-out.tsv" -a -z "$(ls -A "$small")" -a -z "$(ls -A "$WORK/tmp")"
+  umount "$small"
+else
+  echo "full disk: SKIPPED, cannot mount a tmpfs here: $(head -c 200 "$WORK/mount.err")"
+fi
+
+# ---- a rank killed mid-run ------------------------------------------------------
+# Rank 1 reads a FIFO nobody writes, so the job is certainly still running
+# when rank 0 (or 1) is killed; mpirun must end it, not hang.
+mkfifo "$WORK/never.fifo"
+exec 7<> "$WORK/never.fifo"   # keeps the FIFO open so that the rank blocks in read
+start=$(date +%s)
+timeout 60 "${MPIRUN[@]}" -np 2 "$MPI" --tempdir "$WORK/tmp" -o "$WORK/kill-out.tsv" \
+  "$WORK/good.tsv" "$WORK/never.fifo" > /dev/null 2> "$WORK/kill.err" &
+job=$!
+victim=""
+for _ in $(seq 1 100); do   # the two ranks are children of this mpirun
+  sleep 0.1
+  mp=$(pgrep -P "$job" -x mpirun || true)
+  [ -n "$mp" ] || mp=$job
+  kids=$(pgrep -P "$mp" -x exolabel-mpi || true)
+  if [ "$(echo "$kids" | grep -c .)" -ge 2 ]; then victim=$(echo "$kids" | head -n 1); break; fi
+done
+if [ -z "$victim" ]; then
+  bad "killed rank: could not find the ranks' processes"
+  kill "$job" 2> /dev/null
+  wait "$job"
+else
+  sleep 1
+  kill -9 "$victim"
+  wait "$job"
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  echo "killed rank: exit $rc, job ended ${secs}s after start (1s before the kill)"
+  check "killed rank: non-zero exit, not the timeout" test "$rc" -ne 0 -a "$rc" -ne 124
+  check "killed rank: ended within 30 s" test "$secs" -le 30
+  left=$(ls -A "$WORK/tmp" | wc -l)
+  echo "killed rank: $left temporary directory(ies) left (the SIGKILLed rank's cannot be removed)"
+  check "killed rank: at most the killed rank's directory left" test "$left" -le 1
+fi
+exec 7>&-
+
+echo "mpi-test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
