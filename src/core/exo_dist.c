@@ -494,7 +494,7 @@ static inline int coin(const lpd *s, uint64_t gid) {
 }
 
 static void lpd_free(lpd *s) {
-  if (s->fd >= 0) close(s->fd);
+  if (s->fd >= 0) exo_close(s->fd);
   s->fd = -1;
   free(s->off);
   free(s->visits);
@@ -609,7 +609,7 @@ static exo_status rewrite_local(dist *d, lpd *s) {
   s->gkey = s->gslot = NULL;
   if (st) return st;
   s->esz = lsz;
-  s->fd = open(d->adjl_path, O_RDONLY | O_CLOEXEC);
+  s->fd = exo_open(d->adjl_path, EXO_OPEN_READ);
   if (s->fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->adjl_path);
   return EXO_OK;
 }
@@ -642,10 +642,10 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   for (uint64_t i = 0; i < 1024; i++) s->gkey[i] = EMPTY;
   for (uint64_t i = 0; i < s->tcap; i++) s->tally[i].label = EMPTY;
 
-  int fd = open(d->off_path, O_RDONLY | O_CLOEXEC);
+  int fd = exo_open(d->off_path, EXO_OPEN_READ);
   if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->off_path);
   exo_status st = exo_pread_full(fd, s->off, (size_t)(n + 1) * 8, 0, d->off_path, ctx);
-  close(fd);
+  exo_close(fd);
   if (st) return st;
 
   exo_reader rd;
@@ -1145,27 +1145,26 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
 /* Copy this rank's part into the shared output at `at`. */
 static exo_status copy_part(dist *d, uint64_t at) {
   exo_ctx *ctx = d->ctx;
-  int in = open(d->part_path, O_RDONLY | O_CLOEXEC);
+  int in = exo_open(d->part_path, EXO_OPEN_READ);
   if (in < 0) return exo_error_errno(&ctx->err, errno, "open", d->part_path);
-  int out = open(d->out_tmp, O_WRONLY | O_CLOEXEC);
+  int out = exo_open(d->out_tmp, EXO_OPEN_RDWR);
   if (out < 0) {
     int e = errno;
-    close(in);
+    exo_close(in);
     return exo_error_errno(&ctx->err, e, "open", d->out_tmp);
   }
   uint8_t *buf = malloc(IO_BUF);
   exo_status st = buf ? EXO_OK : oom(ctx, "a copy buffer", IO_BUF);
   for (uint64_t off = 0; !st;) {
-    ssize_t got = read(in, buf, IO_BUF);
-    if (got < 0 && errno == EINTR) continue;
+    int64_t got = exo_read(in, buf, IO_BUF);
     if (got < 0) st = exo_error_errno(&ctx->err, errno, "read", d->part_path);
     if (got <= 0) break;
     st = exo_pwrite_full(out, buf, (size_t)got, at + off, d->out_tmp, ctx);
     off += (uint64_t)got;
   }
   free(buf);
-  close(in);
-  if (close(out) != 0 && !st) st = exo_error_errno(&ctx->err, errno, "close", d->out_tmp);
+  exo_close(in);
+  if (exo_close(out) != 0 && !st) st = exo_error_errno(&ctx->err, errno, "close", d->out_tmp);
   return st;
 }
 
@@ -1191,11 +1190,11 @@ static exo_status stage_output(dist *d, uint64_t *lab) {
   }
   free(all);
   if (d->r == 0) {
-    int fd = open(d->out_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = exo_open(d->out_tmp, EXO_OPEN_CREATE);
     if (fd < 0) st = exo_error_errno(&ctx->err, errno, "create", d->out_tmp);
     else {
-      if (ftruncate(fd, (off_t)total) != 0) st = exo_error_errno(&ctx->err, errno, "size", d->out_tmp);
-      if (close(fd) != 0 && !st) st = exo_error_errno(&ctx->err, errno, "close", d->out_tmp);
+      if (exo_set_size(fd, total) != 0) st = exo_error_errno(&ctx->err, errno, "size", d->out_tmp);
+      if (exo_close(fd) != 0 && !st) st = exo_error_errno(&ctx->err, errno, "close", d->out_tmp);
     }
   }
   cs = checkpoint(d, st, NULL, 0);
@@ -1204,7 +1203,7 @@ static exo_status stage_output(dist *d, uint64_t *lab) {
     exo_unlink(d->part_path);
     cs = checkpoint(d, st, NULL, 0);
   }
-  if (!cs && d->r == 0 && rename(d->out_tmp, d->opt->out_path) != 0)
+  if (!cs && d->r == 0 && exo_rename_replace(d->out_tmp, d->opt->out_path) != 0)
     st = exo_error_errno(&ctx->err, errno, "rename the finished output to", d->opt->out_path);
   if (!cs) cs = checkpoint(d, st, NULL, 0);
   if (cs && d->r == 0) exo_unlink(d->out_tmp);

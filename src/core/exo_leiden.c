@@ -263,16 +263,16 @@ static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
 /* ---- open / free ---------------------------------------------------------- */
 
 static exo_status open_ro(const char *path, int *fd, exo_ctx *ctx) {
-  *fd = open(path, O_RDONLY | O_CLOEXEC);
+  *fd = exo_open(path, EXO_OPEN_READ);
   if (*fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
   return EXO_OK;
 }
 
 void exo_leiden_level_free(exo_leiden_level *lv) {
   if (!lv) return;
-  if (lv->fd_off >= 0) close(lv->fd_off);
-  if (lv->fd_adj >= 0) close(lv->fd_adj);
-  if (lv->fd_w >= 0) close(lv->fd_w);
+  if (lv->fd_off >= 0) exo_close(lv->fd_off);
+  if (lv->fd_adj >= 0) exo_close(lv->fd_adj);
+  if (lv->fd_w >= 0) exo_close(lv->fd_w);
   if (lv->own_weights) exo_unlink(lv->own_weights);
   free(lv->own_weights);
   id_free(&lv->comm);
@@ -779,7 +779,7 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   uint64_t m = 0;
   if ((s = open_ro(coarse->offsets_path, &fd, ctx)) != EXO_OK) goto fail;
   s = exo_pread_full(fd, &m, 8, k * 8, coarse->offsets_path, ctx);
-  close(fd);
+  exo_close(fd);
   if (s) goto fail;
   coarse->n = k;
   coarse->m = m;

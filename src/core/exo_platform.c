@@ -257,6 +257,17 @@ char *exo_realpath(const char *path) {
   return narrow(buf);
 }
 
+int exo_set_size(int fd, uint64_t size) {
+  if (size > (uint64_t)INT64_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  errno_t e = _chsize_s(fd, (__int64)size);
+  if (e == 0) return 0;
+  errno = e;
+  return -1;
+}
+
 int exo_remove(const char *path) {
   wchar_t *w = wide(path);
   if (!w) return -1;
@@ -570,6 +581,14 @@ int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
 }
 
 char *exo_realpath(const char *path) { return realpath(path, NULL); }
+
+int exo_set_size(int fd, uint64_t size) {
+  if (size > (uint64_t)INT64_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  return ftruncate(fd, (off_t)size);
+}
 
 int exo_remove(const char *path) { return unlink(path); }
 int exo_rename_replace(const char *from, const char *to) { return rename(from, to); }
