@@ -18,6 +18,7 @@
 #   portable  $BUILD/portable/exolabel, built with -DEXO_PORTABLE (the C tests
 #             of that build are run by the make target itself).
 # Prints "N passed, N failed" and exits non-zero on any failure.
+# WIN_CTEST=0 leaves out the C tests under Wine (to rerun only the CLI part).
 set -uo pipefail
 MODE=$1
 BUILD=$(cd "$2" && pwd)
@@ -40,6 +41,7 @@ win)
     echo "platform-check: created the Wine prefix $WINEPREFIX in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
   fi
   run() { wine "$BUILD/win/exolabel.exe" "$@"; }
+  if [ "${WIN_CTEST:-1}" != 0 ]; then
   t0=$(date +%s%N)
   (cd "$BUILD/win" && wine ./exo_tests.exe) > "$W/ctest.log" 2>&1
   rc=$?
@@ -47,6 +49,7 @@ win)
   grep -E ':F:|:E:' "$W/ctest.log" | head -20
   echo "platform-check: C tests under Wine took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
   if [ $rc -eq 0 ] && grep -qE '^100%: Checks: [1-9]' "$W/ctest.log"; then ok "C tests under Wine"; else bad "C tests under Wine (exit $rc)"; fi
+  fi
   ;;
 portable)
   run() { "$BUILD/portable/exolabel" "$@"; }
@@ -65,13 +68,14 @@ compare() {
     --out "cand-$name.tsv" "$input" 2> "stats-$name.txt")
   local rc=$?
   if [ $rc -eq 0 ] && cmp -s "$W/linux-$name.tsv" "$W/cand-$name.tsv"; then
-    ok "$name: identical clusters ($(wc -l < "$W/cand-$name.tsv") lines, memory $mem, $(grep -E '^sort_runs' "$W/stats-$name.txt" | tr '\t' ' '), $(grep -E '^merge_passes' "$W/stats-$name.txt" | tr '\t' ' '))"
+    ok "$name: identical clusters ($(wc -l < "$W/cand-$name.tsv") lines, memory $mem, sort_runs $(stat_of "$name" sort_runs), merge_passes $(stat_of "$name" merge_passes))"
   else
     bad "$name: exit $rc or clusters differ from the Linux build"
   fi
   if [ -z "$(ls -A "$W/tmp-$name")" ]; then ok "$name: temp directory left empty"; else bad "$name: files left in temp"; fi
 }
-stat_of() { grep -E "^$2	" "$W/stats-$1.txt" | cut -f2; }
+# (the Windows build's stderr is in text mode: CR LF line ends)
+stat_of() { tr -d '\r' < "$W/stats-$1.txt" | grep -E "^$2	" | cut -f2; }
 
 EX=$ROOT/inst/extdata/example_edges.tsv
 compare example "$EX" 256MB

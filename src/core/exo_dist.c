@@ -1191,7 +1191,7 @@ static exo_status stage_output(dist *d, uint64_t *lab) {
     int fd = exo_open(d->out_tmp, EXO_OPEN_CREATE);
     if (fd < 0) st = exo_error_errno(&ctx->err, errno, "create", d->out_tmp);
     else {
-      if (exo_truncate(fd, total) != 0) st = exo_error_errno(&ctx->err, errno, "size", d->out_tmp);
+      if (exo_set_size(fd, total) != 0) st = exo_error_errno(&ctx->err, errno, "size", d->out_tmp);
       if (exo_close(fd) != 0 && !st) st = exo_error_errno(&ctx->err, errno, "close", d->out_tmp);
     }
   }

@@ -218,15 +218,6 @@ int exo_path_stat(const char *path, uint64_t *size, int *kind) {
   return 0;
 }
 
-int exo_truncate(int fd, uint64_t size) {
-  HANDLE h = handle_of(fd);
-  if (h == INVALID_HANDLE_VALUE) return -1;
-  FILE_END_OF_FILE_INFO eof;
-  eof.EndOfFile.QuadPart = (LONGLONG)size;
-  if (!SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof)) return fail_win();
-  return 0;
-}
-
 int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
   wchar_t *w = wide(path);
   if (!w) return -1;
@@ -264,6 +255,17 @@ char *exo_realpath(const char *path) {
     return NULL;
   }
   return narrow(buf);
+}
+
+int exo_set_size(int fd, uint64_t size) {
+  if (size > (uint64_t)INT64_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  errno_t e = _chsize_s(fd, (__int64)size);
+  if (e == 0) return 0;
+  errno = e;
+  return -1;
 }
 
 int exo_remove(const char *path) {
@@ -569,8 +571,6 @@ int exo_path_stat(const char *path, uint64_t *size, int *kind) {
   return 0;
 }
 
-int exo_truncate(int fd, uint64_t size) { return ftruncate(fd, (off_t)size); }
-
 int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
   struct stat st;
   uint64_t size;
@@ -582,6 +582,14 @@ int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
 }
 
 char *exo_realpath(const char *path) { return realpath(path, NULL); }
+
+int exo_set_size(int fd, uint64_t size) {
+  if (size > (uint64_t)INT64_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  return ftruncate(fd, (off_t)size);
+}
 
 int exo_remove(const char *path) { return unlink(path); }
 int exo_rename_replace(const char *from, const char *to) { return rename(from, to); }

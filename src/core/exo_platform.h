@@ -83,8 +83,8 @@ int exo_path_identity(const char *path, uint64_t id[2], int *kind);
  * resolved, malloc'd; NULL and errno. */
 char *exo_realpath(const char *path);
 
-/* Set the size of a file open for writing (shrink, or grow with zeros). */
-int exo_truncate(int fd, uint64_t size);
+/* Set the size of a file open for writing (ftruncate; _chsize_s). */
+int exo_set_size(int fd, uint64_t size);
 int exo_remove(const char *path);                  /* unlink a file */
 int exo_rename_replace(const char *from, const char *to); /* replaces `to` */
 /* Create a fresh directory from `tmpl` ending in "XXXXXX" (filled in). */

@@ -1188,7 +1188,7 @@ static exo_status compact_ranges(const csr_plan *p, exo_ctx *ctx) {
     }
     start += p->entries[t];
   }
-  if (!st && exo_truncate(afd, start * as) != 0)
+  if (!st && exo_set_size(afd, start * as) != 0)
     st = exo_error_errno(&ctx->err, errno, "truncate", p->adj_path);
   if (afd >= 0) exo_close(afd);
   if (ofd >= 0) exo_close(ofd);

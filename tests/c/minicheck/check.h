@@ -101,6 +101,16 @@ void mc_mark(const char *file, int line);
 #define ck_assert_double_le(X, Y) MC_CMP(long double, "%Lg", X, <=, Y)
 #define ck_assert_double_gt(X, Y) MC_CMP(long double, "%Lg", X, >, Y)
 #define ck_assert_double_ge(X, Y) MC_CMP(long double, "%Lg", X, >=, Y)
+#define MC_TOL(X, Y, T, OP)                                                          \
+  do {                                                                           \
+    long double mc_x_ = (X), mc_y_ = (Y), mc_t_ = (T);                           \
+    long double mc_d_ = mc_x_ > mc_y_ ? mc_x_ - mc_y_ : mc_y_ - mc_x_;           \
+    if (!(mc_d_ OP mc_t_))                                                       \
+      mc_fail(__FILE__, __LINE__, "Assertion '%s' failed: %s == %Lg, %s == %Lg, tolerance %Lg", \
+              "|" #X " - " #Y "| " #OP " " #T, #X, mc_x_, #Y, mc_y_, mc_t_);    \
+  } while (0)
+#define ck_assert_double_eq_tol(X, Y, T) MC_TOL(X, Y, T, <=)
+#define ck_assert_double_ne_tol(X, Y, T) MC_TOL(X, Y, T, >)
 #define ck_assert_ptr_eq(X, Y) MC_CMP(const void *, "%p", X, ==, Y)
 #define ck_assert_ptr_ne(X, Y) MC_CMP(const void *, "%p", X, !=, Y)
 #define ck_assert_ptr_null(X) MC_CMP(const void *, "%p", X, ==, NULL)
