@@ -41,8 +41,8 @@
  *    well-connected, E(v, S - v) >= g' w_v (W_S - w_v), joins the refined
  *    community R of S adjacent to it with the largest
  *    gain E(v, R) - g' w_v W_R, among those that are well-connected,
- *    E(R, S - R) >= g' W_R (W_S - W_R), when that gain is > 0 (ties: the
- *    first met). The paper picks R at random with probability growing as
+ *    E(R, S - R) >= g' W_R (W_S - W_R), when that gain is >= 0 (the paper
+ *    also allows gain 0; ties: the first met). The paper picks R at random with probability growing as
  *    exp(gain / theta); the greedy pick keeps what its guarantees rest on
  *    (a node only joins a refined community it has arcs to, inside its own
  *    community, and both are well-connected), so every refined community
