@@ -278,7 +278,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      attenuation = FALSE, ignore_weights = FALSE, iterations = 0L,
                      return_table = FALSE, verbose = interactive(), sep = "\t",
                      header = FALSE, tempfiledir = tempdir(),
-                     memory_limit = "256MB", threads = NULL, refine = 0L) {
+                     memory_limit = "256MB", threads = NULL, refine = 0L,
+                     resolution = 1) {
     kind <- input_kind(edgelistfiles)
     if (kind == "igraph" && missing(mode))
         mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
@@ -294,6 +295,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     refine <- check_refine(refine)
+    resolution <- check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
 
@@ -307,7 +309,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     communities <- kind == "igraph" && (return_table || missing(outfile))
     want_table <- return_table || communities
 
-    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine))
+    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine),
+              length(resolution))
     user_outfile <- !missing(outfile)
     if (user_outfile && return_table) {
         warning("'outfile' will be ignored since return_table=TRUE", call. = FALSE)
@@ -316,7 +319,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (user_outfile) lens <- c(lens, length(outfile))
     nrun <- max(lens)
     if (any(lens != 1L & lens != nrun))
-        stop("'add_self_loops', 'attenuation', 'iterations', 'refine' and 'outfile' must have ",
+        stop("'add_self_loops', 'attenuation', 'iterations', 'refine', 'resolution' and ",
+             "'outfile' must have ",
              "length 1 or the same length (", nrun, ")", call. = FALSE)
     if (user_outfile && length(outfile) != nrun)
         stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
@@ -335,6 +339,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- rep_len(attenuation, nrun)
     iterations <- rep_len(iterations, nrun)
     refine <- rep_len(refine, nrun)
+    resolution <- rep_len(resolution, nrun)
     seeds <- floor(stats::runif(nrun) * 2^53)
 
     progress <- if (!verbose) 0L
@@ -342,7 +347,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     run <- .exolabel_run(files, source, outfile, mode == "directed", self_loops,
                          attenuation, iterations, seeds, ignore_weights, sep,
                          header, tempfiledir, memory, threads, progress, input_bytes,
-                         refine)
+                         refine, resolution)
 
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
@@ -364,7 +369,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         new_result(parameters = c(add_self_loops = self_loops[i],
                                   attenuation = attenuation[i],
                                   iterations = run$iterations[i],
-                                  refine = refine[i]),
+                                  refine = refine[i],
+                                  resolution = resolution[i]),
                    graph_stats = stats, results = result,
                    stats = c(run$sort,
                              list(num_clusters = run$num_clusters[i],

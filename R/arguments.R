@@ -83,6 +83,15 @@ check_iterations <- function(x) {
     as.integer(floor(x))
 }
 
+# resolution: gamma of label propagation's volume penalty, a finite number
+# >= 0 (0 = plain label propagation).
+check_resolution <- function(x) {
+    if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
+        stop("'resolution' must be a finite non-negative number (or a vector of them)",
+             call. = FALSE)
+    as.numeric(x)
+}
+
 # refine: FALSE/TRUE (= 5 passes) or a whole number of merge passes, 0..100.
 check_refine <- function(x) {
     if (length(x) == 0L || !(is.logical(x) || is.numeric(x)) || anyNA(x))

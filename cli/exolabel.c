@@ -56,6 +56,9 @@ static void usage(FILE *f) {
 "                          [iterations]\n"
 "      --refine N          up to N modularity-safe merge passes after label\n"
 "                          propagation, 0 = none (default) [refine]\n"
+"      --resolution G      strength of the penalty on labels that hold a large\n"
+"                          share of the graph, >= 0; 0 = plain label\n"
+"                          propagation (default 1) [resolution]\n"
 "      --sep C             one-byte field separator; \\t (default), tab,\n"
 "                          comma, space or the byte itself [sep]\n"
 "      --header N          lines to skip at the start of each file (default 0)\n"
@@ -272,7 +275,8 @@ done:
 
 int main(int argc, char **argv) {
   enum { OPT_SELF = 256, OPT_ATT, OPT_IGNORE, OPT_ITER, OPT_SEP, OPT_HEADER,
-         OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION, OPT_REFINE };
+         OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION, OPT_REFINE,
+         OPT_RES };
   static const struct option longopts[] = {
       {"out", required_argument, 0, 'o'},
       {"mode", required_argument, 0, 'm'},
@@ -282,6 +286,7 @@ int main(int argc, char **argv) {
       {"ignore-weights", no_argument, 0, OPT_IGNORE},
       {"iterations", required_argument, 0, OPT_ITER},
       {"refine", required_argument, 0, OPT_REFINE},
+      {"resolution", required_argument, 0, OPT_RES},
       {"sep", required_argument, 0, OPT_SEP},
       {"header", required_argument, 0, OPT_HEADER},
       {"tempdir", required_argument, 0, OPT_TEMPDIR},
@@ -295,7 +300,7 @@ int main(int argc, char **argv) {
       {0, 0, 0, 0}};
   const char *out = NULL, *tempdir = NULL;
   int directed = 0, ignore_weights = 0, verbose = 0, stats = 0, seed_given = 0;
-  double self_loops = 0, attenuation = 0;
+  double self_loops = 0, attenuation = 0, resolution = EXO_LP_RESOLUTION;
   uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
   uint64_t memory = (uint64_t)256 << 20;
   char sep = '\t';
@@ -310,6 +315,10 @@ int main(int argc, char **argv) {
       break;
     case 'd': directed = 1; break;
     case OPT_SELF: self_loops = parse_flag_number(optarg, "--add-self-loops"); break;
+    case OPT_RES:
+      resolution = parse_number(optarg, "--resolution");
+      if (resolution < 0) die_usage("--resolution must be non-negative");
+      break;
     case OPT_ATT:
       attenuation = parse_flag_number(optarg, "--attenuation");
       if (attenuation < 0) die_usage("--attenuation must be non-negative");
@@ -415,6 +424,7 @@ int main(int argc, char **argv) {
   p.directed = directed;
   p.self_loop_cutoff = self_loops;
   p.attenuation = attenuation;
+  p.resolution = resolution;
   p.max_visits = (uint32_t)iterations;
   p.seed = seed;
   p.memory_limit = memory;

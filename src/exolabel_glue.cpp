@@ -418,10 +418,12 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                         Rcpp::NumericVector seeds, bool ignore_weights,
                         std::string sep, double header, std::string tempdir,
                         double memory_limit, int threads, int verbose,
-                        double input_bytes, Rcpp::IntegerVector refine) {
+                        double input_bytes, Rcpp::IntegerVector refine,
+                        Rcpp::NumericVector resolution) {
   const R_xlen_t nrun = outfiles.size();
   if (self_loops.size() != nrun || attenuation.size() != nrun ||
-      iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun)
+      iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun ||
+      resolution.size() != nrun)
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
   if (source != R_NilValue && TYPEOF(source) != VECSXP)
@@ -497,6 +499,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     p.directed = opt.directed;
     p.self_loop_cutoff = self_loops[i];
     p.attenuation = attenuation[i];
+    p.resolution = resolution[i];
     p.max_visits = iterations[i] > 0 ? static_cast<uint32_t>(iterations[i]) : 0;
     p.seed = seed_from_double(seeds[i]);
     p.memory_limit = opt.memory_limit;
