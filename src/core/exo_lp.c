@@ -576,9 +576,9 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
    * that the label would hold by chance, rounded to the nearest whole arc
    * (r(x) = floor(x + 1/2)), times v's mean arc weight. vol'(l) is the
    * label's volume in arcs, without v's own arcs when l is v's current
-   * label. v moves only to a label that scores more than staying; staying
-   * scores -penalty(vol(cur) - d_v) when no eligible positive vote holds
-   * cur. */
+   * label. When no eligible positive vote holds cur, staying is one more
+   * candidate scoring -r(gamma * d_v * (vol(cur) - deg(v)) / m) * s_v / d_v,
+   * taking part in ties like the others. */
   const tally *t = &st->tally;
   const uint64_t deg = len;
   const double pen = st->vol ? st->gamma_m * (double)st->nvote : 0.0;
@@ -617,7 +617,13 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
   }
   if (ties == 0 || win == cur || (cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
   if (st->vol) {
-    if (!cur_held && !(best > -chance_arcs(pen, st->vol[cur] - deg) * unit)) return EXO_OK;
+    if (!cur_held) { /* staying is one more candidate, tied or not */
+      double stay = -chance_arcs(pen, st->vol[cur] - deg) * unit;
+      if (best < stay) return EXO_OK;
+      if (best == stay &&
+          (st->visits[v] > st->tie_visits || exo_rng_below(&st->rng, ties + 1) == 0))
+        return EXO_OK;
+    }
     st->vol[cur] -= deg;
     st->vol[win] += deg;
   }

@@ -41,10 +41,10 @@
  * eligible label with a positive sum is
  *   score(l) = sum(l) - floor(e(l) + 1/2) * s_v / d_v,
  * the sum minus the chance arcs rounded to the nearest whole arc, each
- * worth v's mean arc weight. The highest score wins (ties as above), and v
- * moves only when the winner scores more than staying: staying scores
- * score(cur) when cur is among the scored labels, and
- * -floor(e(cur) + 1/2) * s_v / d_v otherwise. Unrounded, the score would
+ * worth v's mean arc weight. The highest score wins (ties as above); when
+ * cur is not among the scored labels, staying is one more candidate with
+ * score -floor(e(cur) + 1/2) * s_v / d_v (0 for a node alone in its
+ * label), tied or beaten like the others. Unrounded, the score would
  * be LPAm's (modularity gain of the move, with the null model's volumes
  * counted in arcs); rounding leaves every label that v would meet by
  * chance on fewer than half an arc unpenalised, so the small labels of
