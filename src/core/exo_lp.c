@@ -577,8 +577,10 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
    * (r(x) = floor(x + 1/2)), times v's mean arc weight. vol'(l) is the
    * label's volume in arcs, without v's own arcs when l is v's current
    * label. When no eligible positive vote holds cur, staying is one more
-   * candidate scoring -r(gamma * d_v * (vol(cur) - deg(v)) / m) * s_v / d_v,
-   * taking part in ties like the others. */
+   * candidate scoring -r(gamma * d_v * (vol(cur) - deg(v)) / m) * s_v / d_v;
+   * v moves when the winner scores more, and on equal scores when the
+   * winner's unrounded score (sum - gamma * d_v * vol(l) / m * s_v / d_v,
+   * the modularity gain) beats staying's unrounded one. */
   const tally *t = &st->tally;
   const uint64_t deg = len;
   const double pen = st->vol ? st->gamma_m * (double)st->nvote : 0.0;
@@ -617,11 +619,14 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
   }
   if (ties == 0 || win == cur || (cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
   if (st->vol) {
-    if (!cur_held) { /* staying is one more candidate, tied or not */
-      double stay = -chance_arcs(pen, st->vol[cur] - deg) * unit;
+    if (!cur_held) { /* staying is one more candidate */
+      uint64_t vc = st->vol[cur] - deg;
+      double stay = -chance_arcs(pen, vc) * unit;
       if (best < stay) return EXO_OK;
+      /* a tie made by the rounding: the unrounded scores decide */
       if (best == stay &&
-          (st->visits[v] > st->tie_visits || exo_rng_below(&st->rng, ties + 1) == 0))
+          !(best + (chance_arcs(pen, st->vol[win]) - pen * (double)st->vol[win]) * unit >
+            -pen * (double)vc * unit))
         return EXO_OK;
     }
     st->vol[cur] -= deg;

@@ -41,10 +41,13 @@
  * eligible label with a positive sum is
  *   score(l) = sum(l) - floor(e(l) + 1/2) * s_v / d_v,
  * the sum minus the chance arcs rounded to the nearest whole arc, each
- * worth v's mean arc weight. The highest score wins (ties as above); when
- * cur is not among the scored labels, staying is one more candidate with
- * score -floor(e(cur) + 1/2) * s_v / d_v (0 for a node alone in its
- * label), tied or beaten like the others. Unrounded, the score would
+ * worth v's mean arc weight. The highest score wins (ties as above). When
+ * cur is not among the scored labels, v moves only if the winner scores
+ * more than staying, -floor(e(cur) + 1/2) * s_v / d_v (0 for a node alone
+ * in its label), or scores the same and its unrounded score
+ * sum - e(l) * s_v / d_v beats staying's unrounded -e(cur) * s_v / d_v (a
+ * tie made by the rounding is decided by the modularity gain, so a path
+ * a - b - c ends as one cluster, as without the penalty). Unrounded, the score would
  * be LPAm's (modularity gain of the move, with the null model's volumes
  * counted in arcs); rounding leaves every label that v would meet by
  * chance on fewer than half an arc unpenalised, so the small labels of
