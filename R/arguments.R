@@ -83,6 +83,15 @@ check_iterations <- function(x) {
     as.integer(floor(x))
 }
 
+# resolution: the gamma of the modularity, for label propagation's volume
+# penalty (0 = plain label propagation) and for Leiden; finite, >= 0.
+check_resolution <- function(x) {
+    if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
+        stop("'resolution' must be a finite non-negative number (or a vector of them)",
+             call. = FALSE)
+    as.numeric(x)
+}
+
 # refine: FALSE/TRUE (= 5 passes) or a whole number of merge passes, 0..100.
 check_refine <- function(x) {
     if (length(x) == 0L || !(is.logical(x) || is.numeric(x)) || anyNA(x))
@@ -92,12 +101,6 @@ check_refine <- function(x) {
     if (any(x < 0 | x > 100 | x != floor(x)))
         stop("'refine' must be a whole number of passes between 0 and 100", call. = FALSE)
     as.integer(x)
-}
-
-check_resolution <- function(x) {
-    if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
-        stop("'resolution' must be a finite number >= 0 (or a vector of them)", call. = FALSE)
-    as.numeric(x)
 }
 
 # header: TRUE = 1, FALSE = 0, or a number of lines; as in SynExtend,

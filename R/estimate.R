@@ -137,8 +137,9 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     # final merge: file buffers, at most the memory limit
     per_run <- floor(run_mem(table) / nbuf / rec)
     ram_sort <- min(limit, 2 * mib * max(1, ceiling(records / per_run)))
-    # label propagation: labels 8, queue 8, offsets 8, visits 2, active bit,
-    # distance 4 with attenuation; adjacency buffer up to limit/4
+    # label propagation: offsets 8, labels 4 (8 above 2^32 nodes), visits 2,
+    # active bit, label volumes 8 (resolution > 0, the default), distance 4
+    # with attenuation (counted with 8-byte labels); adjacency buffer up to limit/4
     ram_cluster <- n * (26.125 + if (att) 4 else 0) + min(limit / 4, adj * records) + 2 * mib
     # output: labels and the renumbering map
     ram_output <- 16 * n + 2 * mib

@@ -57,7 +57,10 @@ static void usage(FILE *f) {
 "      --algorithm A       lp (label propagation, default) or leiden [algorithm]\n"
 "      --objective O       leiden's objective: modularity (default) or cpm\n"
 "                          [objective]\n"
-"      --resolution X      leiden's resolution, >= 0 (default 1) [resolution]\n"
+"      --resolution G      >= 0 (default 1): label propagation's penalty on\n"
+"                          labels that hold a large share of the graph (0 =\n"
+"                          plain label propagation); leiden's resolution\n"
+"                          [resolution]\n"
 "      --sep C             one-byte field separator; \\t (default), tab,\n"
 "                          comma, space or the byte itself [sep]\n"
 "      --header N          lines to skip at the start of each file (default 0)\n"
@@ -347,11 +350,10 @@ int main(int argc, char **argv) {
       {0, 0, 0, 0}};
   const char *out = NULL, *tempdir = NULL;
   int directed = 0, ignore_weights = 0, verbose = 0, stats = 0, seed_given = 0;
-  double self_loops = 0, attenuation = 0;
+  double self_loops = 0, attenuation = 0, resolution = EXO_LP_RESOLUTION;
   uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
   uint64_t memory = (uint64_t)256 << 20;
-  int leiden = 0, cpm = 0, resolution_given = 0;
-  double resolution = 1.0;
+  int leiden = 0, cpm = 0;
   char sep = '\t';
   /* input format: -1 = the format's default */
   int blast = 0, transform = -1, drop_self = -1, combine = -1;
@@ -395,7 +397,6 @@ int main(int argc, char **argv) {
       resolution = strtod(optarg, &end);
       if (!*optarg || *end || errno || !isfinite(resolution) || resolution < 0)
         die_usage("--resolution must be a number >= 0, not '%s'", optarg);
-      resolution_given = 1;
       break;
     }
     case OPT_SEP: sep = parse_sep(optarg); break;
@@ -442,7 +443,6 @@ int main(int argc, char **argv) {
     default: fprintf(stderr, "Try '%s --help'.\n", prog); return EXIT_USAGE;
     }
   }
-  if (resolution_given && !leiden) die_usage("--resolution applies to --algorithm leiden only");
   /* the R function's adjustments, with the same warnings */
   if (self_loops < 0) {
     fprintf(stderr, "%s: warning: self loops weight supplied is negative, setting to zero.\n", prog);
@@ -560,6 +560,7 @@ int main(int argc, char **argv) {
   p.directed = directed;
   p.self_loop_cutoff = self_loops;
   p.attenuation = attenuation;
+  p.resolution = resolution;
   p.max_visits = (uint32_t)iterations;
   p.seed = seed;
   p.memory_limit = memory;

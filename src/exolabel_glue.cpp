@@ -517,6 +517,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     p.directed = opt.directed;
     p.self_loop_cutoff = self_loops[i];
     p.attenuation = attenuation[i];
+    p.resolution = resolution[i];
     p.max_visits = iterations[i] > 0 ? static_cast<uint32_t>(iterations[i]) : 0;
     p.seed = seed_from_double(seeds[i]);
     p.memory_limit = opt.memory_limit;

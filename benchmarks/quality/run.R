@@ -37,15 +37,15 @@ stopifnot(file.exists(exogen), scale %in% c("full", "quick", "leiden"))
 dir.create(work, recursive = TRUE, showWarnings = FALSE)
 dir.create(dirname(out), recursive = TRUE, showWarnings = FALSE)
 
-mix_all <- c(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+mix_all <- c(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75)
 grid <- if (scale == "full") {
     rbind(
         expand.grid(nodes = 1e4, mixing = mix_all, family = c("planted", "lfr"),
                     seed = 1:3, igraph = TRUE, stringsAsFactors = FALSE),
-        expand.grid(nodes = 1e5, mixing = c(0.1, 0.3, 0.5, 0.6, 0.7),
+        expand.grid(nodes = 1e5, mixing = c(0.1, 0.3, 0.5, 0.6, 0.7, 0.75),
                     family = c("planted", "lfr"), seed = 1, igraph = TRUE,
                     stringsAsFactors = FALSE),
-        expand.grid(nodes = 1e6, mixing = c(0.3, 0.6), family = "planted", seed = 1,
+        expand.grid(nodes = 1e6, mixing = c(0.3, 0.6, 0.7), family = "planted", seed = 1,
                     igraph = FALSE, stringsAsFactors = FALSE))
 } else if (scale == "leiden") {
     rbind(
@@ -54,7 +54,7 @@ grid <- if (scale == "full") {
         expand.grid(nodes = 1e5, mixing = c(0.3, 0.6), family = c("planted", "lfr"), seed = 1,
                     igraph = TRUE, stringsAsFactors = FALSE))
 } else {
-    expand.grid(nodes = 1e4, mixing = c(0.1, 0.3, 0.5, 0.6, 0.7),
+    expand.grid(nodes = 1e4, mixing = c(0.1, 0.3, 0.5, 0.6, 0.7, 0.75),
                 family = c("planted", "lfr"), seed = 1, igraph = TRUE,
                 stringsAsFactors = FALSE)
 }
@@ -80,10 +80,12 @@ generate <- function(g) {
 
 # ExoLabel variants: one call per view (one graph build), a vector of
 # parameter values = several clusterings on that build.
+# "resolution=0" is the rule before the volume penalty (plain label propagation).
 variants_w <- data.frame(variant = c("default", "attenuation=TRUE", "add_self_loops=TRUE",
-                                     "iterations=30", "refine=TRUE"),
-                         att = c(0, 1, 0, 0, 0), sl = c(0, 0, 1, 0, 0), it = c(0, 0, 0, 30, 0),
-                         refine = c(0, 0, 0, 0, 5))
+                                     "iterations=30", "refine=TRUE", "resolution=0"),
+                         att = c(0, 1, 0, 0, 0, 0), sl = c(0, 0, 1, 0, 0, 0),
+                         it = c(0, 0, 0, 30, 0, 0), refine = c(0, 0, 0, 0, 5, 0),
+                         res = c(1, 1, 1, 1, 1, 0))
 variants_u <- variants_w[variants_w$variant != "add_self_loops=TRUE", ]
 
 largest_share <- function(m) max(tabulate(match(m, unique(m)))) / length(m)
@@ -126,7 +128,7 @@ run_exolabel <- function(g, files, truth_df, view) {
     t0 <- proc.time()[["elapsed"]]
     res <- ExoLabel(files$edges, return_table = TRUE, ignore_weights = view == "unweighted",
                     attenuation = v$att, add_self_loops = v$sl, iterations = v$it,
-                    refine = v$refine,
+                    refine = v$refine, resolution = v$res,
                     tempfiledir = work, memory_limit = "1GB", threads = 1, verbose = FALSE)
     wall <- proc.time()[["elapsed"]] - t0
     # per clustering: label propagation, merge passes and output; the rest
@@ -232,18 +234,20 @@ run_gnm <- function() {
     keep <- a != b
     f <- file.path(work, "gnm.tsv")
     writeLines(paste(a[keep], b[keep], sep = "\t"), f)
-    res <- ExoLabel(f, return_table = TRUE, attenuation = c(0, 1, 0, 1, 0, 1),
-                    iterations = c(0, 0, 30, 30, 0, 0), refine = c(0, 0, 0, 0, 5, 5),
+    res <- ExoLabel(f, return_table = TRUE, attenuation = c(0, 1, 0, 1, 0, 1, 0, 1),
+                    iterations = c(0, 0, 30, 30, 0, 0, 0, 0), refine = c(0, 0, 0, 0, 5, 5, 0, 0),
+                    resolution = c(1, 1, 1, 1, 1, 1, 0, 0),
                     tempfiledir = work, verbose = FALSE, threads = 1)
     unlink(f)
     do.call(rbind, lapply(res, function(r) {
         tb <- tabulate(r$results$Cluster)
         data.frame(nodes = n, family = "gnm", mixing = NA, seed = 99, view = "unweighted",
                    method = "ExoLabel",
-                   variant = sprintf("attenuation=%s, iterations=%s, refine=%s",
+                   variant = sprintf("attenuation=%s, iterations=%s, refine=%s, resolution=%s",
                                      r$parameters[["attenuation"]] > 0,
                                      r$parameters[["iterations"]],
-                                     r$parameters[["refine"]]),
+                                     r$parameters[["refine"]],
+                                     r$parameters[["resolution"]]),
                    nmi = NA, ari = NA, modularity = NA, k = length(tb), k_true = 1,
                    giant = max(tb) / sum(tb), seconds = attr(r, "stats")$seconds_cluster,
                    stringsAsFactors = FALSE)

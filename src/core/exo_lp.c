@@ -157,6 +157,10 @@ typedef struct lp_state {
   uint64_t *active;    /* ceil(n / 64) words */
   uint64_t nactive;    /* set bits in `active` */
   uint32_t *dist;      /* n, only with attenuation */
+  uint64_t *vol;       /* n label volumes (arcs), only with resolution > 0 */
+  double gamma_m;      /* resolution / (adjacency entries) */
+  double strength;     /* raw weight of the voting arcs of the node processed */
+  uint64_t nvote;      /* number of those arcs */
   uint8_t *buf;        /* window of the adjacency file */
   uint64_t cap;        /* largest list range kept whole in the window (bytes) */
   uint64_t buf_alloc;  /* cap + LP_ALIGN */
@@ -184,6 +188,7 @@ static void lp_state_free(lp_state *st) {
   free(st->visits);
   free(st->active);
   free(st->dist);
+  free(st->vol);
   free(st->buf);
   free(st->powtab);
   tally_free(&st->tally);
@@ -472,6 +477,8 @@ LP_INLINE exo_status tally_impl(lp_state *st, uint64_t v, const uint8_t *p, size
       wd *= 1.0 - st->pa * dist_pow(st, d);
     }
     int eligible = fabs((double)w) >= cutoff;
+    st->strength += (double)w;
+    st->nvote++;
     if (tally_add(&st->tally, get_label(st, u, narrow), wd, d, eligible) != 0)
       return oom(st->ctx, "the label tally", (uint64_t)st->tally.cap * 2 * sizeof(tally_slot));
   }
@@ -512,6 +519,12 @@ static void activate_entries(lp_state *st, const uint8_t *p, size_t k, uint64_t 
   else activate_impl(st, p, k, label, st->narrow_labels, st->wide);
 }
 
+/* The number of arcs of a node that a label of volume `vol` arcs would hold
+ * by chance, rounded to the nearest integer; pen = gamma * d / m. */
+static inline double chance_arcs(double pen, uint64_t vol) {
+  return floor(pen * (double)vol + 0.5);
+}
+
 /* Process node v once; *changed is set when its label changed. */
 static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
   exo_status s;
@@ -521,6 +534,8 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
   *changed = 0;
   if (len == 0) return EXO_OK; /* no votes */
   tally_clear(&st->tally);
+  st->strength = 0.0;
+  st->nvote = 0;
   const uint64_t chunk = st->cap / st->esz; /* entries per chunk of a long list */
   const int whole = len <= chunk;
   if (whole) {
@@ -547,22 +562,44 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
    * all tied labels, the current one included (reservoir sampling, one rng
    * draw per tie); on later visits the current label is kept when it is
    * among the best, and otherwise the pick is uniform among the tied. */
+  /* With a resolution gamma > 0 (exo_lp.h) a label's score is its sum
+   * minus r(gamma * d_v * vol'(l) / m) * s_v / d_v: the number of v's arcs
+   * that the label would hold by chance, rounded to the nearest whole arc
+   * (r(x) = floor(x + 1/2)), times v's mean arc weight. vol'(l) is the
+   * label's volume in arcs, without v's own arcs when l is v's current
+   * label. When no eligible positive vote holds cur, staying is one more
+   * candidate scoring -r(gamma * d_v * (vol(cur) - deg(v)) / m) * s_v / d_v;
+   * v moves when the winner scores more, and on equal scores when the
+   * winner's unrounded score (sum - gamma * d_v * vol(l) / m * s_v / d_v,
+   * the modularity gain) beats staying's unrounded one. */
   const tally *t = &st->tally;
+  const uint64_t deg = len;
+  const double pen = st->vol ? st->gamma_m * (double)st->nvote : 0.0;
+  const double unit = st->nvote ? st->strength / (double)st->nvote : 0.0;
   double best = 0.0;
   uint64_t win = cur;
   uint32_t win_dist = 0;
   uint64_t ties = 0;
-  int cur_best = 0;
+  int cur_best = 0, cur_held = 0;
   for (size_t i = 0; i < t->count; i++) {
     const tally_slot *e = &t->slots[t->touched[i]];
     if (!e->eligible || !(e->sum > 0.0)) continue;
-    if (ties == 0 || e->sum > best) {
-      best = e->sum;
+    double score = e->sum;
+    if (st->vol) {
+      uint64_t vl = st->vol[e->label];
+      if (e->label == cur) {
+        vl -= deg;
+        cur_held = 1;
+      }
+      score -= chance_arcs(pen, vl) * unit;
+    }
+    if (ties == 0 || score > best) {
+      best = score;
       win = e->label;
       win_dist = e->dist;
       ties = 1;
       cur_best = e->label == cur;
-    } else if (e->sum == best) {
+    } else if (score == best) {
       ties++;
       if (e->label == cur) cur_best = 1;
       if (exo_rng_below(&st->rng, ties) == 0) {
@@ -572,6 +609,20 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
     }
   }
   if (ties == 0 || win == cur || (cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
+  if (st->vol) {
+    if (!cur_held) { /* staying is one more candidate */
+      uint64_t vc = st->vol[cur] - deg;
+      double stay = -chance_arcs(pen, vc) * unit;
+      if (best < stay) return EXO_OK;
+      /* a tie made by the rounding: the unrounded scores decide */
+      if (best == stay &&
+          !(best + (chance_arcs(pen, st->vol[win]) - pen * (double)st->vol[win]) * unit >
+            -pen * (double)vc * unit))
+        return EXO_OK;
+    }
+    st->vol[cur] -= deg;
+    st->vol[win] += deg;
+  }
 
   set_label(st, v, win, st->narrow_labels);
   if (st->dist) st->dist[v] = win_dist == UINT32_MAX ? UINT32_MAX : win_dist + 1;
@@ -641,6 +692,13 @@ static exo_status lp_setup(lp_state *st) {
   size_t words = (size_t)((n + 63) / 64);
   st->active = malloc((words ? words : 1) * 8);
   if (!st->active) return oom(ctx, "the active set", words * 8);
+  if (par->resolution > 0.0 && n > 0) {
+    /* label volumes in arcs: every node starts alone, vol(v) = its degree */
+    st->vol = alloc_nodes((size_t)n * sizeof *st->vol, 0);
+    if (!st->vol) return oom(ctx, "the label volumes", n * 8);
+    for (uint64_t v = 0; v < n; v++) st->vol[v] = st->off[v + 1] - st->off[v];
+    st->gamma_m = st->csr->m > 0 ? par->resolution / (double)st->csr->m : 0.0;
+  }
   if (st->att > 0.0) {
     st->dist = alloc_nodes((n ? (size_t)n : 1) * sizeof *st->dist, 1);
     if (!st->dist) return oom(ctx, "the hop distances", n * 4);
@@ -723,6 +781,8 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     return EXO_FAIL(ctx, EXO_EARG, "exo_lp_run: NULL argument");
   if (!(params->attenuation >= 0.0) || !isfinite(params->attenuation))
     return EXO_FAIL(ctx, EXO_EARG, "attenuation must be a finite number >= 0");
+  if (!(params->resolution >= 0.0) || !isfinite(params->resolution))
+    return EXO_FAIL(ctx, EXO_EARG, "resolution must be a finite number >= 0");
   if (!(params->self_loop_cutoff >= 0.0))
     return EXO_FAIL(ctx, EXO_EARG, "self_loop_cutoff must be >= 0");
   if (csr->n >= ((uint64_t)1 << 61))
@@ -769,6 +829,8 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
   free(st.visits);
   free(st.active);
   free(st.dist);
+  free(st.vol);
+  st.vol = NULL;
   st.off = NULL;
   st.visits = NULL;
   st.active = NULL;

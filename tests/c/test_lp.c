@@ -1,6 +1,7 @@
 /* test_lp.c: label propagation (exo_lp.h) on small CSR graphs built here
  * from in-memory edge lists, independent of the sort module. */
 #include <check.h>
+#include <math.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -695,10 +696,11 @@ START_TEST(memory_limit_does_not_change_results) {
   for (int directed = 0; directed <= 1; directed++) {
     tu_csr g;
     tu_csr_build(&g, n, e, ne, directed, directed);
-    for (int att = 0; att <= 1; att++) {
+    for (int att = 0; att <= 2; att++) { /* 2: the volume penalty */
       exo_lp_params p = params_for(directed, 77);
-      p.attenuation = att ? 0.5 : 0.0;
-      p.self_loop_cutoff = att ? 1.5 : 0.0;
+      p.attenuation = att == 1 ? 0.5 : 0.0;
+      p.self_loop_cutoff = att == 1 ? 1.5 : 0.0;
+      p.resolution = att == 2 ? 1.0 : 0.0;
       exo_lp_result r0;
       p.memory_limit = limits[0];
       uint64_t *ref = run_ok(&g, &p, &r0);
@@ -863,6 +865,145 @@ START_TEST(bench_random_graph) {
 }
 END_TEST
 
+/* The volume penalty on a hand-computed case, directed so that the order of
+ * events is fixed: a line A B is the arc A -> B and B listens to A. K = hub
+ * 0 -> leaves 1..19; T = hub 20 -> leaves 21..24; leaves 1, 2, 3 -> v with
+ * weight 1 and leaves 21, 22, 23 -> v with weight 0.95; filler = hub 100 ->
+ * leaves 101..171. v = 1024 is in the second block of ids, so in the first
+ * sweep every other node has been processed when v is: each leaf has one
+ * in-arc and takes its hub's label (hubs have no in-arcs and keep theirs),
+ * and nothing changes after v. Arcs are stored at both ends: m = 2 * 100
+ * = 200 entries. Label volumes (entries at the label's nodes): K 19 + 19 +
+ * 3 = 41, T 4 + 4 + 3 = 11. v has d_v = 6 voting arcs, s_v = 5.85, mean
+ * weight 0.975, sums 3 (K) and 2.85 (T); e(l) = gamma * 6 * vol(l) / 200:
+ *   gamma = 0:    no penalty, 3 > 2.85: v joins K.
+ *   gamma = 0.3:  e(K) = 0.369 -> 0, e(T) -> 0: K (the unrounded LPAm score
+ *                 3 - 0.369 * 0.975 = 2.64 < 2.85 would send v to T).
+ *   gamma = 0.4:  e(K) = 0.492 -> 0: K.
+ *   gamma = 0.42: e(K) = 0.5166 -> 1, score 3 - 0.975 = 2.025; e(T) = 0.139
+ *                 -> 0, score 2.85: T.
+ *   gamma = 2:    e(K) = 2.46 -> 2, score 1.05; e(T) = 0.66 -> 1, score
+ *                 1.875: T. */
+START_TEST(volume_penalty_hand_computed) {
+  tu_edge e[128];
+  size_t ne = 0;
+  for (uint64_t u = 1; u < 20; u++) e[ne++] = (tu_edge){0, u, 1.0f};
+  for (uint64_t u = 21; u < 25; u++) e[ne++] = (tu_edge){20, u, 1.0f};
+  for (uint64_t u = 1; u < 4; u++) e[ne++] = (tu_edge){u, 1024, 1.0f};
+  for (uint64_t u = 21; u < 24; u++) e[ne++] = (tu_edge){u, 1024, 0.95f};
+  for (uint64_t u = 101; u < 172; u++) e[ne++] = (tu_edge){100, u, 1.0f};
+  ck_assert_uint_eq(ne, 100);
+  const uint64_t n = 1025;
+  const double gammas[] = {0.0, 0.3, 0.4, 0.42, 2.0};
+  const int joins_t[] = {0, 0, 0, 1, 1};
+  for (int wide = 0; wide <= 1; wide++) {
+    tu_csr g;
+    tu_csr_build(&g, n, e, ne, 1, wide);
+    ck_assert_uint_eq(g.csr.m, 200);
+    for (uint64_t seed = 1; seed <= 5; seed++)
+      for (int i = 0; i < 5; i++) {
+        exo_lp_params p = params_for(1, seed);
+        p.resolution = gammas[i];
+        exo_lp_result r;
+        uint64_t *lab = run_ok(&g, &p, &r);
+        for (uint64_t u = 0; u < 20; u++) ck_assert_uint_eq(lab[u], 0);
+        for (uint64_t u = 20; u < 25; u++) ck_assert_uint_eq(lab[u], 20);
+        ck_assert_uint_eq(lab[1024], joins_t[i] ? 20 : 0);
+        ck_assert_uint_eq(r.rounds, 1);
+        free(lab);
+      }
+    tu_csr_free(&g);
+  }
+  /* bad resolutions are argument errors */
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 1, 0);
+  const double bad[] = {-1.0, INFINITY, NAN};
+  for (int i = 0; i < 3; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_lp_params p = params_for(1, 1);
+    p.resolution = bad[i];
+    exo_lp_result r;
+    ck_assert_int_eq(exo_lp_run(&g.csr, &p, &ctx, &r), EXO_EARG);
+    ck_assert_ptr_null(r.labels);
+    ck_assert_ptr_nonnull(strstr(ctx.err.msg, "resolution"));
+  }
+  tu_csr_free(&g);
+}
+END_TEST
+
+/* Undirected, a node alone in its label may join a neighbour even when the
+ * rounded penalty makes that a tie with staying: two 5-cliques joined by one
+ * edge (m = 42 arcs), gamma = 1: a node of 4 arcs joining a singleton
+ * neighbour of 4 arcs scores 1 - round(4 * 4 / 42 = 0.38) = 1; of 5 arcs
+ * (the bridge ends) 1 - round(5 * 4 / 42 = 0.48) = 1 and 1 - round(25 / 42
+ * = 0.6) = 0, a tie with staying (0). Each clique still ends as one label. */
+START_TEST(volume_penalty_small_cliques) {
+  tu_edge e[32];
+  size_t ne = add_clique(e, 0, 0, 5, 1.0f);
+  ne = add_clique(e, ne, 5, 5, 1.0f);
+  e[ne++] = (tu_edge){4, 5, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, 10, e, ne, 0, 0);
+  int split = 0;
+  for (uint64_t seed = 1; seed <= 50; seed++) {
+    exo_lp_params p = params_for(0, seed);
+    p.resolution = 1.0;
+    uint64_t *lab = run_ok(&g, &p, NULL);
+    for (int v = 1; v < 5; v++) ck_assert_uint_eq(lab[v], lab[0]);
+    for (int v = 6; v < 10; v++) ck_assert_uint_eq(lab[v], lab[5]);
+    split += lab[0] != lab[5];
+    free(lab);
+  }
+  ck_assert_int_eq(split, 50); /* one label on both would score below 0 */
+  tu_csr_free(&g);
+}
+END_TEST
+
+/* A noisy planted graph (40 communities of 25 nodes, each node's 20 edges
+ * 70% outside its community, unweighted): plain label propagation floods it
+ * into one label for most seeds; with the penalty no label ever holds more
+ * than twice a community. */
+START_TEST(volume_penalty_stops_flood) {
+  const uint64_t k = 40, S = 25, n = k * S, per = 10;
+  tu_edge *e = malloc(n * per * sizeof *e);
+  exo_rng rng;
+  exo_rng_seed(&rng, 2024);
+  size_t ne = 0;
+  for (uint64_t v = 0; v < n; v++)
+    for (uint64_t j = 0; j < per; j++) {
+      uint64_t u;
+      do {
+        u = exo_rng_below(&rng, 10) < 3 ? (v / S) * S + exo_rng_below(&rng, S)
+                                        : exo_rng_below(&rng, n);
+      } while (u == v);
+      e[ne++] = (tu_edge){v, u, 1.0f};
+    }
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  uint64_t *size = malloc(n * sizeof *size);
+  int floods0 = 0;
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    for (int pen = 0; pen <= 1; pen++) {
+      exo_lp_params p = params_for(0, seed);
+      p.resolution = pen ? 1.0 : 0.0;
+      uint64_t *lab = run_ok(&g, &p, NULL);
+      memset(size, 0, n * sizeof *size);
+      uint64_t big = 0;
+      for (uint64_t v = 0; v < n; v++)
+        if (++size[lab[v]] > big) big = size[lab[v]];
+      if (pen) ck_assert_uint_le(big, 2 * S);
+      else floods0 += big > n / 2;
+      free(lab);
+    }
+  }
+  ck_assert_int_ge(floods0, 5);
+  free(size);
+  free(e);
+  tu_csr_free(&g);
+}
+END_TEST
+
 Suite *lp_suite(void) {
   Suite *s = suite_create("lp");
   TCase *tc = tcase_create("core");
@@ -885,6 +1026,9 @@ Suite *lp_suite(void) {
   tcase_add_test(tc, memory_limit_does_not_change_results);
   tcase_add_test(tc, csr_much_larger_than_buffer);
   tcase_add_test(tc, bench_random_graph);
+  tcase_add_test(tc, volume_penalty_hand_computed);
+  tcase_add_test(tc, volume_penalty_small_cliques);
+  tcase_add_test(tc, volume_penalty_stops_flood);
   suite_add_tcase(s, tc);
   return s;
 }

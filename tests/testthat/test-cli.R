@@ -50,6 +50,15 @@ test_that("the command-line tool writes the R function's bytes for its seed", {
     expect_equal(cl$status, 0)
     expect_identical(cl$out, r$bytes)
     expect_equal(run_cli(c("--refine", "101", shQuote(f)))$status, 2)
+    # resolution: the same penalty strength as the R argument, 0 = none
+    for (g in c("0", "0.5", "3")) {
+        set.seed(25)
+        r <- r_bytes(f, resolution = as.numeric(g))
+        cl <- run_cli(c("--seed", r$seed, "--resolution", g, shQuote(f)))
+        expect_equal(cl$status, 0)
+        expect_identical(cl$out, r$bytes)
+    }
+    expect_equal(run_cli(c("--resolution", "-1", shQuote(f)))$status, 2)
 })
 
 test_that("the command-line tool documents itself and reports errors by exit code", {
@@ -58,7 +67,7 @@ test_that("the command-line tool documents itself and reports errors by exit cod
     expect_equal(h$status, 0)
     help <- rawToChar(h$out)
     for (opt in c("--out", "--mode", "--add-self-loops", "--attenuation", "--ignore-weights",
-                  "--iterations", "--refine", "--sep", "--header", "--tempdir", "--memory-limit",
+                  "--iterations", "--refine", "--resolution", "--sep", "--header", "--tempdir", "--memory-limit",
                   "--threads", "--seed", "--verbose", "Exit codes"))
         expect_match(help, opt, fixed = TRUE)
     expect_equal(run_cli("--no-such-option")$status, 2)

@@ -110,7 +110,10 @@ test_that("Leiden's parameters, the CLI and argument errors", {
     expect_equal(length(unique(res$results$Cluster)), 4)
     expect_gt(attr(res, "stats")$levels, 1)
     expect_output(print(res), "parameters: leiden \\(modularity\\), resolution = 1")
-    expect_error(ExoLabel(f, resolution = 2), "leiden")
+    # one resolution serves both methods: label propagation's penalty too
+    lp <- ExoLabel(f, resolution = 2, return_table = TRUE, verbose = FALSE)
+    expect_equal(lp$parameters[["resolution"]], 2)
+    expect_null(attr(lp$parameters, "algorithm"))
     expect_error(ExoLabel(f, algorithm = "leiden", resolution = -1), "resolution")
     expect_error(ExoLabel(f, algorithm = "leiden", resolution = NA), "resolution")
     expect_error(ExoLabel(f, algorithm = "louvain"), "arg")

@@ -62,23 +62,27 @@ test_that("attenuation: TRUE is 1, FALSE is 0, vectors match single runs", {
 test_that("iterations: 0 is the automatic cap, 1 processes each node once", {
     # directed chain v01 -> ... -> v40: a label moves one hop per visit of
     # the node below it, so a single visit per node cannot carry v01's label
-    # to the end, while an ample cap always does
+    # to the end, while an ample cap always does (plain label propagation,
+    # resolution = 0, whose result this checks exactly)
     nm <- sprintf("v%02d", 1:40)
     f <- write_edges(data.frame(a = nm[-40], b = nm[-1], w = 1))
     set.seed(2)
-    auto <- ExoLabel(f, mode = "directed")
+    auto <- ExoLabel(f, mode = "directed", resolution = 0)
     cap <- auto$parameters[["iterations"]]
     expect_equal(cap, 16) # max(16, floor(sqrt(1)))
     set.seed(2)
-    expect_identical(readLines(ExoLabel(f, mode = "directed", iterations = cap)$results),
+    expect_identical(readLines(ExoLabel(f, mode = "directed", iterations = cap,
+                                        resolution = 0)$results),
                      readLines(auto$results))
     for (seed in 1:5) {
         set.seed(seed)
-        one <- ExoLabel(f, mode = "directed", iterations = 1, return_table = TRUE)
+        one <- ExoLabel(f, mode = "directed", iterations = 1, resolution = 0,
+                        return_table = TRUE)
         expect_equal(one$parameters[["iterations"]], 1)
         expect_gt(length(unique(one$results$Cluster)), 1)
         set.seed(seed)
-        many <- ExoLabel(f, mode = "directed", iterations = 100, return_table = TRUE)
+        many <- ExoLabel(f, mode = "directed", iterations = 100, resolution = 0,
+                         return_table = TRUE)
         expect_equal(length(unique(many$results$Cluster)), 1)
     }
     # each node keeps its own label or takes its parent's: the clusters are
@@ -95,22 +99,25 @@ test_that("several clusterings in one call: one graph build, a list, same as sin
     msgs <- capture.output(type = "message", {
         set.seed(21)
         multi <- ExoLabel(f, attenuation = c(0, 1, 0), add_self_loops = c(0, 0, 0.4),
-                          iterations = c(0, 0, 3), return_table = TRUE, verbose = TRUE)
+                          iterations = c(0, 0, 3), resolution = c(1, 1, 0.5),
+                          return_table = TRUE, verbose = TRUE)
     })
     expect_length(grep("reading edges done", msgs), 1)
     expect_length(grep("writing the graph done", msgs), 1)
     expect_length(grep("label propagation done", msgs), 3)
     expect_type(multi, "list")
     expect_length(multi, 3)
-    expect_equal(t(vapply(multi, function(r) r$parameters, numeric(4))),
+    expect_equal(t(vapply(multi, function(r) r$parameters, numeric(5))),
                  cbind(add_self_loops = c(0, 0, 0.4), attenuation = c(0, 1, 0),
-                       iterations = c(16, 16, 3), refine = c(0, 0, 0)))
+                       iterations = c(16, 16, 3), refine = c(0, 0, 0),
+                       resolution = c(1, 1, 0.5)))
     # clustering i uses the i-th seed drawn from R's generator, as the i-th
     # of as many single calls would
     set.seed(21)
     s1 <- ExoLabel(f, return_table = TRUE)
     s2 <- ExoLabel(f, attenuation = 1, return_table = TRUE)
-    s3 <- ExoLabel(f, add_self_loops = 0.4, iterations = 3, return_table = TRUE)
+    s3 <- ExoLabel(f, add_self_loops = 0.4, iterations = 3, resolution = 0.5,
+                   return_table = TRUE)
     expect_identical(multi[[1]]$results, s1$results)
     expect_identical(multi[[2]]$results, s2$results)
     expect_identical(multi[[3]]$results, s3$results)
@@ -154,22 +161,24 @@ test_that("ties: open seeded picks on the first visits, then a node among the be
     # node is processed once (nothing re-activates it). With the automatic
     # cap (16) that visit is among the first floor(3 * 16 / 4) = 12, so z
     # picks among all three labels, its own included; with iterations = 1
-    # (T = 0) it keeps its own label.
+    # (T = 0) it keeps its own label. Plain label propagation (resolution =
+    # 0): on a graph this small the volume penalty decides most ties.
     df <- data.frame(a = c("a", "b", "a", "b", "z"), b = c("x", "x", "z", "z", "z"), w = 1)
     f <- write_edges(df)
     picks <- zpicks <- character()
     for (seed in 1:40) {
         set.seed(seed)
-        m <- cluster_of(ExoLabel(f, mode = "directed", return_table = TRUE))
+        m <- cluster_of(ExoLabel(f, mode = "directed", resolution = 0, return_table = TRUE))
         set.seed(seed)
-        again <- cluster_of(ExoLabel(f, mode = "directed", return_table = TRUE))
+        again <- cluster_of(ExoLabel(f, mode = "directed", resolution = 0, return_table = TRUE))
         expect_identical(again, m)
         expect_false(m["a"] == m["b"])
         expect_true(m["x"] == m["a"] || m["x"] == m["b"])
         picks <- c(picks, if (m["x"] == m["a"]) "a" else "b")
         zpicks <- c(zpicks, if (m["z"] == m["a"]) "a" else if (m["z"] == m["b"]) "b" else "own")
         set.seed(seed)
-        once <- cluster_of(ExoLabel(f, mode = "directed", iterations = 1, return_table = TRUE))
+        once <- cluster_of(ExoLabel(f, mode = "directed", iterations = 1, resolution = 0,
+                                    return_table = TRUE))
         expect_false(once["z"] %in% once[c("a", "b", "x")])
         expect_true(once["x"] == once["a"] || once["x"] == once["b"])
     }
@@ -179,7 +188,7 @@ test_that("ties: open seeded picks on the first visits, then a node among the be
     und <- write_edges(rbind(two_cliques(), data.frame(a = c("x", "x"), b = c("A1", "B1"), w = 1)))
     sides <- vapply(1:30, function(seed) {
         set.seed(seed)
-        m <- cluster_of(ExoLabel(und, return_table = TRUE))
+        m <- cluster_of(ExoLabel(und, resolution = 0, return_table = TRUE))
         expect_equal(length(unique(m)), 2)
         if (m["x"] == m["A1"]) "A" else "B"
     }, "")
@@ -361,4 +370,38 @@ test_that("refine merges fragments of communities, never separate cliques", {
     expect_error(ExoLabel(f, refine = 1.5), "whole number")
     expect_error(ExoLabel(f, refine = "yes"), "'refine' must be")
     expect_error(ExoLabel(f, refine = NA), "'refine' must be")
+})
+
+test_that("resolution: the default keeps a noisy graph from flooding, 0 is plain propagation", {
+    # 40 planted communities of 50 nodes, 10 edge lines per node, 70% of
+    # them to random nodes (mixing 0.7), unweighted: plain label propagation
+    # (resolution = 0) floods it into one cluster for seeds 1-4; the default
+    # keeps every cluster near a community's size (largest 59-103 nodes)
+    n <- 2000
+    s <- 50
+    comm <- rep(seq_len(n / s), each = s)
+    tr <- data.frame(Vertex = as.character(seq_len(n)), Cluster = comm)
+    for (seed in 1:2) {
+        set.seed(seed)
+        a <- rep(seq_len(n), each = 10)
+        inside <- stats::runif(length(a)) < 0.3
+        b <- ifelse(inside, (comm[a] - 1) * s + sample(s, length(a), TRUE),
+                    sample(n, length(a), TRUE))
+        keep <- a != b
+        h <- write_edges(data.frame(a = a[keep], b = b[keep]), weights = FALSE)
+        x <- ExoLabel(h, resolution = c(0, 1), return_table = TRUE)
+        expect_equal(vapply(x, function(r) r$parameters[["resolution"]], 1), c(0, 1))
+        t2 <- tr[tr$Vertex %in% x[[1]]$results$Vertex, ]
+        expect_equal(length(unique(x[[1]]$results$Cluster)), 1)
+        expect_lte(max(table(x[[2]]$results$Cluster)), 3 * s)
+        nmi <- ClusterNMI(x[[2]]$results, t2)
+        expect_gt(nmi, 0.8)
+        skip_if_not_installed("igraph")
+        g <- igraph::graph_from_data_frame(data.frame(a = a[keep], b = b[keep]),
+                                           directed = FALSE)
+        lei <- igraph::cluster_leiden(g, objective_function = "modularity")
+        tl <- comm[as.integer(igraph::V(g)$name)]
+        expect_gt(nmi, igraph::compare(igraph::membership(lei), tl, "nmi") - 0.01)
+    }
+    expect_error(ExoLabel(h, resolution = -1), "'resolution' must be")
 })
