@@ -9,6 +9,7 @@
 #   make valgrind  C unit tests under valgrind memcheck
 #   make cppcheck  static analysis
 #   make fuzz      libFuzzer harnesses (FUZZ_TIME seconds each); make fuzz-replay: the corpus once
+#   make ssn-bench protein families from DIAMOND/MMseqs2 searches, ExoLabel against MCL (benchmarks/SSN.md)
 SHELL := /bin/bash
 R ?= R
 RSCRIPT ?= Rscript
@@ -26,7 +27,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench
+.PHONY: all deps demo test ctest rtest cli micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench ssn-bench
 
 all: ctest
 
@@ -215,6 +216,14 @@ check: deps
 SIZE ?= small
 bench: install
 	BUILD=$(BUILD) RLIB=$(RLIB) SIZE=$(SIZE) bash benchmarks/bench/run.sh
+
+# make ssn-bench [SIZES="10000 100000"] [REPS=3]: simulated protein families
+# searched all against all with DIAMOND and MMseqs2 (installed by
+# tools/install-bench-deps.sh), clustered by ExoLabel, MCL and igraph;
+# writes benchmarks/SSN.md and benchmarks/ssn/*.csv (benchmarks/ssn/run.sh;
+# the 10^5 searches take hours on a loaded 2-core machine).
+ssn-bench: install cli
+	BUILD=$(BUILD) RLIB=$(RLIB) bash benchmarks/ssn/run.sh
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# benchmarks/ssn/run.sh: the protein-family benchmark behind `make ssn-bench`
+# (report: benchmarks/SSN.md; method: benchmarks/ssn/README.md).
+#
+# For each size N in SIZES it simulates N proteins (ssngen.c, seed N/10^4),
+# searches them all against all with DIAMOND and MMseqs2 (search.sh), and
+# clusters each raw search output with ExoLabel (R, several settings; the
+# recommended one also from the command-line tool), MCL at inflation 1.4 and
+# 2.0 (cluster_mcl.sh), and igraph's Leiden and label propagation
+# (cluster_igraph.R). Each clustering runs in its own process under GNU time
+# (wall time, CPU, peak RSS), REPS times unless the first run took more than
+# SLOW seconds; then metrics.R compares its clusters with the families.
+#
+# Environment: BUILD (build dir: ssngen, the CLI, work files under
+# $BUILD/ssn-work unless WORK is set), RLIB (R library with ExoLabel),
+# SIZES ("10000 100000"), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
+# (largest N searched with MMseqs2 too: 100000), EXO_SETTINGS (the ExoLabel
+# settings of cluster_exolabel.R), RECOMMENDED (the one also run by the CLI).
+# Results per size go to $WORK/nN/*.csv; all sizes present in $WORK are then
+# collected into benchmarks/ssn/{search,timings,metrics}.csv and report.R
+# writes benchmarks/SSN.md. Searches already done are reused (delete
+# $WORK/nN/TOOL.done to redo one).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+BUILD=$(cd "$BUILD" 2>/dev/null && pwd || { mkdir -p "$BUILD"; cd "$BUILD"; pwd; })
+WORK=${WORK:-$BUILD/ssn-work}
+SIZES=${SIZES:-"10000 100000"}
+REPS=${REPS:-3}
+SLOW=${SLOW:-60}
+THREADS=${THREADS:-2}
+MMSEQS_MAX=${MMSEQS_MAX:-100000}
+EXO_SETTINGS=${EXO_SETTINGS:-"default attenuation refine bitscore att_refine bitscore_att_refine"}
+RECOMMENDED=${RECOMMENDED:-bitscore_att_refine}
+RSCRIPT=${RSCRIPT:-Rscript}
+if [ -n "${RLIB:-}" ]; then export R_LIBS="$RLIB${R_LIBS:+:$R_LIBS}"; fi
+here=benchmarks/ssn
+bash tools/install-bench-deps.sh
+mkdir -p "$WORK"
+cc -std=c11 -O2 -Wall -Wextra -o "$BUILD/ssngen" $here/ssngen.c -lm
+EXOLABEL_CLI=$BUILD/exolabel
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+# run_timed CSV SIZE SEARCH METHOD OUT CMD...: runs CMD REPS times (once if
+# the first run is slower than SLOW s), appending size,search,method,rep,
+# wall_s,inner_s,user_s,sys_s,maxrss_kb,load1 per run; the clusters of the
+# last run stay in OUT.
+run_timed() {
+  local csv=$1 size=$2 search=$3 method=$4 out=$5; shift 5
+  local rep tf inner wall
+  tf=$(mktemp)
+  for rep in $(seq 1 "$REPS"); do
+    local l=$(load1)
+    inner=$(/usr/bin/time -f '%e,%U,%S,%M' -o "$tf" "$@" | tail -n 1)
+    IFS=, read -r wall user sys rss < "$tf"
+    echo "$size,$search,$method,$rep,$wall,$inner,$user,$sys,$rss,$l" >> "$csv"
+    echo "  $search $method rep $rep: ${wall}s, ${rss} KB (load $l)" >&2
+    awk -v w="$wall" -v s="$SLOW" 'BEGIN { exit !(w > s) }' && break
+  done
+  rm -f "$tf"
+}
+
+for n in $SIZES; do
+  d=$WORK/n$n
+  mkdir -p "$d"
+  seed=$(( n / 10000 > 0 ? n / 10000 : 1 ))
+  if [ ! -s "$d/truth.tsv" ]; then
+    "$BUILD/ssngen" -n "$n" --seed "$seed" --fasta "$d/proteins.fa" --truth "$d/truth.tsv"
+  fi
+  searches="diamond"
+  if [ "$n" -le "$MMSEQS_MAX" ]; then searches="diamond mmseqs"; fi
+  awk -F"\t" -v n="$n" -v seed="$seed" 'NR > 1 { fam[$2] = fam[$2] + 1; ch += $3; res += $5 } END { mx = 0; nf = 0; for (f in fam) { nf++; if (fam[f] > mx) mx = fam[f] }; printf "proteins,seed,families,largest_family,chimeras,residues,mean_length\n%d,%d,%d,%d,%d,%d,%.0f\n", n, seed, nf, mx, ch, res, res / n }' "$d/truth.tsv" > "$d/datasets.csv"
+  echo "size,search,makedb_s,search_s,user_s,sys_s,maxrss_kb,hits,load1" > "$d/search.csv"
+  for s in $searches; do
+    echo "== $n proteins: $s search (load $(load1))" >&2
+    bash $here/search.sh "$d" "$s"
+    mk=NA
+    [ -f "$d/$s.makedb.time" ] && mk=$(cut -f1 "$d/$s.makedb.time")
+    IFS=$'\t' read -r w u sy m < "$d/$s.search.time"
+    [ -f "$d/$s.search.load" ] || load1 > "$d/$s.search.load"
+    echo "$n,$s,$mk,$w,$u,$sy,$m,$(wc -l < "$d/$s.m8"),$(cat "$d/$s.search.load")" >> "$d/search.csv"
+  done
+  echo "size,search,method,rep,wall_s,inner_s,user_s,sys_s,maxrss_kb,load1" > "$d/timings.csv"
+  echo "size,search,method,proteins,in_output,nmi,ari,nmi_nochim,ari_nochim,clusters,clusters_2plus,largest_share,nmi_igraph" > "$d/metrics.csv"
+  for s in $searches; do
+    m8=$d/$s.m8
+    cdir=$d/clusters-$s
+    mkdir -p "$cdir"
+    methods=()
+    for x in $EXO_SETTINGS; do methods+=("exolabel_$x"); done
+    [ -x "$EXOLABEL_CLI" ] && methods+=("exolabel_cli_$RECOMMENDED")
+    methods+=(mcl_1.4 mcl_2.0 igraph_leiden igraph_lp)
+    for meth in "${methods[@]}"; do
+      out=$cdir/$meth.tsv
+      case "$meth" in
+        exolabel_cli_*) run_timed "$d/timings.csv" "$n" "$s" "$meth" "$out" \
+            bash $here/cluster_exolabel_cli.sh "$EXOLABEL_CLI" "$m8" "${meth#exolabel_cli_}" "$out" "$THREADS" ;;
+        exolabel_*) run_timed "$d/timings.csv" "$n" "$s" "$meth" "$out" \
+            "$RSCRIPT" $here/cluster_exolabel.R "$m8" "${meth#exolabel_}" "$out" "$THREADS" ;;
+        mcl_*) run_timed "$d/timings.csv" "$n" "$s" "$meth" "$out" \
+            bash $here/cluster_mcl.sh "$m8" "${meth#mcl_}" "$out" "$cdir/mcl-work" "$THREADS" ;;
+        igraph_*) run_timed "$d/timings.csv" "$n" "$s" "$meth" "$out" \
+            "$RSCRIPT" $here/cluster_igraph.R "$m8" "${meth#igraph_}" "$out" ;;
+      esac
+      echo "$n,$s,$meth,$("$RSCRIPT" $here/metrics.R "$d/truth.tsv" "$out" | tr '\t' ',')" >> "$d/metrics.csv"
+    done
+  done
+done
+
+# collect every size present in WORK
+for f in datasets search timings metrics; do
+  first=1
+  for d in $(ls -d "$WORK"/n* | sort -t n -k2 -n); do
+    [ -f "$d/$f.csv" ] || continue
+    if [ $first = 1 ]; then cat "$d/$f.csv"; first=0; else tail -n +2 "$d/$f.csv"; fi
+  done > $here/$f.csv
+done
+{
+  echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+  echo "memory: $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+  echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "tools: $(diamond version 2>&1 | head -1); MMseqs2 $(mmseqs version 2>&1 | head -1); $(mcl --version 2>&1 | head -1); $("$RSCRIPT" -e 'cat(R.version.string, "; igraph", as.character(packageVersion("igraph")), "; data.table", as.character(packageVersion("data.table")), "; ExoLabel", as.character(packageVersion("ExoLabel")))')"
+} > $here/machine.txt
+"$RSCRIPT" $here/report.R $here benchmarks/SSN.md
