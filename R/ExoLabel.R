@@ -278,7 +278,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      attenuation = FALSE, ignore_weights = FALSE, iterations = 0L,
                      return_table = FALSE, verbose = interactive(), sep = "\t",
                      header = FALSE, tempfiledir = tempdir(),
-                     memory_limit = "256MB", threads = NULL, refine = 0L) {
+                     memory_limit = "256MB", threads = NULL, refine = 0L,
+                     format = c("edges", "blast"), columns = NULL,
+                     weight_transform = NULL, min_weight = NULL, self_hits = NULL,
+                     combine = NULL) {
     kind <- input_kind(edgelistfiles)
     if (kind == "igraph" && missing(mode))
         mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
@@ -296,6 +299,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     refine <- check_refine(refine)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
+    input <- check_input_options(kind, format, columns, weight_transform, min_weight,
+                                 self_hits, combine)
 
     source <- switch(kind,
                      files = NULL,
@@ -329,7 +334,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (want_table) on.exit(unlink(outfile), add = TRUE)
 
     input_bytes <- if (kind == "files") sum(file.size(files)) else 0
-    check_disk_space(guess_input_size(files, source), mode, memory, tempfiledir)
+    check_disk_space(guess_input_size(files, source, input$format), mode, memory, tempfiledir)
 
     self_loops <- rep_len(self_loops, nrun)
     attenuation <- rep_len(attenuation, nrun)
@@ -342,7 +347,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     run <- .exolabel_run(files, source, outfile, mode == "directed", self_loops,
                          attenuation, iterations, seeds, ignore_weights, sep,
                          header, tempfiledir, memory, threads, progress, input_bytes,
-                         refine)
+                         refine, input[c("columns", "transform", "min_weight",
+                                         "drop_self", "combine")])
 
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
@@ -375,6 +381,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   seconds_refine = run$seconds_refine[i],
                                   seconds_output = run$seconds_output[i],
                                   input_edges = run$input_edges,
+                                  input = input$resolved,
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
     })
@@ -382,12 +389,15 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
 }
 
 # Edges and nodes of the input, for the disk check: exact for in-memory
-# sources; for files guessed from their size (32 bytes per line, gzip files
-# 3.5 times larger once decompressed, one node per 4 edges).
-guess_input_size <- function(files, source) {
+# sources; for files guessed from their size (32 bytes per line, 64 for the
+# 12 columns of search-tool output, gzip files 3.5 times larger once
+# decompressed, one node per 4 edges). Combining and dropped self hits only
+# shrink the graph, so the estimate stays an upper bound.
+guess_input_size <- function(files, source, format = "edges") {
     if (is.null(source)) {
         gz <- vapply(files, is_gzip, logical(1))
-        edges <- sum(file.size(files) * ifelse(gz, 3.5, 1)) / 32
+        per_line <- if (format == "blast") 64 else 32
+        edges <- sum(file.size(files) * ifelse(gz, 3.5, 1)) / per_line
         return(c(edges = edges, vertices = edges / 4))
     }
     edges <- source_edges(source)

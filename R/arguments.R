@@ -168,3 +168,86 @@ check_mode <- function(mode) {
              call. = FALSE)
     choices[i]
 }
+
+# ---- search-tool output (format, columns, weight_transform, min_weight,
+# self_hits, combine) ----------------------------------------------------
+
+# One of `choices` or NULL (the format's default).
+check_choice <- function(x, name, choices) {
+    if (is.null(x)) return(NULL)
+    if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices))
+        stop("'", name, "' must be ", paste0("\"", choices, "\"", collapse = " or "),
+             " (or NULL for the format's default)", call. = FALSE)
+    x
+}
+
+check_format <- function(format) {
+    if (identical(format, c("edges", "blast"))) return("edges")
+    if (!is.character(format) || length(format) != 1L || is.na(format) || !nzchar(format))
+        stop("'format' must be \"edges\" or \"blast\"", call. = FALSE)
+    i <- pmatch(format, c("edges", "blast"))
+    if (is.na(i)) stop("'format' must be \"edges\" or \"blast\", not \"", format, "\"",
+                       call. = FALSE)
+    c("edges", "blast")[i]
+}
+
+# NULL, or 2 (nodes) or 3 (nodes, weight) distinct 1-based column numbers.
+check_columns <- function(columns) {
+    if (is.null(columns)) return(NULL)
+    ok <- is.numeric(columns) && length(columns) %in% 2:3 && !anyNA(columns) &&
+        all(is.finite(columns)) && all(columns == floor(columns)) &&
+        all(columns >= 1) && all(columns <= 1e6)
+    if (!ok)
+        stop("'columns' must be 2 or 3 column numbers from 1 to 1e6: the two node ",
+             "columns and optionally the weight column, e.g. c(1, 2, 11)", call. = FALSE)
+    if (anyDuplicated(columns))
+        stop("'columns' must be different column numbers, not ",
+             paste(columns, collapse = ", "), call. = FALSE)
+    as.integer(columns)
+}
+
+check_min_weight <- function(x) {
+    if (is.null(x)) return(NULL)
+    if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) || abs(x) > 3.4e38)
+        stop("'min_weight' must be a single finite number (or NULL: no threshold)",
+             call. = FALSE)
+    as.numeric(x)
+}
+
+# The input options resolved against the format's defaults, as the glue
+# takes them: columns (3 integers, 0 = no weight column), transform (0 none,
+# 1 neglog10), min_weight, drop_self, combine (0 = keep every arc, "sum";
+# 2 = one arc with the largest weight, "max"). In-memory inputs have no
+# columns to choose: "blast" and `columns` are refused there.
+check_input_options <- function(kind, format, columns, weight_transform, min_weight,
+                                self_hits, combine) {
+    format <- check_format(format)
+    columns <- check_columns(columns)
+    weight_transform <- check_choice(weight_transform, "weight_transform",
+                                     c("none", "neglog10"))
+    min_weight <- check_min_weight(min_weight)
+    self_hits <- check_choice(self_hits, "self_hits", c("drop", "keep"))
+    combine <- check_choice(combine, "combine", c("sum", "max"))
+    blast <- format == "blast"
+    if (kind != "files" && (blast || !is.null(columns)))
+        stop("'format = \"blast\"' and 'columns' describe the columns of files; for an ",
+             "in-memory edge list give the node and weight columns directly (for example ",
+             "df[, c(1, 2, 11)]) and set weight_transform = \"neglog10\" for e-values",
+             call. = FALSE)
+    if (is.null(columns)) columns <- if (blast) c(1L, 2L, 11L) else 1:3
+    if (is.null(weight_transform)) weight_transform <- if (blast) "neglog10" else "none"
+    if (length(columns) == 2L && weight_transform != "none")
+        stop("'weight_transform = \"", weight_transform, "\"' needs a weight column: ",
+             "give 3 'columns'", call. = FALSE)
+    if (is.null(self_hits)) self_hits <- if (blast) "drop" else "keep"
+    if (is.null(combine)) combine <- if (blast) "max" else "sum"
+    list(format = format, columns = c(columns, 0L)[1:3],
+         transform = if (weight_transform == "neglog10") 1L else 0L,
+         min_weight = if (is.null(min_weight)) 0 else min_weight,
+         drop_self = self_hits == "drop",
+         combine = if (combine == "max") 2L else 0L,
+         resolved = list(format = format, columns = columns,
+                         weight_transform = weight_transform,
+                         min_weight = if (is.null(min_weight)) NA_real_ else min_weight,
+                         self_hits = self_hits, combine = combine))
+}

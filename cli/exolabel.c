@@ -60,6 +60,25 @@ static void usage(FILE *f) {
 "                          comma, space or the byte itself [sep]\n"
 "      --header N          lines to skip at the start of each file (default 0)\n"
 "                          [header]\n"
+"      --format F          edges (default): columns 1,2,3, weights as given,\n"
+"                          self-loops kept, duplicates all kept (they add up);\n"
+"                          blast: BLAST+ -outfmt 6, DIAMOND --outfmt 6 or\n"
+"                          MMseqs2 default output (qseqid sseqid pident length\n"
+"                          mismatch gapopen qstart qend sstart send evalue\n"
+"                          bitscore): columns 1,2,11, weight -log10(evalue)\n"
+"                          capped at 200, self hits dropped, combine max [format]\n"
+"      --columns A,B[,W]   1-based columns of the two nodes and the weight\n"
+"                          (no W: every weight is 1); overrides --format\n"
+"                          [columns]\n"
+"      --weight-transform T  none, or neglog10: the weight column is an e-value\n"
+"                          E, the weight min(-log10 E, 200) (E = 0 gives 200;\n"
+"                          E >= 1 gives no edge) [weight_transform]\n"
+"      --min-weight X      drop edges whose (transformed) weight is below X;\n"
+"                          their nodes stay (e.g. 5 = e-value 1e-5) [min_weight]\n"
+"      --self-hits S       keep or drop edges A-A (their nodes stay) [self_hits]\n"
+"      --combine C         edges given twice (or A-B and B-A, undirected): sum\n"
+"                          (all kept, weights add up) or max (one edge, the\n"
+"                          largest weight) [combine]\n"
 "      --tempdir DIR       directory for temporary files (default $TMPDIR or\n"
 "                          /tmp) [tempfiledir]\n"
 "      --memory-limit SIZE buffer memory, e.g. 512MB, 2GB (default 256MB)\n"
@@ -152,6 +171,30 @@ static uint64_t parse_u64(const char *s, const char *what) {
   if (end == s || *end || errno)
     die_usage("%s must be a non-negative whole number, not '%s'", what, s);
   return (uint64_t)v;
+}
+
+/* "A,B" or "A,B,W": 1-based column numbers; returns how many (2 or 3). */
+static int parse_columns(const char *s, uint32_t cols[3]) {
+  int n = 0;
+  const char *p = s;
+  for (;;) {
+    char *end;
+    errno = 0;
+    if (n == 3 || (unsigned)(*p - '0') >= 10u) break;
+    unsigned long v = strtoul(p, &end, 10);
+    if (errno || v < 1 || v > EXO_PARSE_MAX_COLUMN) break;
+    cols[n++] = (uint32_t)v;
+    if (*end == '\0') {
+      if (n < 2) break;
+      if (n == 2) cols[2] = 0;
+      return n;
+    }
+    if (*end != ',') break;
+    p = end + 1;
+  }
+  die_usage("--columns must be two or three column numbers from 1 to %u separated by "
+            "commas (nodes, nodes[, weight]), not '%s'", (unsigned)EXO_PARSE_MAX_COLUMN, s);
+  return 0;
 }
 
 /* ---- callbacks --------------------------------------------------------- */
@@ -272,7 +315,8 @@ done:
 
 int main(int argc, char **argv) {
   enum { OPT_SELF = 256, OPT_ATT, OPT_IGNORE, OPT_ITER, OPT_SEP, OPT_HEADER,
-         OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION, OPT_REFINE };
+         OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION, OPT_REFINE,
+         OPT_FORMAT, OPT_COLUMNS, OPT_TRANSFORM, OPT_MINW, OPT_SELFHITS, OPT_COMBINE };
   static const struct option longopts[] = {
       {"out", required_argument, 0, 'o'},
       {"mode", required_argument, 0, 'm'},
@@ -284,6 +328,12 @@ int main(int argc, char **argv) {
       {"refine", required_argument, 0, OPT_REFINE},
       {"sep", required_argument, 0, OPT_SEP},
       {"header", required_argument, 0, OPT_HEADER},
+      {"format", required_argument, 0, OPT_FORMAT},
+      {"columns", required_argument, 0, OPT_COLUMNS},
+      {"weight-transform", required_argument, 0, OPT_TRANSFORM},
+      {"min-weight", required_argument, 0, OPT_MINW},
+      {"self-hits", required_argument, 0, OPT_SELFHITS},
+      {"combine", required_argument, 0, OPT_COMBINE},
       {"tempdir", required_argument, 0, OPT_TEMPDIR},
       {"memory-limit", required_argument, 0, OPT_MEM},
       {"threads", required_argument, 0, OPT_THREADS},
@@ -299,6 +349,11 @@ int main(int argc, char **argv) {
   uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
   uint64_t memory = (uint64_t)256 << 20;
   char sep = '\t';
+  /* input format: -1 = the format's default */
+  int blast = 0, transform = -1, drop_self = -1, combine = -1;
+  uint32_t cols[3] = {0, 0, 0};
+  int ncols = 0;
+  double min_weight = 0;
   int c;
   while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
     switch (c) {
@@ -324,6 +379,31 @@ int main(int argc, char **argv) {
     case OPT_HEADER:
       header = !strcasecmp(optarg, "true") ? 1 : !strcasecmp(optarg, "false") ? 0
                : parse_u64(optarg, "--header");
+      break;
+    case OPT_FORMAT:
+      if (!strcmp(optarg, "edges")) blast = 0;
+      else if (!strcmp(optarg, "blast")) blast = 1;
+      else die_usage("--format must be 'edges' or 'blast', not '%s'", optarg);
+      break;
+    case OPT_COLUMNS: ncols = parse_columns(optarg, cols); break;
+    case OPT_TRANSFORM:
+      if (!strcmp(optarg, "none")) transform = EXO_WT_NONE;
+      else if (!strcmp(optarg, "neglog10")) transform = EXO_WT_NEGLOG10;
+      else die_usage("--weight-transform must be 'none' or 'neglog10', not '%s'", optarg);
+      break;
+    case OPT_MINW:
+      min_weight = parse_number(optarg, "--min-weight");
+      if (fabs(min_weight) > 3.4e38) die_usage("--min-weight is beyond the float range");
+      break;
+    case OPT_SELFHITS:
+      if (!strcmp(optarg, "keep")) drop_self = 0;
+      else if (!strcmp(optarg, "drop")) drop_self = 1;
+      else die_usage("--self-hits must be 'keep' or 'drop', not '%s'", optarg);
+      break;
+    case OPT_COMBINE:
+      if (!strcmp(optarg, "sum")) combine = EXO_COMBINE_KEEP;
+      else if (!strcmp(optarg, "max")) combine = EXO_COMBINE_MAX;
+      else die_usage("--combine must be 'sum' or 'max', not '%s'", optarg);
       break;
     case OPT_TEMPDIR: tempdir = optarg; break;
     case OPT_MEM: memory = parse_memory(optarg); break;
@@ -388,6 +468,27 @@ int main(int argc, char **argv) {
   opt.parse.header_lines = header;
   opt.parse.ignore_weights = ignore_weights;
   opt.parse.threads = (int)threads;
+  /* the format's defaults, then the explicit options */
+  if (!ncols) {
+    cols[0] = 1;
+    cols[1] = 2;
+    cols[2] = blast ? 11 : 3;
+  }
+  opt.parse.col_a = cols[0];
+  opt.parse.col_b = cols[1];
+  opt.parse.col_w = cols[2];
+  opt.parse.transform = transform >= 0 ? (exo_weight_transform)transform
+                        : blast ? EXO_WT_NEGLOG10 : EXO_WT_NONE;
+  if (opt.parse.transform != EXO_WT_NONE && !cols[2])
+    die_usage("--weight-transform %s needs a weight column in --columns", "neglog10");
+  opt.min_weight = (float)min_weight;
+  opt.drop_self_loops = drop_self >= 0 ? drop_self : blast;
+  opt.combine = combine >= 0 ? (exo_combine)combine : blast ? EXO_COMBINE_MAX : EXO_COMBINE_KEEP;
+  {
+    exo_ctx cctx;
+    exo_ctx_init(&cctx);
+    if (exo_parse_check_options(&opt.parse, &cctx)) die_usage("--columns: %s", cctx.err.msg);
+  }
   opt.directed = directed;
   opt.tempdir_base = tempdir;
   opt.memory_limit = memory;

@@ -11,8 +11,8 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // exolabel_run
-Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int threads, int verbose, double input_bytes, Rcpp::IntegerVector refine);
-RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP, SEXP refineSEXP) {
+Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int threads, int verbose, double input_bytes, Rcpp::IntegerVector refine, Rcpp::List input);
+RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP, SEXP refineSEXP, SEXP inputSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -33,7 +33,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type verbose(verboseSEXP);
     Rcpp::traits::input_parameter< double >::type input_bytes(input_bytesSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type refine(refineSEXP);
-    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, threads, verbose, input_bytes, refine));
+    Rcpp::traits::input_parameter< Rcpp::List >::type input(inputSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, threads, verbose, input_bytes, refine, input));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -62,7 +63,7 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 17},
+    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 18},
     {"_ExoLabel_exolabel_free_space", (DL_FUNC) &_ExoLabel_exolabel_free_space, 1},
     {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 2},
     {NULL, NULL, 0}

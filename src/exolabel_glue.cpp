@@ -418,7 +418,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                         Rcpp::NumericVector seeds, bool ignore_weights,
                         std::string sep, double header, std::string tempdir,
                         double memory_limit, int threads, int verbose,
-                        double input_bytes, Rcpp::IntegerVector refine) {
+                        double input_bytes, Rcpp::IntegerVector refine,
+                        Rcpp::List input) {
   const R_xlen_t nrun = outfiles.size();
   if (self_loops.size() != nrun || attenuation.size() != nrun ||
       iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun)
@@ -455,6 +456,20 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   opt.parse.header_lines = header > 0 ? static_cast<uint64_t>(header) : 0;
   opt.parse.ignore_weights = ignore_weights ? 1 : 0;
   opt.parse.threads = threads;
+  // The input options, resolved by the R side (check_input_options):
+  // columns (3 integers, the third 0 = no weight column), transform
+  // (0 none, 1 neglog10), min_weight, drop_self, combine (0 keep, 2 max).
+  {
+    Rcpp::IntegerVector cols = input["columns"];
+    if (cols.size() != 3) Rcpp::stop("internal error: 'columns' must have 3 entries");
+    opt.parse.col_a = static_cast<uint32_t>(cols[0]);
+    opt.parse.col_b = static_cast<uint32_t>(cols[1]);
+    opt.parse.col_w = static_cast<uint32_t>(cols[2]);
+    opt.parse.transform = static_cast<exo_weight_transform>(Rcpp::as<int>(input["transform"]));
+    opt.min_weight = static_cast<float>(Rcpp::as<double>(input["min_weight"]));
+    opt.drop_self_loops = Rcpp::as<bool>(input["drop_self"]) ? 1 : 0;
+    opt.combine = static_cast<exo_combine>(Rcpp::as<int>(input["combine"]));
+  }
   opt.directed = directed ? 1 : 0;
   opt.tempdir_base = tempdir.c_str();
   opt.memory_limit = static_cast<uint64_t>(memory_limit);

@@ -146,6 +146,103 @@ slow:;
   return 0;
 }
 
+/* Contract (exo_parse.h): the capped -log10 of an e-value held as a double. */
+int exo_evalue_weight(double e, float *w) {
+  if (e != e || isinf(e)) return -2;
+  if (e < 0) return -4;
+  double x = e > 0 ? -log10(e) + 0.0 : EXO_NEGLOG10_CAP; /* + 0.0: no -0 */
+  *w = (float)(x > EXO_NEGLOG10_CAP ? EXO_NEGLOG10_CAP : x);
+  return 0;
+}
+
+/* Parse an e-value and return its capped -log10 (see exo_parse.h). Fast
+ * path: [+]digits[.digits][e[+-]digits] with at most 19 significant digits
+ * m and decimal exponent k: -log10(m 10^k) = -(log10(m) + k), computed in
+ * double, so e-values far below the double range (1e-400) are not lost
+ * before the cap. Anything else goes to strtod. */
+int exo_parse_evalue(const char *s, size_t len, float *w) {
+  const char *p = s, *end = s + len;
+  while (p < end && *p == ' ') p++;
+  while (end > p && end[-1] == ' ') end--;
+  if (p == end) return -1;
+  const char *q = p;
+  if (*q == '-') {
+    float t;
+    int r = exo_parse_weight(p, (size_t)(end - p), &t);
+    if (r == -3) return -4; /* "-1e39": a number, and negative */
+    if (r != 0) return r;
+    if (t < 0) return -4;
+    *w = (float)EXO_NEGLOG10_CAP; /* "-0" */
+    return 0;
+  }
+  if (*q == '+') q++;
+  uint64_t m = 0;
+  int sig = 0, digits = 0, frac = 0;
+  while (q < end && (unsigned)(*q - '0') < 10u) {
+    unsigned d = (unsigned)(*q - '0');
+    if (m != 0 || d != 0) {
+      if (++sig > 19) goto slow;
+      m = m * 10 + d;
+    }
+    digits++;
+    q++;
+  }
+  if (q < end && *q == '.') {
+    q++;
+    while (q < end && (unsigned)(*q - '0') < 10u) {
+      unsigned d = (unsigned)(*q - '0');
+      if (m != 0 || d != 0) {
+        if (++sig > 19) goto slow;
+        m = m * 10 + d;
+      }
+      digits++;
+      frac++;
+      q++;
+    }
+  }
+  if (digits == 0) goto slow;
+  long e10 = 0;
+  if (q < end && (*q == 'e' || *q == 'E')) {
+    q++;
+    int eneg = 0;
+    if (q < end && (*q == '+' || *q == '-')) {
+      eneg = *q == '-';
+      q++;
+    }
+    if (q == end || (unsigned)(*q - '0') >= 10u) goto slow;
+    while (q < end && (unsigned)(*q - '0') < 10u) {
+      if (e10 < 100000) e10 = e10 * 10 + (*q - '0');
+      q++;
+    }
+    if (eneg) e10 = -e10;
+  }
+  if (q != end) goto slow;
+  if (m == 0) {
+    *w = (float)EXO_NEGLOG10_CAP;
+    return 0;
+  }
+  {
+    double x = -(log10((double)m) + (double)(e10 - frac)) + 0.0; /* no -0 */
+    *w = (float)(x > EXO_NEGLOG10_CAP ? EXO_NEGLOG10_CAP : x);
+    return 0;
+  }
+
+slow:;
+  size_t n = (size_t)(end - p);
+  if (n > WEIGHT_MAX_TEXT) return -1;
+  if (*p == '\t' || *p == '\n' || *p == '\v' || *p == '\f' || *p == '\r') return -1;
+  char tmp[WEIGHT_MAX_TEXT + 1];
+  memcpy(tmp, p, n);
+  tmp[n] = '\0';
+  int saved = errno;
+  errno = 0;
+  char *ep = NULL;
+  double x = strtod(tmp, &ep);
+  errno = saved;
+  if (ep == tmp || ep != tmp + n) return -1;
+  return exo_evalue_weight(x, w); /* an underflow to 0 is capped like 0 */
+}
+
 /* ---- cached search for rare bytes ------------------------------------------ */
 
 /* In buffer offsets [lo, hi) the first occurrence of the byte is at `at`,
@@ -195,17 +292,20 @@ static inline int scan_find(scan *sc, const uint8_t *buf, size_t len, int c, siz
 
 typedef struct pcfg {
   char sep;
-  int ignore_weights;
+  uint32_t ca, cb, cw; /* 1-based columns; cw 0: no weight column */
+  uint32_t maxcol;     /* fields needed (the largest column used) */
+  int short_ok;        /* a 2-field line is an edge of weight 1 */
+  int custom;          /* columns other than the plain 1, 2, 3 */
+  exo_weight_transform tf;
 } pcfg;
 
 /* One data line of a batch (56 bytes). */
 typedef struct prec {
   exo_name_hash ha, hb;
-  uint32_t aoff;       /* name A at text + aoff; B at text + aoff + alen + 1 */
+  uint32_t aoff, boff; /* names A and B at text + aoff and text + boff */
   uint32_t alen, blen;
   uint32_t line;       /* 0-based index of the line in the batch */
   float w;
-  uint32_t pad_;
 } prec;
 
 #define BATCH_MSG 768
@@ -280,17 +380,24 @@ static void quote_field(const uint8_t *p, size_t n, char *out, size_t outsz) {
   out[k] = '\0';
 }
 
-/* Wrong number of fields on [p, end): count them and, for a single field,
- * suggest a separator that the line does contain. */
+/* Too few fields on [p, end): count them and, for a single field, suggest a
+ * separator that the line does contain. */
 static void field_count_error(const pcfg *cfg, batch *b, uint64_t line, const uint8_t *p,
                               const uint8_t *end) {
-  char sb[16];
+  char sb[16], cols[80] = "";
   const char *sn = sep_name(cfg->sep, sb);
   uint64_t fields = 1;
   for (const uint8_t *q = p; q < end; q++) fields += *q == (uint8_t)cfg->sep;
+  const unsigned least = cfg->short_ok ? 2u : (unsigned)cfg->maxcol;
+  if (cfg->custom && cfg->cw)
+    snprintf(cols, sizeof cols, " (nodes in columns %u and %u, weight in %u)",
+             (unsigned)cfg->ca, (unsigned)cfg->cb, (unsigned)cfg->cw);
+  else if (cfg->custom)
+    snprintf(cols, sizeof cols, " (nodes in columns %u and %u)", (unsigned)cfg->ca,
+             (unsigned)cfg->cb);
   if (fields > 1) {
-    batch_fail(b, EXO_EINPUT, line,
-               "expected 2 or 3 fields separated by %s, found %" PRIu64, sn, fields);
+    batch_fail(b, EXO_EINPUT, line, "expected at least %u fields separated by %s%s, found %" PRIu64,
+               least, sn, cols, fields);
     return;
   }
   static const char candidates[] = {'\t', ',', ';', ' ', '|'};
@@ -300,14 +407,35 @@ static void field_count_error(const pcfg *cfg, batch *b, uint64_t line, const ui
       char cb[16];
       const char *cn = sep_name(c, cb);
       batch_fail(b, EXO_EINPUT, line,
-                 "expected 2 or 3 fields separated by %s, found 1 (no %s in the "
+                 "expected at least %u fields separated by %s%s, found 1 (no %s in the "
                  "line, but it contains %s: is the separator %s?)",
-                 sn, sn, cn, cn);
+                 least, sn, cols, sn, cn, cn);
       return;
     }
   }
   batch_fail(b, EXO_EINPUT, line,
-             "expected 2 or 3 fields separated by %s, found 1 (no %s in the line)", sn, sn);
+             "expected at least %u fields separated by %s%s, found 1 (no %s in the line)", least,
+             sn, cols, sn);
+}
+
+/* The weight field [wp, we) could not be read (code r of exo_parse_weight
+ * or exo_parse_evalue). */
+static void weight_error(const pcfg *cfg, batch *b, uint64_t line, const uint8_t *wp,
+                         const uint8_t *we, int r) {
+  char q[200];
+  quote_field(wp, (size_t)(we - wp), q, sizeof q);
+  const char *kind = cfg->tf == EXO_WT_NEGLOG10 ? "e-value" : "weight";
+  char col[32] = "";
+  if (cfg->custom) snprintf(col, sizeof col, " (column %u)", (unsigned)cfg->cw);
+  if (r == -2)
+    batch_fail(b, EXO_EINPUT, line, "%s %s%s is not finite (NaN or infinite)", kind, q, col);
+  else if (r == -3)
+    batch_fail(b, EXO_EINPUT, line,
+               "%s %s%s is beyond the float range (magnitude above 3.4e38)", kind, q, col);
+  else if (r == -4)
+    batch_fail(b, EXO_EINPUT, line, "%s %s%s is negative", kind, q, col);
+  else
+    batch_fail(b, EXO_EINPUT, line, "%s %s%s is not a number", kind, q, col);
 }
 
 /* Parse the data line [s, e) of buf (LF excluded, at most EXO_PARSE_MAX_LINE
@@ -331,43 +459,46 @@ static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, si
     return -1;
   }
   const uint8_t *p = buf + s, *end = buf + e;
-  const uint8_t *t1 = memchr(p, cfg->sep, (size_t)(end - p));
-  if (!t1) {
+  /* walk the fields up to the last column used; the rest is not read */
+  const uint8_t *fa = NULL, *fae = NULL, *fb = NULL, *fbe = NULL, *wp = NULL, *we = NULL;
+  const uint8_t *f = p;
+  uint32_t col = 1;
+  for (;;) {
+    const uint8_t *t = memchr(f, cfg->sep, (size_t)(end - f));
+    const uint8_t *fe = t ? t : end;
+    if (col == cfg->ca) {
+      fa = f;
+      fae = fe;
+    } else if (col == cfg->cb) {
+      fb = f;
+      fbe = fe;
+    } else if (col == cfg->cw) {
+      wp = f;
+      we = fe;
+    }
+    if (col == cfg->maxcol || !t) break;
+    f = t + 1;
+    col++;
+  }
+  if (col < cfg->maxcol && !(cfg->short_ok && col == 2)) {
     field_count_error(cfg, b, line, p, end);
     return -1;
   }
-  const uint8_t *nb = t1 + 1;
-  const uint8_t *t2 = memchr(nb, cfg->sep, (size_t)(end - nb));
-  const uint8_t *bend = t2 ? t2 : end;
-  const uint8_t *wp = NULL;
-  if (t2 && !cfg->ignore_weights) {
-    wp = t2 + 1;
-    if (memchr(wp, cfg->sep, (size_t)(end - wp))) {
-      field_count_error(cfg, b, line, p, end);
-      return -1;
-    }
-  }
-  if (t1 == p) {
-    batch_fail(b, EXO_EINPUT, line, "empty name in field 1");
+  if (fae == fa) {
+    batch_fail(b, EXO_EINPUT, line, "empty name in field %u", (unsigned)cfg->ca);
     return -1;
   }
-  if (bend == nb) {
-    batch_fail(b, EXO_EINPUT, line, "empty name in field 2");
+  if (fbe == fb) {
+    batch_fail(b, EXO_EINPUT, line, "empty name in field %u", (unsigned)cfg->cb);
     return -1;
   }
   float w = 1.0f;
   if (wp) {
-    int r = exo_parse_weight((const char *)wp, (size_t)(end - wp), &w);
+    int r = cfg->tf == EXO_WT_NEGLOG10
+                ? exo_parse_evalue((const char *)wp, (size_t)(we - wp), &w)
+                : exo_parse_weight((const char *)wp, (size_t)(we - wp), &w);
     if (r != 0) {
-      char q[200];
-      quote_field(wp, (size_t)(end - wp), q, sizeof q);
-      if (r == -2)
-        batch_fail(b, EXO_EINPUT, line, "weight %s is not finite (NaN or infinite)", q);
-      else if (r == -3)
-        batch_fail(b, EXO_EINPUT, line,
-                   "weight %s is beyond the float range (magnitude above 3.4e38)", q);
-      else
-        batch_fail(b, EXO_EINPUT, line, "weight %s is not a number", q);
+      weight_error(cfg, b, line, wp, we, r);
       return -1;
     }
   }
@@ -382,15 +513,15 @@ static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, si
     b->cap = ncap;
   }
   prec *r = &b->rec[b->n++];
-  size_t alen = (size_t)(t1 - p), blen = (size_t)(bend - nb);
-  r->ha = exo_names_hash(p, alen);
-  r->hb = exo_names_hash(nb, blen);
-  r->aoff = (uint32_t)s; /* b->text == buf */
+  size_t alen = (size_t)(fae - fa), blen = (size_t)(fbe - fb);
+  r->ha = exo_names_hash(fa, alen);
+  r->hb = exo_names_hash(fb, blen);
+  r->aoff = (uint32_t)(fa - buf); /* b->text == buf */
+  r->boff = (uint32_t)(fb - buf);
   r->alen = (uint32_t)alen;
   r->blen = (uint32_t)blen;
   r->line = (uint32_t)line;
   r->w = w;
-  r->pad_ = 0;
   return 0;
 }
 
@@ -469,7 +600,7 @@ static exo_status consume(consumer *C, const batch *b) {
     uint64_t ia, ib;
     st = exo_names_intern_hashed(names, a, q->alen, q->ha, &ia, ctx);
     if (st == EXO_OK)
-      st = exo_names_intern_hashed(names, a + q->alen + 1, q->blen, q->hb, &ib, ctx);
+      st = exo_names_intern_hashed(names, text + q->boff, q->blen, q->hb, &ib, ctx);
     if (st) {
       C->lineno += (uint64_t)q->line + 1;
       return st;
@@ -867,6 +998,47 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
 
 /* ---- entry point ---------------------------------------------------------------- */
 
+/* The columns in effect: all 0 means 1, 2, 3; ignore_weights drops the
+ * weight column. */
+static void effective_columns(const exo_parse_options *opt, uint32_t *ca, uint32_t *cb,
+                              uint32_t *cw) {
+  int dflt = opt->col_a == 0 && opt->col_b == 0 && opt->col_w == 0;
+  *ca = dflt ? 1 : opt->col_a;
+  *cb = dflt ? 2 : opt->col_b;
+  *cw = opt->ignore_weights ? 0 : dflt ? 3 : opt->col_w;
+}
+
+/* Contract (exo_parse.h). */
+exo_status exo_parse_check_options(const exo_parse_options *opt, exo_ctx *ctx) {
+  uint32_t ca, cb, cw;
+  effective_columns(opt, &ca, &cb, &cw);
+  const uint32_t mx = EXO_PARSE_MAX_COLUMN;
+  if (ca < 1 || ca > mx || cb < 1 || cb > mx || cw > mx)
+    return EXO_FAIL(ctx, EXO_EARG, "column numbers must be between 1 and %u (got %u, %u, %u)",
+                    (unsigned)mx, (unsigned)opt->col_a, (unsigned)opt->col_b,
+                    (unsigned)opt->col_w);
+  if (ca == cb)
+    return EXO_FAIL(ctx, EXO_EARG, "the two node columns must differ (both are %u)",
+                    (unsigned)ca);
+  if (cw && (cw == ca || cw == cb))
+    return EXO_FAIL(ctx, EXO_EARG, "the weight column %u is also a node column",
+                    (unsigned)cw);
+  if (opt->transform != EXO_WT_NONE && opt->transform != EXO_WT_NEGLOG10)
+    return EXO_FAIL(ctx, EXO_EARG, "unknown weight transform %d", (int)opt->transform);
+  return EXO_OK;
+}
+
+static void make_cfg(const exo_parse_options *opt, pcfg *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->sep = opt->sep;
+  effective_columns(opt, &cfg->ca, &cfg->cb, &cfg->cw);
+  cfg->maxcol = cfg->ca > cfg->cb ? cfg->ca : cfg->cb;
+  if (cfg->cw > cfg->maxcol) cfg->maxcol = cfg->cw;
+  cfg->short_ok = cfg->cw == 3 && cfg->maxcol == 3;
+  cfg->custom = !(cfg->ca == 1 && cfg->cb == 2 && (cfg->cw == 3 || cfg->cw == 0));
+  cfg->tf = cfg->cw ? opt->transform : EXO_WT_NONE;
+}
+
 /* Parse one file; see exo_parse.h. */
 exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
                           exo_names *names, exo_edge_fn fn, void *user,
@@ -876,6 +1048,8 @@ exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
     return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file: missing argument");
   if (opt->sep == '\r' || opt->sep == '\n' || opt->sep == '\0')
     return EXO_FAIL(ctx, EXO_EARG, "the separator cannot be CR, LF or NUL");
+  exo_status cst = exo_parse_check_options(opt, ctx);
+  if (cst) return cst;
 
   exo_input *in = NULL;
   exo_status st = exo_input_open(&in, path, ctx);
@@ -893,8 +1067,7 @@ exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
   C.user = user;
   C.ctx = ctx;
   pcfg cfg;
-  cfg.sep = opt->sep;
-  cfg.ignore_weights = opt->ignore_weights;
+  make_cfg(opt, &cfg);
 
   exo_progress(ctx, EXO_STAGE_PARSE, 0, fsize);
   uint64_t bytes = 0, psize = 0;

@@ -1,18 +1,34 @@
 /* exo_parse.h: edge-list text to (id, id, weight) triples.
  *
- * Format: one edge per line, "A<sep>B" or "A<sep>B<sep>W". Lines end in LF;
+ * Format: one edge per line, fields separated by one byte. Lines end in LF;
  * a CR right before the LF (or before the end of the file) is dropped; the
  * last line needs no newline. Empty lines are skipped. A UTF-8 byte-order
  * mark at the start of a file is skipped. The first `header_lines` lines of
  * each file are skipped whatever they hold.
  *
- * Each data line must have 2 or 3 fields. With ignore_weights, fields after
- * the second are ignored and every weight is 1. Otherwise a 2-field line has
- * weight 1 and a 3-field line's weight is parsed as a float (correctly
- * rounded to float32). Errors (EXO_EINPUT, message "<file>:<line>: ..."):
- * fewer than 2 or more than 3 fields, an empty name, a NUL byte or a lone CR
- * in a name, a weight that is not a number, NaN, infinite or beyond float
- * range, a line longer than EXO_PARSE_MAX_LINE.
+ * Columns: node A is field col_a, node B field col_b, the weight field col_w
+ * (1-based; all three 0 = 1, 2, 3). col_w = 0 (with col_a set), or
+ * ignore_weights, reads no weight: every weight is 1. A line may have more
+ * fields than the largest column used: the rest of the line is not looked
+ * at. A line with fewer is an error, with one exception kept from the plain
+ * edge-list format: when the weight is column 3 and the nodes are columns 1
+ * and 2, a line of exactly 2 fields has weight 1 (not transformed).
+ *
+ * Weights: with EXO_WT_NONE the weight field is parsed as a float
+ * (correctly rounded to float32). With EXO_WT_NEGLOG10 it is an e-value E
+ * (decimal, possibly far below the float range, e.g. 1e-250) and the weight
+ * is -log10(E) computed in double from the digits and exponent (no
+ * underflow), capped at EXO_NEGLOG10_CAP (so E = 0, which BLAST and
+ * DIAMOND print when the e-value underflows, and any E below 1e-200 weigh
+ * 200, as MCL users do with mcxload -stream-tf 'ceil(200)'), then rounded
+ * to float. E >= 1 gives a weight <= 0 (no arc, see below).
+ *
+ * Errors (EXO_EINPUT, message "<file>:<line>: ..."): too few fields for the
+ * columns used, an empty name, a NUL byte or a lone CR in a line, a weight
+ * that is not a number, NaN, infinite or beyond float range, a negative
+ * e-value, a line longer than EXO_PARSE_MAX_LINE. Bad options (a column
+ * number 0 or above EXO_PARSE_MAX_COLUMN, equal node columns, a weight
+ * column equal to a node column, an unknown transform): EXO_EARG.
  * Weights <= 0 are reported to the callback like any other: the pipeline
  * registers both names but stores no arc for them. */
 #ifndef EXO_PARSE_H
@@ -25,6 +41,13 @@
 #include "exo_names.h"
 
 #define EXO_PARSE_MAX_LINE ((size_t)64 << 20) /* 64 MiB */
+#define EXO_PARSE_MAX_COLUMN 1000000u
+#define EXO_NEGLOG10_CAP 200.0 /* largest weight of EXO_WT_NEGLOG10 */
+
+typedef enum exo_weight_transform {
+  EXO_WT_NONE = 0,    /* the field is the weight */
+  EXO_WT_NEGLOG10 = 1 /* the field is an e-value E; weight = min(-log10 E, 200) */
+} exo_weight_transform;
 
 typedef struct exo_parse_options {
   char sep;              /* field separator, any byte but CR, LF, NUL */
@@ -34,6 +57,9 @@ typedef struct exo_parse_options {
                             (ids, record order, errors) never depends on it */
   size_t block_bytes;    /* parallel path: bytes per block; 0 = 1 MiB (other
                             values are for tests) */
+  uint32_t col_a, col_b, col_w; /* 1-based columns; all 0 = 1, 2, 3; col_w 0 =
+                                   no weight column (weight 1) */
+  exo_weight_transform transform; /* applied to the weight column */
 } exo_parse_options;
 
 /* Called once per data line, in file order, after both names are interned. */
@@ -64,5 +90,16 @@ exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
 /* Parse a weight field [s, s+len). Returns 0 and sets *w on success; -1 if
  * it is not a number; -2 if NaN or infinite; -3 if beyond float range. */
 int exo_parse_weight(const char *s, size_t len, float *w);
+
+/* Parse an e-value field [s, s+len) into the EXO_WT_NEGLOG10 weight.
+ * Returns 0 and sets *w; -1 not a number; -2 NaN or infinite; -4 negative. */
+int exo_parse_evalue(const char *s, size_t len, float *w);
+
+/* The EXO_WT_NEGLOG10 weight of an e-value held as a double (in-memory
+ * inputs). Returns 0 and sets *w; -2 NaN or infinite; -4 negative. */
+int exo_evalue_weight(double e, float *w);
+
+/* Check the column and transform options; EXO_EARG with a message if bad. */
+exo_status exo_parse_check_options(const exo_parse_options *opt, exo_ctx *ctx);
 
 #endif

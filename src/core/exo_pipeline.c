@@ -20,14 +20,16 @@ static double now_seconds(void) {
 typedef struct edge_sink {
   exo_sorter *sorter;
   int directed;
-  uint64_t edges; /* arcs LP votes over */
+  int drop_self;    /* self-loops store nothing */
+  float min_weight; /* weights below store nothing */
 } edge_sink;
 
 /* Turn one input edge into arc records (exo_record.h sign convention).
- * Weights <= 0 register the names (done by the parser) but store nothing. */
+ * Weights <= 0 or below min_weight, and self-loops when they are dropped,
+ * register the names (done by the parser) but store nothing. */
 static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *ctx) {
   edge_sink *s = user;
-  if (!(w > 0.0f)) return EXO_OK;
+  if (!(w > 0.0f) || w < s->min_weight || (a == b && s->drop_self)) return EXO_OK;
   uint64_t hi = a > b ? a : b;
   exo_status st;
   if (hi >= EXO_NARROW_ID_LIMIT && !exo_sorter_is_wide(s->sorter)) {
@@ -37,14 +39,11 @@ static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *
   if (s->directed) {
     st = exo_sorter_add(s->sorter, b, a, w, ctx); /* in-arc of b: b hears a */
     if (st) return st;
-    s->edges++;
     return exo_sorter_add(s->sorter, a, b, -w, ctx); /* out-arc of a */
   }
   st = exo_sorter_add(s->sorter, a, b, w, ctx);
   if (st) return st;
-  s->edges++;
   if (a == b) return EXO_OK; /* a self-loop is one arc */
-  s->edges++;
   return exo_sorter_add(s->sorter, b, a, w, ctx);
 }
 
@@ -105,6 +104,8 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   *out = NULL;
   exo_status st = check_options(opt, ctx);
   if (st) return st;
+  st = exo_parse_check_options(&opt->parse, ctx);
+  if (st) return st;
   exo_builder *b = calloc(1, sizeof *b);
   exo_graph *g = calloc(1, sizeof *g);
   if (!b || !g) {
@@ -141,12 +142,15 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   so.run_records = opt->run_records;
   so.fan_in = opt->fan_in;
   so.background = opt->parse.threads > 1; /* a spare core sorts and writes runs */
+  so.combine = opt->combine;
   st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
   b->sink.sorter = b->sorter;
   b->budget.sorter = b->sorter;
   exo_names_on_grow(b->names, on_names_grow, &b->budget);
   b->sink.directed = opt->directed;
+  b->sink.drop_self = opt->drop_self_loops != 0;
+  b->sink.min_weight = opt->min_weight;
   *out = b;
   return EXO_OK;
 
@@ -199,13 +203,19 @@ exo_status exo_builder_add_edge(exo_builder *b, const char *a, size_t alen,
     return EXO_FAIL(ctx, EXO_EINPUT, "edge %llu: the weight is %s",
                     (unsigned long long)b->pushed,
                     w == w ? "infinite or beyond float range" : "NaN");
-  if (b->opt.parse.ignore_weights) w = 1.0;
+  float fw = (float)w;
+  if (b->opt.parse.ignore_weights) {
+    fw = 1.0f;
+  } else if (b->opt.parse.transform == EXO_WT_NEGLOG10 && exo_evalue_weight(w, &fw) != 0) {
+    return EXO_FAIL(ctx, EXO_EINPUT, "edge %llu: the e-value %g is negative",
+                    (unsigned long long)b->pushed, w);
+  }
   uint64_t ia, ib;
   exo_status st = exo_names_intern(b->names, (const uint8_t *)a, alen, &ia, ctx);
   if (!st) st = exo_names_intern(b->names, (const uint8_t *)bname, blen, &ib, ctx);
   if (st) return st;
   b->g->num_lines++;
-  return on_edge(&b->sink, ia, ib, (float)w, ctx);
+  return on_edge(&b->sink, ia, ib, fw, ctx);
 }
 
 void exo_builder_expect(exo_builder *b, uint64_t edges) {
@@ -221,7 +231,6 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   exo_names_free(b->names); /* finish releases the table, not the object */
   b->names = NULL;
   if (st) goto fail;
-  g->num_edges = b->sink.edges;
   g->seconds_parse = now_seconds() - b->t0;
 
   double t0 = now_seconds();
@@ -231,7 +240,8 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   if (st) goto fail;
   exo_sorter_free(b->sorter);
   b->sorter = NULL;
-  g->num_arcs = g->sort.records;
+  g->num_arcs = g->sort.arcs;
+  g->num_edges = g->directed ? g->sort.arcs_positive : g->sort.arcs;
   g->seconds_csr = now_seconds() - t0;
   b->g = NULL;
   free(b);

@@ -40,6 +40,16 @@ typedef struct exo_build_options {
   int force_wide_ids;       /* test knob: 64-bit ids on disk from the start */
   uint64_t run_records;     /* test knob, see exo_sort_options */
   uint32_t fan_in;          /* test knob, see exo_sort_options */
+  exo_combine combine;      /* arcs joining the same pair with the same sign
+                               (an edge given twice, or a->b and b->a of an
+                               undirected graph): KEEP stores each (LP adds
+                               their weights up), SUM/MAX store one arc (see
+                               exo_sort.h) */
+  float min_weight;         /* edges whose weight (after the parser's
+                               transform) is below this register both names
+                               but store no arc; <= 0: none (weights <= 0 store
+                               no arc anyway) */
+  int drop_self_loops;      /* an edge A-A registers A but stores no arc */
 } exo_build_options;
 
 typedef struct exo_graph {
@@ -48,7 +58,9 @@ typedef struct exo_graph {
   uint64_t num_nodes;
   uint64_t num_lines;  /* data lines read (edges in the input) */
   uint64_t num_edges;  /* arcs LP votes over: 2 per undirected edge (1 per
-                          self-loop), 1 per directed edge; weight > 0 only */
+                          self-loop), 1 per directed edge; weight > 0 only;
+                          after combining (the CSR entries, counting only
+                          in-arcs when directed) */
   uint64_t num_arcs;   /* adjacency entries on disk */
   int directed;
   int wide;

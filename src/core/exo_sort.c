@@ -183,6 +183,7 @@ struct exo_sorter {
   uint8_t *buf, *scratch; /* run buffer and radix scratch, buf_bytes each */
   uint8_t *spare;         /* background mode: the buffer filled next */
   int background;         /* sort and write runs on a second thread */
+  exo_combine combine;    /* equal arcs in the final merge */
   run_job job;            /* the run being written in the background */
   size_t buf_bytes;
   size_t cap; /* records per run at the current width */
@@ -277,6 +278,9 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   *out = NULL;
   if (!opt || !opt->tmpdir || !opt->tmpdir[0])
     return EXO_FAIL(ctx, EXO_EARG, "the sorter needs a temporary directory");
+  if (opt->combine != EXO_COMBINE_KEEP && opt->combine != EXO_COMBINE_SUM &&
+      opt->combine != EXO_COMBINE_MAX)
+    return EXO_FAIL(ctx, EXO_EARG, "unknown combine rule %d", (int)opt->combine);
   if (opt->fan_in == 1 || opt->fan_in > MAX_FAN_IN)
     return EXO_FAIL(ctx, EXO_EARG, "the merge fan-in must be between 2 and %u (got %u)",
                     MAX_FAN_IN, (unsigned)opt->fan_in);
@@ -308,6 +312,7 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   s->run_records = opt->run_records;
   s->fan_in_opt = opt->fan_in;
   s->wide = opt->wide != 0;
+  s->combine = opt->combine;
   s->cap = current_capacity(s);
   *out = s;
   return EXO_OK;
@@ -796,69 +801,120 @@ static exo_status put_offsets(exo_writer *w, uint64_t value, uint64_t count,
   return EXO_OK;
 }
 
+/* State of the final merge: the CSR writers, the offsets written so far and,
+ * when combining, the entries of the current (key, nbr) not yet written
+ * (at most one per sign, in the order their signs first appeared). */
+typedef struct csr_out {
+  exo_writer *ow, *aw;
+  uint64_t num_nodes;
+  int wide;
+  size_t as;            /* adjacency entry size */
+  uint64_t next_node;   /* offsets written for nodes < next_node */
+  uint64_t arcs, positive;
+  exo_combine combine;
+  exo_arc pend[2];      /* pending entries of one (key, nbr) */
+  int npend;
+} csr_out;
+
+/* Write one CSR entry (the offsets of the nodes up to its key first). */
+static exo_status csr_put(csr_out *c, const exo_arc *a, exo_ctx *ctx) {
+  if (a->key >= c->next_node) { /* first arc of node key */
+    if (a->key >= c->num_nodes)
+      return EXO_FAIL(ctx, EXO_EINTERNAL, "arc key %llu is not below the node count %llu",
+                      (unsigned long long)a->key, (unsigned long long)c->num_nodes);
+    exo_status st = put_offsets(c->ow, c->arcs, a->key + 1 - c->next_node, ctx);
+    if (st) return st;
+    c->next_node = a->key + 1;
+  } else if (a->key + 1 != c->next_node) {
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "merged arcs out of key order (%llu after %llu)",
+                    (unsigned long long)a->key, (unsigned long long)(c->next_node - 1));
+  }
+  if (!c->wide && a->nbr >= EXO_NARROW_ID_LIMIT)
+    return EXO_FAIL(ctx, EXO_EINTERNAL,
+                    "neighbour id %llu does not fit the narrow adjacency format",
+                    (unsigned long long)a->nbr);
+  exo_writer *aw = c->aw;
+  uint8_t *o;
+  if (aw->cap - aw->len >= c->as) {
+    o = aw->buf + aw->len;
+  } else if ((o = exo_writer_reserve(aw, c->as, ctx)) == NULL) {
+    return ctx->err.code ? ctx->err.code : EXO_EIO;
+  }
+  exo_adj_encode(o, c->wide, a->nbr, a->w);
+  exo_writer_commit(aw, c->as);
+  c->arcs++;
+  c->positive += a->w > 0.0f;
+  return EXO_OK;
+}
+
+/* Write the pending entries of the current (key, nbr). */
+static exo_status csr_flush(csr_out *c, exo_ctx *ctx) {
+  exo_status st = EXO_OK;
+  for (int i = 0; i < c->npend && !st; i++) st = csr_put(c, &c->pend[i], ctx);
+  c->npend = 0;
+  return st;
+}
+
+/* One merged record: written at once with KEEP, else folded into the
+ * pending entry of its (key, nbr) and sign. */
+static exo_status csr_take(csr_out *c, const exo_arc *a, exo_ctx *ctx) {
+  if (c->combine == EXO_COMBINE_KEEP) return csr_put(c, a, ctx);
+  if (c->npend && (a->key != c->pend[0].key || a->nbr != c->pend[0].nbr)) {
+    exo_status st = csr_flush(c, ctx);
+    if (st) return st;
+  }
+  const int pos = a->w > 0.0f;
+  for (int i = 0; i < c->npend; i++) {
+    exo_arc *p = &c->pend[i];
+    if ((p->w > 0.0f) != pos) continue;
+    if (c->combine == EXO_COMBINE_SUM)
+      p->w += a->w;
+    else if (pos ? a->w > p->w : a->w < p->w)
+      p->w = a->w;
+    return EXO_OK;
+  }
+  c->pend[c->npend++] = *a;
+  return EXO_OK;
+}
+
 /* The final merge: runs[0..nruns) and, with `mem`, the sorted buffer,
- * straight to the CSR. */
+ * straight to the CSR (combining equal arcs as s->combine says). */
 static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
                                exo_writer *ow, exo_writer *aw, int csr_wide,
-                               size_t bufsize, exo_ctx *ctx) {
+                               size_t bufsize, exo_ctx *ctx, exo_sort_stats *stats) {
   merger g;
   exo_status st = merger_open(s, &g, 0, s->nruns, mem, bufsize, ctx);
   if (st) return st;
-  const size_t as = exo_adj_size(csr_wide);
+  csr_out c = {.ow = ow, .aw = aw, .num_nodes = num_nodes, .wide = csr_wide,
+               .as = exo_adj_size(csr_wide), .combine = s->combine};
   const uint64_t total = s->records;
-  uint64_t next_node = 0; /* offsets written for nodes < next_node */
-  uint64_t arcs = 0;
+  uint64_t done = 0; /* records merged */
   exo_progress(ctx, EXO_STAGE_CSR, 0, total);
   for (;;) {
     const uint32_t win = g.t.node[0];
     exo_lt_key *h = &g.t.head[win];
     if (h->done) break;
-    const exo_arc *a = &g.cur[win];
-    if (a->key >= next_node) { /* first arc of node key */
-      if (a->key >= num_nodes) {
-        st = EXO_FAIL(ctx, EXO_EINTERNAL, "arc key %llu is not below the node count %llu",
-                      (unsigned long long)a->key, (unsigned long long)num_nodes);
-        break;
-      }
-      st = put_offsets(ow, arcs, a->key + 1 - next_node, ctx);
-      if (st) break;
-      next_node = a->key + 1;
-    } else if (a->key + 1 != next_node) {
-      st = EXO_FAIL(ctx, EXO_EINTERNAL, "merged arcs out of key order (%llu after %llu)",
-                    (unsigned long long)a->key, (unsigned long long)(next_node - 1));
-      break;
-    }
-    if (!csr_wide && a->nbr >= EXO_NARROW_ID_LIMIT) {
-      st = EXO_FAIL(ctx, EXO_EINTERNAL,
-                    "neighbour id %llu does not fit the narrow adjacency format",
-                    (unsigned long long)a->nbr);
-      break;
-    }
-    uint8_t *o;
-    if (aw->cap - aw->len >= as) {
-      o = aw->buf + aw->len;
-    } else if ((o = exo_writer_reserve(aw, as, ctx)) == NULL) {
-      st = ctx->err.code ? ctx->err.code : EXO_EIO;
-      break;
-    }
-    exo_adj_encode(o, csr_wide, a->nbr, a->w);
-    exo_writer_commit(aw, as);
-    arcs++;
+    st = csr_take(&c, &g.cur[win], ctx);
+    if (st) break;
+    done++;
     st = src_fetch(s, &g.src[win], h, &g.cur[win], ctx);
     if (st) break;
     exo_lt_replay(&g.t);
-    if ((arcs & POLL_MASK) == 0) {
-      exo_progress(ctx, EXO_STAGE_CSR, arcs, total);
+    if ((done & POLL_MASK) == 0) {
+      exo_progress(ctx, EXO_STAGE_CSR, done, total);
       st = exo_poll(ctx);
       if (st) break;
     }
   }
   merger_free(&g);
-  if (!st && arcs != total)
+  if (!st) st = csr_flush(&c, ctx);
+  if (!st && done != total)
     st = EXO_FAIL(ctx, EXO_EINTERNAL, "the CSR got %llu of %llu arcs",
-                  (unsigned long long)arcs, (unsigned long long)total);
-  if (!st) st = put_offsets(ow, arcs, num_nodes + 1 - next_node, ctx);
-  if (!st) exo_progress(ctx, EXO_STAGE_CSR, arcs, total);
+                  (unsigned long long)done, (unsigned long long)total);
+  if (!st) st = put_offsets(ow, c.arcs, num_nodes + 1 - c.next_node, ctx);
+  if (!st) exo_progress(ctx, EXO_STAGE_CSR, done, total);
+  stats->arcs = c.arcs;
+  stats->arcs_positive = c.positive;
   return st;
 }
 
@@ -925,7 +981,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     size_t bs = merge_bufsize(mem, (uint64_t)s->nruns + 2);
     disk_add(s, csr_bytes);
     if (!st) st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
-    if (!st) st = merge_to_csr(s, 1, num_nodes, &ow, &aw, csr_wide, bs, ctx);
+    if (!st) st = merge_to_csr(s, 1, num_nodes, &ow, &aw, csr_wide, bs, ctx, stats);
     passes = 1;
     stats->runs = s->initial_runs + (s->n > 0);
   } else {
@@ -968,7 +1024,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
       size_t bs = merge_bufsize(s->memory_limit, (uint64_t)s->nruns + 2);
       disk_add(s, csr_bytes);
       st = open_csr(&ow, offsets_path, &aw, adj_path, bs, csr_made, ctx);
-      if (!st) st = merge_to_csr(s, 0, num_nodes, &ow, &aw, csr_wide, bs, ctx);
+      if (!st) st = merge_to_csr(s, 0, num_nodes, &ow, &aw, csr_wide, bs, ctx, stats);
       passes++;
     }
     stats->runs = s->initial_runs;

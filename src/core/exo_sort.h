@@ -19,7 +19,19 @@
  * (less the I/O buffers; run_memory defaults to memory_limit
  * and can change while records are added, so a caller can lend memory to
  * other structures of the same stage); merging uses memory_limit split
- * among the k+1 file buffers. Nothing per node is kept in memory. */
+ * among the k+1 file buffers. Nothing per node is kept in memory.
+ *
+ * Combining: the final merge sees every arc of a key in (nbr, input) order,
+ * so it can fold arcs that join the same (key, nbr) into one CSR entry.
+ * Arcs fold only with arcs of the same sign (exo_record.h: in a directed
+ * graph the sign says in-arc or out-arc); within a (key, nbr) the entries
+ * written keep the order in which their signs first appeared. With
+ * EXO_COMBINE_KEEP (the default) every record becomes an entry, as before;
+ * with SUM the entry's weight is the float sum of the folded weights in
+ * input order; with MAX it is the weight of largest magnitude (for negative
+ * arcs the most negative one). Runs and intermediate merges still hold every
+ * record, so the disk they need does not change; peak_disk counts the CSR
+ * as if nothing were folded (an upper bound). */
 #ifndef EXO_SORT_H
 #define EXO_SORT_H
 
@@ -27,6 +39,13 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
+
+/* How the final merge treats arcs with equal (key, nbr) and sign. */
+typedef enum exo_combine {
+  EXO_COMBINE_KEEP = 0, /* one CSR entry per record */
+  EXO_COMBINE_SUM = 1,  /* one entry, weight = sum */
+  EXO_COMBINE_MAX = 2   /* one entry, weight = largest magnitude */
+} exo_combine;
 
 typedef struct exo_sort_options {
   const char *tmpdir;    /* existing directory for run files */
@@ -36,10 +55,13 @@ typedef struct exo_sort_options {
   uint32_t fan_in;       /* test knob: merge fan-in, >= 2 (0 = from memory) */
   uint64_t run_memory;   /* bytes for the run buffers + scratch (0 = memory_limit) */
   int background;        /* sort and write full buffers on a second thread */
+  exo_combine combine;   /* equal (key, nbr, sign) arcs in the CSR (see above) */
 } exo_sort_options;
 
 typedef struct exo_sort_stats {
   uint64_t records;      /* records added */
+  uint64_t arcs;         /* CSR entries written (= records with KEEP) */
+  uint64_t arcs_positive; /* of those, entries with w > 0 */
   uint64_t runs;         /* initial runs written */
   uint32_t fan_in;       /* fan-in used */
   uint32_t merge_passes; /* merge passes, the final CSR merge included */

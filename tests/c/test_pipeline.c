@@ -400,6 +400,179 @@ START_TEST(pushed_nodes_weights_and_directed) {
 }
 END_TEST
 
+/* Push `n` edges with the combine rule and return the graph. */
+static exo_graph *combined_graph(const char *dir, int directed, exo_combine combine,
+                                 const char *const (*e)[2], const double *w, size_t n) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_build_options opt;
+  builder_options(&opt, dir, 1);
+  opt.directed = directed;
+  opt.combine = combine;
+  exo_builder *b = NULL;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  for (size_t i = 0; i < n; i++)
+    ck_assert_int_eq(exo_builder_add_edge(b, e[i][0], strlen(e[i][0]), e[i][1],
+                                          strlen(e[i][1]), w[i], &ctx), EXO_OK);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_builder_finish(b, &ctx, &g), EXO_OK);
+  return g;
+}
+
+/* The adjacency file as "nbr:w" items, one node per ';'. */
+static void adjacency_text(const exo_graph *g, char *buf, size_t cap) {
+  size_t ol, al, len = 0;
+  char *o = tu_read_file(g->offsets_path, &ol), *a = tu_read_file(g->adj_path, &al);
+  ck_assert_uint_eq(ol, 8 * (g->num_nodes + 1));
+  ck_assert_uint_eq(al, 8 * g->num_arcs);
+  buf[0] = '\0';
+  for (uint64_t v = 0; v < g->num_nodes; v++) {
+    uint64_t lo, hi;
+    memcpy(&lo, o + 8 * v, 8);
+    memcpy(&hi, o + 8 * (v + 1), 8);
+    for (uint64_t i = lo; i < hi; i++) {
+      uint32_t nbr;
+      float w;
+      memcpy(&nbr, a + 8 * i, 4);
+      memcpy(&w, a + 8 * i + 4, 4);
+      len += (size_t)snprintf(buf + len, cap - len, "%u:%g ", nbr, (double)w);
+    }
+    len += (size_t)snprintf(buf + len, cap - len, ";");
+  }
+  free(o);
+  free(a);
+}
+
+START_TEST(combine_duplicates_and_mirrors) {
+  char *dir = tu_mkdtemp();
+  const char *const e[][2] = {{"a", "b"}, {"b", "a"}, {"a", "b"}, {"a", "a"}, {"a", "c"}};
+  const double w[] = {2, 5, 1, 3, 4};
+  char buf[512];
+  /* undirected: KEEP stores every arc, SUM/MAX one per ordered pair */
+  exo_graph *g = combined_graph(dir, 0, EXO_COMBINE_KEEP, e, w, 5);
+  ck_assert_uint_eq(g->num_edges, 9);
+  ck_assert_uint_eq(g->num_arcs, 9);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "0:3 1:2 1:5 1:1 2:4 ;0:2 0:5 0:1 ;0:4 ;");
+  exo_graph_free(g);
+  g = combined_graph(dir, 0, EXO_COMBINE_SUM, e, w, 5);
+  ck_assert_uint_eq(g->num_lines, 5);
+  ck_assert_uint_eq(g->num_edges, 5);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "0:3 1:8 2:4 ;0:8 ;0:4 ;");
+  exo_graph_free(g);
+  g = combined_graph(dir, 0, EXO_COMBINE_MAX, e, w, 5);
+  ck_assert_uint_eq(g->num_edges, 5);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "0:3 1:5 2:4 ;0:5 ;0:4 ;");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  char *out = cluster_to_text(dir, g, 1, &ctx, NULL); /* frees g */
+  ck_assert_str_eq(out, "a\t1\nb\t1\nc\t1\n");
+  free(out);
+  /* directed: a->b 2, b->a 5, a->b 1. In-arcs and out-arcs of one pair
+   * never fold together; num_edges counts the in-arcs left */
+  g = combined_graph(dir, 1, EXO_COMBINE_KEEP, e, w, 3);
+  ck_assert_uint_eq(g->num_edges, 3);
+  ck_assert_uint_eq(g->num_arcs, 6);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:-2 1:5 1:-1 ;0:2 0:-5 0:1 ;");
+  exo_graph_free(g);
+  g = combined_graph(dir, 1, EXO_COMBINE_MAX, e, w, 3);
+  ck_assert_uint_eq(g->num_edges, 2);
+  ck_assert_uint_eq(g->num_arcs, 4);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:-2 1:5 ;0:2 0:-5 ;");
+  exo_graph_free(g);
+  g = combined_graph(dir, 1, EXO_COMBINE_SUM, e, w, 3);
+  ck_assert_uint_eq(g->num_edges, 2);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:-3 1:5 ;0:3 0:-5 ;");
+  exo_graph_free(g);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(search_output_options) {
+  /* q->s and s->q with different e-values, a self hit, a weak hit (below
+   * min_weight 3: e-value 1e-2) and a hit of e-value 0 (cap 200) */
+  char *dir = tu_mkdtemp();
+  char *f = tu_write_text(dir, "hits.m8",
+                          "a\tb\t90\t100\t1\t0\t1\t100\t1\t100\t1e-10\t200\n"
+                          "b\ta\t90\t100\t1\t0\t1\t100\t1\t100\t1e-20\t210\n"
+                          "a\ta\t100\t100\t0\t0\t1\t100\t1\t100\t0\t500\n"
+                          "c\td\t30\t50\t9\t1\t1\t50\t1\t50\t1e-2\t20\n"
+                          "c\tb\t40\t50\t9\t1\t1\t50\t1\t50\t0.0\t300\n");
+  const char *files[1] = {f};
+  exo_build_options opt;
+  builder_options(&opt, dir, 0);
+  opt.files = files;
+  opt.nfiles = 1;
+  opt.parse.col_a = 1;
+  opt.parse.col_b = 2;
+  opt.parse.col_w = 11;
+  opt.parse.transform = EXO_WT_NEGLOG10;
+  opt.min_weight = 3.0f;
+  opt.drop_self_loops = 1;
+  opt.combine = EXO_COMBINE_MAX;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_nodes, 4); /* d has no edge left but is a node */
+  ck_assert_uint_eq(g->num_lines, 5);
+  ck_assert_uint_eq(g->num_edges, 4);
+  char buf[256];
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:20 ;0:20 2:200 ;1:200 ;;");
+  char *out = cluster_to_text(dir, g, 3, &ctx, NULL);
+  ck_assert_str_eq(out, "a\t1\nb\t1\nc\t1\nd\t2\n");
+  free(out);
+  /* the same with the self hit kept and every arc stored */
+  opt.drop_self_loops = 0;
+  opt.combine = EXO_COMBINE_KEEP;
+  opt.min_weight = 0;
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_edges, 9);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "0:200 1:10 1:20 ;0:10 0:20 2:200 ;1:200 3:2 ;2:2 ;");
+  exo_graph_free(g);
+  /* pushed e-values go through the same transform */
+  exo_builder *b = NULL;
+  opt.files = NULL;
+  opt.nfiles = 0;
+  opt.drop_self_loops = 1;
+  opt.min_weight = 3.0f;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "a", 1, "b", 1, 1e-10, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "a", 1, "a", 1, 1e-30, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "c", 1, "d", 1, 1e-2, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "c", 1, "b", 1, 0.0, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "d", 1, "e", 1, -1e-5, &ctx), EXO_EINPUT);
+  ck_assert_str_eq(ctx.err.msg, "edge 5: the e-value -1e-05 is negative");
+  exo_builder_abort(b);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "a", 1, "b", 1, 1e-10, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "a", 1, "a", 1, 1e-30, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "c", 1, "b", 1, 0.0, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_finish(b, &ctx, &g), EXO_OK);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:10 ;0:10 2:200 ;1:200 ;");
+  exo_graph_free(g);
+  /* bad parse options stop the build before anything is made */
+  opt.parse.col_w = 2;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_EARG);
+  ck_assert_str_eq(ctx.err.msg, "the weight column 2 is also a node column");
+  free(f);
+  ck_assert_int_eq(tu_count_entries(dir), 1); /* the input only */
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 START_TEST(pushed_bad_names_and_weights_fail_cleanly) {
   char *dir = tu_mkdtemp();
   exo_build_options opt;
@@ -514,6 +687,8 @@ Suite *pipeline_suite(void) {
   tcase_add_test(tc, interrupt_at_every_point_cleans_up);
   tcase_add_test(tc, pushed_edges_equal_the_file);
   tcase_add_test(tc, pushed_nodes_weights_and_directed);
+  tcase_add_test(tc, combine_duplicates_and_mirrors);
+  tcase_add_test(tc, search_output_options);
   tcase_add_test(tc, pushed_bad_names_and_weights_fail_cleanly);
   tcase_add_test(tc, pushed_edges_poll_report_and_stop);
   suite_add_tcase(s, tc);

@@ -124,20 +124,55 @@ END_TEST
  * external sort end to end
  * --------------------------------------------------------------------- */
 
-/* The CSR a correct sort must produce, built by a stable in-memory sort. */
+/* Fold the sorted arcs a[0..m) the way `combine` says, in place: within
+ * each run of equal (key, nbr), one arc per sign, placed where that sign
+ * first appears, its weight the sum (in input order) or the one of largest
+ * magnitude. Returns the new count. */
+static size_t reference_fold(tarc *a, size_t m, exo_combine combine) {
+  if (combine == EXO_COMBINE_KEEP) return m;
+  size_t out = 0;
+  for (size_t i = 0; i < m;) {
+    size_t j = i;
+    while (j < m && a[j].key == a[i].key && a[j].nbr == a[i].nbr) j++;
+    size_t first = out;
+    for (size_t k = i; k < j; k++) {
+      size_t t = first;
+      while (t < out && (a[t].w > 0.0f) != (a[k].w > 0.0f)) t++;
+      if (t == out) {
+        a[out++] = a[k];
+      } else if (combine == EXO_COMBINE_SUM) {
+        a[t].w += a[k].w;
+      } else if (a[k].w > 0.0f ? a[k].w > a[t].w : a[k].w < a[t].w) {
+        a[t].w = a[k].w;
+      }
+    }
+    i = j;
+  }
+  return out;
+}
+
+/* The CSR a correct sort must produce, built by a stable in-memory sort;
+ * *entries gets the number of adjacency entries, *positive those with w > 0. */
 static void reference_csr(const tarc *in, size_t m, uint64_t num_nodes, int csr_wide,
-                          uint8_t **offs, size_t *offs_len, uint8_t **adj,
-                          size_t *adj_len) {
+                          exo_combine combine, uint8_t **offs, size_t *offs_len,
+                          uint8_t **adj, size_t *adj_len, uint64_t *entries,
+                          uint64_t *positive) {
   tarc *a = malloc((m + 1) * sizeof *a);
   if (m) memcpy(a, in, m * sizeof *a);
   qsort(a, m, sizeof *a, tarc_cmp);
+  m = reference_fold(a, m, combine);
   uint64_t *o = calloc(num_nodes + 1, sizeof *o);
   for (size_t i = 0; i < m; i++) o[a[i].key + 1]++;
   for (uint64_t v = 0; v < num_nodes; v++) o[v + 1] += o[v];
   const size_t as = exo_adj_size(csr_wide);
   *adj = malloc(m * as + 1);
-  for (size_t i = 0; i < m; i++) exo_adj_encode(*adj + i * as, csr_wide, a[i].nbr, a[i].w);
+  *positive = 0;
+  for (size_t i = 0; i < m; i++) {
+    exo_adj_encode(*adj + i * as, csr_wide, a[i].nbr, a[i].w);
+    *positive += a[i].w > 0.0f;
+  }
   *adj_len = m * as;
+  *entries = m;
   *offs = (uint8_t *)o;
   *offs_len = (num_nodes + 1) * 8;
   free(a);
@@ -218,7 +253,9 @@ static exo_sort_stats run_case(const sort_case *sc, const tarc *arcs, size_t m) 
 
   uint8_t *wo, *wa;
   size_t wol, wal, gol, gal;
-  reference_csr(arcs, m, sc->num_nodes, sc->csr_wide, &wo, &wol, &wa, &wal);
+  uint64_t entries, positive;
+  reference_csr(arcs, m, sc->num_nodes, sc->csr_wide, sc->opt.combine, &wo, &wol, &wa,
+                &wal, &entries, &positive);
   char *go = tu_read_file(op, &gol), *ga = tu_read_file(ap, &gal);
   ck_assert_ptr_nonnull(go);
   ck_assert_ptr_nonnull(ga);
@@ -228,6 +265,9 @@ static exo_sort_stats run_case(const sort_case *sc, const tarc *arcs, size_t m) 
   ck_assert_msg(wal == 0 || memcmp(ga, wa, wal) == 0, "adjacency differs");
 
   ck_assert_uint_eq(st.records, m);
+  ck_assert_uint_eq(st.arcs, entries);
+  ck_assert_uint_eq(st.arcs_positive, positive);
+  if (sc->opt.combine == EXO_COMBINE_KEEP) ck_assert_uint_eq(st.arcs, m);
   ck_assert_uint_ge(st.merge_passes, 1);
   ck_assert_uint_ge(st.fan_in, 2);
   ck_assert_uint_ge(st.peak_disk, wol + wal);
@@ -418,7 +458,7 @@ START_TEST(background_runs) {
   char *gone = tu_path(dir, "missing");
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 1};
+  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 1, EXO_COMBINE_KEEP};
   exo_sorter *s = NULL;
   ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
   exo_status rc = EXO_OK;
@@ -528,7 +568,7 @@ static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in, in
   ctx.cb.user = &cbs;
   ctx.cb.progress = on_progress;
   ctx.cb.interrupted = on_interrupt;
-  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0, background};
+  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0, background, EXO_COMBINE_KEEP};
   exo_sorter *s = NULL;
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
   exo_rng rng;
@@ -575,7 +615,7 @@ START_TEST(interrupt_during_run_generation) {
     cbs.polls_left = background ? budget - 12 : budget;
     ctx.cb.user = &cbs;
     ctx.cb.interrupted = on_interrupt;
-    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0, 0, background};
+    exo_sort_options opt = {dir, 1 << 20, 0, 0, 0, 0, background, EXO_COMBINE_KEEP};
     exo_sorter *s = NULL;
     ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
     exo_rng rng;
@@ -601,7 +641,7 @@ START_TEST(errors_leave_no_run_files) {
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_sorter *s = NULL;
-  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2, 0, 0};
+  exo_sort_options opt = {dir, 1 << 20, 0, 10, 2, 0, 0, EXO_COMBINE_KEEP};
 
   /* a key not below num_nodes */
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
@@ -646,7 +686,7 @@ START_TEST(errors_leave_no_run_files) {
 
   /* bad options; a temp directory that does not exist */
   exo_ctx_init(&ctx);
-  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1, 0, 0};
+  exo_sort_options bad = {dir, 1 << 20, 0, 0, 1, 0, 0, EXO_COMBINE_KEEP};
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   ck_assert_ptr_null(s);
   exo_ctx_init(&ctx);
@@ -658,7 +698,7 @@ START_TEST(errors_leave_no_run_files) {
   ck_assert_int_eq(exo_sorter_create(&s, &bad, &ctx), EXO_EARG);
   exo_ctx_init(&ctx);
   char *gone = tu_path(dir, "missing");
-  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 0};
+  exo_sort_options nodir = {gone, 1 << 20, 0, 4, 2, 0, 0, EXO_COMBINE_KEEP};
   ck_assert_int_eq(exo_sorter_create(&s, &nodir, &ctx), EXO_OK);
   exo_status rc = EXO_OK;
   for (uint32_t i = 0; i < 10 && rc == EXO_OK; i++) rc = exo_sorter_add(s, i, i, 1.0f, &ctx);
@@ -682,7 +722,7 @@ START_TEST(large_5e6_records_8mib) {
   char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
   exo_ctx ctx;
   exo_ctx_init(&ctx);
-  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0, 0, 0};
+  exo_sort_options opt = {dir, 8 << 20, 0, 0, 0, 0, 0, EXO_COMBINE_KEEP};
   exo_sorter *s = NULL;
   uint64_t *deg = calloc(n, sizeof *deg);
   uint64_t sum_in = 0;
@@ -749,6 +789,142 @@ START_TEST(large_5e6_records_8mib) {
 }
 END_TEST
 
+/* Arcs with many repeated (key, nbr) pairs of both signs: weights are small
+ * integers (sums stay exact) with signs mixed in input order. */
+static tarc *repeated_arcs(size_t m, uint64_t n, uint64_t seed) {
+  exo_rng rng;
+  exo_rng_seed(&rng, seed);
+  tarc *a = malloc((m + 1) * sizeof *a);
+  for (size_t i = 0; i < m; i++) {
+    a[i].key = exo_rng_below(&rng, n);
+    a[i].nbr = exo_rng_below(&rng, 6);
+    a[i].w = (float)(1 + exo_rng_below(&rng, 9)) * (exo_rng_below(&rng, 3) == 0 ? -1.0f : 1.0f);
+    a[i].idx = (uint32_t)i;
+  }
+  return a;
+}
+
+START_TEST(combine_by_hand) {
+  /* key 1: nbr 2 as +1, -4, +3, -2 (mixed signs, negative first after the
+   * first positive), nbr 0 as -5 then +7; key 0: nbr 1 alone */
+  tarc a[] = {{1, 2, 1.0f, 0}, {1, 2, -4.0f, 1}, {1, 0, -5.0f, 2}, {0, 1, 6.0f, 3},
+              {1, 2, 3.0f, 4}, {1, 0, 7.0f, 5}, {1, 2, -2.0f, 6}};
+  const size_t m = sizeof a / sizeof a[0];
+  const exo_combine rules[] = {EXO_COMBINE_KEEP, EXO_COMBINE_SUM, EXO_COMBINE_MAX};
+  /* expected adjacency of node 1 for each rule (node 0: {1, 6}) */
+  const float want_w[3][6] = {{-5, 7, 1, -4, 3, -2}, {-5, 7, 4, -6, 0, 0}, {-5, 7, 3, -4, 0, 0}};
+  const uint64_t want_nbr[3][6] = {{0, 0, 2, 2, 2, 2}, {0, 0, 2, 2, 0, 0}, {0, 0, 2, 2, 0, 0}};
+  const size_t want_n[3] = {6, 4, 4};
+  for (int r = 0; r < 3; r++) {
+    for (uint64_t rr = 0; rr <= 2; rr++) { /* one run in memory; runs of 1 and 2 */
+      sort_case sc = knob_case(rr, rr ? 2 : 0, 2);
+      sc.opt.combine = rules[r];
+      exo_sort_stats st = run_case(&sc, a, m);
+      ck_assert_uint_eq(st.arcs, 1 + want_n[r]);
+      ck_assert_uint_eq(st.arcs_positive, r == 0 ? 4 : 3);
+    }
+    /* and read the CSR directly, independently of the reference fold */
+    char *dir = tu_mkdtemp();
+    char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_sort_options opt = {0};
+    opt.tmpdir = dir;
+    opt.memory_limit = 1 << 20;
+    opt.run_records = 2;
+    opt.fan_in = 2;
+    opt.combine = rules[r];
+    exo_sorter *s = NULL;
+    ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
+    for (size_t i = 0; i < m; i++)
+      ck_assert_int_eq(exo_sorter_add(s, a[i].key, a[i].nbr, a[i].w, &ctx), EXO_OK);
+    exo_sort_stats st;
+    ck_assert_int_eq(exo_sorter_finish_csr(s, 2, op, ap, 0, &ctx, &st), EXO_OK);
+    exo_sorter_free(s);
+    size_t ol, al;
+    char *o = tu_read_file(op, &ol), *adj = tu_read_file(ap, &al);
+    ck_assert_uint_eq(ol, 24);
+    ck_assert_uint_eq(al, 8 * (1 + want_n[r]));
+    uint64_t off[3];
+    memcpy(off, o, 24);
+    ck_assert_uint_eq(off[0], 0);
+    ck_assert_uint_eq(off[1], 1);
+    ck_assert_uint_eq(off[2], 1 + want_n[r]);
+    uint64_t nbr;
+    float w;
+    exo_adj_decode((const uint8_t *)adj, 0, &nbr, &w);
+    ck_assert_uint_eq(nbr, 1);
+    ck_assert(w == 6.0f);
+    for (size_t i = 0; i < want_n[r]; i++) {
+      exo_adj_decode((const uint8_t *)adj + 8 * (i + 1), 0, &nbr, &w);
+      ck_assert_uint_eq(nbr, want_nbr[r][i]);
+      ck_assert_msg(w == want_w[r][i], "rule %d entry %zu: %g, want %g", r, i, (double)w,
+                    (double)want_w[r][i]);
+    }
+    free(o);
+    free(adj);
+    free(op);
+    free(ap);
+    tu_rmdir(dir);
+    free(dir);
+  }
+}
+END_TEST
+
+START_TEST(combine_many_runs_and_widths) {
+  const size_t m = 20000;
+  tarc *a = repeated_arcs(m, 300, 11);
+  const exo_combine rules[] = {EXO_COMBINE_SUM, EXO_COMBINE_MAX, EXO_COMBINE_KEEP};
+  for (int r = 0; r < 3; r++) {
+    /* many runs, several passes: equal pairs come from different runs */
+    sort_case sc = knob_case(97, 3, 300);
+    sc.opt.combine = rules[r];
+    exo_sort_stats st = run_case(&sc, a, m);
+    ck_assert_uint_ge(st.merge_passes, 3);
+    if (rules[r] != EXO_COMBINE_KEEP) ck_assert_uint_le(st.arcs, 300 * 6 * 2);
+    /* runs on disk plus the buffer in memory, one final merge */
+    sc = knob_case(3000, 0, 300);
+    sc.opt.combine = rules[r];
+    run_case(&sc, a, m);
+    /* everything in memory */
+    sc = knob_case(0, 0, 300);
+    sc.opt.combine = rules[r];
+    run_case(&sc, a, m);
+    /* narrow then wide runs, wide CSR */
+    sc = knob_case(97, 4, 300);
+    sc.opt.combine = rules[r];
+    sc.set_wide_at = m / 3;
+    sc.csr_wide = 1;
+    run_case(&sc, a, m);
+    /* background runs */
+    sc = knob_case(0, 0, 300);
+    sc.opt.memory_limit = 64 << 10;
+    sc.opt.background = 1;
+    sc.opt.combine = rules[r];
+    st = run_case(&sc, a, m);
+    ck_assert_uint_gt(st.runs, 2);
+  }
+  free(a);
+}
+END_TEST
+
+START_TEST(combine_rule_checked) {
+  char *dir = tu_mkdtemp();
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_sort_options opt = {0};
+  opt.tmpdir = dir;
+  opt.memory_limit = 1 << 20;
+  opt.combine = (exo_combine)7;
+  exo_sorter *s = NULL;
+  ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_EARG);
+  ck_assert_ptr_null(s);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "combine"));
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *sort_suite(void) {
   Suite *s = suite_create("sort");
   TCase *tc = tcase_create("radix");
@@ -769,6 +945,9 @@ Suite *sort_suite(void) {
   tcase_add_test(tc, interrupt_mid_merge_cleans_up);
   tcase_add_test(tc, interrupt_during_run_generation);
   tcase_add_test(tc, errors_leave_no_run_files);
+  tcase_add_test(tc, combine_by_hand);
+  tcase_add_test(tc, combine_many_runs_and_widths);
+  tcase_add_test(tc, combine_rule_checked);
   suite_add_tcase(s, tc);
   tc = tcase_create("large");
   tcase_set_timeout(tc, 600);

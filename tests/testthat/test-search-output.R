@@ -1,0 +1,211 @@
+# Search-tool tabular output read directly (issue 10): BLAST+/DIAMOND/MMseqs2
+# 12-column lines, column selection, the -log10 e-value transform with its
+# cap, min_weight, dropped self hits and the combination of q->s with s->q.
+# Expected values are computed here in R from the generated hits.
+
+# Hits among `k` families of `s` proteins: every ordered pair inside a family
+# (both directions, with different e-values 1e-K, K whole, so that weights
+# are exact), a self hit (e-value 0) per protein, and weak hits between
+# families (e-values 1e-2 and 0.5, weights 2 and 0.3). Proteins are shuffled
+# so that families are not contiguous in the file.
+make_hits <- function(k = 5, s = 6, seed = 1) {
+    set.seed(seed)
+    prot <- sprintf("fam%d_p%d", rep(seq_len(k), each = s), rep(seq_len(s), k))
+    fam <- rep(seq_len(k), each = s)
+    pairs <- expand.grid(i = seq_along(prot), j = seq_along(prot))
+    pairs <- pairs[fam[pairs$i] == fam[pairs$j], ]
+    ev <- ifelse(pairs$i == pairs$j, "0",
+                 sprintf("1e-%d", sample(5:60, nrow(pairs), replace = TRUE)))
+    hits <- data.frame(q = prot[pairs$i], s = prot[pairs$j], evalue = ev)
+    # weak hits between consecutive families
+    for (f in seq_len(k - 1)) {
+        a <- prot[fam == f][1]
+        b <- prot[fam == f + 1][2]
+        hits <- rbind(hits, data.frame(q = c(a, b), s = c(b, a), evalue = c("1e-2", "0.5")))
+    }
+    hits <- hits[sample(nrow(hits)), ]
+    hits$bitscore <- sprintf("%.1f", 30 + 2 * nchar(hits$evalue))
+    list(hits = hits, truth = stats::setNames(fam, prot))
+}
+
+# The hits as a DIAMOND/BLAST -outfmt 6 file (12 columns).
+write_m8 <- function(hits, path = tempfile(fileext = ".m8")) {
+    n <- nrow(hits)
+    lines <- paste(hits$q, hits$s, sprintf("%.1f", 40 + (seq_len(n) %% 50)),
+                   100 + seq_len(n) %% 7, 3, 0, 1, 100, 2, 101, hits$evalue, hits$bitscore,
+                   sep = "\t")
+    writeLines(lines, path)
+    path
+}
+
+# -log10 of the e-values as ExoLabel defines it (cap 200 for 0).
+neglog10 <- function(ev) pmin(-log10(as.numeric(ev)), 200)
+
+test_that("a 12-column search output clusters into its families, same bytes from R and the CLI", {
+    h <- make_hits()
+    f <- write_m8(h$hits)
+    set.seed(3)
+    res <- ExoLabel(f, format = "blast", min_weight = 3, return_table = TRUE)
+    m <- as_membership(res$results)
+    expect_setequal(names(m), names(h$truth))
+    expect_true(same_partition(m, h$truth))
+    # stored arcs: one per direction of every unordered pair inside a family
+    # (q->s and s->q combined, self hits dropped), none for the weak hits
+    s <- 6
+    expect_equal(res$graph_stats[["num_edges"]], 5 * s * (s - 1))
+    expect_equal(res$graph_stats[["num_vertices"]], 30)
+    input <- attr(res, "stats")$input
+    expect_equal(input$columns, c(1L, 2L, 11L))
+    expect_identical(c(input$weight_transform, input$self_hits, input$combine),
+                     c("neglog10", "drop", "max"))
+
+    # the command-line tool: same bytes for the same seed
+    skip_on_os("windows")
+    out <- tempfile()
+    set.seed(4)
+    r <- ExoLabel(f, format = "blast", min_weight = 3, outfile = out)
+    seed <- format(attr(r, "stats")$seed, scientific = FALSE)
+    cl <- run_cli(c("--seed", seed, "--format", "blast", "--min-weight", "3", shQuote(f)))
+    expect_equal(cl$status, 0)
+    expect_identical(cl$out, readBin(out, "raw", file.size(out)))
+    # explicit options equal to the format's defaults give the same bytes too
+    cl <- run_cli(c("--seed", seed, "--columns", "1,2,11", "--weight-transform", "neglog10",
+                    "--self-hits", "drop", "--combine", "max", "--min-weight", "3",
+                    shQuote(f)))
+    expect_identical(cl$out, readBin(out, "raw", file.size(out)))
+})
+
+test_that("format = 'blast' equals the pairs combined by max in R, byte for byte", {
+    h <- make_hits(k = 4, s = 7, seed = 2)
+    f <- write_m8(h$hits)
+    # independent: keep, per unordered pair without self hits, the largest
+    # -log10(e-value) (base R aggregate); nodes in order of first appearance
+    w <- neglog10(h$hits$evalue)
+    order_nodes <- unique(as.vector(rbind(h$hits$q, h$hits$s)))
+    keep <- h$hits$q != h$hits$s
+    pr <- data.frame(lo = pmin(h$hits$q, h$hits$s), hi = pmax(h$hits$q, h$hits$s), w = w)[keep, ]
+    comb <- stats::aggregate(w ~ lo + hi, data = pr, FUN = max)
+    comb <- comb[comb$w > 0, ]
+    # register the nodes in the same order with weight-0 lines, then one
+    # line per pair (both arcs from one line, as the max rule stores them)
+    reg <- matrix(c(order_nodes, if (length(order_nodes) %% 2) order_nodes[1]), nrow = 2)
+    plain <- tempfile(fileext = ".tsv")
+    writeLines(c(paste(reg[1, ], reg[2, ], 0, sep = "\t"),
+                 paste(comb$lo, comb$hi, comb$w, sep = "\t")), plain)
+    for (seed in 1:3) {
+        o1 <- tempfile()
+        o2 <- tempfile()
+        set.seed(seed)
+        r1 <- ExoLabel(f, format = "blast", outfile = o1)
+        set.seed(seed)
+        r2 <- ExoLabel(plain, outfile = o2)
+        expect_identical(readBin(o1, "raw", file.size(o1)), readBin(o2, "raw", file.size(o2)))
+        expect_equal(r1$graph_stats, r2$graph_stats)
+    }
+    expect_equal(r1$graph_stats[["num_edges"]], 2 * nrow(comb))
+})
+
+test_that("combine = 'sum', self_hits = 'keep', columns and min_weight count as computed in R", {
+    h <- make_hits(k = 3, s = 5, seed = 5)
+    f <- write_m8(h$hits)
+    w <- neglog10(h$hits$evalue)
+    self <- h$hits$q == h$hits$s
+    # sum: every hit with a positive weight stored from both ends
+    r <- ExoLabel(f, format = "blast", combine = "sum")
+    expect_equal(r$graph_stats[["num_edges"]], 2 * sum(w > 0 & !self))
+    # self hits kept: one arc each
+    r <- ExoLabel(f, format = "blast", combine = "sum", self_hits = "keep")
+    expect_equal(r$graph_stats[["num_edges"]], 2 * sum(w > 0 & !self) + sum(self))
+    # threshold on the transformed weight: e-value <= 1e-20
+    r <- ExoLabel(f, format = "blast", combine = "sum", min_weight = 20)
+    expect_equal(r$graph_stats[["num_edges"]], 2 * sum(w >= 20 & !self))
+    expect_equal(r$graph_stats[["num_vertices"]], 15) # nodes of dropped edges stay
+    # bitscore (column 12) without transform, as the benchmark compares
+    r <- ExoLabel(f, columns = c(1, 2, 12), weight_transform = "none", self_hits = "drop",
+                  combine = "max", return_table = TRUE)
+    pairs <- unique(paste(pmin(h$hits$q, h$hits$s), pmax(h$hits$q, h$hits$s))[!self])
+    expect_equal(r$graph_stats[["num_edges"]], 2 * length(pairs))
+    # columns 2 and 1 (subject first) and no weight column
+    r2 <- ExoLabel(f, columns = c(2, 1), self_hits = "drop", combine = "max")
+    expect_equal(r2$graph_stats[["num_edges"]], 2 * length(pairs))
+})
+
+test_that("plain edge lists keep today's meaning; extra columns are read past (SynExtend)", {
+    df <- clique_ring(k = 3, s = 5)
+    f3 <- write_edges(df)
+    f5 <- tempfile(fileext = ".tsv")
+    writeLines(paste(df$a, df$b, df$w, "extra", 99, sep = "\t"), f5)
+    set.seed(8)
+    r3 <- ExoLabel(f3, return_table = TRUE)
+    set.seed(8)
+    r5 <- ExoLabel(f5, return_table = TRUE)
+    expect_identical(r5$results, r3$results)
+    expect_equal(r5$graph_stats, r3$graph_stats)
+    # duplicates and reversed duplicates all kept (their weights add up),
+    # self-loops kept: SynExtend's semantics
+    dup <- tempfile(fileext = ".tsv")
+    writeLines(c("a\tb\t1", "b\ta\t2", "a\tb\t3", "a\ta\t1"), dup)
+    expect_equal(ExoLabel(dup)$graph_stats[["num_edges"]], 7)
+    expect_equal(ExoLabel(dup, combine = "max")$graph_stats[["num_edges"]], 3)
+    expect_equal(ExoLabel(dup, combine = "max", self_hits = "drop")$graph_stats[["num_edges"]], 2)
+})
+
+test_that("in-memory inputs take the weight options and refuse file columns", {
+    df <- data.frame(a = c("x", "y", "x", "z"), b = c("y", "x", "x", "w"),
+                     e = c(1e-10, 1e-30, 0, 0.5))
+    r <- ExoLabel(df, weight_transform = "neglog10", self_hits = "drop", combine = "max",
+                  min_weight = 1)
+    expect_equal(unname(r$graph_stats), c(4, 2))
+    expect_error(ExoLabel(df, format = "blast"), "describe the columns of files")
+    expect_error(ExoLabel(df, columns = c(1, 2, 3)), "describe the columns of files")
+    expect_error(ExoLabel(data.frame(a = "x", b = "y", e = -1), weight_transform = "neglog10"),
+                 "e-value -1 is negative")
+})
+
+test_that("bad options and bad lines give clear errors naming the file and line", {
+    h <- make_hits(k = 2, s = 3)
+    f <- write_m8(h$hits)
+    expect_error(ExoLabel(f, format = "tsv"), "'format' must be \"edges\" or \"blast\"")
+    expect_error(ExoLabel(f, columns = c(1, 2, 11, 12)), "'columns' must be 2 or 3")
+    expect_error(ExoLabel(f, columns = c(0, 2)), "'columns' must be 2 or 3")
+    expect_error(ExoLabel(f, columns = c(1.5, 2)), "'columns' must be 2 or 3")
+    expect_error(ExoLabel(f, columns = c(2, 2, 3)), "must be different column numbers")
+    expect_error(ExoLabel(f, columns = c(1, 2), weight_transform = "neglog10"),
+                 "needs a weight column")
+    expect_error(ExoLabel(f, weight_transform = "log"), "'weight_transform' must be")
+    expect_error(ExoLabel(f, self_hits = TRUE), "'self_hits' must be")
+    expect_error(ExoLabel(f, combine = "mean"), "'combine' must be")
+    expect_error(ExoLabel(f, min_weight = NA), "'min_weight' must be")
+    expect_error(ExoLabel(f, min_weight = c(1, 2)), "'min_weight' must be")
+    d <- fresh_dir()
+    short <- file.path(d, "short.m8")
+    writeLines(c(readLines(f)[1:2], "q1\ts1\t90\t100\t1e-5"), short)
+    expect_error(ExoLabel(short, format = "blast", tempfiledir = d),
+                 "short\\.m8:3: expected at least 11 fields separated by tab \\(nodes in columns 1 and 2, weight in 11\\), found 5")
+    bad <- file.path(d, "bad.m8")
+    l <- strsplit(readLines(f)[1], "\t")[[1]]
+    l[11] <- "1e-5x"
+    writeLines(c(readLines(f)[1], paste(l, collapse = "\t")), bad)
+    expect_error(ExoLabel(bad, format = "blast", tempfiledir = d),
+                 "bad\\.m8:2: e-value '1e-5x' \\(column 11\\) is not a number")
+    l[11] <- "-1e-5"
+    writeLines(paste(l, collapse = "\t"), bad)
+    expect_error(ExoLabel(bad, format = "blast", tempfiledir = d),
+                 "bad\\.m8:1: e-value '-1e-5' \\(column 11\\) is negative")
+    expect_length(stray_files(d), 0)
+
+    skip_on_os("windows")
+    for (args in list(c("--format", "m8"), c("--columns", "1,2,3,4"), c("--columns", "0,2"),
+                      c("--columns", "1,x"), c("--columns", "2,2"),
+                      c("--weight-transform", "log"), c("--self-hits", "yes"),
+                      c("--combine", "avg"), c("--min-weight", "abc"),
+                      c("--columns", "1,2", "--weight-transform", "neglog10")))
+        expect_equal(run_cli(c(args, shQuote(f)))$status, 2, info = paste(args, collapse = " "))
+    e <- run_cli(c("--format", "blast", shQuote(short)))
+    expect_equal(e$status, 3)
+    expect_match(e$err, "short.m8:3: expected at least 11 fields", fixed = TRUE)
+    help <- rawToChar(run_cli("--help")$out)
+    for (opt in c("--format", "--columns", "--weight-transform", "--min-weight",
+                  "--self-hits", "--combine"))
+        expect_match(help, opt, fixed = TRUE)
+})
