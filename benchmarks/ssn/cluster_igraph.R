@@ -11,8 +11,8 @@ args <- commandArgs(trailingOnly = TRUE)
 stopifnot(length(args) == 3L)
 input <- args[1]; method <- args[2]; out <- args[3]
 t0 <- proc.time()[["elapsed"]]
-d <- fread(input, sep = "\t", header = FALSE, select = c(1L, 2L, 11L),
-           col.names = c("q", "s", "evalue"), colClasses = c("character", "character", "numeric"))
+d <- fread(input, sep = "\t", header = FALSE,
+           select = list(character = 1:2, numeric = 11L), col.names = c("q", "s", "evalue"))
 d <- d[q != s]
 d[, w := pmin(-log10(evalue), 200)]  # an e-value of 0 gives Inf, capped to 200
 d[, `:=`(a = pmin(q, s), b = pmax(q, s))]

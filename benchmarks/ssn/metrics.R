@@ -19,7 +19,7 @@ miss <- is.na(lab)
 lab[miss] <- paste0("singleton:", truth$protein[miss])
 nc <- truth$chimera == 0
 sizes <- table(lab)
-f <- function(x) formatC(x, digits = 6, format = "fg")
+f <- function(x) trimws(formatC(x, digits = 6, format = "fg"))
 cat(paste(nrow(truth), inout, f(ClusterNMI(truth$family, lab)), f(ClusterARI(truth$family, lab)),
           f(ClusterNMI(truth$family[nc], lab[nc])), f(ClusterARI(truth$family[nc], lab[nc])),
           length(sizes), sum(sizes >= 2), f(max(sizes) / nrow(truth)),

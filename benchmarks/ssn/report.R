@@ -34,18 +34,18 @@ L <- c("# Protein families from all-vs-all searches: ExoLabel against MCL",
        "load averages of 5 to 20 during these runs, listed per row): absolute times",
        "are inflated and noisy; ratios measured in the same run are more telling.", "",
        "## Data sets (simulated, benchmarks/ssn/ssngen.c)", "",
-       table_md(data.frame(proteins = ds$proteins, seed = ds$seed, families = ds$families,
+       table_md(data.frame(set = ds$set, proteins = ds$proteins, seed = ds$seed, families = ds$families,
                            `largest family` = ds$largest_family, chimeras = ds$chimeras,
                            `mean length` = ds$mean_length, residues = ds$residues, check.names = FALSE)), "",
        "## Searches (threads 2, nice 5)", "",
-       table_md(data.frame(proteins = se$size, tool = se$search, `wall s` = sec(se$search_s),
+       table_md(data.frame(set = se$size, tool = se$search, `wall s` = sec(se$search_s),
                            `CPU s` = sec(se$user_s + ifelse(is.na(se$sys_s), 0, se$sys_s)),
                            `peak MB` = mb(se$maxrss_kb), hits = se$hits, load = se$load1,
                            check.names = FALSE)), "")
 for (n in sort(unique(res$size))) for (s in unique(res$search[res$size == n])) {
     r <- res[res$size == n & res$search == s, ]
     r <- r[order(-r$nmi), ]
-    L <- c(L, sprintf("## %s proteins, %s search", format(n, big.mark = ","), s), "",
+    L <- c(L, sprintf("## Set %s (%s proteins), %s search", n, format(r$proteins[1], big.mark = ","), s), "",
            table_md(data.frame(method = r$method, NMI = fmt(r$nmi), ARI = fmt(r$ari),
                                `NMI w/o chimeras` = fmt(r$nmi_nochim), `ARI w/o chimeras` = fmt(r$ari_nochim),
                                clusters = r$clusters, `clusters >= 2` = r$clusters_2plus,
@@ -65,17 +65,16 @@ L <- c(L, "Columns: NMI/ARI against the simulated families over all proteins (a"
        sprintf("ClusterNMI and igraph::compare(method = \"nmi\") differ by at most %.1e over all rows.",
                max(abs(me$nmi - me$nmi_igraph))), "")
 # targets
-big <- max(res$size)
-L <- c(L, "## Targets of issue 10", "")
-for (s in unique(res$search[res$size == big])) {
+L <- c(L, "## Targets of issue 10 (set by set)", "")
+for (big in unique(res$size)) for (s in unique(res$search[res$size == big])) {
     r <- res[res$size == big & res$search == s, ]
     mcl <- r[grepl("^mcl_", r$method), ]
     if (!nrow(mcl) || !any(r$method == RECOMMENDED)) next
     best <- mcl[which.max(mcl$nmi), ]
     ex <- r[r$method == RECOMMENDED, ]
     cli <- r[r$method == sub("exolabel_", "exolabel_cli_", RECOMMENDED), ]
-    L <- c(L, sprintf("%s proteins, %s: ExoLabel %s against MCL's best (%s):", format(big, big.mark = ","),
-                      s, sub("exolabel_", "", RECOMMENDED), best$method), "",
+    L <- c(L, sprintf("Set %s (%s proteins), %s: ExoLabel %s against MCL's best (%s):", big,
+                      format(r$proteins[1], big.mark = ","), s, sub("exolabel_", "", RECOMMENDED), best$method), "",
            sprintf("- NMI %s vs %s (target: at least MCL's) -> %s", fmt(ex$nmi), fmt(best$nmi),
                    if (ex$nmi >= best$nmi) "met" else "missed"),
            sprintf("- wall time %s s vs %s s: %.1fx faster (target 50x) -> %s", sec(ex$wall), sec(best$wall),

@@ -13,7 +13,9 @@
 #
 # Environment: BUILD (build dir: ssngen, the CLI, work files under
 # $BUILD/ssn-work unless WORK is set), RLIB (R library with ExoLabel),
-# SIZES ("10000 100000"), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
+# SIZES ("10000 100000"; a size BASExK, e.g. 10000x10, is K disjoint copies
+# of the set BASE with its search outputs, renamed: no new search, a larger
+# graph of the same difficulty for timing the clusterings), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
 # (largest N searched with MMseqs2 too: 100000), EXO_SETTINGS (the ExoLabel
 # settings of cluster_exolabel.R), RECOMMENDED (the one also run by the CLI).
 # Results per size go to $WORK/nN/*.csv; all sizes present in $WORK are then
@@ -63,17 +65,41 @@ run_timed() {
 for n in $SIZES; do
   d=$WORK/n$n
   mkdir -p "$d"
-  seed=$(( n / 10000 > 0 ? n / 10000 : 1 ))
-  if [ ! -s "$d/truth.tsv" ]; then
-    "$BUILD/ssngen" -n "$n" --seed "$seed" --fasta "$d/proteins.fa" --truth "$d/truth.tsv"
-  fi
-  searches="diamond"
-  if [ "$n" -le "$MMSEQS_MAX" ]; then searches="diamond mmseqs"; fi
-  awk -F"\t" -v n="$n" -v seed="$seed" 'NR > 1 { fam[$2] = fam[$2] + 1; ch += $3; res += $5 } END { mx = 0; nf = 0; for (f in fam) { nf++; if (fam[f] > mx) mx = fam[f] }; printf "proteins,seed,families,largest_family,chimeras,residues,mean_length\n%d,%d,%d,%d,%d,%d,%.0f\n", n, seed, nf, mx, ch, res, res / n }' "$d/truth.tsv" > "$d/datasets.csv"
+  case "$n" in
+    *x*) # BASExK: K disjoint copies of the set BASE and of its search outputs
+      base=${n%x*} k=${n#*x} b=$WORK/n${n%x*}
+      seed=NA nprot=$(( base * k )) searches=""
+      for s in diamond mmseqs; do [ -e "$b/$s.done" ] && searches="$searches $s"; done
+      [ -n "$searches" ] || { echo "run.sh: $n needs the searches of $base first" >&2; exit 1; }
+      if [ ! -s "$d/truth.tsv" ]; then
+        awk -F'\t' -v OFS='\t' -v k="$k" 'NR == 1 { print; next } { l[++m] = $0 }
+          END { for (r = 1; r <= k; r++) for (i = 1; i <= m; i++) { split(l[i], f, "\t");
+            f[1] = "c" r "_" f[1]; f[2] = "c" r "_" f[2]; if (f[4] != "NA") f[4] = "c" r "_" f[4];
+            print f[1], f[2], f[3], f[4], f[5], f[6], f[7] } }' "$b/truth.tsv" > "$d/truth.tsv"
+      fi
+      for s in $searches; do
+        if [ ! -e "$d/$s.done" ]; then
+          for r in $(seq 1 "$k"); do
+            awk -F'\t' -v OFS='\t' -v r="$r" '{ $1 = "c" r "_" $1; $2 = "c" r "_" $2; print }' "$b/$s.m8"
+          done > "$d/$s.m8"
+          printf 'NA\tNA\tNA\tNA\n' > "$d/$s.search.time"
+          echo NA > "$d/$s.search.load"
+          touch "$d/$s.done"
+        fi
+      done ;;
+    *)
+      seed=$(( n / 10000 > 0 ? n / 10000 : 1 )) nprot=$n
+      if [ ! -s "$d/truth.tsv" ]; then
+        "$BUILD/ssngen" -n "$n" --seed "$seed" --fasta "$d/proteins.fa" --truth "$d/truth.tsv"
+      fi
+      searches="diamond"
+      if [ "$n" -le "$MMSEQS_MAX" ]; then searches="diamond mmseqs"; fi ;;
+  esac
+  awk -F"\t" -v n="$nprot" -v seed="$seed" -v set="$n" 'NR > 1 { fam[$2] = fam[$2] + 1; ch += $3; res += $5 } END { mx = 0; nf = 0; for (f in fam) { nf++; if (fam[f] > mx) mx = fam[f] }; printf "set,proteins,seed,families,largest_family,chimeras,residues,mean_length\n%s,%d,%s,%d,%d,%d,%d,%.0f\n", set, n, seed, nf, mx, ch, res, res / n }' "$d/truth.tsv" > "$d/datasets.csv"
   echo "size,search,makedb_s,search_s,user_s,sys_s,maxrss_kb,hits,load1" > "$d/search.csv"
   for s in $searches; do
     echo "== $n proteins: $s search (load $(load1))" >&2
-    bash $here/search.sh "$d" "$s"
+    case "$n" in *x*) ;; *) bash $here/search.sh "$d" "$s" ;; esac
     mk=NA
     [ -f "$d/$s.makedb.time" ] && mk=$(cut -f1 "$d/$s.makedb.time")
     IFS=$'\t' read -r w u sy m < "$d/$s.search.time"
@@ -110,7 +136,8 @@ done
 # collect every size present in WORK
 for f in datasets search timings metrics; do
   first=1
-  for d in $(ls -d "$WORK"/n* | sort -t n -k2 -n); do
+  for d in $(cd "$WORK" && ls -d n* | sort -V); do
+    d=$WORK/$d
     [ -f "$d/$f.csv" ] || continue
     if [ $first = 1 ]; then cat "$d/$f.csv"; first=0; else tail -n +2 "$d/$f.csv"; fi
   done > $here/$f.csv
