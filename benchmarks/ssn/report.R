@@ -7,7 +7,7 @@ rd <- function(f) utils::read.csv(file.path(dir, f), stringsAsFactors = FALSE)
 ds <- rd("datasets.csv"); se <- rd("search.csv"); ti <- rd("timings.csv"); me <- rd("metrics.csv")
 machine <- readLines(file.path(dir, "machine.txt"))
 notes <- if (file.exists(file.path(dir, "notes.md"))) readLines(file.path(dir, "notes.md")) else character()
-RECOMMENDED <- "exolabel_bitscore_att_refine"
+RECOMMENDED <- "exolabel_bitscore"
 fmt <- function(x, d = 3) ifelse(is.na(x), "NA", formatC(x, digits = d, format = "f"))
 sec <- function(x) ifelse(x < 10, formatC(x, digits = 2, format = "f"),
                    ifelse(x < 100, formatC(x, digits = 1, format = "f"), formatC(x, digits = 0, format = "f")))

@@ -17,7 +17,9 @@
 # of the set BASE with its search outputs, renamed: no new search, a larger
 # graph of the same difficulty for timing the clusterings), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
 # (largest N searched with MMseqs2 too: 100000), EXO_SETTINGS (the ExoLabel
-# settings of cluster_exolabel.R), RECOMMENDED (the one also run by the CLI).
+# settings of cluster_exolabel.R), RECOMMENDED (the one also run by the CLI:
+# bitscore), SEARCHES (e.g. "diamond": only these searches and their
+# clusterings; results of the others stay as they are).
 # Results per size go to $WORK/nN/*.csv; all sizes present in $WORK are then
 # collected into benchmarks/ssn/{search,timings,metrics}.csv and report.R
 # writes benchmarks/SSN.md. Searches already done are reused (delete
@@ -33,7 +35,7 @@ SLOW=${SLOW:-60}
 THREADS=${THREADS:-2}
 MMSEQS_MAX=${MMSEQS_MAX:-100000}
 EXO_SETTINGS=${EXO_SETTINGS:-"default attenuation refine bitscore att_refine bitscore_att_refine"}
-RECOMMENDED=${RECOMMENDED:-bitscore_att_refine}
+RECOMMENDED=${RECOMMENDED:-bitscore}
 RSCRIPT=${RSCRIPT:-Rscript}
 if [ -n "${RLIB:-}" ]; then export R_LIBS="$RLIB${R_LIBS:+:$R_LIBS}"; fi
 here=benchmarks/ssn
@@ -96,7 +98,9 @@ for n in $SIZES; do
       if [ "$n" -le "$MMSEQS_MAX" ]; then searches="diamond mmseqs"; fi ;;
   esac
   awk -F"\t" -v n="$nprot" -v seed="$seed" -v set="$n" 'NR > 1 { fam[$2] = fam[$2] + 1; ch += $3; res += $5 } END { mx = 0; nf = 0; for (f in fam) { nf++; if (fam[f] > mx) mx = fam[f] }; printf "set,proteins,seed,families,largest_family,chimeras,residues,mean_length\n%s,%d,%s,%d,%d,%d,%d,%.0f\n", set, n, seed, nf, mx, ch, res, res / n }' "$d/truth.tsv" > "$d/datasets.csv"
-  echo "size,search,makedb_s,search_s,user_s,sys_s,maxrss_kb,hits,load1" > "$d/search.csv"
+  if [ -n "${SEARCHES:-}" ]; then
+    keep=""; for s in $searches; do case " $SEARCHES " in *" $s "*) keep="$keep $s" ;; esac; done; searches=$keep
+  fi
   for s in $searches; do
     echo "== $n proteins: $s search (load $(load1))" >&2
     case "$n" in *x*) ;; *) bash $here/search.sh "$d" "$s" ;; esac
@@ -104,11 +108,12 @@ for n in $SIZES; do
     [ -f "$d/$s.makedb.time" ] && mk=$(cut -f1 "$d/$s.makedb.time")
     IFS=$'\t' read -r w u sy m < "$d/$s.search.time"
     [ -f "$d/$s.search.load" ] || load1 > "$d/$s.search.load"
-    echo "$n,$s,$mk,$w,$u,$sy,$m,$(wc -l < "$d/$s.m8"),$(cat "$d/$s.search.load")" >> "$d/search.csv"
+    { echo "size,search,makedb_s,search_s,user_s,sys_s,maxrss_kb,hits,load1"
+      echo "$n,$s,$mk,$w,$u,$sy,$m,$(wc -l < "$d/$s.m8"),$(cat "$d/$s.search.load")"; } > "$d/search-$s.csv"
   done
-  echo "size,search,method,rep,wall_s,inner_s,user_s,sys_s,maxrss_kb,load1" > "$d/timings.csv"
-  echo "size,search,method,proteins,in_output,nmi,ari,nmi_nochim,ari_nochim,clusters,clusters_2plus,largest_share,nmi_igraph" > "$d/metrics.csv"
   for s in $searches; do
+    echo "size,search,method,rep,wall_s,inner_s,user_s,sys_s,maxrss_kb,load1" > "$d/timings-$s.csv"
+    echo "size,search,method,proteins,in_output,nmi,ari,nmi_nochim,ari_nochim,clusters,clusters_2plus,largest_share,nmi_igraph" > "$d/metrics-$s.csv"
     m8=$d/$s.m8
     cdir=$d/clusters-$s
     mkdir -p "$cdir"
@@ -119,16 +124,16 @@ for n in $SIZES; do
     for meth in "${methods[@]}"; do
       out=$cdir/$meth.tsv
       case "$meth" in
-        exolabel_cli_*) run_timed "$d/timings.csv" "$n" "$s" "$meth" "$out" \
+        exolabel_cli_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
             bash $here/cluster_exolabel_cli.sh "$EXOLABEL_CLI" "$m8" "${meth#exolabel_cli_}" "$out" "$THREADS" ;;
-        exolabel_*) run_timed "$d/timings.csv" "$n" "$s" "$meth" "$out" \
+        exolabel_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
             "$RSCRIPT" $here/cluster_exolabel.R "$m8" "${meth#exolabel_}" "$out" "$THREADS" ;;
-        mcl_*) run_timed "$d/timings.csv" "$n" "$s" "$meth" "$out" \
+        mcl_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
             bash $here/cluster_mcl.sh "$m8" "${meth#mcl_}" "$out" "$cdir/mcl-work" "$THREADS" ;;
-        igraph_*) run_timed "$d/timings.csv" "$n" "$s" "$meth" "$out" \
+        igraph_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
             "$RSCRIPT" $here/cluster_igraph.R "$m8" "${meth#igraph_}" "$out" ;;
       esac
-      echo "$n,$s,$meth,$("$RSCRIPT" $here/metrics.R "$d/truth.tsv" "$out" | tr '\t' ',')" >> "$d/metrics.csv"
+      echo "$n,$s,$meth,$("$RSCRIPT" $here/metrics.R "$d/truth.tsv" "$out" | tr '\t' ',')" >> "$d/metrics-$s.csv"
     done
   done
 done
@@ -137,9 +142,10 @@ done
 for f in datasets search timings metrics; do
   first=1
   for d in $(cd "$WORK" && ls -d n* | sort -V); do
-    d=$WORK/$d
-    [ -f "$d/$f.csv" ] || continue
-    if [ $first = 1 ]; then cat "$d/$f.csv"; first=0; else tail -n +2 "$d/$f.csv"; fi
+    for g in "$WORK/$d/$f".csv "$WORK/$d/$f"-diamond.csv "$WORK/$d/$f"-mmseqs.csv; do
+      [ -f "$g" ] || continue
+      if [ $first = 1 ]; then cat "$g"; first=0; else tail -n +2 "$g"; fi
+    done
   done > $here/$f.csv
 done
 {
