@@ -3,8 +3,8 @@
 # tabular), in its own R process so that GNU time measures it alone. Writes
 # the clusters (Vertex, Cluster) to OUT.tsv and prints the elapsed seconds of
 # the ExoLabel() call itself (without R's start-up) on stdout.
-# Every run uses seed 1, memory_limit "256MB" (the default) and the
-# given threads; SETTINGS below are the settings compared in benchmarks/SSN.md.
+# Every run uses seed 1, memory_limit "256MB" (the default, unless the
+# setting says otherwise) and the given threads; SETTINGS below are the settings compared in benchmarks/SSN.md.
 suppressPackageStartupMessages(library(ExoLabel))
 args <- commandArgs(trailingOnly = TRUE)
 stopifnot(length(args) == 4L)
@@ -16,7 +16,9 @@ SETTINGS <- list(
     bitscore    = list(columns = c(1, 2, 12), weight_transform = "none"),
     bitscore_att_refine = list(columns = c(1, 2, 12), weight_transform = "none",
                                attenuation = TRUE, refine = TRUE),
-    att_refine  = list(attenuation = TRUE, refine = TRUE)
+    att_refine  = list(attenuation = TRUE, refine = TRUE),
+    bitscore_32MB = list(columns = c(1, 2, 12), weight_transform = "none",
+                         memory_limit = "32MB")
 )
 if (!setting %in% names(SETTINGS)) stop("unknown setting ", setting)
 set.seed(1)

@@ -11,6 +11,7 @@ case "$setting" in
   bitscore) opts=(--columns 1,2,12 --weight-transform none) ;;
   att_refine) opts=(--attenuation 1 --refine 5) ;;
   bitscore_att_refine) opts=(--columns 1,2,12 --weight-transform none --attenuation 1 --refine 5) ;;
+  bitscore_32MB) opts=(--columns 1,2,12 --weight-transform none --memory-limit 32MB) ;;
   *) echo "cluster_exolabel_cli.sh: unknown setting $setting" >&2; exit 2 ;;
 esac
 t0=$(date +%s.%N)

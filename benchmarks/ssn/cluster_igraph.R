@@ -4,7 +4,9 @@
 # capped at 200 like mcxload --stream-neg-log10 -stream-tf 'ceil(200)', the
 # two directions of a pair combined by their maximum), then igraph's
 # cluster_leiden (METHOD "leiden": modularity objective, seed 1, iterated
-# until stable) or cluster_label_prop (METHOD "lp", seed 1). Reading is part
+# until stable), cluster_label_prop (METHOD "lp", seed 1) or the connected
+# components (METHOD "components", a reference: what a method that never
+# splits a connected group would get). Reading is part
 # of the time. Prints the elapsed seconds (without R's start-up) on stdout.
 suppressPackageStartupMessages({library(data.table); library(igraph)})
 args <- commandArgs(trailingOnly = TRUE)
@@ -23,7 +25,9 @@ cl <- switch(method,
     leiden = cluster_leiden(g, objective_function = "modularity", weights = E(g)$w,
                             n_iterations = -1),
     lp = cluster_label_prop(g, weights = E(g)$w),
+    components = NULL,
     stop("unknown method ", method))
-fwrite(data.table(Vertex = V(g)$name, Cluster = membership(cl)), out, sep = "\t",
+mem <- if (is.null(cl)) components(g)$membership else membership(cl)
+fwrite(data.table(Vertex = V(g)$name, Cluster = mem), out, sep = "\t",
        col.names = FALSE)
 cat(sprintf("%.3f\n", proc.time()[["elapsed"]] - t0))

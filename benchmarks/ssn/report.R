@@ -22,6 +22,7 @@ key <- paste(ti$size, ti$search, ti$method)
 agg <- do.call(rbind, lapply(split(ti, key), function(t) data.frame(
     size = t$size[1], search = t$search[1], method = t$method[1], runs = nrow(t),
     wall = stats::median(t$wall_s), inner = stats::median(t$inner_s),
+    cpu = stats::median(t$user_s + t$sys_s),
     rss = stats::median(t$maxrss_kb), load = paste(range(t$load1), collapse = "-"))))
 res <- merge(me, agg, by = c("size", "search", "method"))
 L <- c("# Protein families from all-vs-all searches: ExoLabel against MCL",
@@ -31,7 +32,7 @@ L <- c("# Protein families from all-vs-all searches: ExoLabel against MCL",
        "Raw numbers: benchmarks/ssn/{datasets,search,timings,metrics}.csv.", "",
        "## Machine and run", "", paste0("- ", machine), "",
        "Timings come from a machine shared with several other engineers (2 cores,",
-       "load averages of 5 to 20 during these runs, listed per row): absolute times",
+       "load averages of 17 to 35 during these runs, listed per row): absolute times",
        "are inflated and noisy; ratios measured in the same run are more telling.", "",
        "## Data sets (simulated, benchmarks/ssn/ssngen.c)", "",
        table_md(data.frame(set = ds$set, proteins = ds$proteins, seed = ds$seed, families = ds$families,
@@ -50,7 +51,7 @@ for (n in sort(unique(res$size))) for (s in unique(res$search[res$size == n])) {
                                `NMI w/o chimeras` = fmt(r$nmi_nochim), `ARI w/o chimeras` = fmt(r$ari_nochim),
                                clusters = r$clusters, `clusters >= 2` = r$clusters_2plus,
                                `largest share` = fmt(r$largest_share),
-                               `wall s` = sec(r$wall), `inner s` = sec(r$inner),
+                               `wall s` = sec(r$wall), `inner s` = sec(r$inner), `CPU s` = sec(r$cpu),
                                `peak MB` = mb(r$rss), runs = r$runs, load = r$load,
                                check.names = FALSE)), "")
 }
@@ -60,30 +61,67 @@ L <- c(L, "Columns: NMI/ARI against the simulated families over all proteins (a"
        "left out; clusters counts singletons; largest share = largest cluster /",
        "proteins; wall s and peak MB = median wall time and median peak RSS of the",
        "whole process (R start-up and reading included; MCL: cut + mcxload + mcl +",
-       "mcxdump); inner s = the clustering call itself without R's start-up; load =",
+       "mcxdump); inner s = the clustering call itself without R's start-up; CPU s =",
+       "median user + system CPU time of the process (less sensitive to the load); load =",
        "1-minute load average at the start of the runs.",
        sprintf("ClusterNMI and igraph::compare(method = \"nmi\") differ by at most %.1e over all rows.",
                max(abs(me$nmi - me$nmi_igraph))), "")
+# runs stopped before the end (unfinished.csv: lower bounds)
+unf <- if (file.exists(file.path(dir, "unfinished.csv"))) rd("unfinished.csv") else NULL
+if (!is.null(unf) && nrow(unf)) {
+    L <- c(L, "## Runs stopped before they finished", "",
+           "Stopped at the deadline; their time and memory so far are lower bounds.", "",
+           table_md(data.frame(set = unf$size, search = unf$search, method = unf$method,
+                               `wall s so far` = sec(unf$wall_s), `CPU s so far` = sec(unf$cpu_s),
+                               `peak MB so far` = mb(unf$maxrss_kb), stage = unf$stage,
+                               check.names = FALSE)), "")
+}
 # targets
 L <- c(L, "## Targets of issue 10 (set by set)", "")
 for (big in unique(res$size)) for (s in unique(res$search[res$size == big])) {
     r <- res[res$size == big & res$search == s, ]
     mcl <- r[grepl("^mcl_", r$method), ]
-    if (!nrow(mcl) || !any(r$method == RECOMMENDED)) next
-    best <- mcl[which.max(mcl$nmi), ]
     ex <- r[r$method == RECOMMENDED, ]
     cli <- r[r$method == sub("exolabel_", "exolabel_cli_", RECOMMENDED), ]
+    u <- if (is.null(unf)) NULL else unf[unf$size == big & unf$search == s & grepl("^mcl_", unf$method), ]
+    if (!nrow(mcl) && !is.null(u) && nrow(u) && nrow(ex)) {
+        lb <- u[which.min(u$wall_s), ]
+        L <- c(L, sprintf("Set %s (%s proteins), %s: MCL did not finish (see above); lower bounds from %s:",
+                          big, format(ex$proteins[1], big.mark = ","), s, lb$method), "",
+               sprintf("- ExoLabel %s: %s s wall, %s s CPU, %s MB: MCL is at least %.0fx slower in wall time, %.0fx in CPU, and its peak memory is at least %.1fx ExoLabel's (R process)",
+                       sub("exolabel_", "", RECOMMENDED), sec(ex$wall), sec(ex$cpu), mb(ex$rss),
+                       lb$wall_s / ex$wall, lb$cpu_s / ex$cpu, lb$maxrss_kb / ex$rss))
+        for (alt in c(sub("exolabel_", "exolabel_cli_", RECOMMENDED), paste0(RECOMMENDED, "_32MB"),
+                      paste0(sub("exolabel_", "exolabel_cli_", RECOMMENDED), "_32MB"))) {
+            a <- r[r$method == alt, ]
+            if (nrow(a)) L <- c(L, sprintf("- %s: %s s wall, %s s CPU, %s MB: MCL at least %.0fx slower (wall), %.0fx (CPU), memory at least %.1fx",
+                                          alt, sec(a$wall), sec(a$cpu), mb(a$rss), lb$wall_s / a$wall,
+                                          lb$cpu_s / a$cpu, lb$maxrss_kb / a$rss))
+        }
+        L <- c(L, "")
+        next
+    }
+    if (!nrow(mcl) || !nrow(ex)) next
+    best <- mcl[which.max(mcl$nmi), ]
     L <- c(L, sprintf("Set %s (%s proteins), %s: ExoLabel %s against MCL's best (%s):", big,
                       format(r$proteins[1], big.mark = ","), s, sub("exolabel_", "", RECOMMENDED), best$method), "",
            sprintf("- NMI %s vs %s (target: at least MCL's) -> %s", fmt(ex$nmi), fmt(best$nmi),
                    if (ex$nmi >= best$nmi) "met" else "missed"),
            sprintf("- wall time %s s vs %s s: %.1fx faster (target 50x) -> %s", sec(ex$wall), sec(best$wall),
                    best$wall / ex$wall, if (best$wall / ex$wall >= 50) "met" else "missed"),
+           sprintf("- CPU time %s s vs %s s: %.1fx less", sec(ex$cpu), sec(best$cpu), best$cpu / ex$cpu),
            sprintf("- peak memory %s MB (R process) vs %s MB: %.2f of MCL's (target at most 0.2) -> %s",
                    mb(ex$rss), mb(best$rss), ex$rss / best$rss, if (ex$rss / best$rss <= 0.2) "met" else "missed"))
+    for (alt in c(paste0(RECOMMENDED, "_32MB"), paste0(sub("exolabel_", "exolabel_cli_", RECOMMENDED), "_32MB"))) {
+        a <- r[r$method == alt, ]
+        if (nrow(a)) L <- c(L, sprintf("- %s: %s s wall (%.1fx faster than MCL), %s s CPU (%.1fx less), %s MB (%.2f of MCL's)",
+                                      alt, sec(a$wall), best$wall / a$wall, sec(a$cpu), best$cpu / a$cpu,
+                                      mb(a$rss), a$rss / best$rss))
+    }
     if (nrow(cli))
-        L <- c(L, sprintf("- the same clustering from the command-line tool: %s s (%.1fx faster than MCL), %s MB (%.2f of MCL's)",
-                          sec(cli$wall), best$wall / cli$wall, mb(cli$rss), cli$rss / best$rss))
+        L <- c(L, sprintf("- the same clustering from the command-line tool: %s s wall (%.1fx faster than MCL), %s s CPU (%.1fx less), %s MB (%.2f of MCL's)",
+                          sec(cli$wall), best$wall / cli$wall, sec(cli$cpu), best$cpu / cli$cpu,
+                          mb(cli$rss), cli$rss / best$rss))
     L <- c(L, "")
 }
 L <- c(L, notes)

@@ -7,7 +7,7 @@
 # clusters each raw search output with ExoLabel (R, several settings; the
 # recommended one also from the command-line tool), MCL at inflation 1.4 and
 # 2.0 (cluster_mcl.sh), and igraph's Leiden and label propagation
-# (cluster_igraph.R). Each clustering runs in its own process under GNU time
+# (cluster_igraph.R; also its connected components as a reference). Each clustering runs in its own process under GNU time
 # (wall time, CPU, peak RSS), REPS times unless the first run took more than
 # SLOW seconds; then metrics.R compares its clusters with the families.
 #
@@ -19,7 +19,10 @@
 # (largest N searched with MMseqs2 too: 100000), EXO_SETTINGS (the ExoLabel
 # settings of cluster_exolabel.R), RECOMMENDED (the one also run by the CLI:
 # bitscore), SEARCHES (e.g. "diamond": only these searches and their
-# clusterings; results of the others stay as they are).
+# clusterings; results of the others stay as they are), METHODS (e.g.
+# "exolabel_bitscore mcl_2.0": only these methods), APPEND=1 (add to the
+# results of the set instead of replacing them), REPORT_ONLY=1 (only collect
+# the results in $WORK and write the report).
 # Results per size go to $WORK/nN/*.csv; all sizes present in $WORK are then
 # collected into benchmarks/ssn/{search,timings,metrics}.csv and report.R
 # writes benchmarks/SSN.md. Searches already done are reused (delete
@@ -30,6 +33,7 @@ BUILD=${BUILD:-build}
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd || { mkdir -p "$BUILD"; cd "$BUILD"; pwd; })
 WORK=${WORK:-$BUILD/ssn-work}
 SIZES=${SIZES:-"10000 100000"}
+if [ "${REPORT_ONLY:-0}" = 1 ]; then SIZES=""; fi
 REPS=${REPS:-3}
 SLOW=${SLOW:-60}
 THREADS=${THREADS:-2}
@@ -112,15 +116,18 @@ for n in $SIZES; do
       echo "$n,$s,$mk,$w,$u,$sy,$m,$(wc -l < "$d/$s.m8"),$(cat "$d/$s.search.load")"; } > "$d/search-$s.csv"
   done
   for s in $searches; do
-    echo "size,search,method,rep,wall_s,inner_s,user_s,sys_s,maxrss_kb,load1" > "$d/timings-$s.csv"
-    echo "size,search,method,proteins,in_output,nmi,ari,nmi_nochim,ari_nochim,clusters,clusters_2plus,largest_share,nmi_igraph" > "$d/metrics-$s.csv"
+    if [ "${APPEND:-0}" != 1 ] || [ ! -f "$d/timings-$s.csv" ]; then
+      echo "size,search,method,rep,wall_s,inner_s,user_s,sys_s,maxrss_kb,load1" > "$d/timings-$s.csv"
+      echo "size,search,method,proteins,in_output,nmi,ari,nmi_nochim,ari_nochim,clusters,clusters_2plus,largest_share,nmi_igraph" > "$d/metrics-$s.csv"
+    fi
     m8=$d/$s.m8
     cdir=$d/clusters-$s
     mkdir -p "$cdir"
     methods=()
     for x in $EXO_SETTINGS; do methods+=("exolabel_$x"); done
     [ -x "$EXOLABEL_CLI" ] && methods+=("exolabel_cli_$RECOMMENDED")
-    methods+=(mcl_1.4 mcl_2.0 igraph_leiden igraph_lp)
+    methods+=(mcl_1.4 mcl_2.0 igraph_leiden igraph_lp igraph_components)
+    if [ -n "${METHODS:-}" ]; then read -r -a methods <<< "$METHODS"; fi
     for meth in "${methods[@]}"; do
       out=$cdir/$meth.tsv
       case "$meth" in
@@ -129,7 +136,7 @@ for n in $SIZES; do
         exolabel_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
             "$RSCRIPT" $here/cluster_exolabel.R "$m8" "${meth#exolabel_}" "$out" "$THREADS" ;;
         mcl_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
-            bash $here/cluster_mcl.sh "$m8" "${meth#mcl_}" "$out" "$cdir/mcl-work" "$THREADS" ;;
+            bash $here/cluster_mcl.sh "$m8" "${meth#mcl_}" "$out" "$cdir/mcl-work-${meth#mcl_}" "$THREADS" ;;
         igraph_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
             "$RSCRIPT" $here/cluster_igraph.R "$m8" "${meth#igraph_}" "$out" ;;
       esac
