@@ -64,7 +64,7 @@ L <- c(L, "Columns: NMI/ARI against the simulated families over all proteins (a"
        "mcxdump); inner s = the clustering call itself without R's start-up; CPU s =",
        "median user + system CPU time of the process (less sensitive to the load); load =",
        "1-minute load average at the start of the runs.",
-       sprintf("ClusterNMI and igraph::compare(method = \"nmi\") differ by at most %.1e over all rows.",
+       sprintf("ClusterNMI and igraph::compare(method = \"nmi\") differ by at most %.1e over all rows (values kept to 6 digits).",
                max(abs(me$nmi - me$nmi_igraph))), "")
 # runs stopped before the end (unfinished.csv: lower bounds)
 unf <- if (file.exists(file.path(dir, "unfinished.csv"))) rd("unfinished.csv") else NULL
