@@ -12,6 +12,7 @@
 #   make fuzz      libFuzzer harnesses (FUZZ_TIME seconds each); make fuzz-replay: the corpus once
 #   make win-test  Windows cross-build (MinGW-w64): C tests and the CLI run under Wine
 #   make portable-test  a build without Linux extensions (-DEXO_PORTABLE, what macOS takes)
+#   make ssn-bench protein families from DIAMOND/MMseqs2 searches, ExoLabel against MCL (benchmarks/SSN.md)
 SHELL := /bin/bash
 R ?= R
 RSCRIPT ?= Rscript
@@ -29,7 +30,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench profile win-test portable-test
+.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench profile ssn-bench win-test portable-test
 
 all: ctest
 
@@ -316,6 +317,14 @@ profile: $(BUILD)/libexocore.a
 	  $(LDLIBS_CORE) -o $(BUILD)/corebench
 	perf record -g -o $(BUILD)/perf.data $(BUILD)/corebench $(PROFILE_FILE) 256 $(THREADS) 1
 	perf report -i $(BUILD)/perf.data --no-children --sort comm,symbol --stdio 2> /dev/null | head -60
+
+# make ssn-bench [SIZES="10000 100000"] [REPS=3]: simulated protein families
+# searched all against all with DIAMOND and MMseqs2 (installed by
+# tools/install-bench-deps.sh), clustered by ExoLabel, MCL and igraph;
+# writes benchmarks/SSN.md and benchmarks/ssn/*.csv (benchmarks/ssn/run.sh;
+# the 10^5 searches take hours on a loaded 2-core machine).
+ssn-bench: install cli
+	BUILD=$(BUILD) RLIB=$(RLIB) bash benchmarks/ssn/run.sh
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o

@@ -1,0 +1,28 @@
+# Rscript cluster_exolabel.R SEARCH_OUTPUT SETTING OUT.tsv THREADS
+# One ExoLabel clustering of a raw 12-column search output (DIAMOND/MMseqs2
+# tabular), in its own R process so that GNU time measures it alone. Writes
+# the clusters (Vertex, Cluster) to OUT.tsv and prints the elapsed seconds of
+# the ExoLabel() call itself (without R's start-up) on stdout.
+# Every run uses seed 1, memory_limit "256MB" (the default, unless the
+# setting says otherwise) and the given threads; SETTINGS below are the settings compared in benchmarks/SSN.md.
+suppressPackageStartupMessages(library(ExoLabel))
+args <- commandArgs(trailingOnly = TRUE)
+stopifnot(length(args) == 4L)
+input <- args[1]; setting <- args[2]; out <- args[3]; threads <- as.integer(args[4])
+SETTINGS <- list(
+    default     = list(),
+    attenuation = list(attenuation = TRUE),
+    refine      = list(refine = TRUE),
+    bitscore    = list(columns = c(1, 2, 12), weight_transform = "none"),
+    bitscore_att_refine = list(columns = c(1, 2, 12), weight_transform = "none",
+                               attenuation = TRUE, refine = TRUE),
+    att_refine  = list(attenuation = TRUE, refine = TRUE),
+    bitscore_32MB = list(columns = c(1, 2, 12), weight_transform = "none",
+                         memory_limit = "32MB")
+)
+if (!setting %in% names(SETTINGS)) stop("unknown setting ", setting)
+set.seed(1)
+t0 <- proc.time()[["elapsed"]]
+res <- do.call(ExoLabel, c(list(input, outfile = out, format = "blast",
+                                threads = threads), SETTINGS[[setting]]))
+cat(sprintf("%.3f\n", proc.time()[["elapsed"]] - t0))

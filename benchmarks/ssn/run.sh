@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# benchmarks/ssn/run.sh: the protein-family benchmark behind `make ssn-bench`
+# (report: benchmarks/SSN.md; method: benchmarks/ssn/README.md).
+#
+# For each size N in SIZES it simulates N proteins (ssngen.c, seed N/10^4),
+# searches them all against all with DIAMOND and MMseqs2 (search.sh), and
+# clusters each raw search output with ExoLabel (R, several settings; the
+# recommended one also from the command-line tool), MCL at inflation 1.4 and
+# 2.0 (cluster_mcl.sh), and igraph's Leiden and label propagation
+# (cluster_igraph.R; also its connected components as a reference). Each clustering runs in its own process under GNU time
+# (wall time, CPU, peak RSS), REPS times unless the first run took more than
+# SLOW seconds; then metrics.R compares its clusters with the families.
+#
+# Environment: BUILD (build dir: ssngen, the CLI, work files under
+# $BUILD/ssn-work unless WORK is set), RLIB (R library with ExoLabel),
+# SIZES ("10000 100000"; a size BASExK, e.g. 10000x10, is K disjoint copies
+# of the set BASE with its search outputs, renamed: no new search, a larger
+# graph of the same difficulty for timing the clusterings), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
+# (largest N searched with MMseqs2 too: 100000), EXO_SETTINGS (the ExoLabel
+# settings of cluster_exolabel.R), RECOMMENDED (the one also run by the CLI:
+# bitscore), SEARCHES (e.g. "diamond": only these searches and their
+# clusterings; results of the others stay as they are), METHODS (e.g.
+# "exolabel_bitscore mcl_2.0": only these methods), APPEND=1 (add to the
+# results of the set instead of replacing them), REPORT_ONLY=1 (only collect
+# the results in $WORK and write the report).
+# Results per size go to $WORK/nN/*.csv; all sizes present in $WORK are then
+# collected into benchmarks/ssn/{search,timings,metrics}.csv and report.R
+# writes benchmarks/SSN.md. Searches already done are reused (delete
+# $WORK/nN/TOOL.done to redo one).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+BUILD=$(cd "$BUILD" 2>/dev/null && pwd || { mkdir -p "$BUILD"; cd "$BUILD"; pwd; })
+WORK=${WORK:-$BUILD/ssn-work}
+SIZES=${SIZES:-"10000 100000"}
+if [ "${REPORT_ONLY:-0}" = 1 ]; then SIZES=""; fi
+REPS=${REPS:-3}
+SLOW=${SLOW:-60}
+THREADS=${THREADS:-2}
+MMSEQS_MAX=${MMSEQS_MAX:-100000}
+EXO_SETTINGS=${EXO_SETTINGS:-"default attenuation refine bitscore att_refine bitscore_att_refine"}
+RECOMMENDED=${RECOMMENDED:-bitscore}
+RSCRIPT=${RSCRIPT:-Rscript}
+if [ -n "${RLIB:-}" ]; then export R_LIBS="$RLIB${R_LIBS:+:$R_LIBS}"; fi
+here=benchmarks/ssn
+bash tools/install-bench-deps.sh
+mkdir -p "$WORK"
+cc -std=c11 -O2 -Wall -Wextra -o "$BUILD/ssngen" $here/ssngen.c -lm
+EXOLABEL_CLI=$BUILD/exolabel
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+# run_timed CSV SIZE SEARCH METHOD OUT CMD...: runs CMD REPS times (once if
+# the first run is slower than SLOW s), appending size,search,method,rep,
+# wall_s,inner_s,user_s,sys_s,maxrss_kb,load1 per run; the clusters of the
+# last run stay in OUT.
+run_timed() {
+  local csv=$1 size=$2 search=$3 method=$4 out=$5; shift 5
+  local rep tf inner wall
+  tf=$(mktemp)
+  for rep in $(seq 1 "$REPS"); do
+    local l=$(load1)
+    inner=$(/usr/bin/time -f '%e,%U,%S,%M' -o "$tf" "$@" | tail -n 1)
+    IFS=, read -r wall user sys rss < "$tf"
+    echo "$size,$search,$method,$rep,$wall,$inner,$user,$sys,$rss,$l" >> "$csv"
+    echo "  $search $method rep $rep: ${wall}s, ${rss} KB (load $l)" >&2
+    awk -v w="$wall" -v s="$SLOW" 'BEGIN { exit !(w > s) }' && break
+  done
+  rm -f "$tf"
+}
+
+for n in $SIZES; do
+  d=$WORK/n$n
+  mkdir -p "$d"
+  case "$n" in
+    *x*) # BASExK: K disjoint copies of the set BASE and of its search outputs
+      base=${n%x*} k=${n#*x} b=$WORK/n${n%x*}
+      seed=NA nprot=$(( base * k )) searches=""
+      for s in diamond mmseqs; do [ -e "$b/$s.done" ] && searches="$searches $s"; done
+      [ -n "$searches" ] || { echo "run.sh: $n needs the searches of $base first" >&2; exit 1; }
+      if [ ! -s "$d/truth.tsv" ]; then
+        awk -F'\t' -v OFS='\t' -v k="$k" 'NR == 1 { print; next } { l[++m] = $0 }
+          END { for (r = 1; r <= k; r++) for (i = 1; i <= m; i++) { split(l[i], f, "\t");
+            f[1] = "c" r "_" f[1]; f[2] = "c" r "_" f[2]; if (f[4] != "NA") f[4] = "c" r "_" f[4];
+            print f[1], f[2], f[3], f[4], f[5], f[6], f[7] } }' "$b/truth.tsv" > "$d/truth.tsv"
+      fi
+      for s in $searches; do
+        if [ ! -e "$d/$s.done" ]; then
+          for r in $(seq 1 "$k"); do
+            awk -F'\t' -v OFS='\t' -v r="$r" '{ $1 = "c" r "_" $1; $2 = "c" r "_" $2; print }' "$b/$s.m8"
+          done > "$d/$s.m8"
+          printf 'NA\tNA\tNA\tNA\n' > "$d/$s.search.time"
+          echo NA > "$d/$s.search.load"
+          touch "$d/$s.done"
+        fi
+      done ;;
+    *)
+      seed=$(( n / 10000 > 0 ? n / 10000 : 1 )) nprot=$n
+      if [ ! -s "$d/truth.tsv" ]; then
+        "$BUILD/ssngen" -n "$n" --seed "$seed" --fasta "$d/proteins.fa" --truth "$d/truth.tsv"
+      fi
+      searches="diamond"
+      if [ "$n" -le "$MMSEQS_MAX" ]; then searches="diamond mmseqs"; fi ;;
+  esac
+  awk -F"\t" -v n="$nprot" -v seed="$seed" -v set="$n" 'NR > 1 { fam[$2] = fam[$2] + 1; ch += $3; res += $5 } END { mx = 0; nf = 0; for (f in fam) { nf++; if (fam[f] > mx) mx = fam[f] }; printf "set,proteins,seed,families,largest_family,chimeras,residues,mean_length\n%s,%d,%s,%d,%d,%d,%d,%.0f\n", set, n, seed, nf, mx, ch, res, res / n }' "$d/truth.tsv" > "$d/datasets.csv"
+  if [ -n "${SEARCHES:-}" ]; then
+    keep=""; for s in $searches; do case " $SEARCHES " in *" $s "*) keep="$keep $s" ;; esac; done; searches=$keep
+  fi
+  for s in $searches; do
+    echo "== $n proteins: $s search (load $(load1))" >&2
+    case "$n" in *x*) ;; *) bash $here/search.sh "$d" "$s" ;; esac
+    mk=NA
+    [ -f "$d/$s.makedb.time" ] && mk=$(cut -f1 "$d/$s.makedb.time")
+    IFS=$'\t' read -r w u sy m < "$d/$s.search.time"
+    [ -f "$d/$s.search.load" ] || load1 > "$d/$s.search.load"
+    { echo "size,search,makedb_s,search_s,user_s,sys_s,maxrss_kb,hits,load1"
+      echo "$n,$s,$mk,$w,$u,$sy,$m,$(wc -l < "$d/$s.m8"),$(cat "$d/$s.search.load")"; } > "$d/search-$s.csv"
+  done
+  for s in $searches; do
+    if [ "${APPEND:-0}" != 1 ] || [ ! -f "$d/timings-$s.csv" ]; then
+      echo "size,search,method,rep,wall_s,inner_s,user_s,sys_s,maxrss_kb,load1" > "$d/timings-$s.csv"
+      echo "size,search,method,proteins,in_output,nmi,ari,nmi_nochim,ari_nochim,clusters,clusters_2plus,largest_share,nmi_igraph" > "$d/metrics-$s.csv"
+    fi
+    m8=$d/$s.m8
+    cdir=$d/clusters-$s
+    mkdir -p "$cdir"
+    methods=()
+    for x in $EXO_SETTINGS; do methods+=("exolabel_$x"); done
+    [ -x "$EXOLABEL_CLI" ] && methods+=("exolabel_cli_$RECOMMENDED")
+    methods+=(mcl_1.4 mcl_2.0 igraph_leiden igraph_lp igraph_components)
+    if [ -n "${METHODS:-}" ]; then read -r -a methods <<< "$METHODS"; fi
+    for meth in "${methods[@]}"; do
+      out=$cdir/$meth.tsv
+      case "$meth" in
+        exolabel_cli_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
+            bash $here/cluster_exolabel_cli.sh "$EXOLABEL_CLI" "$m8" "${meth#exolabel_cli_}" "$out" "$THREADS" ;;
+        exolabel_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
+            "$RSCRIPT" $here/cluster_exolabel.R "$m8" "${meth#exolabel_}" "$out" "$THREADS" ;;
+        mcl_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
+            bash $here/cluster_mcl.sh "$m8" "${meth#mcl_}" "$out" "$cdir/mcl-work-${meth#mcl_}" "$THREADS" ;;
+        igraph_*) run_timed "$d/timings-$s.csv" "$n" "$s" "$meth" "$out" \
+            "$RSCRIPT" $here/cluster_igraph.R "$m8" "${meth#igraph_}" "$out" ;;
+      esac
+      echo "$n,$s,$meth,$("$RSCRIPT" $here/metrics.R "$d/truth.tsv" "$out" | tr '\t' ',')" >> "$d/metrics-$s.csv"
+    done
+  done
+done
+
+# collect every size present in WORK
+for f in datasets search timings metrics; do
+  first=1
+  for d in $(cd "$WORK" && ls -d n* | sort -V); do
+    for g in "$WORK/$d/$f".csv "$WORK/$d/$f"-diamond.csv "$WORK/$d/$f"-mmseqs.csv; do
+      [ -f "$g" ] || continue
+      if [ $first = 1 ]; then cat "$g"; first=0; else tail -n +2 "$g"; fi
+    done
+  done > $here/$f.csv
+done
+{
+  echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+  echo "memory: $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+  echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "tools: $(diamond version 2>&1 | head -1); MMseqs2 $(mmseqs version 2>&1 | head -1); $(mcl --version 2>&1 | head -1); $("$RSCRIPT" -e 'cat(R.version.string, "; igraph", as.character(packageVersion("igraph")), "; data.table", as.character(packageVersion("data.table")), "; ExoLabel", as.character(packageVersion("ExoLabel")))')"
+} > $here/machine.txt
+"$RSCRIPT" $here/report.R $here benchmarks/SSN.md
