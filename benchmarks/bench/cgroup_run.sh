@@ -14,6 +14,7 @@
 # ${BENCH_DIR:-/tmp/exolabel-bench}/cg-tmp.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. benchmarks/bench/cgroup_lib.sh
 file=$1 cap=$2 mem=$3 cold=${4:-}
 BENCH_DIR=${BENCH_DIR:-/tmp/exolabel-bench}
 if [ -n "${RLIB:-}" ]; then export R_LIBS="$RLIB${R_LIBS:+:$R_LIBS}"; fi
@@ -27,21 +28,8 @@ if [ "$cold" = cold ]; then sync; echo 3 > /proc/sys/vm/drop_caches; fi
 t0=$(date +%s.%N)
 bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$cg" \
   Rscript benchmarks/bench/exolabel_run.R "$file" "$tmp" "$mem" > "$BENCH_DIR/cg.out" &
-pid=$!
-peak=0
-while kill -0 "$pid" 2> /dev/null; do
-  d=$(du -sB1 "$tmp" 2> /dev/null | cut -f1 || true)
-  if [ -n "$d" ] && [ "$d" -gt "$peak" ]; then peak=$d; fi
-  sleep 1
-done
-status=0
-wait "$pid" || status=$?
-t1=$(date +%s.%N)
+cg_wait $! "$tmp"
 cat "$BENCH_DIR/cg.out"
-printf 'process_wall\t%s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
-printf 'cgroup_cap\t%s\n' "$cap"
-printf 'cgroup_max_usage\t%s\n' "$(cat "$cg/memory.max_usage_in_bytes")"
-printf 'cgroup_failcnt\t%s\n' "$(cat "$cg/memory.failcnt")"
-printf 'peak_disk_du\t%s\n' "$peak"
-printf 'exit_status\t%s\n' "$status"
+printf 'process_wall\t%s\n' "$(awk -v a="$t0" -v b="$cg_t1" 'BEGIN { printf "%.3f", b - a }')"
+cg_report "$cg" "$cap"
 rm -rf "$tmp"

@@ -20,6 +20,7 @@
 # (about 2 x 26 bytes per node), the temp dir is removed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. benchmarks/bench/cgroup_lib.sh
 nodes=$1 edges=$2 cap=$3 mem=$4 threads=${5:-2}
 BUILD=${BUILD:-build}
 BENCH_DIR=${BENCH_DIR:-/tmp/exolabel-bench}
@@ -43,26 +44,13 @@ bash -c 'set -o pipefail
       --memory-limit "$7" --tempdir "$8" --seed 1 --stats --verbose --out "$9" -' \
   _ "$BUILD" "$cg" "$nodes" "$edges" "$truth" "$threads" "$mem" "$tmp" "$out" \
   2> "$BENCH_DIR/$tag.stats" &
-pid=$!
-peak=0
-while kill -0 "$pid" 2> /dev/null; do
-  d=$(du -sB1 "$tmp" 2> /dev/null | cut -f1 || true)
-  if [ -n "$d" ] && [ "$d" -gt "$peak" ]; then peak=$d; fi
-  sleep 1
-done
-status=0
-wait "$pid" || status=$?
-t1=$(date +%s.%N)
+cg_wait $! "$tmp"
 cat "$BENCH_DIR/$tag.stats"
-printf 'pipe_wall\t%s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
+printf 'pipe_wall\t%s\n' "$(awk -v a="$t0" -v b="$cg_t1" 'BEGIN { printf "%.1f", b - a }')"
 printf 'load_after\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf 'cgroup_cap\t%s\n' "$cap"
-printf 'cgroup_max_usage\t%s\n' "$(cat "$cg/memory.max_usage_in_bytes")"
-printf 'cgroup_failcnt\t%s\n' "$(cat "$cg/memory.failcnt")"
-printf 'peak_disk_du\t%s\n' "$peak"
-printf 'exit_status\t%s\n' "$status"
+cg_report "$cg" "$cap"
 rm -rf "$tmp"
-[ "$status" -eq 0 ] || exit "$status"
+[ "$cg_status" -eq 0 ] || exit "$cg_status"
 Rscript -e '
 suppressMessages({library(data.table); library(ExoLabel)})
 a <- commandArgs(TRUE)
