@@ -156,8 +156,10 @@ fuzz-replay: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZERS))
 
 # ---- command-line tool -----------------------------------------------------
 # `make cli`: $(BUILD)/exolabel from cli/exolabel.c and the same core library.
-$(BUILD)/exolabel: cli/exolabel.c $(BUILD)/libexocore.a $(CORE_HDR)
-	$(CC) $(CFLAGS_CORE) -Isrc/core cli/exolabel.c $(BUILD)/libexocore.a $(LDLIBS_CORE) -o $@
+# cli/exo_opts.c holds the option values the CLI and the MPI driver share.
+CLI_SRC := cli/exolabel.c cli/exo_opts.c cli/exo_opts.h
+$(BUILD)/exolabel: $(CLI_SRC) $(BUILD)/libexocore.a $(CORE_HDR)
+	$(CC) $(CFLAGS_CORE) -Isrc/core cli/exolabel.c cli/exo_opts.c $(BUILD)/libexocore.a $(LDLIBS_CORE) -o $@
 
 cli: $(BUILD)/exolabel
 
@@ -186,8 +188,8 @@ $(BUILD)/win/libexocore.a: $(patsubst src/core/%.c,$(BUILD)/win/core/%.o,$(CORE_
 	@rm -f $@
 	x86_64-w64-mingw32-ar rcs $@ $^
 
-$(BUILD)/win/exolabel.exe: cli/exolabel.c $(BUILD)/win/libexocore.a $(CORE_HDR)
-	$(MINGW_CC) $(WIN_CFLAGS) -Isrc/core cli/exolabel.c $(BUILD)/win/libexocore.a $(WIN_LDLIBS) -o $@
+$(BUILD)/win/exolabel.exe: $(CLI_SRC) $(BUILD)/win/libexocore.a $(CORE_HDR)
+	$(MINGW_CC) $(WIN_CFLAGS) -Isrc/core cli/exolabel.c cli/exo_opts.c $(BUILD)/win/libexocore.a $(WIN_LDLIBS) -o $@
 
 $(BUILD)/win/exo_tests.exe: $(TEST_SRC) tests/c/runner.c tests/c/testutil.c tests/c/testutil.h \
   tests/c/minicheck/check.h tests/c/minicheck/minicheck.c $(BUILD)/suites.inc $(BUILD)/win/libexocore.a
@@ -211,8 +213,8 @@ $(BUILD)/portable/libexocore.a: $(patsubst src/core/%.c,$(BUILD)/portable/core/%
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/portable/exolabel: cli/exolabel.c $(BUILD)/portable/libexocore.a $(CORE_HDR)
-	$(CC) $(PORTABLE_CFLAGS) -Isrc/core cli/exolabel.c $(BUILD)/portable/libexocore.a $(LDLIBS_CORE) -o $@
+$(BUILD)/portable/exolabel: $(CLI_SRC) $(BUILD)/portable/libexocore.a $(CORE_HDR)
+	$(CC) $(PORTABLE_CFLAGS) -Isrc/core cli/exolabel.c cli/exo_opts.c $(BUILD)/portable/libexocore.a $(LDLIBS_CORE) -o $@
 
 $(BUILD)/portable/exo_tests: $(TEST_SRC) tests/c/runner.c tests/c/testutil.c tests/c/testutil.h $(BUILD)/suites.inc $(BUILD)/portable/libexocore.a
 	$(CC) $(PORTABLE_CFLAGS) -D_GNU_SOURCE -Isrc/core -Itests/c -I$(BUILD) $(TEST_SRC) tests/c/runner.c tests/c/testutil.c \
@@ -231,8 +233,8 @@ portable-test: $(BUILD)/portable/exo_tests $(BUILD)/portable/exolabel $(BUILD)/e
 # `make mpi-bench`: benchmarks/mpi/run.sh (per-rank and per-superstep figures
 # for P = 1, 2, 4; MPI_BENCH_EDGES edges, default 20M).
 MPICC ?= mpicc
-$(BUILD)/exolabel-mpi: mpi/exolabel_mpi.c $(BUILD)/libexocore.a $(CORE_HDR)
-	$(MPICC) $(CFLAGS_CORE) -Isrc/core mpi/exolabel_mpi.c $(BUILD)/libexocore.a $(LDLIBS_CORE) -o $@
+$(BUILD)/exolabel-mpi: mpi/exolabel_mpi.c cli/exo_opts.c cli/exo_opts.h $(BUILD)/libexocore.a $(CORE_HDR)
+	$(MPICC) $(CFLAGS_CORE) -Isrc/core -Icli mpi/exolabel_mpi.c cli/exo_opts.c $(BUILD)/libexocore.a $(LDLIBS_CORE) -o $@
 
 mpi: $(BUILD)/exolabel-mpi
 

@@ -22,14 +22,12 @@
 #include <unistd.h>
 
 #include "exo_io.h"
+#include "exo_opts.h"
 #include "exo_pipeline.h"
 
-#define EXIT_USAGE 2
-#define EXIT_INPUT 3
-#define EXIT_IO 4
-#define EXIT_NOMEM 5
-#define EXIT_INTERNAL 70
-#define EXIT_INTERRUPTED 130
+#define EXIT_USAGE EXO_EXIT_USAGE
+#define EXIT_NOMEM EXO_EXIT_NOMEM
+#define EXIT_INTERRUPTED EXO_EXIT_INTERRUPTED
 
 static const char *prog = "exolabel";
 
@@ -138,46 +136,22 @@ static double parse_flag_number(const char *s, const char *what) {
 
 /* Bytes from "123", "512MB", "2GB", "64MiB", "1.5G" (powers of 1024). */
 static uint64_t parse_memory(const char *s) {
-  char *end;
-  errno = 0;
-  double x = strtod(s, &end);
-  if (end == s || errno || !(x >= 0)) die_usage("--memory-limit: not a size: '%s'", s);
-  while (*end == ' ') end++;
-  double mult = 1;
-  switch (*end) {
-  case 'k': case 'K': mult = 1024.0; end++; break;
-  case 'm': case 'M': mult = 1048576.0; end++; break;
-  case 'g': case 'G': mult = 1073741824.0; end++; break;
-  case 't': case 'T': mult = 1099511627776.0; end++; break;
-  default: break;
-  }
-  if (*end == 'i') end++;
-  if (*end == 'b' || *end == 'B') end++;
-  while (*end == ' ') end++;
-  if (*end) die_usage("--memory-limit: not a size: '%s'", s);
-  double bytes = floor(x * mult);
-  if (bytes < 1048576.0) die_usage("--memory-limit must be at least 1MB");
-  if (bytes > 1.8e19) die_usage("--memory-limit is too large");
-  return (uint64_t)bytes;
+  uint64_t bytes;
+  if (exo_opt_size(s, &bytes)) die_usage("--memory-limit: not a size: '%s'", s);
+  if (bytes < ((uint64_t)1 << 20)) die_usage("--memory-limit must be at least 1MB");
+  return bytes;
 }
 
 static char parse_sep(const char *s) {
-  if (!strcmp(s, "\\t") || !strcasecmp(s, "tab")) return '\t';
-  if (!strcasecmp(s, "comma")) return ',';
-  if (!strcasecmp(s, "space")) return ' ';
-  if (strlen(s) != 1) die_usage("--sep must be a single byte, not '%s'", s);
-  if (s[0] == '\n' || s[0] == '\r') die_usage("--sep cannot be a line end");
-  return s[0];
+  char c;
+  if (exo_opt_sep(s, &c)) die_usage("--sep must be a single byte other than a line end, not '%s'", s);
+  return c;
 }
 
 static uint64_t parse_u64(const char *s, const char *what) {
-  char *end;
-  errno = 0;
-  if (*s == '-') die_usage("%s must be a non-negative whole number, not '%s'", what, s);
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end == s || *end || errno)
-    die_usage("%s must be a non-negative whole number, not '%s'", what, s);
-  return (uint64_t)v;
+  uint64_t v;
+  if (exo_opt_u64(s, &v)) die_usage("%s must be a non-negative whole number, not '%s'", what, s);
+  return v;
 }
 
 /* "A,B" or "A,B,W": 1-based column numbers; returns how many (2 or 3). */
@@ -263,18 +237,6 @@ static void cb_message(void *user, const char *text) {
   if (s->verbose) fprintf(stderr, "exolabel: %s\n", text);
 }
 
-static int exit_code(exo_status st) {
-  switch (st) {
-  case EXO_OK: return 0;
-  case EXO_EARG: return EXIT_USAGE;
-  case EXO_EINPUT: case EXO_ELIMIT: return EXIT_INPUT;
-  case EXO_EIO: case EXO_ENOSPC: return EXIT_IO;
-  case EXO_ENOMEM: return EXIT_NOMEM;
-  case EXO_EINTR: return EXIT_INTERRUPTED;
-  default: return EXIT_INTERNAL;
-  }
-}
-
 static int fail(const exo_ctx *ctx, exo_status st) {
   if (st == EXO_EINTR || got_signal) {
     fprintf(stderr, "%s: interrupted\n", prog);
@@ -282,7 +244,7 @@ static int fail(const exo_ctx *ctx, exo_status st) {
   }
   fprintf(stderr, "%s: error: %s\n", prog,
           ctx->err.msg[0] ? ctx->err.msg : exo_status_name(st));
-  return exit_code(st);
+  return exo_opt_exit_code(st);
 }
 
 /* Copy a file to standard output through a large buffer. */

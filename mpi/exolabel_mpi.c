@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "exo_dist.h"
+#include "exo_opts.h"
 #include "exo_io.h"
 #include "exo_lp.h"
 
@@ -180,47 +181,20 @@ static int usage_error(const char *fmt, ...) {
 }
 
 static int parse_u64(const char *s, const char *what, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (*s == '-') return usage_error("%s must be a non-negative whole number, not '%s'", what, s);
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end == s || *end || errno)
+  if (exo_opt_u64(s, out))
     return usage_error("%s must be a non-negative whole number, not '%s'", what, s);
-  *out = (uint64_t)v;
   return 0;
 }
 
 static int parse_memory(const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  double x = strtod(s, &end);
-  if (end == s || errno || !(x >= 0)) return usage_error("--memory-limit: not a size: '%s'", s);
-  while (*end == ' ') end++;
-  double mult = 1;
-  switch (*end) {
-  case 'k': case 'K': mult = 1024.0; end++; break;
-  case 'm': case 'M': mult = 1048576.0; end++; break;
-  case 'g': case 'G': mult = 1073741824.0; end++; break;
-  case 't': case 'T': mult = 1099511627776.0; end++; break;
-  default: break;
-  }
-  if (*end == 'i') end++;
-  if (*end == 'b' || *end == 'B') end++;
-  if (*end) return usage_error("--memory-limit: not a size: '%s'", s);
-  double bytes = floor(x * mult);
-  if (bytes < 4194304.0) return usage_error("--memory-limit must be at least 4MB");
-  if (bytes > 1.8e19) return usage_error("--memory-limit is too large");
-  *out = (uint64_t)bytes;
+  if (exo_opt_size(s, out)) return usage_error("--memory-limit: not a size: '%s'", s);
+  if (*out < ((uint64_t)4 << 20)) return usage_error("--memory-limit must be at least 4MB");
   return 0;
 }
 
 static int parse_sep(const char *s, char *out) {
-  if (!strcmp(s, "\\t") || !strcasecmp(s, "tab")) *out = '\t';
-  else if (!strcasecmp(s, "comma")) *out = ',';
-  else if (!strcasecmp(s, "space")) *out = ' ';
-  else if (strlen(s) != 1 || s[0] == '\n' || s[0] == '\r')
+  if (exo_opt_sep(s, out))
     return usage_error("--sep must be a single byte other than a line end, not '%s'", s);
-  else *out = s[0];
   return 0;
 }
 
@@ -278,18 +252,6 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   if (!o->tempdir) o->tempdir = getenv("TMPDIR");
   if (!o->tempdir || !*o->tempdir) o->tempdir = "/tmp";
   return 0;
-}
-
-static int exit_code(exo_status st) {
-  switch (st) {
-  case EXO_OK: return 0;
-  case EXO_EARG: return 2;
-  case EXO_EINPUT: case EXO_ELIMIT: return 3;
-  case EXO_EIO: case EXO_ENOSPC: return 4;
-  case EXO_ENOMEM: return 5;
-  case EXO_EINTR: return 130;
-  default: return 70;
-  }
 }
 
 static double peak_rss(void) {
@@ -416,9 +378,9 @@ int main(int argc, char **argv) {
     fflush(stderr);
     free(tr.sc);
     exo_dist_result_free(&res);
-    if (!agreed) MPI_Abort(MPI_COMM_WORLD, exit_code(st));
+    if (!agreed) MPI_Abort(MPI_COMM_WORLD, exo_opt_exit_code(st));
     MPI_Finalize();
-    return exit_code(st);
+    return exo_opt_exit_code(st);
   }
   g_outtmp[0] = 0;
   if (o.verbose) print_stats(&res, P, MPI_Wtime() - t0);
