@@ -62,13 +62,17 @@ expect_valid_result <- function(res, df, directed = FALSE, info = NULL) {
     invisible(tab)
 }
 
-# Disjoint cliques with random weights: every method must find them exactly.
+# Disjoint cliques of equal weights (0.5, so that weights are still read):
+# every method must find them exactly. With random weights a split of a
+# toy clique can be stable for label propagation (measured: 1-2 of 40 seeds
+# for 3 x 5 and 5 x 6 nodes with resolution = 0, 16-18 of 40 with the
+# default resolution; none from 10 x 8 nodes on), so exact recovery is
+# asserted on equal weights and random weights get the validity checks.
 disjoint_cliques <- function(k = 5, s = 6) {
     e <- do.call(rbind, lapply(seq_len(k), function(i) {
         nm <- sprintf("Q%02dP%02d", i, seq_len(s))
         pr <- t(utils::combn(s, 2))
-        data.frame(v1 = nm[pr[, 1]], v2 = nm[pr[, 2]], w = stats::runif(nrow(pr)) + 0.1,
-                   stringsAsFactors = FALSE)
+        data.frame(v1 = nm[pr[, 1]], v2 = nm[pr[, 2]], w = 0.5, stringsAsFactors = FALSE)
     }))
     e[sample(nrow(e)), ]
 }
@@ -178,7 +182,9 @@ test_that("disjoint cliques are found exactly in every SynExtend input variant",
         res <- do.call(ExoLabel, args)
         info <- paste(names(v)[-1], basename(v$file))
         expect_valid_result(res, df, info = info)
-        expect_cliques_found(res$results, info = info)
+        # attenuation splits toy cliques in some seeds (25 of 60 for 3 x 5
+        # nodes, 1 of 60 for 5 x 6, measured), as in SynExtend: validity only
+        if (is.null(v$attenuation)) expect_cliques_found(res$results, info = info)
     }
     # more than three columns: SynExtend reads the first three
     wide <- cbind(df, extra1 = "x", extra2 = 42)
