@@ -249,6 +249,7 @@ static int fail(const exo_ctx *ctx, exo_status st) {
 
 /* Copy a file to standard output through a large buffer. */
 static exo_status copy_to_stdout(const char *path, exo_ctx *ctx) {
+  fflush(stdout); /* before raw writes to its descriptor */
   int fd = exo_open(path, EXO_OPEN_READ);
   if (fd < 0) return exo_error_errno(&ctx->err, errno, "cannot open", path);
   size_t cap = (size_t)1 << 20;

@@ -177,7 +177,6 @@ int64_t exo_pwrite(int fd, const void *buf, size_t n, uint64_t off) {
 }
 
 int exo_write_stdout(const void *buf, size_t n) {
-  fflush(stdout);
   _setmode(1, _O_BINARY); /* no CR before LF */
   const char *p = buf;
   while (n > 0) {
@@ -539,7 +538,6 @@ int64_t exo_pwrite(int fd, const void *buf, size_t n, uint64_t off) {
 }
 
 int exo_write_stdout(const void *buf, size_t n) {
-  fflush(stdout);
   const char *p = buf;
   while (n > 0) {
     ssize_t k = write(STDOUT_FILENO, p, n > IO_CHUNK ? IO_CHUNK : n);

@@ -68,7 +68,9 @@ int64_t exo_read(int fd, void *buf, size_t n);
  * Bytes transferred (0: end of file for reads), or -1 and errno. */
 int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off);
 int64_t exo_pwrite(int fd, const void *buf, size_t n, uint64_t off);
-/* Write all n bytes to standard output (binary mode on Windows). */
+/* Write all n bytes to standard output's descriptor (binary mode on
+ * Windows). The caller flushes stdio's stdout first: the core never touches
+ * stdio streams (R CMD check reports code that does). */
 int exo_write_stdout(const void *buf, size_t n);
 
 enum { EXO_FILE_REGULAR = 1, EXO_FILE_DIR = 2, EXO_FILE_OTHER = 3 };
