@@ -133,6 +133,23 @@ static const char *c_string(const char *p, const char *end, char *tmp) {
   return tmp + n;
 }
 
+/* The slow path of both number parsers: strtof (single) or strtod on a
+ * NUL-terminated copy of the number's text. Returns -1 unless the whole text
+ * is one number; *range tells whether the C library reported ERANGE. errno is
+ * left as it was. */
+static int strto_text(const num_text *n, int single, double *x, int *range) {
+  char tmp[WEIGHT_MAX_TEXT + 1];
+  const char *tend = c_string(n->p, n->end, tmp);
+  if (!tend) return -1;
+  int saved = errno;
+  errno = 0;
+  char *ep = NULL;
+  *x = single ? (double)strtof(tmp, &ep) : strtod(tmp, &ep);
+  *range = errno == ERANGE;
+  errno = saved;
+  return ep == tmp || ep != tend ? -1 : 0;
+}
+
 /* Parse a weight: optional ASCII spaces around a decimal number in C-locale
  * strtof syntax (so also hex floats). The result is the correctly rounded
  * float. Returns 0 (and sets *w), -1 for not a number (also for fields of
@@ -165,16 +182,10 @@ int exo_parse_weight(const char *s, size_t len, float *w) {
       return 0;
     }
   }
-  char tmp[WEIGHT_MAX_TEXT + 1];
-  const char *tend = c_string(n.p, n.end, tmp);
-  if (!tend) return -1;
-  int saved = errno;
-  errno = 0;
-  char *ep = NULL;
-  float f = strtof(tmp, &ep);
-  int range = errno == ERANGE;
-  errno = saved;
-  if (ep == tmp || ep != tend) return -1;
+  double x;
+  int range;
+  if (strto_text(&n, 1, &x, &range)) return -1;
+  const float f = (float)x; /* exact: x holds strtof's float */
   if (isnan(f)) return -2;
   if (isinf(f)) return range ? -3 : -2;
   *w = f;
@@ -208,15 +219,9 @@ int exo_parse_evalue(const char *s, size_t len, float *w) {
     *w = (float)(x > EXO_NEGLOG10_CAP ? EXO_NEGLOG10_CAP : x);
     return 0;
   }
-  char tmp[WEIGHT_MAX_TEXT + 1];
-  const char *tend = c_string(n.p, n.end, tmp);
-  if (!tend) return -1;
-  int saved = errno;
-  errno = 0;
-  char *ep = NULL;
-  double x = strtod(tmp, &ep);
-  errno = saved;
-  if (ep == tmp || ep != tend) return -1;
+  double x;
+  int range;
+  if (strto_text(&n, 0, &x, &range)) return -1;
   return exo_evalue_weight(x, w); /* an underflow to 0 is capped like 0 */
 }
 
