@@ -137,6 +137,7 @@ static exo_status exchange(dist *d, int stat) {
 
 static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *ctx) {
   dist *d = user;
+  if (w < d->opt->min_weight || (a == b && d->opt->drop_self_loops)) return EXO_OK;
   uint8_t *p = exo_writer_reserve(&d->spool, SPOOL_REC, ctx);
   if (!p) return d->ctx->err.code ? d->ctx->err.code : EXO_EIO;
   memcpy(p, &a, 8);
@@ -419,6 +420,7 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
   so.tmpdir = d->opt->tmpdir;
   so.memory_limit = d->opt->memory_limit / 2;
   so.wide = d->wide;
+  so.combine = d->opt->combine;
   if (!st) st = exo_sorter_create(&s, &so, ctx);
   if (!st) st = exo_reader_open(&rd, d->spool_path, IO_BUF, 0, UINT64_MAX, 1, ctx);
   uint64_t own_arcs = 0, votes = 0;
@@ -438,6 +440,10 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
     st = exo_sorter_finish_csr(s, d->n_own, d->off_path, d->adj_path, d->wide, ctx, sst);
   }
   exo_sorter_free(s);
+  if (!st && d->opt->combine != EXO_COMBINE_KEEP) { /* folded arcs: count the entries */
+    own_arcs = sst->arcs;
+    votes = d->opt->directed ? sst->arcs_positive : sst->arcs;
+  }
   d->res->own_arcs = own_arcs;
   d->res->num_arcs = votes; /* summed by the caller */
   return st;
