@@ -5,14 +5,11 @@
  *
  * This file is the only one that includes mpi.h: it supplies exo_dist's
  * collectives with MPI_Alltoall(v), MPI_Allreduce and MPI_Allgather on
- * MPI_COMM_WORLD (errors returned, not fatal), parses a subset of the
- * command line of cli/exolabel.c, makes each rank's private temporary
- * directory and turns failures into messages and exit codes.
- *
- * The option parsing duplicates the parsers of cli/exolabel.c (sizes,
- * separator, whole numbers) for the options both accept; sharing them means
- * moving those functions into a small cli/exo_opts.{c,h} used by both
- * programs, left for when cli/exolabel.c is not being edited by others.
+ * MPI_COMM_WORLD (errors returned, not fatal), parses exolabel's command
+ * line (the shared parsers of cli/exo_opts: sizes, separators, the
+ * search-tool input options), refuses by name the options of exolabel this
+ * mode cannot honour, makes each rank's private temporary directory and
+ * turns failures into messages and exit codes.
  *
  * Failures: when exo_dist reports that every rank stopped at the same
  * checkpoint (a bad input line, a full disk, ...), each rank prints its
@@ -141,28 +138,46 @@ static void usage(FILE *f) {
   fprintf(f,
 "Usage: mpirun -np P exolabel-mpi [options] -o OUT FILE...\n"
 "Cluster a graph given as edge-list files (\"A<sep>B<sep>W\" or \"A<sep>B\" per\n"
-"line, plain or gzip) with label propagation over P MPI ranks. Rank r reads\n"
-"the files r, r+P, r+2P, ... of the list (give at least P files to use every\n"
-"rank for reading). OUT gets one \"name<sep>cluster\" line per node, rank 0's\n"
-"nodes first; it must be on a file system every rank sees.\n"
+"line, or search-tool output with --format blast; plain or gzip) with label\n"
+"propagation over P MPI ranks. With at least P files, rank r reads the files\n"
+"r, r+P, r+2P, ... of the list; with fewer, every plain file is cut into P\n"
+"byte ranges, one per rank (gzip files are read whole by one rank). OUT gets\n"
+"one \"name<sep>cluster\" line per node, rank 0's nodes first; it must be on a\n"
+"file system every rank sees.\n"
 "\n"
-"Options (as in exolabel; the memory limit and temp directory are per rank):\n"
-"  -o, --out FILE          output file (required)\n"
+"Options (exolabel's; memory limit, threads and temp directory per rank):\n"
+"  -o, --out FILE          output file (required; not standard output)\n"
 "  -m, --mode MODE         undirected (default) or directed\n"
 "  -d, --directed          same as --mode directed\n"
+"      --ignore-weights    every edge weighs 1\n"
 "      --iterations N      cap on visits per node, 0 = automatic (default)\n"
 "      --seed N            random seed (default 1); the same seed, P and files\n"
 "                          give the same output bytes\n"
 "      --sep C             one-byte field separator; \\t (default), tab, comma,\n"
 "                          space or the byte itself\n"
 "      --header N          lines to skip at the start of each file (default 0)\n"
+"      --format F          edges (default) or blast (BLAST/DIAMOND/MMseqs2\n"
+"                          12-column output: columns 1,2,11, weight\n"
+"                          -log10(evalue) capped at 200, self hits dropped,\n"
+"                          combine max), as exolabel\n"
+"      --columns A,B[,W]   1-based columns of the nodes and the weight\n"
+"      --weight-transform T  none or neglog10 (the weight column is an e-value)\n"
+"      --min-weight X      drop edges whose (transformed) weight is below X\n"
+"      --self-hits S       keep or drop edges A-A\n"
+"      --combine C         sum or max for edges given twice\n"
 "      --memory-limit SIZE buffer memory per rank, e.g. 512MB (default 256MB)\n"
+"      --threads N         parser threads per rank (default 1); the output\n"
+"                          does not depend on it\n"
 "      --tempdir DIR       node-local directory for temporary files (default\n"
 "                          $TMPDIR or /tmp)\n"
-"      --ignore-weights    every edge weighs 1\n"
-"  -v, --verbose           statistics per rank and per superstep on rank 0's\n"
+"  -v, --verbose, --stats  statistics per rank and per superstep on rank 0's\n"
 "                          standard error\n"
 "  -h, --help              this help\n"
+"      --version           the version\n"
+"Refused (exit 2, the option named): --attenuation, --resolution and\n"
+"--add-self-loops other than 0, --refine other than 0, --algorithm leiden,\n"
+"--objective, standard input. The supersteps run plain label propagation,\n"
+"exolabel's --resolution 0.\n"
 "Exit codes as exolabel's: 2 usage, 3 malformed input (file and line named),\n"
 "4 I/O (full disk included), 5 out of memory, 70 internal; a rank that dies\n"
 "makes mpirun end the job with a non-zero code.\n");

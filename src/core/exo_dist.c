@@ -152,10 +152,20 @@ static exo_status stage_parse(dist *d, uint64_t *lines) {
   exo_names *names = NULL;
   exo_status st = exo_names_create(&names, d->lnames_path, ctx);
   if (!st) st = exo_writer_open(&d->spool, d->spool_path, IO_BUF, ctx);
-  for (size_t i = (size_t)d->r; !st && i < d->opt->nfiles; i += (size_t)d->P) {
+  /* fewer files than ranks: every plain file is cut into P byte ranges */
+  const int split = d->opt->nfiles < (size_t)d->P;
+  for (size_t i = 0; !st && i < d->opt->nfiles; i++) {
+    const char *f = d->opt->files[i];
     exo_parse_stats ps;
     memset(&ps, 0, sizeof ps);
-    st = exo_parse_file(d->opt->files[i], &d->opt->parse, names, on_edge, d, ctx, &ps);
+    uint64_t size = 0;
+    if (split && exo_parse_splittable(f, &size)) {
+      uint64_t from = (uint64_t)((unsigned __int128)size * (unsigned)d->r / (unsigned)d->P);
+      uint64_t to = (uint64_t)((unsigned __int128)size * (unsigned)(d->r + 1) / (unsigned)d->P);
+      st = exo_parse_range(f, &d->opt->parse, from, to, names, on_edge, d, ctx, &ps);
+    } else if (i % (size_t)d->P == (size_t)d->r) {
+      st = exo_parse_file(f, &d->opt->parse, names, on_edge, d, ctx, &ps);
+    }
     *lines += ps.edges;
   }
   if (!st) {

@@ -7,9 +7,15 @@
  * Every rank calls exo_dist_run() with the same options (its rank and P are
  * in the transport). Design:
  *
- * 1. Reading. Rank r parses the input files i with i % P == r (whole files,
- *    so a bad line is reported with its file and line, gzip works, and the
- *    header applies per file) through exo_parse with a rank-local name
+ * 1. Reading. With at least P files, rank r parses the input files i with
+ *    i % P == r (whole files; gzip works, the header applies per file).
+ *    With fewer files than ranks, every plain regular file is cut into P
+ *    byte ranges, rank r parsing the lines that start in
+ *    [size * r / P, size * (r + 1) / P) with positioned reads
+ *    (exo_parse_range: a line straddling a boundary goes to the rank where
+ *    it starts; an error names the file and its absolute line, counted on
+ *    the error path), while gzip files and pipes stay whole (file i on rank
+ *    i % P). Either way the rank parses through exo_parse with a rank-local name
  *    table: each edge is spooled to a temp file as (local id a, local id b,
  *    weight) and each distinct name once to the local names file. Edges
  *    below min_weight and dropped self-loops are not spooled (their names

@@ -18,6 +18,10 @@
 #     --min-weight, --columns/--self-hits/--combine and --threads give the
 #     CLI's vertex set and arc count and its NMI within 0.01; exolabel's
 #     options this mode cannot honour are refused by name (exit 2);
+#  8. one plain file with a header at P = 1, 2, 4 (cut into byte ranges at
+#     P > 1): the CLI's vertex set, edge and arc counts; a malformed line in
+#     the middle, and one next to a range boundary, are named with their
+#     absolute line numbers;
 #  6. a rank killed with SIGKILL mid-run (the other rank blocked reading a
 #     FIFO) ends the job with a non-zero exit within 30 s; the surviving
 #     rank removes its temporary directory.
@@ -108,6 +112,56 @@ if run_mpi 2 "$WORK/mpi-d.tsv" "$WORK/mpi-d.err" -v --directed --seed 3 "${PARTS
 else
   bad "directed P=2: exit status ($(head -c 400 "$WORK/mpi-d.err"))"
 fi
+
+# ---- one file cut into byte ranges (fewer files than ranks) ----------------
+# The whole graph in one plain file, with a 3-line header: P = 2 and 4 read
+# it by byte ranges (every rank a range; lines straddling a boundary go to
+# the rank they start in), P = 1 whole; each must see every line once.
+{ printf '# header 1\n# header 2\nq\ts\tw\n'; cat "$WORK/g.tsv"; } > "$WORK/one.tsv"
+"$CLI" --seed 5 --threads 1 --header 3 --stats -o "$WORK/cli-one.tsv" "$WORK/one.tsv" 2> "$WORK/cli-one.err"
+for P in 1 2 4; do
+  if ! run_mpi "$P" "$WORK/one$P.tsv" "$WORK/one$P.err" -v --seed 5 --header 3 --threads 2 "$WORK/one.tsv"; then
+    bad "one file P=$P: exit status ($(head -c 400 "$WORK/one$P.err"))"
+    continue
+  fi
+  check "one file P=$P: same vertex set as the CLI" cmp -s <(names_of "$WORK/one$P.tsv") <(names_of "$WORK/cli-one.tsv")
+  check "one file P=$P: edge count = data lines" test "$(stat_of edges "$WORK/one$P.err")" = 200000
+  check "one file P=$P: same arc count as the CLI" test "$(stat_of arcs "$WORK/one$P.err")" = "$(stat_of arcs "$WORK/cli-one.err")"
+  if [ "$P" -gt 1 ]; then # every rank read a share
+    check "one file P=$P: every rank owns arcs" \
+      awk -F'\t' -v P="$P" '$1 == "rank" && $2 ~ /^[0-9]+$/ { n++; if ($4 + 0 < 1) bad = 1 } END { exit !(n == P && !bad) }' "$WORK/one$P.err"
+  fi
+done
+# a malformed line in the middle of a file cut across 4 ranks: the message
+# names its absolute line (123460 = 3 header lines + 123457), the rank whose
+# range holds it reports it, the others stop
+awk 'NR == 123460 { print "x\ty\tbad-weight"; next } { print }' "$WORK/one.tsv" > "$WORK/onebad.tsv"
+run_mpi 4 "$WORK/onebad-out.tsv" "$WORK/onebad.err" --header 3 "$WORK/onebad.tsv"
+rc=$?
+echo "malformed line in a cut file: exit $rc; $(grep -m1 'error' "$WORK/onebad.err")"
+check "cut file: exit 3 (input)" test "$rc" -eq 3
+check "cut file: the message names onebad.tsv line 123460" grep -q "rank 2: error: .*onebad.tsv:123460: weight 'bad-weight'" "$WORK/onebad.err"
+check "cut file: no output, no temporary files" test ! -e "$WORK/onebad-out.tsv" -a -z "$(ls -A "$WORK/tmp")"
+# next to a range boundary: rank 3's range starts at the first line start at
+# or after off = 3/4 of the bytes; the line before it (which straddles off
+# unless byte off-1 is an LF) is rank 2's. Each case turns one line into a
+# one-field line of the same length (its tabs become '_'), so the ranges
+# stay where they were.
+off=$(( $(stat -c %s "$WORK/one.tsv") * 3 / 4 ))
+lf_before=$(head -c "$off" "$WORK/one.tsv" | wc -l)
+if [ "$(head -c "$off" "$WORK/one.tsv" | tail -c 1 | od -An -tx1 | tr -d ' ')" = 0a ]; then
+  first=$((lf_before + 1))
+else
+  first=$((lf_before + 2))
+fi
+for case in "3 $first" "2 $((first - 1))"; do
+  set -- $case
+  awk -v L="$2" 'NR == L { gsub(/\t/, "_") } { print }' "$WORK/one.tsv" > "$WORK/edge.tsv"
+  run_mpi 4 "$WORK/edge-out.tsv" "$WORK/edge.err" --header 3 "$WORK/edge.tsv"
+  echo "one-field line $2 next to the boundary at byte $off: $(grep -m1 'error' "$WORK/edge.err")"
+  check "cut file: line $2 next to a range boundary named by rank $1" \
+    grep -q "rank $1: error: .*edge.tsv:$2: " "$WORK/edge.err"
+done
 
 # ---- search-tool input (--format blast and its options) against the CLI -----
 # A 12-column DIAMOND/BLAST-like file made from the planted graph: e-value
