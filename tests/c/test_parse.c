@@ -129,6 +129,7 @@ static void free_result(result *r) {
 }
 
 /* Parse `paths` in order into one table; render the edges by name. */
+static void finish_result(exo_names *t, char *np, exo_ctx *ctx, result *r);
 static void parse_paths(const char *dir, const char *const *paths, int n,
                         const exo_parse_options *opt, exo_ctx *ctx, result *r) {
   memset(r, 0, sizeof *r);
@@ -138,6 +139,11 @@ static void parse_paths(const char *dir, const char *const *paths, int n,
   r->st = EXO_OK;
   for (int i = 0; i < n && r->st == EXO_OK; i++)
     r->st = exo_parse_file(paths[i], opt, t, collect, &r->c, ctx, &r->stats);
+  finish_result(t, np, ctx, r);
+}
+
+/* Close the table, read its names back and render r's edges by name. */
+static void finish_result(exo_names *t, char *np, exo_ctx *ctx, result *r) {
   snprintf(r->msg, sizeof r->msg, "%s", ctx->err.msg);
   exo_ctx fctx;
   exo_ctx_init(&fctx);
@@ -1717,23 +1723,7 @@ static void parse_ranges(const char *dir, const char *path, const uint64_t *cut,
   r->st = EXO_OK;
   for (int i = 0; i + 1 < ncut && r->st == EXO_OK; i++)
     r->st = exo_parse_range(path, opt, cut[i], cut[i + 1], t, collect, &r->c, ctx, &r->stats);
-  snprintf(r->msg, sizeof r->msg, "%s", ctx->err.msg);
-  exo_ctx fctx;
-  exo_ctx_init(&fctx);
-  ck_assert_int_eq(exo_names_finish(t, &fctx), EXO_OK);
-  exo_names_free(t);
-  read_names(np, &r->names);
-  strbuf s = {0};
-  sb_add(&s, "", 0);
-  for (size_t i = 0; i < r->c.n; i++) {
-    edge e = r->c.e[i];
-    sb_add(&s, r->names.name[e.a], r->names.len[e.a]);
-    sb_printf(&s, " ");
-    sb_add(&s, r->names.name[e.b], r->names.len[e.b]);
-    sb_printf(&s, " %g\n", (double)e.w);
-  }
-  r->text = s.p;
-  free(np);
+  finish_result(t, np, ctx, r);
 }
 
 /* A file with a BOM, a 2-line header, CRLF and empty lines, a long name and
