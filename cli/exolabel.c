@@ -154,30 +154,6 @@ static uint64_t parse_u64(const char *s, const char *what) {
   return v;
 }
 
-/* "A,B" or "A,B,W": 1-based column numbers; returns how many (2 or 3). */
-static int parse_columns(const char *s, uint32_t cols[3]) {
-  int n = 0;
-  const char *p = s;
-  for (;;) {
-    char *end;
-    errno = 0;
-    if (n == 3 || (unsigned)(*p - '0') >= 10u) break;
-    unsigned long v = strtoul(p, &end, 10);
-    if (errno || v < 1 || v > EXO_PARSE_MAX_COLUMN) break;
-    cols[n++] = (uint32_t)v;
-    if (*end == '\0') {
-      if (n < 2) break;
-      if (n == 2) cols[2] = 0;
-      return n;
-    }
-    if (*end != ',') break;
-    p = end + 1;
-  }
-  die_usage("--columns must be two or three column numbers from 1 to %u separated by "
-            "commas (nodes, nodes[, weight]), not '%s'", (unsigned)EXO_PARSE_MAX_COLUMN, s);
-  return 0;
-}
-
 /* ---- callbacks --------------------------------------------------------- */
 
 static volatile sig_atomic_t got_signal = 0;
@@ -318,13 +294,12 @@ int main(int argc, char **argv) {
   uint64_t memory = (uint64_t)256 << 20;
   int leiden = 0, cpm = 0;
   char sep = '\t';
-  /* input format: -1 = the format's default */
-  int blast = 0, transform = -1, drop_self = -1, combine = -1;
-  uint32_t cols[3] = {0, 0, 0};
-  int ncols = 0;
-  double min_weight = 0;
+  exo_opt_input input; /* --format and the options that refine it */
+  exo_opt_input_init(&input);
+  char ierr[256];
   int c;
-  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
+  int optidx = 0;
+  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, &optidx)) != -1) {
     switch (c) {
     case 'o': out = optarg; break;
     case 'm':
@@ -367,30 +342,10 @@ int main(int argc, char **argv) {
       header = !strcasecmp(optarg, "true") ? 1 : !strcasecmp(optarg, "false") ? 0
                : parse_u64(optarg, "--header");
       break;
-    case OPT_FORMAT:
-      if (!strcmp(optarg, "edges")) blast = 0;
-      else if (!strcmp(optarg, "blast")) blast = 1;
-      else die_usage("--format must be 'edges' or 'blast', not '%s'", optarg);
-      break;
-    case OPT_COLUMNS: ncols = parse_columns(optarg, cols); break;
-    case OPT_TRANSFORM:
-      if (!strcmp(optarg, "none")) transform = EXO_WT_NONE;
-      else if (!strcmp(optarg, "neglog10")) transform = EXO_WT_NEGLOG10;
-      else die_usage("--weight-transform must be 'none' or 'neglog10', not '%s'", optarg);
-      break;
-    case OPT_MINW:
-      min_weight = parse_number(optarg, "--min-weight");
-      if (fabs(min_weight) > 3.4e38) die_usage("--min-weight is beyond the float range");
-      break;
-    case OPT_SELFHITS:
-      if (!strcmp(optarg, "keep")) drop_self = 0;
-      else if (!strcmp(optarg, "drop")) drop_self = 1;
-      else die_usage("--self-hits must be 'keep' or 'drop', not '%s'", optarg);
-      break;
+    case OPT_FORMAT: case OPT_COLUMNS: case OPT_TRANSFORM: case OPT_MINW: case OPT_SELFHITS:
     case OPT_COMBINE:
-      if (!strcmp(optarg, "sum")) combine = EXO_COMBINE_KEEP;
-      else if (!strcmp(optarg, "max")) combine = EXO_COMBINE_MAX;
-      else die_usage("--combine must be 'sum' or 'max', not '%s'", optarg);
+      if (exo_opt_input_set(&input, longopts[optidx].name, optarg, ierr, sizeof ierr))
+        die_usage("%s", ierr);
       break;
     case OPT_TEMPDIR: tempdir = optarg; break;
     case OPT_MEM: memory = parse_memory(optarg); break;
@@ -463,27 +418,9 @@ int main(int argc, char **argv) {
   opt.parse.header_lines = header;
   opt.parse.ignore_weights = ignore_weights;
   opt.parse.threads = (int)threads;
-  /* the format's defaults, then the explicit options */
-  if (!ncols) {
-    cols[0] = 1;
-    cols[1] = 2;
-    cols[2] = blast ? 11 : 3;
-  }
-  opt.parse.col_a = cols[0];
-  opt.parse.col_b = cols[1];
-  opt.parse.col_w = cols[2];
-  opt.parse.transform = transform >= 0 ? (exo_weight_transform)transform
-                        : blast ? EXO_WT_NEGLOG10 : EXO_WT_NONE;
-  if (opt.parse.transform != EXO_WT_NONE && !cols[2])
-    die_usage("--weight-transform %s needs a weight column in --columns", "neglog10");
-  opt.min_weight = (float)min_weight;
-  opt.drop_self_loops = drop_self >= 0 ? drop_self : blast;
-  opt.combine = combine >= 0 ? (exo_combine)combine : blast ? EXO_COMBINE_MAX : EXO_COMBINE_KEEP;
-  {
-    exo_ctx cctx;
-    exo_ctx_init(&cctx);
-    if (exo_parse_check_options(&opt.parse, &cctx)) die_usage("--columns: %s", cctx.err.msg);
-  }
+  if (exo_opt_input_apply(&input, &opt.parse, &opt.min_weight, &opt.drop_self_loops,
+                          &opt.combine, ierr, sizeof ierr))
+    die_usage("%s", ierr);
   opt.directed = directed;
   opt.tempdir_base = tempdir;
   opt.memory_limit = memory;

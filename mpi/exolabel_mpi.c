@@ -5,14 +5,11 @@
  *
  * This file is the only one that includes mpi.h: it supplies exo_dist's
  * collectives with MPI_Alltoall(v), MPI_Allreduce and MPI_Allgather on
- * MPI_COMM_WORLD (errors returned, not fatal), parses a subset of the
- * command line of cli/exolabel.c, makes each rank's private temporary
- * directory and turns failures into messages and exit codes.
- *
- * The option parsing duplicates the parsers of cli/exolabel.c (sizes,
- * separator, whole numbers) for the options both accept; sharing them means
- * moving those functions into a small cli/exo_opts.{c,h} used by both
- * programs, left for when cli/exolabel.c is not being edited by others.
+ * MPI_COMM_WORLD (errors returned, not fatal), parses exolabel's command
+ * line (the shared parsers of cli/exo_opts: sizes, separators, the
+ * search-tool input options), refuses by name the options of exolabel this
+ * mode cannot honour, makes each rank's private temporary directory and
+ * turns failures into messages and exit codes.
  *
  * Failures: when exo_dist reports that every rank stopped at the same
  * checkpoint (a bad input line, a full disk, ...), each rank prints its
@@ -141,28 +138,46 @@ static void usage(FILE *f) {
   fprintf(f,
 "Usage: mpirun -np P exolabel-mpi [options] -o OUT FILE...\n"
 "Cluster a graph given as edge-list files (\"A<sep>B<sep>W\" or \"A<sep>B\" per\n"
-"line, plain or gzip) with label propagation over P MPI ranks. Rank r reads\n"
-"the files r, r+P, r+2P, ... of the list (give at least P files to use every\n"
-"rank for reading). OUT gets one \"name<sep>cluster\" line per node, rank 0's\n"
-"nodes first; it must be on a file system every rank sees.\n"
+"line, or search-tool output with --format blast; plain or gzip) with label\n"
+"propagation over P MPI ranks. With at least P files, rank r reads the files\n"
+"r, r+P, r+2P, ... of the list; with fewer, every plain file is cut into P\n"
+"byte ranges, one per rank (gzip files are read whole by one rank). OUT gets\n"
+"one \"name<sep>cluster\" line per node, rank 0's nodes first; it must be on a\n"
+"file system every rank sees.\n"
 "\n"
-"Options (as in exolabel; the memory limit and temp directory are per rank):\n"
-"  -o, --out FILE          output file (required)\n"
+"Options (exolabel's; memory limit, threads and temp directory per rank):\n"
+"  -o, --out FILE          output file (required; not standard output)\n"
 "  -m, --mode MODE         undirected (default) or directed\n"
 "  -d, --directed          same as --mode directed\n"
+"      --ignore-weights    every edge weighs 1\n"
 "      --iterations N      cap on visits per node, 0 = automatic (default)\n"
 "      --seed N            random seed (default 1); the same seed, P and files\n"
 "                          give the same output bytes\n"
 "      --sep C             one-byte field separator; \\t (default), tab, comma,\n"
 "                          space or the byte itself\n"
 "      --header N          lines to skip at the start of each file (default 0)\n"
+"      --format F          edges (default) or blast (BLAST/DIAMOND/MMseqs2\n"
+"                          12-column output: columns 1,2,11, weight\n"
+"                          -log10(evalue) capped at 200, self hits dropped,\n"
+"                          combine max), as exolabel\n"
+"      --columns A,B[,W]   1-based columns of the nodes and the weight\n"
+"      --weight-transform T  none or neglog10 (the weight column is an e-value)\n"
+"      --min-weight X      drop edges whose (transformed) weight is below X\n"
+"      --self-hits S       keep or drop edges A-A\n"
+"      --combine C         sum or max for edges given twice\n"
 "      --memory-limit SIZE buffer memory per rank, e.g. 512MB (default 256MB)\n"
+"      --threads N         parser threads per rank (default 1); the output\n"
+"                          does not depend on it\n"
 "      --tempdir DIR       node-local directory for temporary files (default\n"
 "                          $TMPDIR or /tmp)\n"
-"      --ignore-weights    every edge weighs 1\n"
-"  -v, --verbose           statistics per rank and per superstep on rank 0's\n"
+"  -v, --verbose, --stats  statistics per rank and per superstep on rank 0's\n"
 "                          standard error\n"
 "  -h, --help              this help\n"
+"      --version           the version\n"
+"Refused (exit 2, the option named): --attenuation, --resolution and\n"
+"--add-self-loops other than 0, --refine other than 0, --algorithm leiden,\n"
+"--objective, standard input. The supersteps run plain label propagation,\n"
+"exolabel's --resolution 0.\n"
 "Exit codes as exolabel's: 2 usage, 3 malformed input (file and line named),\n"
 "4 I/O (full disk included), 5 out of memory, 70 internal; a rank that dies\n"
 "makes mpirun end the job with a non-zero code.\n");
@@ -201,54 +216,153 @@ static int parse_sep(const char *s, char *out) {
 typedef struct mpi_opts {
   const char *out, *tempdir;
   int directed, ignore_weights, verbose, help;
-  uint64_t iterations, seed, header, memory;
+  uint64_t iterations, seed, header, memory, threads;
   char sep;
+  exo_opt_input input;
+  exo_parse_options parse; /* the columns and transform the input options give */
+  float min_weight;
+  int drop_self;
+  exo_combine combine;
 } mpi_opts;
 
-/* 0 on success, 1 after --help, -1 on a usage error. */
+/* An option of exolabel that this mode cannot honour: refused by name (the
+ * values that mean "off" are accepted, so a command line written for
+ * exolabel with them runs unchanged). */
+static int refuse(const char *opt, const char *why) {
+  return usage_error("%s is not available in MPI mode: %s", opt, why);
+}
+
+static int parse_number(const char *s, const char *what, double *out) {
+  char *end;
+  errno = 0;
+  if (!strcasecmp(s, "true")) *out = 1;
+  else if (!strcasecmp(s, "false")) *out = 0;
+  else {
+    *out = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(*out))
+      return usage_error("%s must be a number, not '%s'", what, s);
+  }
+  return 0;
+}
+
+/* 0 on success, 1 after --help or --version, -1 on a usage error. */
 static int parse_args(int argc, char **argv, mpi_opts *o) {
-  enum { OPT_ITER = 256, OPT_SEED, OPT_SEP, OPT_HEADER, OPT_MEM, OPT_TMP, OPT_IGNW };
+  enum { OPT_ITER = 256, OPT_SEED, OPT_SEP, OPT_HEADER, OPT_MEM, OPT_TMP, OPT_IGNW, OPT_THREADS,
+         OPT_STATS, OPT_VERSION, OPT_INPUT, OPT_SELF, OPT_ATT, OPT_RES, OPT_REFINE, OPT_ALG,
+         OPT_OBJ };
   static const struct option longopts[] = {
       {"out", required_argument, 0, 'o'},        {"mode", required_argument, 0, 'm'},
       {"directed", no_argument, 0, 'd'},         {"iterations", required_argument, 0, OPT_ITER},
       {"seed", required_argument, 0, OPT_SEED},  {"sep", required_argument, 0, OPT_SEP},
       {"header", required_argument, 0, OPT_HEADER}, {"memory-limit", required_argument, 0, OPT_MEM},
       {"tempdir", required_argument, 0, OPT_TMP}, {"ignore-weights", no_argument, 0, OPT_IGNW},
-      {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
+      {"threads", required_argument, 0, OPT_THREADS},
+      {"format", required_argument, 0, OPT_INPUT}, {"columns", required_argument, 0, OPT_INPUT},
+      {"weight-transform", required_argument, 0, OPT_INPUT},
+      {"min-weight", required_argument, 0, OPT_INPUT},
+      {"self-hits", required_argument, 0, OPT_INPUT}, {"combine", required_argument, 0, OPT_INPUT},
+      {"add-self-loops", required_argument, 0, OPT_SELF},
+      {"attenuation", required_argument, 0, OPT_ATT}, {"resolution", required_argument, 0, OPT_RES},
+      {"refine", required_argument, 0, OPT_REFINE}, {"algorithm", required_argument, 0, OPT_ALG},
+      {"objective", required_argument, 0, OPT_OBJ},
+      {"verbose", no_argument, 0, 'v'},          {"stats", no_argument, 0, OPT_STATS},
+      {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, OPT_VERSION},
       {0, 0, 0, 0}};
   memset(o, 0, sizeof *o);
   o->seed = 1;
   o->memory = (uint64_t)256 << 20;
+  o->threads = 1;
   o->sep = '\t';
+  exo_opt_input_init(&o->input);
   opterr = g_rank == 0;
-  int c;
-  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
+  int c, idx = 0, version = 0;
+  char err[256];
+  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, &idx)) != -1) {
     int bad = 0;
+    double x = 0;
+    uint64_t passes = 0;
     switch (c) {
     case 'o': o->out = optarg; break;
     case 'm':
-      if (!strcmp(optarg, "directed")) o->directed = 1;
-      else if (!strcmp(optarg, "undirected")) o->directed = 0;
+      if (*optarg && !strncmp(optarg, "directed", strlen(optarg))) o->directed = 1;
+      else if (*optarg && !strncmp(optarg, "undirected", strlen(optarg))) o->directed = 0;
       else bad = usage_error("--mode must be 'undirected' or 'directed', not '%s'", optarg);
       break;
     case 'd': o->directed = 1; break;
     case OPT_ITER: bad = parse_u64(optarg, "--iterations", &o->iterations); break;
     case OPT_SEED: bad = parse_u64(optarg, "--seed", &o->seed); break;
     case OPT_SEP: bad = parse_sep(optarg, &o->sep); break;
-    case OPT_HEADER: bad = parse_u64(optarg, "--header", &o->header); break;
+    case OPT_HEADER:
+      if (!strcasecmp(optarg, "true")) o->header = 1;
+      else if (!strcasecmp(optarg, "false")) o->header = 0;
+      else bad = parse_u64(optarg, "--header", &o->header);
+      break;
     case OPT_MEM: bad = parse_memory(optarg, &o->memory); break;
     case OPT_TMP: o->tempdir = optarg; break;
     case OPT_IGNW: o->ignore_weights = 1; break;
-    case 'v': o->verbose = 1; break;
+    case OPT_THREADS:
+      bad = parse_u64(optarg, "--threads", &o->threads);
+      if (!bad && o->threads < 1) bad = usage_error("--threads must be at least 1");
+      if (o->threads > 256) o->threads = 256;
+      break;
+    case OPT_INPUT:
+      if (exo_opt_input_set(&o->input, longopts[idx].name, optarg, err, sizeof err))
+        bad = usage_error("%s", err);
+      break;
+    case OPT_SELF:
+      bad = parse_number(optarg, "--add-self-loops", &x);
+      if (!bad && x > 0)
+        bad = refuse("--add-self-loops", "the supersteps have no self-loop cutoff (use 0)");
+      break;
+    case OPT_ATT:
+      bad = parse_number(optarg, "--attenuation", &x);
+      if (!bad && x != 0)
+        bad = refuse("--attenuation", "the supersteps do not carry the hop distances of the "
+                                      "ghost labels it needs (use 0)");
+      break;
+    case OPT_RES:
+      bad = parse_number(optarg, "--resolution", &x);
+      if (!bad && x != 0)
+        bad = refuse("--resolution", "the volume penalty needs the global volume of every label "
+                     "at every node visit, which the supersteps do not exchange; exolabel-mpi "
+                     "runs plain label propagation, exolabel's --resolution 0");
+      break;
+    case OPT_REFINE:
+      bad = parse_u64(optarg, "--refine", &passes);
+      if (!bad && passes)
+        bad = refuse("--refine", "the merge passes need the whole graph's clusters in one "
+                                 "process (use 0)");
+      break;
+    case OPT_ALG:
+      if (strcasecmp(optarg, "lp"))
+        bad = refuse("--algorithm leiden", "only label propagation (--algorithm lp) runs over ranks");
+      break;
+    case OPT_OBJ: bad = refuse("--objective", "it is leiden's option and leiden does not run over ranks"); break;
+    case 'v': case OPT_STATS: o->verbose = 1; break;
     case 'h': o->help = 1; break;
+    case OPT_VERSION: version = 1; break;
     default: bad = usage_error("unknown option"); break;
     }
     if (bad) return -1;
   }
   if (o->help) return 1;
+  if (version) {
+    if (g_rank == 0) puts("exolabel-mpi 0.99.1");
+    return 2;
+  }
   if (!o->out) return usage_error("-o/--out is required");
+  if (!strcmp(o->out, "-")) return refuse("--out -", "the ranks write one shared file; give its path");
   if (optind >= argc) return usage_error("no input files (standard input is not supported)");
-  if (o->iterations > EXO_LP_MAX_VISITS) o->iterations = EXO_LP_MAX_VISITS;
+  for (int i = optind; i < argc; i++)
+    if (!strcmp(argv[i], "-")) return refuse("standard input ('-')", "every rank must open the files itself");
+  if (o->iterations > EXO_LP_MAX_VISITS) {
+    if (g_rank == 0)
+      fprintf(stderr, "%s: warning: 'iterations' above 32767 is capped at 32767\n", prog);
+    o->iterations = EXO_LP_MAX_VISITS;
+  }
+  if (exo_opt_input_apply(&o->input, &o->parse, &o->min_weight, &o->drop_self, &o->combine, err,
+                          sizeof err))
+    return usage_error("%s", err);
   if (!o->tempdir) o->tempdir = getenv("TMPDIR");
   if (!o->tempdir || !*o->tempdir) o->tempdir = "/tmp";
   return 0;
@@ -315,9 +429,9 @@ int main(int argc, char **argv) {
   mpi_opts o;
   int pr = parse_args(argc, argv, &o);
   if (pr != 0) { /* every rank parsed the same arguments */
-    if (pr > 0 && g_rank == 0) usage(stdout);
+    if (pr == 1 && g_rank == 0) usage(stdout);
     MPI_Finalize();
-    return pr > 0 ? 0 : 2;
+    return pr > 0 ? 0 : EXO_EXIT_USAGE;
   }
 
   struct sigaction sa;
@@ -352,7 +466,14 @@ int main(int argc, char **argv) {
   opt.parse.sep = o.sep;
   opt.parse.header_lines = o.header;
   opt.parse.ignore_weights = o.ignore_weights;
-  opt.parse.threads = 1;
+  opt.parse.threads = (int)o.threads;
+  opt.parse.col_a = o.parse.col_a;
+  opt.parse.col_b = o.parse.col_b;
+  opt.parse.col_w = o.parse.col_w;
+  opt.parse.transform = o.parse.transform;
+  opt.min_weight = o.min_weight;
+  opt.drop_self_loops = o.drop_self;
+  opt.combine = o.combine;
   opt.directed = o.directed;
   opt.tmpdir = tmpdir;
   opt.memory_limit = o.memory;

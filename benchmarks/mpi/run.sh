@@ -2,11 +2,12 @@
 # benchmarks/mpi/run.sh: figures of the MPI mode for the model in
 # benchmarks/RESULTS.md (make mpi-bench).
 #   BUILD=/abs/build EDGES=2e7 [NODES=1e6] [PS="1 2 4"] [MEM=256MB]
-#   [BENCH_DIR=/tmp/exolabel-mpi-bench] bash benchmarks/mpi/run.sh
+#   [BENCH_DIR=/tmp/exolabel-mpi-bench] [SKIP_CLI=1] bash benchmarks/mpi/run.sh
 # Generates a planted graph with exogen (the 20M graph of benchmarks/bench:
 # 1e6 nodes, 2e7 edges, communities 100..5000, seed 1), split into four
 # files so that every rank reads at P = 4, then runs the single-machine CLI
-# (one thread) and exolabel-mpi at each P with -v. The per-rank table (nodes,
+# (one thread; SKIP_CLI=1 leaves it out) and exolabel-mpi at each P (in the
+# order PS gives) with -v. The per-rank table (nodes,
 # arcs, ghosts, bytes sent per stage, seconds per stage, temporary disk,
 # peak RSS), the per-superstep table (label changes, bytes sent by all ranks
 # and by the busiest rank) and the NMI against the planted truth go to
@@ -38,7 +39,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "machine: $(nproc) cores, load $(load) before; MEM=$MEM per process"
 # the single-machine reference is kept from an earlier run unless REDO_CLI=1
-if [ ! -s "$OUT/$tag-cli.txt" ] || [ -n "${REDO_CLI:-}" ]; then
+if [ -z "${SKIP_CLI:-}" ] && { [ ! -s "$OUT/$tag-cli.txt" ] || [ -n "${REDO_CLI:-}" ]; }; then
 t0=$(date +%s.%N)
 "$BUILD/exolabel" --threads 1 --seed 5 --memory-limit "$MEM" --stats -o "$BENCH_DIR/cli.tsv" \
   "${parts[@]}" 2> "$BENCH_DIR/cli.err"
@@ -50,7 +51,7 @@ t1=$(date +%s.%N)
   echo "nmi	$(nmi "$BENCH_DIR/cli.tsv")"
 } > "$OUT/$tag-cli.txt"
 fi
-echo "cli: $(grep -E '^(wall_seconds|nodes|arcs|peak_rss|peak_temp_disk|nmi)' "$OUT/$tag-cli.txt" | tr '\t\n' '= ')"
+[ -s "$OUT/$tag-cli.txt" ] && echo "cli: $(grep -E '^(wall_seconds|nodes|arcs|peak_rss|peak_temp_disk|nmi)' "$OUT/$tag-cli.txt" | tr '\t\n' '= ')"
 for P in $PS; do
   rm -rf "$BENCH_DIR/tmp"/*
   t0=$(date +%s.%N)

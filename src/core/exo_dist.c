@@ -137,6 +137,7 @@ static exo_status exchange(dist *d, int stat) {
 
 static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *ctx) {
   dist *d = user;
+  if (w < d->opt->min_weight || (a == b && d->opt->drop_self_loops)) return EXO_OK;
   uint8_t *p = exo_writer_reserve(&d->spool, SPOOL_REC, ctx);
   if (!p) return d->ctx->err.code ? d->ctx->err.code : EXO_EIO;
   memcpy(p, &a, 8);
@@ -151,10 +152,20 @@ static exo_status stage_parse(dist *d, uint64_t *lines) {
   exo_names *names = NULL;
   exo_status st = exo_names_create(&names, d->lnames_path, ctx);
   if (!st) st = exo_writer_open(&d->spool, d->spool_path, IO_BUF, ctx);
-  for (size_t i = (size_t)d->r; !st && i < d->opt->nfiles; i += (size_t)d->P) {
+  /* fewer files than ranks: every plain file is cut into P byte ranges */
+  const int split = d->opt->nfiles < (size_t)d->P;
+  for (size_t i = 0; !st && i < d->opt->nfiles; i++) {
+    const char *f = d->opt->files[i];
     exo_parse_stats ps;
     memset(&ps, 0, sizeof ps);
-    st = exo_parse_file(d->opt->files[i], &d->opt->parse, names, on_edge, d, ctx, &ps);
+    uint64_t size = 0;
+    if (split && exo_parse_splittable(f, &size)) {
+      uint64_t from = (uint64_t)((unsigned __int128)size * (unsigned)d->r / (unsigned)d->P);
+      uint64_t to = (uint64_t)((unsigned __int128)size * (unsigned)(d->r + 1) / (unsigned)d->P);
+      st = exo_parse_range(f, &d->opt->parse, from, to, names, on_edge, d, ctx, &ps);
+    } else if (i % (size_t)d->P == (size_t)d->r) {
+      st = exo_parse_file(f, &d->opt->parse, names, on_edge, d, ctx, &ps);
+    }
     *lines += ps.edges;
   }
   if (!st) {
@@ -419,6 +430,7 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
   so.tmpdir = d->opt->tmpdir;
   so.memory_limit = d->opt->memory_limit / 2;
   so.wide = d->wide;
+  so.combine = d->opt->combine;
   if (!st) st = exo_sorter_create(&s, &so, ctx);
   if (!st) st = exo_reader_open(&rd, d->spool_path, IO_BUF, 0, UINT64_MAX, 1, ctx);
   uint64_t own_arcs = 0, votes = 0;
@@ -438,6 +450,10 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
     st = exo_sorter_finish_csr(s, d->n_own, d->off_path, d->adj_path, d->wide, ctx, sst);
   }
   exo_sorter_free(s);
+  if (!st && d->opt->combine != EXO_COMBINE_KEEP) { /* folded arcs: count the entries */
+    own_arcs = sst->arcs;
+    votes = d->opt->directed ? sst->arcs_positive : sst->arcs;
+  }
   d->res->own_arcs = own_arcs;
   d->res->num_arcs = votes; /* summed by the caller */
   return st;

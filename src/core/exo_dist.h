@@ -7,11 +7,19 @@
  * Every rank calls exo_dist_run() with the same options (its rank and P are
  * in the transport). Design:
  *
- * 1. Reading. Rank r parses the input files i with i % P == r (whole files,
- *    so a bad line is reported with its file and line, gzip works, and the
- *    header applies per file) through exo_parse with a rank-local name
+ * 1. Reading. With at least P files, rank r parses the input files i with
+ *    i % P == r (whole files; gzip works, the header applies per file).
+ *    With fewer files than ranks, every plain regular file is cut into P
+ *    byte ranges, rank r parsing the lines that start in
+ *    [size * r / P, size * (r + 1) / P) with positioned reads
+ *    (exo_parse_range: a line straddling a boundary goes to the rank where
+ *    it starts; an error names the file and its absolute line, counted on
+ *    the error path), while gzip files and pipes stay whole (file i on rank
+ *    i % P). Either way the rank parses through exo_parse with a rank-local name
  *    table: each edge is spooled to a temp file as (local id a, local id b,
- *    weight) and each distinct name once to the local names file.
+ *    weight) and each distinct name once to the local names file. Edges
+ *    below min_weight and dropped self-loops are not spooled (their names
+ *    are nodes all the same).
  * 2. Ownership. A node belongs to rank owner(name) = high 64 bits of
  *    h2 * P, where h2 is the second lane of exo_names_hash(name) (the table
  *    indexes by the first lane, so owned names still spread over its slots).
@@ -113,6 +121,7 @@
 
 #include "exo_ctx.h"
 #include "exo_parse.h"
+#include "exo_sort.h"
 
 /* The collectives the run needs. Every call is collective over all ranks;
  * each returns 0 on success and non-zero on failure. */
@@ -137,8 +146,14 @@ typedef struct exo_dist_comm {
 typedef struct exo_dist_options {
   const char *const *files; /* the same list on every rank */
   size_t nfiles;
-  exo_parse_options parse;  /* threads is honoured per rank */
+  exo_parse_options parse;  /* threads is honoured per rank (parsing) */
   int directed;
+  float min_weight;         /* as exo_build_options: edges whose weight is
+                               below store nothing (their names are nodes) */
+  int drop_self_loops;      /* an edge A-A registers A but stores no arc */
+  exo_combine combine;      /* equal arcs in a rank's CSR part (exo_sort.h);
+                               an arc and its duplicates meet at one owner,
+                               so the result is the single-machine one */
   const char *tmpdir;       /* existing private directory of this rank */
   uint64_t memory_limit;    /* per rank */
   uint64_t exchange_bytes;  /* per round and rank; 0 = memory_limit / 16, at

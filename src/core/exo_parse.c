@@ -610,7 +610,23 @@ typedef struct consumer {
   exo_ctx *ctx;
   uint64_t lineno; /* physical lines consumed */
   uint64_t edges;
+  /* byte-range parsing (exo_parse_range): lineno counts from base_end, the
+   * range's first line; the lines before it are counted only when an error
+   * needs the absolute number (base_fd >= 0 until then) */
+  int base_fd;
+  uint64_t base_end;
 } consumer;
+
+static uint64_t count_newlines(int fd, uint64_t end, int *failed);
+
+/* Make C->lineno absolute before it goes into a message. */
+static void resolve_base(consumer *C) {
+  if (C->base_fd < 0) return;
+  int failed = 0;
+  uint64_t before = count_newlines(C->base_fd, C->base_end, &failed);
+  C->base_fd = -1;
+  if (!failed) C->lineno += before;
+}
 
 /* Intern the batch's names in order and pass its edges to the callback, with
  * the table slots of the records PREFETCH_AHEAD further on prefetched so
@@ -646,6 +662,7 @@ static exo_status consume(consumer *C, const batch *b) {
     st = C->fn(C->user, ia, ib, q->w, ctx);
     if (st) {
       C->lineno += (uint64_t)q->line + 1;
+      resolve_base(C);
       EXO_FAIL(ctx, st, "%s:%" PRIu64 ": the edge callback failed (%s)", C->path, C->lineno,
                exo_status_name(st));
       return st;
@@ -663,6 +680,7 @@ static exo_status consume(consumer *C, const batch *b) {
   if (b->err) {
     if (b->err_has_line) {
       C->lineno += b->err_line + 1;
+      resolve_base(C);
       return EXO_FAIL(ctx, b->err, "%s:%" PRIu64 ": %s", C->path, C->lineno, b->err_msg);
     }
     C->lineno += b->nlines;
@@ -1090,10 +1108,59 @@ static void make_cfg(const exo_parse_options *opt, pcfg *cfg) {
   }
 }
 
-/* Parse one file; see exo_parse.h. */
-exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
-                          exo_names *names, exo_edge_fn fn, void *user,
-                          exo_ctx *ctx, exo_parse_stats *stats) {
+/* LF bytes in [0, end) of fd (error path of byte-range parsing). */
+static uint64_t count_newlines(int fd, uint64_t end, int *failed) {
+  size_t cap = (size_t)1 << 20;
+  uint8_t *buf = malloc(cap);
+  uint64_t n = 0;
+  if (!buf) {
+    *failed = 1;
+    return 0;
+  }
+  for (uint64_t off = 0; off < end;) {
+    size_t want = end - off < cap ? (size_t)(end - off) : cap;
+    ssize_t k = pread_upto(fd, buf, want, off);
+    if (k <= 0) {
+      *failed = 1;
+      break;
+    }
+    for (const uint8_t *p = buf, *e = buf + k; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+      n++;
+    off += (uint64_t)k;
+  }
+  free(buf);
+  return n;
+}
+
+/* The first line start at or after off (off itself when byte off-1 is LF),
+ * not before `lo` (a line start); size when none. */
+static exo_status line_start_at(consumer *C, int fd, uint64_t off, uint64_t lo, uint64_t size,
+                                uint64_t *out) {
+  if (off <= lo) {
+    *out = lo;
+    return EXO_OK;
+  }
+  uint8_t buf[1 << 16];
+  for (uint64_t at = off - 1; at < size;) {
+    ssize_t k = pread_upto(fd, buf, sizeof buf, at);
+    if (k < 0) return exo_error_errno(&C->ctx->err, errno, "read", C->path);
+    if (k == 0) break;
+    const uint8_t *nl = memchr(buf, '\n', (size_t)k);
+    if (nl) {
+      *out = at + (uint64_t)(nl - buf) + 1;
+      return EXO_OK;
+    }
+    at += (uint64_t)k;
+  }
+  *out = size;
+  return EXO_OK;
+}
+
+/* Parse one file (ranged = 0) or the lines that start in [from, to) of a
+ * plain regular file; see exo_parse.h. */
+static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo_names *names,
+                             exo_edge_fn fn, void *user, exo_ctx *ctx, exo_parse_stats *stats,
+                             int ranged, uint64_t from, uint64_t to) {
   if (stats) memset(stats, 0, sizeof *stats);
   if (!path || !opt || !names || !fn)
     return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file: missing argument");
@@ -1117,13 +1184,35 @@ exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
   C.fn = fn;
   C.user = user;
   C.ctx = ctx;
+  C.base_fd = -1;
   pcfg cfg;
   make_cfg(opt, &cfg);
 
   exo_progress(ctx, EXO_STAGE_PARSE, 0, fsize);
   uint64_t bytes = 0, psize = 0;
-  int fd = opt->threads > 1 ? exo_input_plain_fd(in, &psize) : -1;
-  if (fd < 0) {
+  int fd = opt->threads > 1 || ranged ? exo_input_plain_fd(in, &psize) : -1;
+  if (ranged && fd < 0) {
+    st = EXO_FAIL(ctx, EXO_EARG, "'%s' is not a plain regular file: it cannot be read by byte ranges",
+                  path);
+  } else if (ranged) {
+    /* the BOM and the header lines (whatever the range), then the lines
+     * that start in [from, to) with its boundaries moved to line starts */
+    uint64_t data_off = 0, s = 0, e = 0;
+    int at_eof = 0;
+    st = run_sequential(&C, in, &cfg, opt->header_lines, 1, fsize, &data_off, &at_eof, &bytes);
+    if (st == EXO_OK && !at_eof) st = line_start_at(&C, fd, from, data_off, psize, &s);
+    if (st == EXO_OK && !at_eof) st = line_start_at(&C, fd, to, data_off, psize, &e);
+    if (st == EXO_OK && !at_eof && s < e) {
+      if (s > data_off) { /* line numbers from s; the lines before are counted on error */
+        C.lineno = 0;
+        C.base_fd = fd;
+        C.base_end = s;
+      }
+      size_t block = opt->block_bytes ? opt->block_bytes : PAR_BLOCK;
+      st = run_parallel(&C, fd, s, e, &cfg, opt->threads > 1 ? opt->threads : 1, block, fsize);
+      if (st == EXO_OK) bytes = e - s;
+    }
+  } else if (fd < 0) {
     st = run_sequential(&C, in, &cfg, opt->header_lines, 0, fsize, NULL, NULL, &bytes);
   } else {
     /* the BOM and the header lines sequentially, the rest in parallel */
@@ -1145,4 +1234,28 @@ exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
   }
   exo_input_close(in);
   return st;
+}
+
+exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
+                          exo_names *names, exo_edge_fn fn, void *user,
+                          exo_ctx *ctx, exo_parse_stats *stats) {
+  return parse_impl(path, opt, names, fn, user, ctx, stats, 0, 0, 0);
+}
+
+exo_status exo_parse_range(const char *path, const exo_parse_options *opt, uint64_t from,
+                           uint64_t to, exo_names *names, exo_edge_fn fn, void *user,
+                           exo_ctx *ctx, exo_parse_stats *stats) {
+  return parse_impl(path, opt, names, fn, user, ctx, stats, 1, from, to);
+}
+
+int exo_parse_splittable(const char *path, uint64_t *size) {
+  exo_ctx scratch;
+  exo_ctx_init(&scratch);
+  exo_input *in = NULL;
+  if (exo_input_open(&in, path, &scratch) != EXO_OK) return 0;
+  uint64_t psize = 0;
+  int ok = exo_input_plain_fd(in, &psize) >= 0;
+  exo_input_close(in);
+  if (ok) *size = psize;
+  return ok;
 }

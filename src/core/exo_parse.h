@@ -87,6 +87,25 @@ exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
                           exo_names *names, exo_edge_fn fn, void *user,
                           exo_ctx *ctx, exo_parse_stats *stats);
 
+/* Parse the lines of the plain (uncompressed) regular file `path` that
+ * start in the byte range [from, to) (to may exceed the file size): the two
+ * boundaries move forward to line starts (a line starts at 0, after the BOM
+ * and header, or after an LF), so the ranges [0, x), [x, y), [y, size) of
+ * P readers together parse every line exactly once, a line that straddles a
+ * boundary going to the range it starts in. The BOM and the header lines
+ * are read (and skipped) whatever the range. Lines are parsed with
+ * max(threads, 1) worker threads and positioned reads, as exo_parse_file's
+ * parallel path. Error messages name the file and the absolute line number:
+ * only on that error path the lines before the range are counted, with a
+ * second read of the file's prefix. stats->lines counts the header lines and
+ * the range's lines. EXO_EARG when the file is not plain and regular (gzip,
+ * pipe): exo_parse_splittable() says which files can be split. */
+exo_status exo_parse_range(const char *path, const exo_parse_options *opt, uint64_t from,
+                           uint64_t to, exo_names *names, exo_edge_fn fn, void *user,
+                           exo_ctx *ctx, exo_parse_stats *stats);
+/* 1 and *size = its bytes when exo_parse_range can read path; 0 otherwise. */
+int exo_parse_splittable(const char *path, uint64_t *size);
+
 /* Parse a weight field [s, s+len). Returns 0 and sets *w on success; -1 if
  * it is not a number; -2 if NaN or infinite; -3 if beyond float range. */
 int exo_parse_weight(const char *s, size_t len, float *w);

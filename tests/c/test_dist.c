@@ -101,6 +101,10 @@ static void *rank_main(void *arg) {
   return NULL;
 }
 
+/* Edge filters of the next run_world calls (the input options). */
+static float g_min_weight;
+static int g_drop_self;
+
 /* Run P ranks on `files`; returns rank 0's status; ranks[] keep the rest.
  * Every rank's temporary directory must be empty afterwards. */
 static exo_status run_world(int P, const char *const *files, size_t nfiles, int directed,
@@ -121,6 +125,8 @@ static exo_status run_world(int P, const char *const *files, size_t nfiles, int 
     me->opt.nfiles = nfiles;
     me->opt.parse.sep = '\t';
     me->opt.directed = directed;
+    me->opt.min_weight = g_min_weight;
+    me->opt.drop_self_loops = g_drop_self;
     me->opt.tmpdir = me->tmpdir;
     me->opt.memory_limit = (uint64_t)4 << 20;
     me->opt.exchange_bytes = 100; /* many rounds */
@@ -275,12 +281,91 @@ START_TEST(dist_bad_line_stops_every_rank) {
 }
 END_TEST
 
+/* The three files of write_graph as one file: P = 2, 3, 4 cut it into byte
+ * ranges (fewer files than ranks) and must see every line once: the same
+ * counts and clusters as P = 1. Then the input filters: --min-weight 0.5
+ * drops the three weak edges, dropping self-loops the one self-loop; their
+ * nodes stay. A bad line near the end is named with its absolute line. */
+START_TEST(dist_one_file_cut_into_ranges) {
+  char *dir = tu_mkdtemp();
+  char **files = write_graph(dir, 0);
+  size_t total = 0;
+  char *parts[3];
+  for (int f = 0; f < 3; f++) {
+    size_t l;
+    parts[f] = tu_read_file(files[f], &l);
+    total += l;
+  }
+  char *all = calloc(total + 64, 1);
+  for (int f = 0; f < 3; f++) {
+    strcat(all, parts[f]);
+    free(parts[f]);
+  }
+  char *one = tu_write_text(dir, "one.tsv", all);
+  const char *list[1] = {one};
+  fake_rank ranks[MAXP];
+  for (int filt = 0; filt <= 1; filt++) {
+    g_min_weight = filt ? 0.5f : 0.0f;
+    g_drop_self = filt;
+    for (int P = 1; P <= 4; P++) {
+      char *out = tu_path(dir, "out.tsv");
+      ck_assert_int_eq(run_world(P, list, 1, 0, 42, out, ranks), EXO_OK);
+      for (int r = 0; r < P; r++) {
+        ck_assert_uint_eq(ranks[r].res.num_nodes, 26);
+        ck_assert_uint_eq(ranks[r].res.num_lines, 3 * 28 + 5);
+        ck_assert_uint_eq(ranks[r].res.num_arcs, filt ? 2 * (3 * 28) : 2 * (3 * 28 + 3) + 1);
+        ck_assert_uint_eq(ranks[r].res.num_clusters, 5);
+      }
+      check_clusters(out);
+      unlink(out);
+      free(out);
+    }
+  }
+  g_min_weight = 0.0f;
+  g_drop_self = 0;
+  /* a bad line (the last but one): line 3 * 28 + 5 - 1 of the file */
+  char *nl = all + strlen(all) - 1;
+  do nl--; while (*nl != '\n');
+  char *bad_text = calloc(total + 64, 1);
+  memcpy(bad_text, all, (size_t)(nl + 1 - all));
+  strcat(bad_text, "p\tq\tr\ts\n");
+  strcat(bad_text, nl + 1);
+  char *bad = tu_write_text(dir, "bad.tsv", bad_text);
+  const char *blist[1] = {bad};
+  char *out = tu_path(dir, "out.tsv");
+  char want[64];
+  snprintf(want, sizeof want, "bad.tsv:%d:", 3 * 28 + 5);
+  for (int P = 2; P <= 4; P++) {
+    ck_assert_int_eq(run_world(P, blist, 1, 0, 1, out, ranks), EXO_EINPUT);
+    ck_assert_int_eq(ranks[P - 1].st, EXO_EINPUT); /* the last range holds it */
+    if (!strstr(ranks[P - 1].ctx.err.msg, want))
+      ck_abort_msg("P=%d: '%s' does not name %s", P, ranks[P - 1].ctx.err.msg, want);
+    ck_assert_int_ne(access(out, F_OK), 0);
+  }
+  unlink(bad);
+  unlink(one);
+  free(bad);
+  free(one);
+  free(out);
+  free(bad_text);
+  free(all);
+  for (int f = 0; f < 3; f++) {
+    unlink(files[f]);
+    free(files[f]);
+  }
+  free(files);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *dist_suite(void) {
   Suite *s = suite_create("dist");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, dist_clusters_any_p);
   tcase_add_test(tc, dist_bad_line_stops_every_rank);
+  tcase_add_test(tc, dist_one_file_cut_into_ranges);
   suite_add_tcase(s, tc);
   return s;
 }

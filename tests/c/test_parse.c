@@ -129,6 +129,7 @@ static void free_result(result *r) {
 }
 
 /* Parse `paths` in order into one table; render the edges by name. */
+static void finish_result(exo_names *t, char *np, exo_ctx *ctx, result *r);
 static void parse_paths(const char *dir, const char *const *paths, int n,
                         const exo_parse_options *opt, exo_ctx *ctx, result *r) {
   memset(r, 0, sizeof *r);
@@ -138,6 +139,11 @@ static void parse_paths(const char *dir, const char *const *paths, int n,
   r->st = EXO_OK;
   for (int i = 0; i < n && r->st == EXO_OK; i++)
     r->st = exo_parse_file(paths[i], opt, t, collect, &r->c, ctx, &r->stats);
+  finish_result(t, np, ctx, r);
+}
+
+/* Close the table, read its names back and render r's edges by name. */
+static void finish_result(exo_names *t, char *np, exo_ctx *ctx, result *r) {
   snprintf(r->msg, sizeof r->msg, "%s", ctx->err.msg);
   exo_ctx fctx;
   exo_ctx_init(&fctx);
@@ -1704,6 +1710,93 @@ START_TEST(columns_match_naive_split) {
 }
 END_TEST
 
+/* ---- byte ranges (exo_parse_range) --------------------------------------------- */
+
+/* Parse the ranges [cut[i], cut[i+1]) of `path` in order into one table,
+ * stopping at the first error; rendered as parse_paths does. */
+static void parse_ranges(const char *dir, const char *path, const uint64_t *cut, int ncut,
+                         const exo_parse_options *opt, exo_ctx *ctx, result *r) {
+  memset(r, 0, sizeof *r);
+  char *np = tu_path(dir, "names.txt");
+  exo_names *t = NULL;
+  ck_assert_int_eq(exo_names_create(&t, np, ctx), EXO_OK);
+  r->st = EXO_OK;
+  for (int i = 0; i + 1 < ncut && r->st == EXO_OK; i++)
+    r->st = exo_parse_range(path, opt, cut[i], cut[i + 1], t, collect, &r->c, ctx, &r->stats);
+  finish_result(t, np, ctx, r);
+}
+
+/* A file with a BOM, a 2-line header, CRLF and empty lines, a long name and
+ * a last line without LF, optionally with bad lines: cut into two ranges at
+ * every byte, and into three at many pairs of bytes (threads 1 and 3, tiny
+ * blocks), the ranges in order give the whole-file parse's edges, names and
+ * first error with its absolute line number (counted on the error path). */
+START_TEST(ranges_every_cut) {
+  char *dir = fast_tmpdir();
+  char longname[200];
+  memset(longname, 'n', sizeof longname - 1);
+  longname[sizeof longname - 1] = '\0';
+  static const char *tails[] = {"\nx\ty", "\nq\tr\tnan\nz\tz\n", "\nbad line\nq\tr\t1\nalso bad\n"};
+  for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+    strbuf u = {0};
+    sb_printf(&u, "\xef\xbb\xbfhead one\r\nhead\ttwo\n");
+    sb_printf(&u, "a\tb\t1\r\n\r\n\nb\tc\t2.5\r\n");
+    sb_add(&u, longname, strlen(longname));
+    sb_printf(&u, "\ta\t3\r\nc\td\t4\nd\te\t5\n\ne\tf\t6\nf\ta\t7");
+    sb_add(&u, tails[t], strlen(tails[t]));
+    char *path = tu_path(dir, "range.tsv");
+    ck_assert_int_eq(tu_write_file(path, u.p, u.len), 0);
+    uint64_t size = 0;
+    ck_assert_int_eq(exo_parse_splittable(path, &size), 1);
+    ck_assert_uint_eq(size, u.len);
+    exo_parse_options o = opts('\t', 2, 0);
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    result whole;
+    const char *paths[1] = {path};
+    parse_paths(dir, paths, 1, &o, &ctx, &whole);
+    ck_assert_int_eq(whole.st, t == 0 ? EXO_OK : EXO_EINPUT);
+    for (uint64_t x = 0; x <= u.len + 1; x++) {
+      for (uint64_t y = x; y <= u.len + 1; y += (x % 7 == 0 ? 1 : u.len + 2)) {
+        uint64_t cut[4] = {0, x, y, u.len + 5};
+        o.threads = (int)(x % 2) * 2 + 1;
+        o.block_bytes = 1 + (size_t)(y % 5);
+        exo_ctx_init(&ctx);
+        result r;
+        parse_ranges(dir, path, cut, 4, &o, &ctx, &r);
+        if (r.st != whole.st || strcmp(r.text, whole.text) || strcmp(r.msg, whole.msg) ||
+            r.names.n != whole.names.n)
+          ck_abort_msg("tail %zu, cuts %llu %llu: got %d '%s' [%s], want %d '%s' [%s]", t,
+                       (unsigned long long)x, (unsigned long long)y, (int)r.st, r.msg, r.text,
+                       (int)whole.st, whole.msg, whole.text);
+        free_result(&r);
+      }
+    }
+    if (t > 0) ck_assert_ptr_nonnull(strstr(whole.msg, ":13: ")); /* the first bad line */
+    free_result(&whole);
+    free(path);
+    free(u.p);
+  }
+  /* gzip is not splittable: refused with EXO_EARG, and said so beforehand */
+  char *gz = tu_path(dir, "range.tsv.gz");
+  ck_assert_int_eq(tu_write_gzip(gz, "a\tb\t1\n", 6), 0);
+  uint64_t size = 0;
+  ck_assert_int_eq(exo_parse_splittable(gz, &size), 0);
+  exo_parse_options o = opts('\t', 0, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  result r;
+  uint64_t cut[2] = {0, 100};
+  parse_ranges(dir, gz, cut, 2, &o, &ctx, &r);
+  ck_assert_int_eq(r.st, EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(r.msg, "byte ranges"));
+  free_result(&r);
+  free(gz);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *parse_suite(void) {
   Suite *s = suite_create("parse");
   TCase *tc = tcase_create("parse");
@@ -1737,6 +1830,7 @@ Suite *parse_suite(void) {
   tcase_add_test(tp, parallel_callback_failure_and_interrupt);
   tcase_add_test(tp, parallel_long_lines);
   tcase_add_test(tp, parallel_falls_back_for_streams);
+  tcase_add_test(tp, ranges_every_cut);
   suite_add_tcase(s, tp);
   return s;
 }

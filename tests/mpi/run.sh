@@ -13,6 +13,15 @@
 #     file and line, a non-zero exit, no output and no temporary files;
 #  5. a full disk on rank 1 (a 1 MiB tmpfs as its --tempdir; skipped with
 #     the reason where mounting is not allowed) stops every rank, exit code 4;
+#  7. search-tool input: a 12-column BLAST/DIAMOND-like file (e-values,
+#     reversed duplicates, self hits) with --format blast (P = 1, 2, 4),
+#     --min-weight, --columns/--self-hits/--combine and --threads give the
+#     CLI's vertex set and arc count and its NMI within 0.01; exolabel's
+#     options this mode cannot honour are refused by name (exit 2);
+#  8. one plain file with a header at P = 1, 2, 4 (cut into byte ranges at
+#     P > 1): the CLI's vertex set, edge and arc counts; a malformed line in
+#     the middle, and one next to a range boundary, are named with their
+#     absolute line numbers;
 #  6. a rank killed with SIGKILL mid-run (the other rank blocked reading a
 #     FIFO) ends the job with a non-zero exit within 30 s; the surviving
 #     rank removes its temporary directory.
@@ -103,6 +112,128 @@ if run_mpi 2 "$WORK/mpi-d.tsv" "$WORK/mpi-d.err" -v --directed --seed 3 "${PARTS
 else
   bad "directed P=2: exit status ($(head -c 400 "$WORK/mpi-d.err"))"
 fi
+
+# ---- one file cut into byte ranges (fewer files than ranks) ----------------
+# The whole graph in one plain file, with a 3-line header: P = 2 and 4 read
+# it by byte ranges (every rank a range; lines straddling a boundary go to
+# the rank they start in), P = 1 whole; each must see every line once.
+{ printf '# header 1\n# header 2\nq\ts\tw\n'; cat "$WORK/g.tsv"; } > "$WORK/one.tsv"
+"$CLI" --seed 5 --threads 1 --header 3 --stats -o "$WORK/cli-one.tsv" "$WORK/one.tsv" 2> "$WORK/cli-one.err"
+for P in 1 2 4; do
+  if ! run_mpi "$P" "$WORK/one$P.tsv" "$WORK/one$P.err" -v --seed 5 --header 3 --threads 2 "$WORK/one.tsv"; then
+    bad "one file P=$P: exit status ($(head -c 400 "$WORK/one$P.err"))"
+    continue
+  fi
+  check "one file P=$P: same vertex set as the CLI" cmp -s <(names_of "$WORK/one$P.tsv") <(names_of "$WORK/cli-one.tsv")
+  check "one file P=$P: edge count = data lines" test "$(stat_of edges "$WORK/one$P.err")" = 200000
+  check "one file P=$P: same arc count as the CLI" test "$(stat_of arcs "$WORK/one$P.err")" = "$(stat_of arcs "$WORK/cli-one.err")"
+  if [ "$P" -gt 1 ]; then # every rank read a share
+    check "one file P=$P: every rank owns arcs" \
+      awk -F'\t' -v P="$P" '$1 == "rank" && $2 ~ /^[0-9]+$/ { n++; if ($4 + 0 < 1) bad = 1 } END { exit !(n == P && !bad) }' "$WORK/one$P.err"
+  fi
+done
+# a malformed line in the middle of a file cut across 4 ranks: the message
+# names its absolute line (123460 = 3 header lines + 123457), the rank whose
+# range holds it reports it, the others stop
+awk 'NR == 123460 { print "x\ty\tbad-weight"; next } { print }' "$WORK/one.tsv" > "$WORK/onebad.tsv"
+run_mpi 4 "$WORK/onebad-out.tsv" "$WORK/onebad.err" --header 3 "$WORK/onebad.tsv"
+rc=$?
+echo "malformed line in a cut file: exit $rc; $(grep -m1 'error' "$WORK/onebad.err")"
+check "cut file: exit 3 (input)" test "$rc" -eq 3
+check "cut file: the message names onebad.tsv line 123460" grep -q "rank 2: error: .*onebad.tsv:123460: weight 'bad-weight'" "$WORK/onebad.err"
+check "cut file: no output, no temporary files" test ! -e "$WORK/onebad-out.tsv" -a -z "$(ls -A "$WORK/tmp")"
+# next to a range boundary: rank 3's range starts at the first line start at
+# or after off = 3/4 of the bytes; the line before it (which straddles off
+# unless byte off-1 is an LF) is rank 2's. Each case turns one line into a
+# one-field line of the same length (its tabs become '_'), so the ranges
+# stay where they were.
+off=$(( $(stat -c %s "$WORK/one.tsv") * 3 / 4 ))
+lf_before=$(head -c "$off" "$WORK/one.tsv" | wc -l)
+if [ "$(head -c "$off" "$WORK/one.tsv" | tail -c 1 | od -An -tx1 | tr -d ' ')" = 0a ]; then
+  first=$((lf_before + 1))
+else
+  first=$((lf_before + 2))
+fi
+for case in "3 $first" "2 $((first - 1))"; do
+  set -- $case
+  awk -v L="$2" 'NR == L { gsub(/\t/, "_") } { print }' "$WORK/one.tsv" > "$WORK/edge.tsv"
+  run_mpi 4 "$WORK/edge-out.tsv" "$WORK/edge.err" --header 3 "$WORK/edge.tsv"
+  echo "one-field line $2 next to the boundary at byte $off: $(grep -m1 'error' "$WORK/edge.err")"
+  check "cut file: line $2 next to a range boundary named by rank $1" \
+    grep -q "rank $1: error: .*edge.tsv:$2: " "$WORK/edge.err"
+done
+
+# ---- search-tool input (--format blast and its options) against the CLI -----
+# A 12-column DIAMOND/BLAST-like file made from the planted graph: e-value
+# 10^(-40 w), every 10th hit also reported the other way round with another
+# e-value (combine max keeps the larger weight), every 50th query with a self
+# hit (dropped), in two files.
+awk -F'\t' -v OFS='\t' '{
+  e = 10 ^ (-40 * $3)
+  printf "%s\t%s\t%.1f\t120\t4\t0\t1\t120\t1\t120\t%.3e\t%.1f\n", $1, $2, 50 + 50 * $3, e, 400 * $3
+  if (NR % 10 == 0) printf "%s\t%s\t%.1f\t120\t4\t0\t1\t120\t1\t120\t%.3e\t%.1f\n", $2, $1, 60, e * 1e-3, 410 * $3
+  if (NR % 50 == 0) printf "%s\t%s\t100.0\t120\t0\t0\t1\t120\t1\t120\t0\t500.0\n", $1, $1
+}' "$WORK/g.tsv" > "$WORK/hits.m8"
+(cd "$WORK" && split -n l/2 -d --additional-suffix=.m8 hits.m8 hits && rm hits.m8)
+HITS=("$WORK/hits00.m8" "$WORK/hits01.m8")
+input_case() { # name P... -- options...
+  local name=$1; shift
+  local ps=()
+  while [ "$1" != "--" ]; do ps+=("$1"); shift; done
+  shift
+  "$CLI" --seed 5 --threads 1 --resolution 0 --stats -o "$WORK/cli-$name.tsv" "$@" "${HITS[@]}" 2> "$WORK/cli-$name.err"
+  local c_arcs c_nmi
+  c_arcs=$(stat_of arcs "$WORK/cli-$name.err")
+  c_nmi=$($NMI "$WORK/truth.tsv" "$WORK/cli-$name.tsv")
+  for P in "${ps[@]}"; do
+    local out=$WORK/mpi-$name-$P.tsv
+    if ! run_mpi "$P" "$out" "$WORK/mpi-$name-$P.err" -v --seed 5 "$@" "${HITS[@]}"; then
+      bad "$name P=$P: exit status ($(head -c 400 "$WORK/mpi-$name-$P.err"))"
+      continue
+    fi
+    local nmi
+    nmi=$($NMI "$WORK/truth.tsv" "$out")
+    echo "$name P=$P: $(stat_of arcs "$WORK/mpi-$name-$P.err") arcs (CLI $c_arcs), NMI $nmi (CLI $c_nmi)"
+    check "$name P=$P: same vertex set as the CLI" cmp -s <(names_of "$out") <(names_of "$WORK/cli-$name.tsv")
+    check "$name P=$P: same arc count as the CLI" test "$(stat_of arcs "$WORK/mpi-$name-$P.err")" = "$c_arcs"
+    check "$name P=$P: NMI $nmi within 0.01 of the CLI's $c_nmi" \
+      awk -v a="$nmi" -v b="$c_nmi" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01) }'
+  done
+}
+input_case blast 1 2 4 -- --format blast
+input_case blast-minw 2 -- --format blast --min-weight 10 --attenuation 0 --refine 0 --algorithm lp
+input_case columns 2 -- --columns 2,1,12 --self-hits keep --combine sum --threads 2
+# the options change the graph: the arc counts differ between the cases
+check "input options change the graph (blast vs --min-weight 10 vs columns)" \
+  test "$(stat_of arcs "$WORK/cli-blast.err")" != "$(stat_of arcs "$WORK/cli-blast-minw.err")" -a \
+       "$(stat_of arcs "$WORK/cli-blast.err")" != "$(stat_of arcs "$WORK/cli-columns.err")"
+# --threads only changes how a rank parses: the same bytes
+run_mpi 2 "$WORK/thr1.tsv" "$WORK/thr1.err" --seed 5 --format blast --threads 1 "${HITS[@]}"
+run_mpi 2 "$WORK/thr2.tsv" "$WORK/thr2.err" --seed 5 --format blast --threads 2 "${HITS[@]}"
+check "--threads 1 and 2 give the same bytes at P=2" cmp -s "$WORK/thr1.tsv" "$WORK/thr2.tsv"
+check "--format blast: P=2 output equals the P=2 run of the case above" cmp -s "$WORK/thr1.tsv" "$WORK/mpi-blast-2.tsv"
+
+# ---- options exolabel has that this mode refuses, by name -----------------------
+refused() { # expected-text options...
+  local want=$1; shift
+  run_mpi 2 "$WORK/refused.tsv" "$WORK/refused.err" "$@" "${HITS[0]}"
+  local rc=$?
+  if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$WORK/refused.err" && [ ! -e "$WORK/refused.tsv" ]; then
+    ok "refused with exit 2: $*"
+  else
+    bad "refused: $* (exit $rc, stderr: $(head -c 300 "$WORK/refused.err"))"
+  fi
+}
+refused "--attenuation is not available in MPI mode" --attenuation 0.5
+refused "--resolution is not available in MPI mode" --resolution 1
+refused "--refine is not available in MPI mode" --refine 2
+refused "--algorithm leiden is not available in MPI mode" --algorithm leiden
+refused "--objective is not available in MPI mode" --objective cpm
+refused "--add-self-loops is not available in MPI mode" --add-self-loops 0.5
+refused "standard input ('-') is not available in MPI mode" -
+refused "--weight-transform neglog10 needs a weight column" --columns 1,2 --weight-transform neglog10
+refused "--format must be 'edges' or 'blast'" --format m8
+check "refusals: no temporary files" test -z "$(ls -A "$WORK/tmp")"
 
 # ---- a malformed line on rank 1 -----------------------------------------------
 printf 'a\tb\t1\nb\tc\t1\n' > "$WORK/good.tsv"
