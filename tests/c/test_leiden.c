@@ -383,8 +383,9 @@ START_TEST(test_aggregate_matches_reference) {
 END_TEST
 
 /* The same labels and quality for memory limits that read the hub's list
- * in chunks and sort in many runs, or all at once; with u64 ids too. The
- * private directory is gone afterwards. */
+ * in chunks and sort in many runs, or all at once; with u64 ids too; and
+ * for 1, 2 or 3 threads (the aggregation sort's run thread and merge
+ * ranges). The private directory is gone afterwards. */
 START_TEST(test_same_result_any_memory) {
   const uint64_t n = 3000;
   tu_edge *e = malloc((n * 10 + 4 * n) * sizeof *e);
@@ -396,12 +397,15 @@ START_TEST(test_same_result_any_memory) {
   for (int obj = 0; obj <= 1; obj++) {
     uint64_t *first = NULL;
     double q0 = 0.0;
-    const uint64_t mems[3] = {(uint64_t)1 << 30, 1 << 17, 1 << 17};
-    for (int i = 0; i < 3; i++) {
+    const uint64_t mems[6] = {(uint64_t)1 << 30, 1 << 17, 1 << 17, 1 << 17, (uint64_t)1 << 30,
+                              1 << 18};
+    const int threads[6] = {1, 1, 1, 2, 3, 2};
+    for (int i = 0; i < 6; i++) {
       exo_ctx ctx;
       exo_ctx_init(&ctx);
       exo_leiden_params p = lparams(g.dir, obj, obj ? 0.02 : 1.0, mems[i]);
-      p.force_wide_ids = i == 2;
+      p.force_wide_ids = i == 2 || i == 5;
+      p.threads = threads[i];
       int before = tu_count_entries(g.dir);
       exo_leiden_result r;
       ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
