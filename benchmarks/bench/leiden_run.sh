@@ -2,7 +2,7 @@
 # benchmarks/bench/leiden_run.sh: the three Leiden figures of issue 11 in one
 # command (not part of CI; about an hour on a quiet 2-core machine):
 #
-#   benchmarks/bench/leiden_run.sh [20m|all]      (make leiden-bench)
+#   benchmarks/bench/leiden_run.sh [20m|100m|all]      (make leiden-bench)
 #
 # 1. 20M-edge graph, REPS repetitions: ExoLabel() from R with the label
 #    propagation defaults, then with algorithm = "leiden" (same threads, same
@@ -10,7 +10,7 @@
 # 2. The same graph through data.table::fread + igraph::graph_from_data_frame
 #    + igraph::cluster_leiden(objective_function = "modularity")
 #    (igraph_run.R leiden), IGRAPH_REPS repetitions (default REPS).
-# 3. With "all": the 100M-edge graph, generated into BENCH_DIR and deleted
+# 3. With "100m" (only this) or "all": the 100M-edge graph, generated into BENCH_DIR and deleted
 #    at the end, Leiden uncapped and under a cgroup v1 memory cap of CAP
 #    (1G) with cgroup_run.sh (needs root), CG_REPS repetitions (default 1).
 #
@@ -61,7 +61,8 @@ gen() { # gen FILE NODES EDGES
 }
 
 f=$BENCH_DIR/g20m.tsv
-gen "$f" 1e6 2e7
+[ "$WHAT" = 100m ] || gen "$f" 1e6 2e7
+[ "$WHAT" = 100m ] && REPS=0 IGRAPH_REPS=0
 for rep in $(seq 1 "$REPS"); do
   echo "== 20m rep $rep: label propagation, Leiden" >&2
   run_exo 20m "$rep" lp lp "$f"
@@ -74,7 +75,7 @@ for rep in $(seq 1 "$IGRAPH_REPS"); do
     while IFS=$'\t' read -r k v; do record 20m "$rep" "$k" "$v"; done
 done
 
-if [ "$WHAT" = all ]; then
+if [ "$WHAT" = all ] || [ "$WHAT" = 100m ]; then
   g=$BENCH_DIR/g100m-leiden.tsv
   gen "$g" 5e6 1e8
   for rep in $(seq 1 "$CG_REPS"); do
