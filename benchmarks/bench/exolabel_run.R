@@ -36,7 +36,7 @@ vals <- c(wall = t[["elapsed"]], cpu = t[["user.self"]] + t[["sys.self"]],
           nodes = num(res$graph_stats[["num_vertices"]]),
           arcs = num(res$graph_stats[["num_edges"]]),
           clusters = num(st$num_clusters), iterations = num(res$parameters[["iterations"]]),
-          quality = num(res$parameters[["quality"]]),
+          quality = num(res$parameters["quality"]),
           output_bytes = file.size(out),
           names_bytes = as.numeric(system2("sh", c("-c", shQuote(paste("cut -f1", shQuote(out), "| wc -c"))),
                                            stdout = TRUE)))
