@@ -258,9 +258,9 @@
 #' and `resolution` is a granularity knob: with
 #' `objective = "CPM"` a cluster must hold more edge weight per pair of
 #' members than `resolution`, so raising it splits superfamilies into
-#' families and lowering it joins them. It costs several times the time of
-#' label propagation (about 6 times its CPU time on a graph of 2 x 10^7
-#' edges, see `benchmarks/quality/LEIDEN.md`). Use Leiden when the
+#' families and lowering it joins them. It costs a few times the time of
+#' label propagation (about 2.3 times its CPU time for the whole call on a
+#' graph of 2 x 10^7 edges, see `benchmarks/quality/LEIDEN.md`). Use Leiden when the
 #' network is noisy, when you need a granularity knob, or when a result
 #' must not contain a disconnected or a giant cluster; use label
 #' propagation for a fast first look at a huge network.
