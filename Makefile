@@ -30,7 +30,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench profile ssn-bench win-test portable-test
+.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench leiden-bench profile ssn-bench win-test portable-test
 
 all: ctest
 
@@ -306,6 +306,15 @@ check: deps
 SIZE ?= small
 bench: install
 	BUILD=$(BUILD) RLIB=$(RLIB) SIZE=$(SIZE) bash benchmarks/bench/run.sh
+
+# make leiden-bench [LEIDEN_BENCH=20m|all] [REPS=3]: the Leiden figures of
+# benchmarks/quality/LEIDEN.md (Leiden against the label-propagation defaults
+# and against fread + igraph's cluster_leiden on the 20M-edge graph; with
+# all, the 100M-edge graph under a 1 GiB cgroup v1 cap, as root); see
+# benchmarks/bench/leiden_run.sh. Not part of CI.
+LEIDEN_BENCH ?= 20m
+leiden-bench: install
+	BUILD=$(BUILD) RLIB=$(RLIB) bash benchmarks/bench/leiden_run.sh $(LEIDEN_BENCH)
 
 # make profile [PROFILE_FILE=...] [THREADS=2]: corebench (the C pipeline
 # without R) on the 20M-edge bench graph under `perf record -g`, then the

@@ -258,9 +258,9 @@
 #' and `resolution` is a granularity knob: with
 #' `objective = "CPM"` a cluster must hold more edge weight per pair of
 #' members than `resolution`, so raising it splits superfamilies into
-#' families and lowering it joins them. It costs several times the time of
-#' label propagation (about 6 times its CPU time on a graph of 2 x 10^7
-#' edges, see `benchmarks/quality/LEIDEN.md`). Use Leiden when the
+#' families and lowering it joins them. It costs a few times the time of
+#' label propagation (about 2.3 times its CPU time for the whole call on a
+#' graph of 2 x 10^7 edges, see `benchmarks/quality/LEIDEN.md`). Use Leiden when the
 #' network is noisy, when you need a granularity knob, or when a result
 #' must not contain a disconnected or a giant cluster; use label
 #' propagation for a fast first look at a huge network.
@@ -284,15 +284,18 @@
 #' guarantees, and the seeded order remains the only randomness); the
 #' parts become the nodes of the next, smaller graph, written by the same
 #' external sort as the input graph. Levels repeat until every community is
-#' one node, and the whole algorithm repeats from its result until a round
-#' moves no node or stops improving the score. The score reached is
+#' one node, and the whole algorithm runs again from its result: twice by
+#' default, as igraph's `cluster_leiden()` (`iterations = k` allows up to
+#' `k` rounds), fewer when a round moves no node or stops improving the
+#' score. The score reached is
 #' reported as `quality` in `$parameters`. Memory: about 32 bytes per node
 #' on top of `memory_limit` (40 with more than 2^32 nodes): node weights
 #' and the graph's offsets are read from disk block by block; temporary
 #' disk grows by the coarse graphs (at most the size of the input graph)
 #' and 8 to 24 bytes per node. Results are seeded and do not depend on
-#' `memory_limit` or `threads` (`threads` speeds up reading the input; the
-#' clustering runs on one thread).
+#' `memory_limit` or `threads` (`threads` speeds up reading the input and
+#' the sorts that build each smaller graph; moving and refinement run on
+#' one thread).
 #'
 #' Why an argument of `ExoLabel()` rather than a separate function: the
 #' inputs, the output file, the memory and disk arguments and the result
@@ -380,8 +383,9 @@
 #' @param ignore_weights If `TRUE`, every edge has weight 1 and columns after
 #'   the second are ignored.
 #' @param iterations Hard cap on how often a node is processed; `0`
-#'   (default) chooses it automatically. A vector runs one clustering per
-#'   value.
+#'   (default) chooses it automatically. With `algorithm = "leiden"`: the
+#'   number of rounds of the whole algorithm (at most; `0` = 2, igraph's
+#'   default). A vector runs one clustering per value.
 #' @param return_table If `TRUE`, return a `data.frame(Vertex, Cluster)`
 #'   instead of a file path; names are returned byte for byte as in the input.
 #' @param use_fast_sort Accepted for compatibility with SynExtend's
@@ -427,8 +431,8 @@
 #'   kept, weights add up) or `"max"` (one edge per pair, the largest
 #'   weight).
 #' @param algorithm `"lp"` (label propagation, default) or `"leiden"`; see
-#'   Leiden. With `"leiden"`, `add_self_loops`, `attenuation`, `iterations`
-#'   and `refine` are not used.
+#'   Leiden. With `"leiden"`, `add_self_loops`, `attenuation` and `refine`
+#'   are not used, and `iterations` counts rounds of Leiden.
 #' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
 #'   (constant Potts model).
 #' @param resolution A number >= 0, default `1`, the resolution `gamma`

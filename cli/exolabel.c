@@ -48,7 +48,9 @@ static void usage(FILE *f) {
 "                          [add_self_loops]\n"
 "      --attenuation A     attenuation power, >= 0 (default 0) [attenuation]\n"
 "      --ignore-weights    every edge weighs 1 [ignore_weights]\n"
-"      --iterations N      cap on visits per node, 0 = automatic (default)\n"
+"      --iterations N      cap on visits per node, 0 = automatic (default);\n"
+"                          leiden: iterations of the whole algorithm, at\n"
+"                          most N, 0 = 2 (default, as igraph)\n"
 "                          [iterations]\n"
 "      --refine N          up to N modularity-safe merge passes after label\n"
 "                          propagation, 0 = none (default) [refine]\n"
@@ -483,6 +485,7 @@ int main(int argc, char **argv) {
     lp.resolution = resolution;
     lp.seed = seed;
     lp.memory_limit = memory;
+    lp.iterations = iterations ? (uint32_t)iterations : EXO_LEIDEN_DEFAULT_ITERATIONS;
     st = exo_graph_leiden(g, &lp, target, sep, &ctx, &res);
   } else {
     st = exo_graph_cluster_refined(g, &p, &rp, target, sep, &ctx, &res);

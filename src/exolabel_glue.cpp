@@ -530,7 +530,9 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     std::memset(&lp, 0, sizeof lp);
     lp.objective = cpm[i] ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;
     lp.resolution = resolution[i];
-    lp.iterations = 0; // until an iteration no longer improves the quality
+    // iterations = 0 (the R default): igraph's default of 2 iterations
+    lp.iterations = iterations[i] > 0 ? static_cast<uint32_t>(iterations[i])
+                                      : EXO_LEIDEN_DEFAULT_ITERATIONS;
     lp.seed = p.seed;
     lp.memory_limit = opt.memory_limit;
     exo_status cs =

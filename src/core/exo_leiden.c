@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exo_io.h"
 #include "exo_output.h"
@@ -29,6 +30,20 @@
 #define LD_NONE UINT64_MAX
 #define LD_EPS 1e-12
 #define LD_POLL_BLOCKS 16u
+#define LD_WHOLE_BLOCK 16u /* active nodes from which moving reads a block's lists at once */
+#define LD_PREFETCH 16u /* arcs ahead whose neighbour's entry is prefetched */
+
+#if defined(__GNUC__)
+#define LD_PREFETCH_ADDR(p) __builtin_prefetch(p)
+#else
+#define LD_PREFETCH_ADDR(p) ((void)0)
+#endif
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* ---- ids: u32 while every id fits, else u64 ----------------------------- */
 typedef struct idvec {
@@ -145,6 +160,7 @@ struct exo_leiden_level {
   uint64_t nactive;
   int fd_off, fd_adj, fd_w;
   char *own_weights; /* weights file this level wrote (input graph) */
+  int keep_weights;  /* own_weights is the run's degree file: keep it */
   uint8_t *buf;
   uint64_t buf_entries;
   uint64_t buf_lo, buf_hi; /* entries held in buf */
@@ -167,10 +183,11 @@ static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 
 static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bit_clr(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 
-/* Read the offsets and weights of block [first, first + cnt); every pass
- * loads its blocks through here, which polls for interrupts every
- * LD_POLL_BLOCKS blocks. */
-static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
+/* Read the offsets and weights of block [first, first + cnt), and its
+ * adjacency lists when `whole` (else chunk_at reads each list visited);
+ * every pass loads its blocks through here, which polls for interrupts
+ * every LD_POLL_BLOCKS blocks. */
+static exo_status load_block_part(exo_leiden_level *lv, uint64_t first, int whole) {
   exo_ctx *ctx = lv->ctx;
   uint64_t cnt = lv->n - first;
   if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
@@ -194,7 +211,7 @@ static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
   lv->blk_cnt = cnt;
   /* the whole block's lists when they fit the buffer */
   uint64_t lo = lv->blk_off[0], hi = lv->blk_off[cnt];
-  if (hi - lo <= lv->buf_entries && hi > lo && !(lo >= lv->buf_lo && hi <= lv->buf_hi)) {
+  if (whole && hi - lo <= lv->buf_entries && hi > lo && !(lo >= lv->buf_lo && hi <= lv->buf_hi)) {
     s = exo_pread_full(lv->fd_adj, lv->buf, (size_t)((hi - lo) * lv->esz), lo * lv->esz,
                        lv->csr.adj_path, ctx);
     if (s) {
@@ -205,6 +222,10 @@ static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
     lv->buf_hi = hi;
   }
   return EXO_OK;
+}
+
+static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
+  return load_block_part(lv, first, 1);
 }
 
 /* Entries [pos, min(hi, pos + buffer)) of the adjacency file: *p, *cnt. */
@@ -224,6 +245,27 @@ static exo_status chunk_at(exo_leiden_level *lv, uint64_t pos, uint64_t hi, cons
   return EXO_OK;
 }
 
+/* Prefetch the entry of the id array (a32 or a64) for the neighbour in
+ * adjacency entry p. A macro: gcc 12 dropped the prefetch when this was an
+ * inline function. */
+#define LD_PREFETCH_NBR(lv, p, wide, a32, a64)                                    \
+  do {                                                                            \
+    uint64_t un_;                                                                 \
+    if (wide) {                                                                   \
+      memcpy(&un_, (p), 8);                                                       \
+    } else {                                                                      \
+      uint32_t u32_;                                                              \
+      memcpy(&u32_, (p), 4);                                                      \
+      un_ = u32_;                                                                 \
+    }                                                                             \
+    if (un_ < (lv)->n) {                                                          \
+      if (a32)                                                                    \
+        LD_PREFETCH_ADDR(&(a32)[un_]);                                            \
+      else                                                                        \
+        LD_PREFETCH_ADDR(&(a64)[un_]);                                            \
+    }                                                                             \
+  } while (0)
+
 static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
   return EXO_FAIL(lv->ctx, EXO_EINTERNAL,
                   "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
@@ -232,19 +274,39 @@ static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
 }
 
 /* Iterate the arcs of node v (in the loaded block): the body sees u and
- * the weight w = |w| (self-loops of the input graph doubled). */
-#define FOR_ARCS(lv, v, u, w, s, body)                                            \
+ * the weight w = |w| (self-loops of the input graph doubled). pf: the id
+ * array the body looks neighbours up in (NULL: none); its entries for the
+ * neighbours LD_PREFETCH arcs ahead are prefetched. */
+#define FOR_ARCS_PF2(lv, v, u, w, s, pf, pfb, body)                               \
   do {                                                                            \
     uint64_t lo_ = (lv)->blk_off[(v) - (lv)->blk_first];                          \
     uint64_t hi_ = (lv)->blk_off[(v) - (lv)->blk_first + 1];                      \
+    const idvec *pf_ = (pf);                                                      \
+    const uint32_t *pf32_ = pf_ ? pf_->a32 : NULL;                                \
+    const uint64_t *pf64_ = pf_ ? pf_->a64 : NULL;                                \
+    const idvec *pfb_ = (pfb);                                                    \
+    const uint32_t *pfb32_ = pfb_ ? pfb_->a32 : NULL;                             \
+    const uint64_t *pfb64_ = pfb_ ? pfb_->a64 : NULL;                             \
+    const size_t esz_ = (lv)->esz;                                                \
+    const int wide_ = (lv)->csr.wide;                                             \
     for (uint64_t pos_ = lo_; pos_ < hi_;) {                                      \
       const uint8_t *p_;                                                          \
       uint64_t c_;                                                                \
       if (((s) = chunk_at((lv), pos_, hi_, &p_, &c_)) != EXO_OK) break;           \
-      for (uint64_t i_ = 0; i_ < c_; i_++, p_ += (lv)->esz) {                     \
+      if (pf_)                                                                    \
+        for (uint64_t j_ = 0; j_ < c_ && j_ < LD_PREFETCH; j_++) {                \
+          LD_PREFETCH_NBR(lv, p_ + j_ * esz_, wide_, pf32_, pf64_);              \
+          if (pfb_) LD_PREFETCH_NBR(lv, p_ + j_ * esz_, wide_, pfb32_, pfb64_);  \
+        }                                                                         \
+      for (uint64_t i_ = 0; i_ < c_; i_++, p_ += esz_) {                          \
         uint64_t u;                                                               \
         float wf_;                                                                \
-        exo_adj_decode(p_, (lv)->csr.wide, &u, &wf_);                             \
+        if (pf_ && i_ + LD_PREFETCH < c_) {                                       \
+          LD_PREFETCH_NBR(lv, p_ + LD_PREFETCH * esz_, wide_, pf32_, pf64_);     \
+          if (pfb_)                                                               \
+            LD_PREFETCH_NBR(lv, p_ + LD_PREFETCH * esz_, wide_, pfb32_, pfb64_); \
+        }                                                                         \
+        exo_adj_decode(p_, wide_, &u, &wf_);                                      \
         if (u >= (lv)->n) {                                                       \
           (s) = bad_nbr((lv), (v), u);                                            \
           break;                                                                  \
@@ -257,6 +319,8 @@ static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
       pos_ += c_;                                                                 \
     }                                                                             \
   } while (0)
+#define FOR_ARCS_PF(lv, v, u, w, s, pf, body) FOR_ARCS_PF2(lv, v, u, w, s, pf, NULL, body)
+#define FOR_ARCS(lv, v, u, w, s, body) FOR_ARCS_PF2(lv, v, u, w, s, NULL, NULL, body)
 
 /* ---- open / free ---------------------------------------------------------- */
 
@@ -271,7 +335,7 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   if (lv->fd_off >= 0) exo_close(lv->fd_off);
   if (lv->fd_adj >= 0) exo_close(lv->fd_adj);
   if (lv->fd_w >= 0) exo_close(lv->fd_w);
-  if (lv->own_weights) exo_unlink(lv->own_weights);
+  if (lv->own_weights && !lv->keep_weights) exo_unlink(lv->own_weights);
   free(lv->own_weights);
   id_free(&lv->comm);
   id_free(&lv->refined);
@@ -323,13 +387,20 @@ static exo_status scan_offsets(exo_leiden_level *lv) {
 }
 
 /* The input graph's node weights: degrees (modularity) or nothing (CPM:
- * every weight is 1, see load_block). */
-static exo_status write_degrees(exo_leiden_level *lv) {
+ * every weight is 1, see load_block). save_path: where to write them for
+ * later levels 0 of the run (kept), else a file of the level's own. */
+static exo_status write_degrees(exo_leiden_level *lv, const char *save_path) {
   exo_ctx *ctx = lv->ctx;
   if (lv->p.objective == EXO_LEIDEN_CPM) return EXO_OK;
   char name[64];
   snprintf(name, sizeof name, "leiden-degrees-%p.bin", (void *)lv);
-  lv->own_weights = exo_path_join(lv->p.tmpdir, name);
+  if (save_path) {
+    size_t len = strlen(save_path) + 1;
+    if ((lv->own_weights = malloc(len)) != NULL) memcpy(lv->own_weights, save_path, len);
+  } else {
+    lv->own_weights = exo_path_join(lv->p.tmpdir, name);
+  }
+  lv->keep_weights = save_path != NULL;
   if (!lv->own_weights) return oom(ctx, "a path");
   exo_writer out;
   memset(&out, 0, sizeof out);
@@ -409,9 +480,11 @@ static exo_status init_communities(exo_leiden_level *lv) {
   return EXO_OK;
 }
 
-exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_params *params,
-                                 const char *weights_path, const char *init_path,
-                                 int input_graph, exo_ctx *ctx, exo_leiden_level **out) {
+/* exo_leiden_level_open; with save_degrees (input graph, no weights_path)
+ * the degrees are written there and the file is kept. */
+static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *params,
+                             const char *weights_path, const char *init_path, int input_graph,
+                             const char *save_degrees, exo_ctx *ctx, exo_leiden_level **out) {
   *out = NULL;
   exo_leiden_level *lv = calloc(1, sizeof *lv);
   if (!lv) return oom(ctx, "the level");
@@ -448,6 +521,15 @@ exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_para
   if ((s = open_ro(csr->offsets_path, &lv->fd_off, ctx)) != EXO_OK) goto fail;
   if ((s = open_ro(csr->adj_path, &lv->fd_adj, ctx)) != EXO_OK) goto fail;
   if ((s = scan_offsets(lv)) != EXO_OK) goto fail;
+  /* a level whose adjacency fits the read buffer is read once, here, and
+   * every later pass finds its lists in memory */
+  if (csr->m > 0 && csr->m <= lv->buf_entries) {
+    if ((s = exo_pread_full(lv->fd_adj, lv->buf, (size_t)(csr->m * lv->esz), 0, csr->adj_path,
+                            ctx)) != EXO_OK)
+      goto fail;
+    lv->buf_lo = 0;
+    lv->buf_hi = csr->m;
+  }
   if (tally_init(&lv->t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
     s = oom(ctx, "the gain tally");
     goto fail;
@@ -461,7 +543,7 @@ exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_para
       goto fail;
     }
     if ((s = open_ro(weights_path, &lv->fd_w, ctx)) != EXO_OK) goto fail;
-  } else if ((s = write_degrees(lv)) != EXO_OK) {
+  } else if ((s = write_degrees(lv, save_degrees)) != EXO_OK) {
     goto fail;
   }
   if (init_path) {
@@ -479,6 +561,12 @@ fail:
   return ctx->err.code ? ctx->err.code : s;
 }
 
+exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_params *params,
+                                 const char *weights_path, const char *init_path,
+                                 int input_graph, exo_ctx *ctx, exo_leiden_level **out) {
+  return level_open(csr, params, weights_path, init_path, input_graph, NULL, ctx, out);
+}
+
 /* ---- local moving --------------------------------------------------------- */
 
 /* Tally v's arcs by the community of the neighbour (self-loops left out);
@@ -487,7 +575,7 @@ static exo_status tally_communities(exo_leiden_level *lv, uint64_t v, double *kv
   exo_status s = EXO_OK;
   double k = 0.0;
   tally_clear(&lv->t);
-  FOR_ARCS(lv, v, u, w, s, {
+  FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     if (u != v) {
       tally_add(&lv->t, id_get(&lv->comm, u), w);
       k += w;
@@ -525,6 +613,8 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   const double stay = tally_get(&lv->t, a) - gp * wv * (lv->tot[a] - wv);
   double best = stay + LD_EPS * kv;
   uint64_t to = a;
+  for (size_t i = 0; i < lv->t.count; i++)
+    LD_PREFETCH_ADDR(&lv->tot[lv->t.slots[lv->t.touched[i]].key]);
   for (size_t i = 0; i < lv->t.count; i++) {
     const tslot *e = &lv->t.slots[lv->t.touched[i]];
     if (e->key == a) continue;
@@ -543,7 +633,7 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   if (--lv->x1[a] == 0) lv->x2[lv->nfree++] = a;
   id_set(&lv->comm, v, to);
   *moved = 1;
-  FOR_ARCS(lv, v, u, w, s, {
+  FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     (void)w;
     if (u != v && !bit_get(lv->bits, u) && id_get(&lv->comm, u) != to) {
       bit_set(lv->bits, u);
@@ -562,6 +652,22 @@ static void shuffle_positions(exo_leiden_level *lv) {
     lv->perm[i] = lv->perm[j];
     lv->perm[j] = t;
   }
+}
+
+/* Set bits of block [first, first + EXO_LEIDEN_BLOCK). */
+static unsigned block_count_bits(const exo_leiden_level *lv, uint64_t first) {
+  uint64_t cnt = lv->n - first;
+  if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
+  unsigned c = 0;
+  for (uint64_t i = 0; i < cnt; i += 64) {
+    uint64_t word = lv->bits[(first + i) >> 6];
+    if (cnt - i < 64) word &= ((uint64_t)1 << (cnt - i)) - 1;
+    while (word) {
+      word &= word - 1;
+      c++;
+    }
+  }
+  return c;
 }
 
 static int block_has_bits(const exo_leiden_level *lv, uint64_t first, int want) {
@@ -590,8 +696,10 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
     for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
       uint32_t mask = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
       if (++blocks % LD_POLL_BLOCKS == 0) exo_progress(lv->ctx, EXO_STAGE_CLUSTER, done, 0);
-      if (!block_has_bits(lv, first, 1)) continue;
-      if ((s = load_block(lv, first)) != EXO_OK) return s;
+      unsigned act = block_count_bits(lv, first);
+      if (act == 0) continue;
+      /* a block with few active nodes: only their lists are read */
+      if ((s = load_block_part(lv, first, act >= LD_WHOLE_BLOCK)) != EXO_OK) return s;
       for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
         uint64_t v = first + (lv->perm[i] ^ mask);
         if (v >= n || !bit_get(lv->bits, v)) continue;
@@ -621,7 +729,7 @@ exo_status exo_leiden_level_quality(exo_leiden_level *lv, double *quality) {
     if ((s = load_block(lv, first)) != EXO_OK) return s;
     for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
       uint64_t c = id_get(&lv->comm, v);
-      FOR_ARCS(lv, v, u, w, s, {
+      FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
         if (id_get(&lv->comm, u) == c) in[c] += w;
       });
     }
@@ -654,7 +762,7 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
     for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
       uint64_t c = id_get(&lv->comm, v);
       double e = 0.0;
-      FOR_ARCS(lv, v, u, w, s, {
+      FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
         if (u != v && id_get(&lv->comm, u) == c) e += w;
       });
       id_set(&lv->refined, v, v);
@@ -678,12 +786,17 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
       const double ev = ext[v];
       if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
       tally_clear(&lv->t);
-      FOR_ARCS(lv, v, u, w, s, {
+      FOR_ARCS_PF2(lv, v, u, w, s, &lv->comm, &lv->refined, {
         if (u != v && id_get(&lv->comm, u) == S) tally_add(&lv->t, id_get(&lv->refined, u), w);
       });
       if (s) return s;
       double best = -1.0;
       uint64_t to = LD_NONE;
+      for (size_t j = 0; j < lv->t.count; j++) {
+        const uint64_t r = lv->t.slots[lv->t.touched[j]].key;
+        LD_PREFETCH_ADDR(&ext[r]);
+        LD_PREFETCH_ADDR(&wr[r]);
+      }
       for (size_t j = 0; j < lv->t.count; j++) {
         const tslot *e = &lv->t.slots[lv->t.touched[j]];
         const uint64_t r = e->key;
@@ -750,6 +863,8 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   so.memory_limit = lv->p.memory_limit;
   so.wide = k > EXO_NARROW_ID_LIMIT;
   so.combine = EXO_COMBINE_SUM; /* parallel coarse arcs: one entry, weights summed */
+  so.background = lv->p.threads > 1; /* runs sorted and written on a second thread */
+  so.threads = lv->p.threads;        /* key ranges of the final merge */
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
   for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;
@@ -758,7 +873,8 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
        * records to sort); the sort sums what different nodes give */
       uint64_t rv = id_get(&lv->refined, v);
       tally_clear(&lv->t);
-      FOR_ARCS(lv, v, u, w, s, { tally_add(&lv->t, id_get(&lv->refined, u), w); });
+      FOR_ARCS_PF(lv, v, u, w, s, &lv->refined,
+                  { tally_add(&lv->t, id_get(&lv->refined, u), w); });
       for (size_t i = 0; i < lv->t.count && !s; i++) {
         const tslot *e = &lv->t.slots[lv->t.touched[i]];
         s = exo_sorter_add(sorter, rv, e->key, (float)e->w, ctx);
@@ -772,6 +888,10 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   exo_sorter_free(sorter);
   sorter = NULL;
   if (s) goto fail;
+  exo_message(ctx, "leiden aggregation: %llu records sorted (%llu runs, %u merge passes) into "
+              "%llu coarse arcs",
+              (unsigned long long)st.records, (unsigned long long)st.runs, st.merge_passes,
+              (unsigned long long)st.arcs);
   /* the entry count is the last offset (parallel arcs may have been summed) */
   int fd;
   uint64_t m = 0;
@@ -889,19 +1009,26 @@ static exo_status write_ids(const char *path, const uint64_t *ids, uint64_t n, e
 enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
 
 /* One iteration from level 0 (start_path: its initial communities, or
- * NULL). */
+ * NULL). degrees: the input graph's node weights file, written by the first
+ * iteration (modularity; *have_degrees then set) and read by the others. */
 static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_params *p,
-                                char *files[2][F_COUNT], const char *start_path, exo_ctx *ctx,
+                                char *files[2][F_COUNT], const char *start_path,
+                                const char *degrees, int *have_degrees, exo_ctx *ctx,
                                 exo_leiden_result *res, double *quality, uint64_t **labels) {
   exo_csr_files cur = *csr;
-  const char *cur_w = NULL, *cur_init = start_path, *cur_top = NULL;
+  const char *cur_w = *have_degrees ? degrees : NULL, *cur_init = start_path, *cur_top = NULL;
   int slot = 0;
   for (uint32_t level = 0;; level++) {
     exo_leiden_level *lv = NULL;
-    exo_status s = exo_leiden_level_open(&cur, p, cur_w, cur_init, level == 0, ctx, &lv);
+    exo_status s = level_open(&cur, p, cur_w, cur_init, level == 0, level == 0 ? degrees : NULL,
+                              ctx, &lv);
+    if (!s && level == 0 && p->objective == EXO_LEIDEN_MODULARITY) *have_degrees = 1;
     if (s) return s;
     uint64_t moves = 0, sweeps = 0, merges = 0;
+    double t0 = now_seconds(), t_move, t_refine = 0.0, t_agg = 0.0;
     if ((s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK) goto fail;
+    t_move = now_seconds() - t0;
+    t0 = now_seconds();
     res->levels++;
     res->moves += moves;
     res->sweeps += sweeps;
@@ -918,20 +1045,26 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
       last = merges == 0;
       if (last && (s = init_communities(lv)) != EXO_OK) goto fail;
     }
-    exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
-                "%llu communities, %llu merged by refinement",
-                level, (unsigned long long)cur.n, (unsigned long long)cur.m,
-                (unsigned long long)sweeps, (unsigned long long)moves, (unsigned long long)k,
-                (unsigned long long)merges);
+    t_refine = now_seconds() - t0;
+    t0 = now_seconds();
+    exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
     if (last) {
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
-      return final_labels(lv, cur_top, csr->n, labels, ctx);
+    } else {
+      if ((s = exo_leiden_level_aggregate(lv, &coarse, files[slot][F_W], files[slot][F_INIT])) !=
+          EXO_OK)
+        goto fail;
+      if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
     }
-    exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
-    if ((s = exo_leiden_level_aggregate(lv, &coarse, files[slot][F_W], files[slot][F_INIT])) !=
-        EXO_OK)
-      goto fail;
-    if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
+    t_agg = now_seconds() - t0;
+    exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
+                "%llu communities, %llu merged by refinement; seconds: moving %.3f, "
+                "refinement %.3f, %s %.3f",
+                level, (unsigned long long)cur.n, (unsigned long long)cur.m,
+                (unsigned long long)sweeps, (unsigned long long)moves, (unsigned long long)k,
+                (unsigned long long)merges, t_move, t_refine,
+                last ? "quality" : "aggregation", t_agg);
+    if (last) return final_labels(lv, cur_top, csr->n, labels, ctx);
     exo_leiden_level_free(lv);
     if (level > 0) /* the previous coarse level */
       for (int f = 0; f < F_COUNT; f++) exo_unlink(files[slot ^ 1][f]);
@@ -970,7 +1103,9 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   char *files[2][F_COUNT];
   memset(files, 0, sizeof files);
   char *start = exo_path_join(dir, "start.bin");
-  int paths_ok = start != NULL;
+  char *degrees = exo_path_join(dir, "degrees.bin");
+  int have_degrees = 0;
+  int paths_ok = start != NULL && degrees != NULL;
   for (int i = 0; i < 2; i++)
     for (int f = 0; f < F_COUNT; f++) {
       char name[32];
@@ -994,10 +1129,13 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     }
     double q = 0.0;
     const uint64_t moves_before = result->moves;
-    s = one_iteration(csr, &p, files, it ? start : NULL, ctx, result, &q, &labels);
+    s = one_iteration(csr, &p, files, it ? start : NULL, degrees, &have_degrees, ctx, result, &q,
+                      &labels);
     for (int i = 0; i < 2; i++)
       for (int f = 0; f < F_COUNT; f++) exo_unlink(files[i][f]);
     if (s) goto done;
+    exo_message(ctx, "leiden iteration %u: quality %.10g, %llu moves", it + 1, q,
+                (unsigned long long)(result->moves - moves_before));
     result->iterations++;
     result->quality = q;
     /* no move at any level: the partition is the one this iteration
@@ -1015,6 +1153,7 @@ done:
   for (int i = 0; i < 2; i++)
     for (int f = 0; f < F_COUNT; f++) free(files[i][f]);
   free(start);
+  free(degrees);
   exo_tempdir_remove(dir);
   free(dir);
   if (s) {

@@ -67,8 +67,18 @@
  *
  * All randomness comes from `seed`; nothing depends on memory_limit (the
  * buffers change how the files are read, not the order in which nodes and
- * arcs are met). It runs on one thread: there is no `threads` parameter,
- * and the pipeline's threads (reading the input) do not change it.
+ * arcs are met) or on `threads`. Threads: local moving, refinement and the
+ * passes over a level run on the caller's thread (every decision depends
+ * on the ones before it); with threads = T > 1 the aggregation's external
+ * sort sorts and writes its runs on a second thread and splits its final
+ * merge into T key ranges (exo_sort.h: the coarse CSR is byte for byte the
+ * same for every T), so T changes only the time.
+ *
+ * Reading: a level whose adjacency file fits the read buffer (the coarse
+ * levels, in practice) is read into it once when the level is opened and
+ * never again; a larger one is read a block's lists at a time, except in
+ * local moving, where a block with fewer than LD_WHOLE_BLOCK (16) active
+ * nodes has only those nodes' lists read.
  *
  * Memory per node of the current level (ids are u32 while n < 2^32, else
  * u64): community id 4 (8), refined community id 4 (8), community weight
@@ -100,6 +110,8 @@
 
 #define EXO_LEIDEN_BLOCK 1024u          /* ids per block (power of two) */
 #define EXO_LEIDEN_MAX_ITERATIONS 100u  /* cap for iterations = 0 */
+#define EXO_LEIDEN_DEFAULT_ITERATIONS 2u /* what the R function and the CLI run
+                                            unless told (igraph's default) */
 
 typedef enum exo_leiden_objective {
   EXO_LEIDEN_MODULARITY = 0,
@@ -109,9 +121,12 @@ typedef enum exo_leiden_objective {
 typedef struct exo_leiden_params {
   exo_leiden_objective objective;
   double resolution;     /* g, finite and >= 0 */
-  uint32_t iterations;   /* runs of the whole algorithm; 0 = until stable */
+  uint32_t iterations;   /* at most this many runs of the whole algorithm
+                            (fewer when one moves nothing); 0 = until stable */
   uint64_t seed;
   uint64_t memory_limit; /* read buffer and sort buffers */
+  int threads;           /* aggregation sort: run thread and merge ranges
+                            (<= 1: the caller's thread only) */
   const char *tmpdir;    /* existing directory for the coarse levels' files */
   int force_wide_ids;    /* test knob: u64 ids in memory */
 } exo_leiden_params;

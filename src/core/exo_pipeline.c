@@ -365,6 +365,7 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
   exo_leiden_params p = *params;
   p.tmpdir = g->tmpdir;
+  p.threads = g->threads;
   exo_leiden_result lr;
   double t0 = now_seconds();
   exo_status st = exo_leiden_run(&csr, &p, ctx, &lr);

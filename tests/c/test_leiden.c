@@ -383,8 +383,9 @@ START_TEST(test_aggregate_matches_reference) {
 END_TEST
 
 /* The same labels and quality for memory limits that read the hub's list
- * in chunks and sort in many runs, or all at once; with u64 ids too. The
- * private directory is gone afterwards. */
+ * in chunks and sort in many runs, or all at once; with u64 ids too; and
+ * for 1, 2 or 3 threads (the aggregation sort's run thread and merge
+ * ranges). The private directory is gone afterwards. */
 START_TEST(test_same_result_any_memory) {
   const uint64_t n = 3000;
   tu_edge *e = malloc((n * 10 + 4 * n) * sizeof *e);
@@ -396,12 +397,15 @@ START_TEST(test_same_result_any_memory) {
   for (int obj = 0; obj <= 1; obj++) {
     uint64_t *first = NULL;
     double q0 = 0.0;
-    const uint64_t mems[3] = {(uint64_t)1 << 30, 1 << 17, 1 << 17};
-    for (int i = 0; i < 3; i++) {
+    const uint64_t mems[6] = {(uint64_t)1 << 30, 1 << 17, 1 << 17, 1 << 17, (uint64_t)1 << 30,
+                              1 << 18};
+    const int threads[6] = {1, 1, 1, 2, 3, 2};
+    for (int i = 0; i < 6; i++) {
       exo_ctx ctx;
       exo_ctx_init(&ctx);
       exo_leiden_params p = lparams(g.dir, obj, obj ? 0.02 : 1.0, mems[i]);
-      p.force_wide_ids = i == 2;
+      p.force_wide_ids = i == 2 || i == 5;
+      p.threads = threads[i];
       int before = tu_count_entries(g.dir);
       exo_leiden_result r;
       ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
@@ -418,6 +422,41 @@ START_TEST(test_same_result_any_memory) {
     }
     free(first);
   }
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
+/* The iteration cap: 1 runs one round; 2 at most two, the first the same
+ * as with 1 (same seed), the quality never lower; 0 runs until a round
+ * moves no node or stops improving, never below the quality of 2. */
+START_TEST(test_iteration_cap) {
+  const uint64_t n = 2000;
+  tu_edge *e = malloc(n * 8 * sizeof *e);
+  size_t ne = planted(e, n, 40, 8, 4, 1, 11);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  const uint32_t caps[3] = {1, 2, 0};
+  exo_leiden_result r[3];
+  for (int i = 0; i < 3; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+    p.iterations = caps[i];
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r[i]), EXO_OK);
+  }
+  ck_assert_uint_eq(r[0].iterations, 1);
+  ck_assert(r[1].iterations >= 1 && r[1].iterations <= 2);
+  ck_assert(r[2].iterations >= r[1].iterations);
+  ck_assert(r[2].iterations <= EXO_LEIDEN_MAX_ITERATIONS);
+  ck_assert(r[1].quality >= r[0].quality - 1e-12);
+  ck_assert(r[2].quality >= r[1].quality - 1e-12);
+  /* the first round of the capped runs is the same: with one round the
+   * levels, moves and sweeps are a prefix of the two-round run's */
+  ck_assert(r[1].levels >= r[0].levels && r[1].moves >= r[0].moves);
+  if (r[1].iterations == 1) ck_assert_mem_eq(r[0].labels, r[1].labels, n * 8);
+  ck_assert(r[0].quality > 0.3);
+  for (int i = 0; i < 3; i++) free(r[i].labels);
   tu_csr_free(&g);
   free(e);
 }
@@ -538,6 +577,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_aggregate_matches_reference);
   tcase_add_test(tc, test_same_result_any_memory);
   tcase_add_test(tc, test_cpm_resolution_by_hand);
+  tcase_add_test(tc, test_iteration_cap);
   tcase_add_test(tc, test_bad_arguments);
   tcase_add_test(tc, test_interrupt_cleans_up);
   suite_add_tcase(s, tc);

@@ -75,16 +75,20 @@ test_that("CPM: larger resolutions give more, smaller clusters", {
         expect_true(communities_connected(g, as.integer(igraph::membership(r$results))))
 })
 
-test_that("Leiden results are seeded and do not depend on memory_limit", {
+test_that("Leiden results are seeded and do not depend on memory_limit or threads", {
     skip_if_not_installed("igraph")
     set.seed(9)
     g <- planted_graph(8, 30, 10, 0.4, TRUE)
     set.seed(1)
-    a <- leiden_membership(g, memory_limit = "1MB")
+    a <- leiden_membership(g, memory_limit = "1MB", threads = 1)
     set.seed(1)
-    b <- leiden_membership(g, memory_limit = "512MB")
+    b <- leiden_membership(g, memory_limit = "512MB", threads = 1)
+    set.seed(1)
+    c2 <- leiden_membership(g, memory_limit = "1MB", threads = 2)
     expect_identical(as.integer(a), as.integer(b))
+    expect_identical(as.integer(a), as.integer(c2))
     expect_identical(attr(a, "result")$parameters, attr(b, "result")$parameters)
+    expect_identical(attr(a, "result")$parameters, attr(c2, "result")$parameters)
 })
 
 test_that("a directed graph is clustered as the undirected graph of its edges", {
