@@ -104,6 +104,9 @@
 #define EXO_LP_RESOLUTION 1.0           /* the drivers' default resolution */
 #define EXO_LP_BLOCK 1024u               /* ids per block (power of two) */
 #define EXO_LP_GAP ((uint64_t)256 << 10) /* read through shorter gaps */
+#define EXO_LP_LANES 16u                 /* most lanes */
+#define EXO_LP_LANE_MIN_BLOCKS 4u        /* fewest blocks per lane */
+#define EXO_LP_EPOCH_BLOCKS 2u           /* blocks per lane per epoch */
 
 typedef struct exo_csr_files {
   const char *offsets_path;
@@ -120,7 +123,8 @@ typedef struct exo_lp_params {
   double resolution;       /* gamma of the label score's volume penalty; 0 = none */
   uint32_t max_visits;     /* 0 = automatic */
   uint64_t seed;
-  uint64_t memory_limit;   /* sizes the adjacency read buffer only */
+  uint64_t memory_limit;   /* sizes the adjacency read buffers only */
+  uint32_t threads;        /* lanes run at once (0 = 1); never changes results */
   int force_wide_labels;   /* test knob: u64 labels in memory even when
                               every id fits in 32 bits */
 } exo_lp_params;
@@ -133,6 +137,8 @@ typedef struct exo_lp_result {
   uint64_t rounds;         /* sweeps */
   uint64_t bytes_read;     /* adjacency bytes read (gaps read through included) */
   uint64_t reads;          /* read calls on the adjacency file */
+  uint64_t lanes;          /* lanes of the sweep (from n and m only) */
+  uint64_t epochs;         /* epochs (sync points) of the whole run */
 } exo_lp_result;
 
 exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
