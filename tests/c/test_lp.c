@@ -1012,6 +1012,110 @@ START_TEST(volume_penalty_stops_flood) {
 }
 END_TEST
 
+/* The sweep runs in fixed lanes and epochs (exo_lp.h): the labels, visits,
+ * changes and sweeps must be the same for every `threads` and every
+ * memory_limit. The graph (24576 nodes = 24 blocks: 6 lanes of 4 blocks,
+ * 2 epochs per sweep) is the planted one plus noise arcs between random
+ * nodes and a hub whose list (12000 arcs, 96 KB) is longer than the
+ * smallest read buffer, so it is tallied in chunks and read twice. */
+START_TEST(threads_do_not_change_results) {
+  size_t ne;
+  uint64_t *comm;
+  const uint64_t k = 3072, n = k * 8, hub_arcs = 12000, noise = 6000;
+  tu_edge *e0 = planted_graph(k, 11, &ne, &comm);
+  tu_edge *e = realloc(e0, (ne + hub_arcs + noise) * sizeof *e);
+  ck_assert_ptr_nonnull(e);
+  exo_rng rng;
+  exo_rng_seed(&rng, 99);
+  for (uint64_t i = 0; i < hub_arcs; i++) {
+    uint64_t u = 1 + exo_rng_below(&rng, n - 1);
+    e[ne++] = (tu_edge){5, u, 0.5f};
+  }
+  for (uint64_t i = 0; i < noise; i++) {
+    uint64_t a = exo_rng_below(&rng, n), b = exo_rng_below(&rng, n);
+    if (a != b) e[ne++] = (tu_edge){a, b, (float)(1 + exo_rng_below(&rng, 2))};
+  }
+  const uint64_t limits[] = {1, (uint64_t)1 << 30};
+  for (int directed = 0; directed <= 1; directed++) {
+    tu_csr g;
+    tu_csr_build(&g, n, e, ne, directed, directed);
+    for (int cfg = 0; cfg < 4; cfg++) { /* attenuation x resolution */
+      exo_lp_params p = params_for(directed, 4242);
+      p.attenuation = (cfg & 1) ? 0.5 : 0.0;
+      p.resolution = (cfg & 2) ? 1.0 : 0.0;
+      p.threads = 1;
+      p.memory_limit = limits[1];
+      exo_lp_result r0;
+      uint64_t *ref = run_ok(&g, &p, &r0);
+      ck_assert_uint_eq(r0.lanes, 6);
+      ck_assert_uint_ge(r0.epochs, 2 * r0.rounds - 1); /* 2 per sweep (the last may stop early) */
+      ck_assert_uint_gt(r0.rounds, 1);
+      ck_assert_uint_gt(r0.changes, n / 2);
+      /* the communities are found: most nodes share their community's
+       * most common label */
+      uint64_t *seen = calloc(k, sizeof *seen);
+      uint64_t agree = 0;
+      for (uint64_t v = 0; v < n; v++) {
+        uint64_t c = comm[v];
+        if (!seen[c]) seen[c] = ref[v] + 1;
+        agree += seen[c] == ref[v] + 1;
+      }
+      ck_assert_uint_ge(agree, n * 8 / 10);
+      free(seen);
+      for (uint32_t threads = 1; threads <= 4; threads++) {
+        for (size_t li = 0; li < 2; li++) {
+          if (threads == 1 && li == 1) continue;
+          p.threads = threads;
+          p.memory_limit = limits[li];
+          exo_lp_result r;
+          uint64_t *lab = run_ok(&g, &p, &r);
+          ck_assert_msg(memcmp(lab, ref, n * sizeof *lab) == 0,
+                        "labels differ: directed %d cfg %d threads %u limit %llu", directed,
+                        cfg, threads, (unsigned long long)limits[li]);
+          ck_assert_uint_eq(r.pops, r0.pops);
+          ck_assert_uint_eq(r.changes, r0.changes);
+          ck_assert_uint_eq(r.rounds, r0.rounds);
+          ck_assert_uint_eq(r.epochs, r0.epochs);
+          ck_assert_uint_eq(r.lanes, r0.lanes);
+          free(lab);
+        }
+      }
+      free(ref);
+    }
+    tu_csr_free(&g);
+  }
+  free(e);
+  free(comm);
+}
+END_TEST
+
+/* Fewer than 2 * EXO_LP_LANE_MIN_BLOCKS blocks: one lane, one epoch per
+ * sweep, so the sweep is the sequential one the exact-rule tests above
+ * encode, whatever `threads` is. */
+START_TEST(small_graph_is_one_lane) {
+  size_t ne;
+  uint64_t *comm;
+  const uint64_t k = 800, n = k * 8; /* 6400 nodes: 7 blocks */
+  tu_edge *e = planted_graph(k, 3, &ne, &comm);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  exo_lp_params p = params_for(0, 8);
+  exo_lp_result r1, r4;
+  uint64_t *a = run_ok(&g, &p, &r1);
+  p.threads = 4;
+  uint64_t *b = run_ok(&g, &p, &r4);
+  ck_assert_uint_eq(r1.lanes, 1);
+  ck_assert_uint_eq(r1.epochs, r1.rounds);
+  ck_assert_uint_eq(r4.lanes, 1);
+  ck_assert_mem_eq(a, b, n * sizeof *a);
+  free(a);
+  free(b);
+  tu_csr_free(&g);
+  free(e);
+  free(comm);
+}
+END_TEST
+
 Suite *lp_suite(void) {
   Suite *s = suite_create("lp");
   TCase *tc = tcase_create("core");
@@ -1037,6 +1141,8 @@ Suite *lp_suite(void) {
   tcase_add_test(tc, volume_penalty_hand_computed);
   tcase_add_test(tc, volume_penalty_small_cliques);
   tcase_add_test(tc, volume_penalty_stops_flood);
+  tcase_add_test(tc, threads_do_not_change_results);
+  tcase_add_test(tc, small_graph_is_one_lane);
   suite_add_tcase(s, tc);
   return s;
 }
