@@ -4,9 +4,12 @@
  * In memory: offsets (n+1 u64), labels (n u32 while every id fits in 32
  * bits, else u64; widened to u64 for the caller at the end), a u16 visit counter per
  * node, an active bitmap (1 bit per node), a u32 hop distance per node only
- * when attenuation > 0, one read buffer holding a window [win_beg, win_end)
- * of the adjacency file, and the label tally: an open-addressing hash map
- * cleared through its touched list. */
+ * when attenuation > 0, with more than one lane the published copies of the
+ * labels and distances, per lane its streams, change list and outbox, and
+ * per worker one read buffer holding a window [win_beg, win_end) of the
+ * adjacency file and the label tally: an open-addressing hash map cleared
+ * through its touched list. Worker threads come from exo_par_run, once per
+ * epoch; the sync point runs on the caller's thread. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
