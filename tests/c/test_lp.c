@@ -686,6 +686,18 @@ static tu_edge *planted_graph(uint64_t k, uint64_t seed, size_t *ne_out, uint64_
   return e;
 }
 
+/* Two runs of one graph gave the same labels and the same counts. */
+static void expect_same_run(const uint64_t *lab, const exo_lp_result *r, const uint64_t *ref,
+                            const exo_lp_result *r0, uint64_t n) {
+  ck_assert_mem_eq(lab, ref, n * sizeof *lab);
+  ck_assert_uint_eq(r->pops, r0->pops);
+  ck_assert_uint_eq(r->changes, r0->changes);
+  ck_assert_uint_eq(r->rounds, r0->rounds);
+  ck_assert_uint_eq(r->max_visits, r0->max_visits);
+  ck_assert_uint_eq(r->lanes, r0->lanes);
+  ck_assert_uint_eq(r->epochs, r0->epochs);
+}
+
 START_TEST(memory_limit_does_not_change_results) {
   size_t ne;
   uint64_t *comm;
@@ -710,11 +722,7 @@ START_TEST(memory_limit_does_not_change_results) {
         exo_lp_result r;
         p.memory_limit = limits[i];
         uint64_t *lab = run_ok(&g, &p, &r);
-        ck_assert_mem_eq(lab, ref, n * sizeof *lab);
-        ck_assert_uint_eq(r.pops, r0.pops);
-        ck_assert_uint_eq(r.changes, r0.changes);
-        ck_assert_uint_eq(r.rounds, r0.rounds);
-        ck_assert_uint_eq(r.max_visits, r0.max_visits);
+        expect_same_run(lab, &r, ref, &r0, n);
         free(lab);
       }
       free(ref);
@@ -1072,11 +1080,7 @@ START_TEST(threads_do_not_change_results) {
           ck_assert_msg(memcmp(lab, ref, n * sizeof *lab) == 0,
                         "labels differ: directed %d cfg %d threads %u limit %llu", directed,
                         cfg, threads, (unsigned long long)limits[li]);
-          ck_assert_uint_eq(r.pops, r0.pops);
-          ck_assert_uint_eq(r.changes, r0.changes);
-          ck_assert_uint_eq(r.rounds, r0.rounds);
-          ck_assert_uint_eq(r.epochs, r0.epochs);
-          ck_assert_uint_eq(r.lanes, r0.lanes);
+          expect_same_run(lab, &r, ref, &r0, n);
           free(lab);
         }
       }
