@@ -80,7 +80,7 @@ sanitize: $(BUILD)/suites.inc
 # of the sort, the final merge's key ranges, the output's blocks, the pipeline
 # using them) built with ThreadSanitizer; any
 # report fails the run (halt_on_error).
-TSAN_SUITES := parse sort pipeline output
+TSAN_SUITES := parse sort pipeline output lp
 tsan:
 	@mkdir -p $(BUILD)/tsan
 	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc

@@ -409,8 +409,14 @@
 #'   more threads another one sorts and writes the runs. Building the graph:
 #'   the final merge is split into `threads` ranges of node ids merged side
 #'   by side. Writing the output: the lines are formatted in `threads`
-#'   blocks side by side (8 MiB of buffers per thread). Label propagation
-#'   and the merge passes of `refine` run on one thread.
+#'   blocks side by side (8 MiB of buffers per thread). Label propagation:
+#'   graphs of 8192 nodes or more are swept in up to 16 fixed lanes (runs of
+#'   1024-id blocks; their number depends on the graph only), which up to
+#'   `threads` threads sweep side by side; the lanes meet after every two
+#'   blocks each and read each other's labels as of the last meeting, so
+#'   the clusters are the same for any `threads` (each thread reads the
+#'   graph through its own part of the label propagation buffer). The
+#'   merge passes of `refine` run on one thread.
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
 #'   A vector runs one clustering per value.

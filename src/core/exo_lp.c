@@ -4,20 +4,25 @@
  * In memory: offsets (n+1 u64), labels (n u32 while every id fits in 32
  * bits, else u64; widened to u64 for the caller at the end), a u16 visit counter per
  * node, an active bitmap (1 bit per node), a u32 hop distance per node only
- * when attenuation > 0, one read buffer holding a window [win_beg, win_end)
- * of the adjacency file, and the label tally: an open-addressing hash map
- * cleared through its touched list. */
+ * when attenuation > 0, with more than one lane the published copies of the
+ * labels and distances, per lane its streams, change list and outbox, and
+ * per worker one read buffer holding a window [win_beg, win_end) of the
+ * adjacency file and the label tally: an open-addressing hash map cleared
+ * through its touched list. Worker threads come from exo_par_run, once per
+ * epoch; the sync point runs on the caller's thread. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "exo_lp.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exo_io.h"
+#include "exo_par.h"
 #include "exo_record.h"
 #include "exo_rng.h"
 
@@ -140,6 +145,45 @@ static inline int tally_add(tally *t, uint64_t label, double w, uint32_t dist,
 
 /* ---- run state ---------------------------------------------------------- */
 
+/* A lane: a fixed run of whole blocks (exo_lp.h). Everything a lane does in
+ * an epoch depends only on the state at the epoch's start and on the lane
+ * itself, never on which thread runs it or when. */
+typedef struct lp_change {
+  uint64_t v, from, to; /* node, old and new label */
+} lp_change;
+
+typedef struct lp_lane {
+  uint64_t lo, hi;          /* nodes [lo, hi) */
+  uint64_t blk_lo, blk_hi;  /* blocks [blk_lo, blk_hi) */
+  uint64_t cursor;          /* next block of this sweep */
+  exo_rng rng;              /* tie-breaking */
+  exo_rng own_order;        /* block masks (lanes > 1) */
+  exo_rng *order;           /* where the block masks are drawn */
+  lp_change *chg;           /* changes of this epoch (lanes > 1) */
+  size_t nchg, chg_cap;
+  uint64_t *outbox;         /* other lanes' nodes to activate at the sync */
+  size_t nout, out_cap;
+  int64_t nactive_delta;    /* own active bits set minus cleared this epoch */
+  uint64_t pops, changes, sweep_changes;
+} lp_lane;
+
+/* A worker: one job slot of exo_par_run with its read window and tally. */
+typedef struct lp_worker {
+  exo_ctx *ctx;        /* the job's ctx while it runs */
+  uint8_t *buf;        /* window of the adjacency file */
+  uint64_t cap;        /* largest list range kept whole in the window (bytes) */
+  uint64_t buf_alloc;  /* cap + LP_ALIGN */
+  uint64_t win_beg, win_end; /* file bytes held in buf[0, win_end - win_beg) */
+  uint64_t look_from;  /* first node the read-ahead may pull in */
+  uint64_t look_to;    /* end of the lane being processed */
+  uint64_t advised_from, advised_to; /* last range announced with WILLNEED */
+  uint64_t bytes_read, reads;
+  uint64_t pops;       /* nodes this worker processed (its progress) */
+  tally tally;
+  double strength;     /* raw weight of the voting arcs of the node processed */
+  uint64_t nvote;      /* number of those arcs */
+} lp_worker;
+
 typedef struct lp_state {
   const exo_csr_files *csr;
   const exo_lp_params *par;
@@ -152,24 +196,16 @@ typedef struct lp_state {
   uint64_t *off;       /* n + 1 */
   uint32_t *lab32;    /* n labels when narrow_labels */
   uint64_t *lab64;    /* n labels otherwise */
+  uint32_t *pub32;    /* published labels (lanes > 1; else = lab32) */
+  uint64_t *pub64;    /* published labels (lanes > 1; else = lab64) */
   int narrow_labels;  /* n <= 2^32 */
   uint16_t *visits;    /* n: times processed */
   uint64_t *active;    /* ceil(n / 64) words */
-  uint64_t nactive;    /* set bits in `active` */
+  uint64_t nactive;    /* set bits in `active` (at the last sync) */
   uint32_t *dist;      /* n, only with attenuation */
+  uint32_t *pubdist;   /* published distances (lanes > 1; else = dist) */
   uint64_t *vol;       /* n label volumes (arcs), only with resolution > 0 */
   double gamma_m;      /* resolution / (adjacency entries) */
-  double strength;     /* raw weight of the voting arcs of the node processed */
-  uint64_t nvote;      /* number of those arcs */
-  uint8_t *buf;        /* window of the adjacency file */
-  uint64_t cap;        /* largest list range kept whole in the window (bytes) */
-  uint64_t buf_alloc;  /* cap + LP_ALIGN */
-  uint64_t win_beg, win_end; /* file bytes held in buf[0, win_end - win_beg) */
-  uint64_t look_from;  /* first node the read-ahead may pull in */
-  uint64_t advised_from, advised_to; /* last range announced with WILLNEED */
-  uint64_t bytes_read, reads;
-  tally tally;
-  exo_rng rng;         /* tie-breaking */
   exo_rng order_rng;   /* block orders */
   uint16_t perm[EXO_LP_BLOCK];
   uint32_t max_visits;
@@ -177,23 +213,49 @@ typedef struct lp_state {
   double att;          /* attenuation exponent a */
   double pa;           /* p^a for the current sweep */
   double *powtab;      /* d^a for d < LP_POW_TABLE */
+  uint32_t nlanes;
+  lp_lane *lanes;
+  uint64_t epoch_blocks; /* blocks per lane per epoch */
+  uint32_t nworkers;
+  lp_worker *workers;
+  atomic_uint next_lane; /* lanes handed out in the current epoch */
+  uint64_t epochs;
 } lp_state;
 
 static void lp_state_free(lp_state *st) {
   if (st->fd >= 0) exo_close(st->fd);
   st->fd = -1;
   free(st->off);
+  if (st->pub32 != st->lab32) free(st->pub32);
+  if (st->pub64 != st->lab64) free(st->pub64);
+  if (st->pubdist != st->dist) free(st->pubdist);
+  st->pub32 = NULL;
+  st->pub64 = NULL;
+  st->pubdist = NULL;
   free(st->lab32);
   free(st->lab64);
   free(st->visits);
   free(st->active);
   free(st->dist);
   free(st->vol);
-  free(st->buf);
   free(st->powtab);
-  tally_free(&st->tally);
+  if (st->lanes) {
+    for (uint32_t i = 0; i < st->nlanes; i++) {
+      free(st->lanes[i].chg);
+      free(st->lanes[i].outbox);
+    }
+    free(st->lanes);
+  }
+  if (st->workers) {
+    for (uint32_t i = 0; i < st->nworkers; i++) {
+      free(st->workers[i].buf);
+      tally_free(&st->workers[i].tally);
+    }
+    free(st->workers);
+  }
+  st->lanes = NULL;
+  st->workers = NULL;
 }
-
 static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
   return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
                   (unsigned long long)bytes, what);
@@ -223,6 +285,14 @@ static inline uint64_t get_label(const lp_state *st, uint64_t u, int narrow) {
 static inline void set_label(lp_state *st, uint64_t u, uint64_t label, int narrow) {
   if (narrow) st->lab32[u] = (uint32_t)label;
   else st->lab64[u] = label;
+}
+
+/* Label of neighbour u as seen by a lane whose nodes are [lo, hi): live
+ * inside the lane, published (as of the last sync) outside. */
+static inline uint64_t nb_label(const lp_state *st, uint64_t u, uint64_t lo, uint64_t hi,
+                                int narrow) {
+  if (u - lo < hi - lo) return narrow ? (uint64_t)st->lab32[u] : st->lab64[u];
+  return narrow ? (uint64_t)st->pub32[u] : st->pub64[u];
 }
 
 static inline int is_active(const lp_state *st, uint64_t v) {
@@ -350,25 +420,26 @@ static uint64_t last_active(const lp_state *st, uint64_t from, uint64_t to) {
  * old window at or after b0 are kept, a gap of at most EXO_LP_GAP after the
  * old window is read through, longer gaps are skipped by a forward seek; the
  * read then extends over the lists of the next active nodes from
- * st->look_from on while they fit and are close. */
-static exo_status window_get(lp_state *st, uint64_t b0, uint64_t b1, const uint8_t **out) {
-  if (b0 >= st->win_beg && b1 <= st->win_end) {
-    *out = st->buf + (b0 - st->win_beg);
+ * wk->look_from on while they fit and are close. */
+static exo_status window_get(const lp_state *st, lp_worker *wk, uint64_t b0, uint64_t b1,
+                             const uint8_t **out) {
+  if (b0 >= wk->win_beg && b1 <= wk->win_end) {
+    *out = wk->buf + (b0 - wk->win_beg);
     return EXO_OK;
   }
   uint64_t start, have_end;
-  if (b0 >= st->win_beg && b0 < st->win_end) { /* keep the overlap */
+  if (b0 >= wk->win_beg && b0 < wk->win_end) { /* keep the overlap */
     start = b0 & ~(LP_ALIGN - 1);
-    if (start < st->win_beg) start = st->win_beg;
-    memmove(st->buf, st->buf + (start - st->win_beg), (size_t)(st->win_end - start));
-    have_end = st->win_end;
-  } else if (b0 >= st->win_end && st->win_end > st->win_beg && b0 - st->win_end <= EXO_LP_GAP &&
-             b1 - st->win_end <= st->cap) { /* read through a short gap */
-    start = have_end = st->win_end;
+    if (start < wk->win_beg) start = wk->win_beg;
+    memmove(wk->buf, wk->buf + (start - wk->win_beg), (size_t)(wk->win_end - start));
+    have_end = wk->win_end;
+  } else if (b0 >= wk->win_end && wk->win_end > wk->win_beg && b0 - wk->win_end <= EXO_LP_GAP &&
+             b1 - wk->win_end <= wk->cap) { /* read through a short gap */
+    start = have_end = wk->win_end;
   } else {
     start = have_end = b0 & ~(LP_ALIGN - 1);
   }
-  uint64_t limit = start + st->buf_alloc; /* window cannot grow beyond */
+  uint64_t limit = start + wk->buf_alloc; /* window cannot grow beyond */
   if (limit > st->file_size) limit = st->file_size;
   /* read ahead about LP_READ_STEP at a time, so that the lists are still in
    * the CPU caches when they are tallied (a 64 MiB read is not) */
@@ -377,11 +448,11 @@ static exo_status window_get(lp_state *st, uint64_t b0, uint64_t b1, const uint8
   if (soft > limit) soft = limit;
   uint64_t stop = b1;
   int full = 0;
-  if (st->look_from != LP_NO_LOOKAHEAD) {
-    uint64_t u = st->look_from;
+  if (wk->look_from != LP_NO_LOOKAHEAD) {
+    uint64_t u = wk->look_from;
     for (;;) {
-      u = next_active(st, u, st->n);
-      if (u >= st->n) break;
+      u = next_active(st, u, wk->look_to);
+      if (u >= wk->look_to) break;
       uint64_t ub = st->off[u] * st->esz, ue = st->off[u + 1] * st->esz;
       if (ue > soft) {
         full = 1;
@@ -397,51 +468,54 @@ static exo_status window_get(lp_state *st, uint64_t b0, uint64_t b1, const uint8
   stop = round <= limit ? round : stop;
   if (have_end < stop) {
     uint64_t k = stop - have_end;
-    exo_status s = exo_pread_full(st->fd, st->buf + (have_end - start), (size_t)k, have_end,
-                                  st->csr->adj_path, st->ctx);
+    exo_status s = exo_pread_full(st->fd, wk->buf + (have_end - start), (size_t)k, have_end,
+                                  st->csr->adj_path, wk->ctx);
     if (s) {
-      st->win_beg = st->win_end = 0;
+      wk->win_beg = wk->win_end = 0;
       return s;
     }
-    st->bytes_read += k;
-    st->reads++;
+    wk->bytes_read += k;
+    wk->reads++;
   }
-  st->win_beg = start;
-  st->win_end = stop;
+  wk->win_beg = start;
+  wk->win_end = stop;
   /* the next reads start here: announce the buffer's length ahead, once
    * per half buffer travelled */
   if (full && stop < st->file_size &&
-      (stop < st->advised_from || stop + st->cap / 2 > st->advised_to)) {
-    uint64_t len = st->cap;
+      (stop < wk->advised_from || stop + wk->cap / 2 > wk->advised_to)) {
+    uint64_t len = wk->cap;
     if (len > st->file_size - stop) len = st->file_size - stop;
     exo_hint_willneed(st->fd, stop, len);
-    st->advised_from = stop;
-    st->advised_to = stop + len;
+    wk->advised_from = stop;
+    wk->advised_to = stop + len;
   }
-  *out = st->buf + (b0 - start);
+  *out = wk->buf + (b0 - start);
   return EXO_OK;
 }
 
-static exo_status bad_neighbour(lp_state *st, uint64_t v, uint64_t u) {
-  return EXO_FAIL(st->ctx, EXO_EINTERNAL,
+static exo_status bad_neighbour(const lp_state *st, exo_ctx *ctx, uint64_t v, uint64_t u) {
+  return EXO_FAIL(ctx, EXO_EINTERNAL,
                   "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
                   st->csr->adj_path, (unsigned long long)v, (unsigned long long)u,
                   (unsigned long long)st->n);
 }
 
 /* Ask the cache for the per-node data of the neighbour in entry i of p
- * (if any): the label and distance lookups are random accesses. */
+ * (if any) that a lane of nodes [lo, hi) reads: the label and distance
+ * lookups are random accesses. */
 static inline void prefetch_entry(const lp_state *st, const uint8_t *p, size_t i, size_t k,
-                                  int want_dist, int want_visits, int narrow, int wide) {
+                                  uint64_t lo, uint64_t hi, int want_dist, int want_visits,
+                                  int narrow, int wide) {
   if (i >= k) return;
   uint64_t u;
   float w;
   exo_adj_decode(p + i * exo_adj_size(wide), wide, &u, &w);
   if (u >= st->n) return;
-  if (narrow) LP_PREFETCH_ADDR(&st->lab32[u]);
-  else LP_PREFETCH_ADDR(&st->lab64[u]);
-  if (want_dist) LP_PREFETCH_ADDR(&st->dist[u]);
-  if (want_visits) LP_PREFETCH_ADDR(&st->visits[u]);
+  int own = u - lo < hi - lo;
+  if (narrow) LP_PREFETCH_ADDR(own ? &st->lab32[u] : &st->pub32[u]);
+  else LP_PREFETCH_ADDR(own ? &st->lab64[u] : &st->pub64[u]);
+  if (want_dist) LP_PREFETCH_ADDR(own ? &st->dist[u] : &st->pubdist[u]);
+  if (want_visits && own) LP_PREFETCH_ADDR(&st->visits[u]);
 }
 
 #if defined(__GNUC__)
@@ -454,69 +528,104 @@ static inline void prefetch_entry(const lp_state *st, const uint8_t *p, size_t i
  * ids) as parameters; their callers pass constants for the common case
  * (narrow labels, narrow adjacency) so that it gets its own copy. */
 
-/* Tally the votes held in entries [0, k) of p for node v. */
-LP_INLINE exo_status tally_impl(lp_state *st, uint64_t v, const uint8_t *p, size_t k,
-                                int narrow, int wide) {
+/* The votes of one adjacency list, as a reusable step: what a vote is
+ * (exo_lp.h) and where the neighbours' labels and distances are read. */
+typedef struct lp_votes {
+  const lp_state *st;
+  uint64_t lo, hi;  /* the lane: nodes read live; others from the published copy */
+  tally *t;
+  double strength;  /* raw weight of the voting arcs so far */
+  uint64_t nvote;   /* their number */
+} lp_votes;
+
+/* Tally the votes held in entries [0, k) of p for node v into vt->t. */
+LP_INLINE exo_status tally_impl(lp_votes *vt, exo_ctx *ctx, uint64_t v, const uint8_t *p,
+                                size_t k, int narrow, int wide) {
+  const lp_state *st = vt->st;
   const int directed = st->par->directed;
   const double cutoff = st->par->self_loop_cutoff;
   const int att = st->dist != NULL;
+  const uint64_t lo = vt->lo, hi = vt->hi;
   const size_t esz = exo_adj_size(wide);
   const uint8_t *q = p;
-  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, att, 0, narrow, wide);
+  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, lo, hi, att, 0, narrow, wide);
   for (size_t i = 0; i < k; i++, q += esz) {
     uint64_t u;
     float w;
-    prefetch_entry(st, p, i + LP_PREFETCH, k, att, 0, narrow, wide);
+    prefetch_entry(st, p, i + LP_PREFETCH, k, lo, hi, att, 0, narrow, wide);
     exo_adj_decode(q, wide, &u, &w);
-    if (u >= st->n) return bad_neighbour(st, v, u);
+    if (u >= st->n) return bad_neighbour(st, ctx, v, u);
     if (directed && !(w > 0.0f)) continue; /* out-arcs do not vote */
     double wd = (double)w;
     uint32_t d = 0;
     if (att) {
-      d = st->dist[u];
+      d = u - lo < hi - lo ? st->dist[u] : st->pubdist[u];
       wd *= 1.0 - st->pa * dist_pow(st, d);
     }
     int eligible = fabs((double)w) >= cutoff;
-    st->strength += (double)w;
-    st->nvote++;
-    if (tally_add(&st->tally, get_label(st, u, narrow), wd, d, eligible) != 0)
-      return oom(st->ctx, "the label tally", (uint64_t)st->tally.cap * 2 * sizeof(tally_slot));
+    vt->strength += (double)w;
+    vt->nvote++;
+    if (tally_add(vt->t, nb_label(st, u, lo, hi, narrow), wd, d, eligible) != 0)
+      return oom(ctx, "the label tally", (uint64_t)vt->t->cap * 2 * sizeof(tally_slot));
   }
   return EXO_OK;
 }
 
-static exo_status tally_entries(lp_state *st, uint64_t v, const uint8_t *p, size_t k) {
-  if (st->narrow_labels && !st->wide) return tally_impl(st, v, p, k, 1, 0);
-  return tally_impl(st, v, p, k, st->narrow_labels, st->wide);
+static exo_status tally_entries(lp_votes *vt, exo_ctx *ctx, uint64_t v, const uint8_t *p,
+                                size_t k) {
+  if (vt->st->narrow_labels && !vt->st->wide) return tally_impl(vt, ctx, v, p, k, 1, 0);
+  return tally_impl(vt, ctx, v, p, k, vt->st->narrow_labels, vt->st->wide);
+}
+
+/* Append u to the lane's outbox. */
+static int outbox_push(lp_lane *ln, uint64_t u) {
+  if (ln->nout == ln->out_cap) {
+    size_t cap = ln->out_cap ? ln->out_cap * 2 : 1024;
+    uint64_t *o = realloc(ln->outbox, cap * sizeof *o);
+    if (!o) return -1;
+    ln->outbox = o;
+    ln->out_cap = cap;
+  }
+  ln->outbox[ln->nout++] = u;
+  return 0;
 }
 
 /* Activate the out-neighbours in entries [0, k) of p whose label differs
- * from `label`, unless active already or out of visits. */
-LP_INLINE void activate_impl(lp_state *st, const uint8_t *p, size_t k, uint64_t label,
-                             int narrow, int wide) {
+ * from `label`, unless active already or out of visits; a neighbour in
+ * another lane goes to the lane's outbox (applied at the sync). */
+LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, const uint8_t *p,
+                                   size_t k, uint64_t label, int narrow, int wide) {
   const int directed = st->par->directed;
   const size_t esz = exo_adj_size(wide);
+  const uint64_t lo = ln->lo, hi = ln->hi;
   const uint8_t *q = p;
-  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, 0, 1, narrow, wide);
+  for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, lo, hi, 0, 1, narrow, wide);
   for (size_t i = 0; i < k; i++, q += esz) {
     uint64_t u;
     float w;
-    prefetch_entry(st, p, i + LP_PREFETCH, k, 0, 1, narrow, wide);
+    prefetch_entry(st, p, i + LP_PREFETCH, k, lo, hi, 0, 1, narrow, wide);
     exo_adj_decode(q, wide, &u, &w);
     if (directed && !(w < 0.0f)) continue; /* in-arcs are not followed */
-    if (get_label(st, u, narrow) == label) continue;
+    if (nb_label(st, u, lo, hi, narrow) == label) continue;
+    if (u - lo >= hi - lo) {
+      if (outbox_push(ln, u) != 0)
+        return oom(ctx, "the activation outbox", (uint64_t)ln->out_cap * 16);
+      continue;
+    }
     if (st->visits[u] >= st->max_visits) continue;
     uint64_t bit = (uint64_t)1 << (u & 63);
     uint64_t *word = &st->active[u >> 6];
     if (*word & bit) continue;
     *word |= bit;
-    st->nactive++;
+    ln->nactive_delta++;
   }
+  return EXO_OK;
 }
 
-static void activate_entries(lp_state *st, const uint8_t *p, size_t k, uint64_t label) {
-  if (st->narrow_labels && !st->wide) activate_impl(st, p, k, label, 1, 0);
-  else activate_impl(st, p, k, label, st->narrow_labels, st->wide);
+static exo_status activate_entries(lp_state *st, lp_lane *ln, exo_ctx *ctx, const uint8_t *p,
+                                   size_t k, uint64_t label) {
+  if (st->narrow_labels && !st->wide) return activate_impl(st, ln, ctx, p, k, label, 1, 0);
+  return activate_impl(st, ln, ctx, p, k, label, st->narrow_labels, st->wide);
 }
 
 /* The number of arcs of a node that a label of volume `vol` arcs would hold
@@ -526,34 +635,35 @@ static inline double chance_arcs(double pen, uint64_t vol) {
 }
 
 /* Process node v once; *changed is set when its label changed. */
-static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
+static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t v,
+                               int *changed) {
+  exo_ctx *ctx = wk->ctx;
   exo_status s;
   uint64_t beg = st->off[v], len = st->off[v + 1] - beg;
   uint64_t cur = get_label(st, v, st->narrow_labels);
   const uint8_t *p = NULL;
   *changed = 0;
   if (len == 0) return EXO_OK; /* no votes */
-  tally_clear(&st->tally);
-  st->strength = 0.0;
-  st->nvote = 0;
-  const uint64_t chunk = st->cap / st->esz; /* entries per chunk of a long list */
+  tally_clear(&wk->tally);
+  lp_votes vt = {st, ln->lo, ln->hi, &wk->tally, 0.0, 0};
+  const uint64_t chunk = wk->cap / st->esz; /* entries per chunk of a long list */
   const int whole = len <= chunk;
   if (whole) {
-    s = window_get(st, beg * st->esz, (beg + len) * st->esz, &p);
-    if (!s) s = tally_entries(st, v, p, (size_t)len);
+    s = window_get(st, wk, beg * st->esz, (beg + len) * st->esz, &p);
+    if (!s) s = tally_entries(&vt, ctx, v, p, (size_t)len);
     if (s) return s;
   } else {
-    uint64_t look = st->look_from;
-    st->look_from = LP_NO_LOOKAHEAD;
+    uint64_t look = wk->look_from;
+    wk->look_from = LP_NO_LOOKAHEAD;
     for (uint64_t done = 0; done < len;) {
       uint64_t k = len - done < chunk ? len - done : chunk;
-      if (done > 0 && (s = exo_poll(st->ctx)) != EXO_OK) break;
-      s = window_get(st, (beg + done) * st->esz, (beg + done + k) * st->esz, &p);
-      if (!s) s = tally_entries(st, v, p, (size_t)k);
+      if (done > 0 && (s = exo_poll(ctx)) != EXO_OK) break;
+      s = window_get(st, wk, (beg + done) * st->esz, (beg + done + k) * st->esz, &p);
+      if (!s) s = tally_entries(&vt, ctx, v, p, (size_t)k);
       if (s) break;
       done += k;
     }
-    st->look_from = look;
+    wk->look_from = look;
     if (s) return s;
   }
 
@@ -572,10 +682,10 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
    * v moves when the winner scores more, and on equal scores when the
    * winner's unrounded score (sum - gamma * d_v * vol(l) / m * s_v / d_v,
    * the modularity gain) beats staying's unrounded one. */
-  const tally *t = &st->tally;
+  const tally *t = &wk->tally;
   const uint64_t deg = len;
-  const double pen = st->vol ? st->gamma_m * (double)st->nvote : 0.0;
-  const double unit = st->nvote ? st->strength / (double)st->nvote : 0.0;
+  const double pen = st->vol ? st->gamma_m * (double)vt.nvote : 0.0;
+  const double unit = vt.nvote ? vt.strength / (double)vt.nvote : 0.0;
   double best = 0.0;
   uint64_t win = cur;
   uint32_t win_dist = 0;
@@ -602,7 +712,7 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
     } else if (score == best) {
       ties++;
       if (e->label == cur) cur_best = 1;
-      if (exo_rng_below(&st->rng, ties) == 0) {
+      if (exo_rng_below(&ln->rng, ties) == 0) {
         win = e->label;
         win_dist = e->dist;
       }
@@ -620,38 +730,85 @@ static exo_status process_node(lp_state *st, uint64_t v, int *changed) {
             -pen * (double)vc * unit))
         return EXO_OK;
     }
-    st->vol[cur] -= deg;
-    st->vol[win] += deg;
+    if (st->nlanes == 1) { /* one lane: the volumes are live */
+      st->vol[cur] -= deg;
+      st->vol[win] += deg;
+    }
+  }
+  if (st->nlanes > 1) { /* published and the volumes updated at the sync */
+    if (ln->nchg == ln->chg_cap) {
+      size_t cap = ln->chg_cap ? ln->chg_cap * 2 : 256;
+      lp_change *c = realloc(ln->chg, cap * sizeof *c);
+      if (!c) return oom(ctx, "the change list", (uint64_t)cap * sizeof *c);
+      ln->chg = c;
+      ln->chg_cap = cap;
+    }
+    ln->chg[ln->nchg++] = (lp_change){v, cur, win};
   }
 
   set_label(st, v, win, st->narrow_labels);
   if (st->dist) st->dist[v] = win_dist == UINT32_MAX ? UINT32_MAX : win_dist + 1;
   *changed = 1;
 
-  if (whole) { /* the list is still in the window */
-    activate_entries(st, p, (size_t)len, win);
-    return EXO_OK;
-  }
-  uint64_t look = st->look_from;
-  st->look_from = LP_NO_LOOKAHEAD;
+  if (whole) /* the list is still in the window */
+    return activate_entries(st, ln, ctx, p, (size_t)len, win);
+  uint64_t look = wk->look_from;
+  wk->look_from = LP_NO_LOOKAHEAD;
   for (uint64_t done = 0; done < len;) {
     uint64_t k = len - done < chunk ? len - done : chunk;
-    if ((s = exo_poll(st->ctx)) != EXO_OK) break;
-    if ((s = window_get(st, (beg + done) * st->esz, (beg + done + k) * st->esz, &p)) != EXO_OK)
+    if ((s = exo_poll(ctx)) != EXO_OK) break;
+    if ((s = window_get(st, wk, (beg + done) * st->esz, (beg + done + k) * st->esz, &p)) != EXO_OK)
       break;
-    activate_entries(st, p, (size_t)k, win);
+    if ((s = activate_entries(st, ln, ctx, p, (size_t)k, win)) != EXO_OK) break;
     done += k;
   }
-  st->look_from = look;
+  wk->look_from = look;
   return s;
 }
 
-static exo_status lp_setup(lp_state *st) {
+/* Cut the blocks into lanes of about equal adjacency entries (exo_lp.h):
+ * lanes = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS), at least 1. */
+static exo_status make_lanes(lp_state *st) {
+  uint64_t nb = (st->n + EXO_LP_BLOCK - 1) / EXO_LP_BLOCK, m = st->csr->m;
+  uint64_t L = nb / EXO_LP_LANE_MIN_BLOCKS;
+  if (L > EXO_LP_LANES) L = EXO_LP_LANES;
+  if (L < 1) L = 1;
+  st->nlanes = (uint32_t)L;
+  st->lanes = calloc((size_t)L, sizeof *st->lanes);
+  if (!st->lanes) return oom(st->ctx, "the lanes", L * sizeof *st->lanes);
+  uint64_t b = 0;
+  for (uint64_t i = 0; i < L; i++) {
+    lp_lane *ln = &st->lanes[i];
+    ln->blk_lo = b;
+    if (i + 1 == L) {
+      b = nb;
+    } else {
+      uint64_t target = m / L * (i + 1) + m % L * (i + 1) / L; /* entries before lane i+1 */
+      b++;
+      while (b < nb - (L - 1 - i) && st->off[b * EXO_LP_BLOCK] < target) b++;
+    }
+    ln->blk_hi = b;
+    ln->lo = ln->blk_lo * EXO_LP_BLOCK;
+    ln->hi = b * EXO_LP_BLOCK < st->n ? b * EXO_LP_BLOCK : st->n;
+    /* lane 0 draws as the single-lane sweep always did */
+    exo_rng_seed(&ln->rng, i == 0 ? st->par->seed
+                                  : st->par->seed ^ (0x9E3779B97F4A7C15ULL * (i + 1)));
+    exo_rng_seed(&ln->own_order, st->par->seed ^ 0x6a09e667f3bcc909ULL ^
+                                     (0xBF58476D1CE4E5B9ULL * (i + 1)));
+    ln->order = L == 1 ? &st->order_rng : &ln->own_order;
+  }
+  /* one lane: the sweep is one epoch (nothing crosses a lane) */
+  st->epoch_blocks = L == 1 ? (nb ? nb : 1) : EXO_LP_EPOCH_BLOCKS;
+  return EXO_OK;
+}
+
+static exo_status lp_setup(lp_state *st, uint32_t threads) {
   exo_ctx *ctx = st->ctx;
   const exo_lp_params *par = st->par;
   uint64_t n = st->n;
   exo_status s = load_offsets(st);
   if (!s) s = open_adjacency(st);
+  if (!s) s = make_lanes(st);
   if (s) return s;
 
   uint64_t maxdeg = 0;
@@ -661,31 +818,42 @@ static exo_status lp_setup(lp_state *st) {
   }
   st->max_visits = exo_lp_visit_cap(par->max_visits, maxdeg, &st->tie_visits);
 
-  /* read buffer: memory_limit / 4 within [64 KiB, 64 MiB], whole entries,
-   * no larger than the file; LP_ALIGN extra for page-aligned read starts */
-  uint64_t cap = par->memory_limit / 4;
+  /* workers: min(threads, lanes); the read budget memory_limit / 4 is split
+   * among them, each within [64 KiB, 64 MiB], whole entries, no larger than
+   * the file; LP_ALIGN extra for page-aligned read starts */
+  st->nworkers = threads < 1 ? 1 : threads > st->nlanes ? st->nlanes : threads;
+  st->workers = calloc(st->nworkers, sizeof *st->workers);
+  if (!st->workers) return oom(ctx, "the workers", st->nworkers * sizeof *st->workers);
+  uint64_t cap = par->memory_limit / 4 / st->nworkers;
   if (cap < LP_MIN_BUF) cap = LP_MIN_BUF;
   if (cap > LP_MAX_BUF) cap = LP_MAX_BUF;
   cap -= cap % st->esz;
   if (cap > st->file_size + st->esz) cap = st->file_size + st->esz;
-  st->cap = cap;
-  st->buf_alloc = cap + LP_ALIGN;
-  st->buf = malloc((size_t)st->buf_alloc);
-  if (!st->buf) return oom(ctx, "the adjacency buffer", st->buf_alloc);
-
-  if (tally_alloc(&st->tally, 1024) != 0) return oom(ctx, "the label tally", 1024 * sizeof(tally_slot));
+  for (uint32_t i = 0; i < st->nworkers; i++) {
+    lp_worker *wk = &st->workers[i];
+    wk->cap = cap;
+    wk->buf_alloc = cap + LP_ALIGN;
+    wk->buf = malloc((size_t)wk->buf_alloc);
+    if (!wk->buf) return oom(ctx, "the adjacency buffer", wk->buf_alloc);
+    if (tally_alloc(&wk->tally, 1024) != 0)
+      return oom(ctx, "the label tally", 1024 * sizeof(tally_slot));
+  }
 
   size_t nb8 = bytes_for(n, 8);
   if (n > 0 && !nb8) return oom(ctx, "the node arrays", n * 8);
   size_t alloc8 = nb8 ? nb8 : 8;
+  size_t nb4 = (n ? (size_t)n : 1) * 4;
   st->narrow_labels = n <= EXO_NARROW_ID_LIMIT && !par->force_wide_labels;
   if (st->narrow_labels) {
-    size_t nb4 = (n ? (size_t)n : 1) * 4;
     st->lab32 = alloc_nodes(nb4, 0);
     if (!st->lab32) return oom(ctx, "the labels", nb4);
+    st->pub32 = st->nlanes > 1 ? alloc_nodes(nb4, 0) : st->lab32;
+    if (!st->pub32) return oom(ctx, "the published labels", nb4);
   } else {
     st->lab64 = alloc_nodes(alloc8, 0);
     if (!st->lab64) return oom(ctx, "the labels", alloc8);
+    st->pub64 = st->nlanes > 1 ? alloc_nodes(alloc8, 0) : st->lab64;
+    if (!st->pub64) return oom(ctx, "the published labels", alloc8);
   }
   st->visits = alloc_nodes((n ? (size_t)n : 1) * sizeof *st->visits, 1);
   if (!st->visits) return oom(ctx, "the visit counters", n * 2);
@@ -700,8 +868,10 @@ static exo_status lp_setup(lp_state *st) {
     st->gamma_m = st->csr->m > 0 ? par->resolution / (double)st->csr->m : 0.0;
   }
   if (st->att > 0.0) {
-    st->dist = alloc_nodes((n ? (size_t)n : 1) * sizeof *st->dist, 1);
+    st->dist = alloc_nodes(nb4, 1);
     if (!st->dist) return oom(ctx, "the hop distances", n * 4);
+    st->pubdist = st->nlanes > 1 ? alloc_nodes(nb4, 1) : st->dist;
+    if (!st->pubdist) return oom(ctx, "the published hop distances", n * 4);
     if (st->att != 1.0) {
       st->powtab = malloc(LP_POW_TABLE * sizeof *st->powtab);
       if (!st->powtab) return oom(ctx, "a power table", LP_POW_TABLE * sizeof(double));
@@ -710,9 +880,12 @@ static exo_status lp_setup(lp_state *st) {
   }
 
   /* every node starts alone and active */
-  exo_rng_seed(&st->rng, par->seed);
   exo_rng_seed(&st->order_rng, par->seed ^ 0x6a09e667f3bcc909ULL);
   for (uint64_t v = 0; v < n; v++) set_label(st, v, v, st->narrow_labels);
+  if (st->nlanes > 1) {
+    if (st->narrow_labels) memcpy(st->pub32, st->lab32, nb4);
+    else memcpy(st->pub64, st->lab64, alloc8);
+  }
   for (size_t i = 0; i < words; i++) st->active[i] = ~(uint64_t)0;
   if (n & 63) st->active[words - 1] = ((uint64_t)1 << (n & 63)) - 1;
   st->nactive = n;
@@ -730,45 +903,113 @@ static void new_sweep_order(lp_state *st) {
   }
 }
 
-typedef struct lp_counts {
-  uint64_t pops, changes, sweep_changes;
-} lp_counts;
-
-/* Process the active nodes of block [first, first + EXO_LP_BLOCK) in this
- * sweep's order for the block. */
-static exo_status run_block(lp_state *st, uint64_t first, lp_counts *c) {
+/* Process the active nodes of block [first, first + EXO_LP_BLOCK) of lane
+ * ln in this sweep's order for the block. */
+static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t first) {
   uint64_t end = first + EXO_LP_BLOCK < st->n ? first + EXO_LP_BLOCK : st->n;
   uint64_t lo = next_active(st, first, end);
   if (lo >= end) return EXO_OK;
   uint64_t hi = last_active(st, first, end);
-  uint32_t mask = (uint32_t)exo_rng_below(&st->order_rng, EXO_LP_BLOCK);
+  uint32_t mask = (uint32_t)exo_rng_below(ln->order, EXO_LP_BLOCK);
   exo_status s;
-  st->look_from = end;
+  wk->look_from = end;
   /* pull the active part of the block in with one read when it fits */
   uint64_t b0 = st->off[lo] * st->esz, b1 = st->off[hi + 1] * st->esz;
-  if (b1 > b0 && b1 - b0 <= st->cap) {
+  if (b1 > b0 && b1 - b0 <= wk->cap) {
     const uint8_t *p;
-    if ((s = window_get(st, b0, b1, &p)) != EXO_OK) return s;
+    if ((s = window_get(st, wk, b0, b1, &p)) != EXO_OK) return s;
   }
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
     uint64_t v = first + (uint64_t)(st->perm[i] ^ mask);
     if (v >= end || !is_active(st, v)) continue;
     st->active[v >> 6] &= ~((uint64_t)1 << (v & 63));
-    st->nactive--;
+    ln->nactive_delta--;
     st->visits[v]++;
     int changed = 0;
-    if ((s = process_node(st, v, &changed)) != EXO_OK) return s;
-    c->pops++;
+    if ((s = process_node(st, wk, ln, v, &changed)) != EXO_OK) return s;
+    ln->pops++;
+    wk->pops++;
     if (changed) {
-      c->changes++;
-      c->sweep_changes++;
+      ln->changes++;
+      ln->sweep_changes++;
     }
-    if ((c->pops & (LP_POLL_POPS - 1)) == 0) {
-      if ((s = exo_poll(st->ctx)) != EXO_OK) return s;
-      exo_progress(st->ctx, EXO_STAGE_CLUSTER, c->pops, 0);
+    if ((wk->pops & (LP_POLL_POPS - 1)) == 0) {
+      if ((s = exo_poll(wk->ctx)) != EXO_OK) return s;
+      exo_progress(wk->ctx, EXO_STAGE_CLUSTER, wk->pops, 0);
     }
   }
   return EXO_OK;
+}
+
+/* One epoch of lane ln: its next epoch_blocks blocks. */
+static exo_status run_lane_epoch(lp_state *st, lp_worker *wk, lp_lane *ln) {
+  uint64_t stop = ln->cursor + st->epoch_blocks;
+  if (stop > ln->blk_hi) stop = ln->blk_hi;
+  /* the read-ahead stays inside the epoch: the next epoch of this lane may
+   * run on another worker, whose window starts fresh */
+  wk->look_to = stop * EXO_LP_BLOCK < ln->hi ? stop * EXO_LP_BLOCK : ln->hi;
+  exo_status s = EXO_OK;
+  /* one lane: stop the sweep when no node is left active (nothing else
+   * can activate one) */
+  for (; ln->cursor < stop && !s; ln->cursor++) {
+    if (st->nlanes == 1 && (int64_t)st->nactive + ln->nactive_delta == 0) break;
+    s = run_block(st, wk, ln, ln->cursor * EXO_LP_BLOCK);
+  }
+  if (!s) ln->cursor = stop;
+  return s;
+}
+
+/* exo_par_run job: take lanes of the epoch until none is left. */
+static exo_status epoch_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  lp_state *st = arg;
+  lp_worker *wk = &st->workers[index];
+  wk->ctx = ctx;
+  wk->win_beg = wk->win_end = 0; /* a lane's data is not in another's window */
+  exo_status s = EXO_OK;
+  for (;;) {
+    unsigned i = atomic_fetch_add(&st->next_lane, 1u);
+    if (i >= st->nlanes || s) break;
+    lp_lane *ln = &st->lanes[i];
+    if (ln->cursor >= ln->blk_hi) continue;
+    if (st->nlanes > 1) wk->win_beg = wk->win_end = 0;
+    s = run_lane_epoch(st, wk, ln);
+  }
+  return s;
+}
+
+/* The sync point after an epoch (one thread): publish the lanes' changes,
+ * update the label volumes, apply the deferred activations in lane order,
+ * recount the active nodes. */
+static void sync_epoch(lp_state *st) {
+  for (uint32_t i = 0; i < st->nlanes; i++) {
+    lp_lane *ln = &st->lanes[i];
+    st->nactive = (uint64_t)((int64_t)st->nactive + ln->nactive_delta);
+    ln->nactive_delta = 0;
+    for (size_t j = 0; j < ln->nchg; j++) {
+      const lp_change *c = &ln->chg[j];
+      uint64_t v = c->v;
+      if (st->narrow_labels) st->pub32[v] = st->lab32[v];
+      else st->pub64[v] = st->lab64[v];
+      if (st->dist) st->pubdist[v] = st->dist[v];
+      if (st->vol) {
+        uint64_t deg = st->off[v + 1] - st->off[v];
+        st->vol[c->from] -= deg;
+        st->vol[c->to] += deg;
+      }
+    }
+    ln->nchg = 0;
+  }
+  for (uint32_t i = 0; i < st->nlanes; i++) {
+    lp_lane *ln = &st->lanes[i];
+    for (size_t j = 0; j < ln->nout; j++) {
+      uint64_t u = ln->outbox[j];
+      uint64_t bit = (uint64_t)1 << (u & 63);
+      if (st->visits[u] >= st->max_visits || (st->active[u >> 6] & bit)) continue;
+      st->active[u >> 6] |= bit;
+      st->nactive++;
+    }
+    ln->nout = 0;
+  }
 }
 
 /* Contract (exo_lp.h): runs label propagation until no node is active and
@@ -802,29 +1043,59 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
   st.fd = -1;
   st.att = params->attenuation;
   st.pa = 0.0; /* first sweep: p = 0 */
+  atomic_init(&st.next_lane, 0u);
 
   exo_progress(ctx, EXO_STAGE_CLUSTER, 0, 0);
-  s = lp_setup(&st);
+  s = lp_setup(&st, params->threads);
 
-  lp_counts c = {0, 0, 0};
-  uint64_t sweeps = 0;
+  uint64_t sweeps = 0, sweep_changes = 0;
   while (!s && st.nactive > 0) {
     if (sweeps > 0) {
-      double p = (double)c.sweep_changes / (double)st.n;
+      double p = (double)sweep_changes / (double)st.n;
       st.pa = st.att == 1.0 ? p : pow(p, st.att);
     }
     sweeps++;
-    c.sweep_changes = 0;
+    sweep_changes = 0;
     new_sweep_order(&st);
-    for (uint64_t first = 0; first < st.n && !s && st.nactive > 0; first += EXO_LP_BLOCK)
-      s = run_block(&st, first, &c);
+    for (uint32_t i = 0; i < st.nlanes; i++) st.lanes[i].cursor = st.lanes[i].blk_lo;
+    for (;;) { /* epochs */
+      int left = 0;
+      for (uint32_t i = 0; i < st.nlanes; i++) left |= st.lanes[i].cursor < st.lanes[i].blk_hi;
+      if (!left || st.nactive == 0) break;
+      atomic_store(&st.next_lane, 0u);
+      s = exo_par_run(st.nworkers, epoch_job, &st, EXO_STAGE_CLUSTER, 0, ctx);
+      if (s) break;
+      sync_epoch(&st);
+      st.epochs++;
+    }
+    for (uint32_t i = 0; i < st.nlanes; i++) {
+      sweep_changes += st.lanes[i].sweep_changes;
+      st.lanes[i].sweep_changes = 0;
+    }
   }
   if (s) {
     lp_state_free(&st);
     return s;
   }
-  exo_progress(ctx, EXO_STAGE_CLUSTER, c.pops, 0);
+  uint64_t pops = 0, changes = 0;
+  for (uint32_t i = 0; i < st.nlanes; i++) {
+    pops += st.lanes[i].pops;
+    changes += st.lanes[i].changes;
+  }
+  for (uint32_t i = 0; i < st.nworkers; i++) {
+    result->bytes_read += st.workers[i].bytes_read;
+    result->reads += st.workers[i].reads;
+  }
+  result->lanes = st.nlanes;
+  result->epochs = st.epochs;
+  exo_progress(ctx, EXO_STAGE_CLUSTER, pops, 0);
   /* hand over u64 labels; free the other node arrays before widening */
+  if (st.pub32 != st.lab32) free(st.pub32);
+  if (st.pub64 != st.lab64) free(st.pub64);
+  if (st.pubdist != st.dist) free(st.pubdist);
+  st.pub32 = NULL;
+  st.pub64 = NULL;
+  st.pubdist = NULL;
   free(st.off);
   free(st.visits);
   free(st.active);
@@ -840,6 +1111,7 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     if (!wide_labels) {
       s = oom(ctx, "the labels", st.n * 8);
       lp_state_free(&st);
+      memset(result, 0, sizeof *result);
       return s;
     }
     for (uint64_t v = 0; v < st.n; v++) wide_labels[v] = st.lab32[v];
@@ -849,11 +1121,9 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     st.lab64 = NULL;
   }
   result->max_visits = st.max_visits;
-  result->pops = c.pops;
-  result->changes = c.changes;
+  result->pops = pops;
+  result->changes = changes;
   result->rounds = sweeps;
-  result->bytes_read = st.bytes_read;
-  result->reads = st.reads;
   lp_state_free(&st);
   return EXO_OK;
 }

@@ -60,20 +60,53 @@
  * degrees, which the offsets give, so no pass over the edges is added. In
  * "directed" mode d_v and s_v count in-arcs and vol all arcs.
  *
+ * Lanes and epochs (the parallel sweep). The blocks are cut into L lanes,
+ * L = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS) and at least 1,
+ * each a run of whole blocks with about m / L adjacency entries (cut points
+ * from the offsets). L depends on n and m only, never on `threads` or
+ * memory_limit. A sweep is a series of epochs: in each, every lane
+ * processes its next EXO_LP_EPOCH_BLOCKS blocks (blocks increasing, the
+ * sweep's permutation XORed with a per-block mask inside a block), and the
+ * epoch ends with a sync point. Inside its lane a node reads its
+ * neighbours' labels and hop distances live; a neighbour in another lane
+ * is read from the published copy, which the sync point updates with every
+ * label the lanes changed in the epoch (so it is at most one epoch old).
+ * With a resolution, all lanes read the label volumes as of the last sync
+ * point, and the sync point applies the epoch's changes to them. Activating
+ * a node of the own lane is immediate (the rule below); a node of another
+ * lane goes to the lane's outbox, and the sync point activates the outboxes'
+ * nodes (lane order, then the order they were added) unless active already
+ * or out of visits. Tie-breaking draws come from one seeded stream per lane
+ * and the block masks from another per lane; the sweep's permutation is
+ * drawn once per sweep. What a lane does in an epoch therefore depends on
+ * the state at the epoch's start and on the lane alone, never on which
+ * thread runs it or when: `threads` (lanes run at once, at most L) changes
+ * nothing in the result (labels, visits, changes, sweeps), only the time.
+ * With L = 1 (fewer than 2 * EXO_LP_LANE_MIN_BLOCKS blocks, i.e. under 8192
+ * nodes) the sweep is one epoch, every read is live, lane 0's streams are
+ * those of the sequential sweep (seeded from `seed` as before), and the run
+ * is exactly the sequential rule described above.
+ *
  * A node activated during a sweep is processed in the same sweep when its
- * position comes later (a later block, or later in the current block's
- * order), otherwise in the next sweep (asynchronous update). The run ends
+ * position comes later (a later block of its lane, or later in the current
+ * block's order; for an activation from another lane, a block of its lane
+ * not yet reached when the sync point comes), otherwise in the next sweep
+ * (asynchronous update). The run ends
  * when no node is active. max_visits = 1 processes every node exactly once
  * (T = 0: the current label is kept when among the best). max_visits = 0
  * picks max(EXO_LP_AUTO_MIN_VISITS, floor(sqrt(max degree))) (capped at
- * EXO_LP_MAX_VISITS), so T = 12 with the automatic cap. All randomness comes from `seed`; the processing order
- * and therefore the result do not depend on memory_limit.
+ * EXO_LP_MAX_VISITS), so T = 12 with the automatic cap. All randomness comes
+ * from `seed`; the processing order and therefore the result depend on
+ * neither memory_limit nor threads.
  *
- * I/O: the adjacency file is read in increasing offset order through one
- * buffer of memory_limit / 4 bytes (at least 64 KiB, at most 64 MiB). A read
- * covers the next active nodes' lists for about 256 KiB (so that they are
- * still in the CPU caches when tallied; a list or a block's active part is
- * always read whole when it fits the buffer), reading
+ * I/O: each worker (min(threads, L) of them) reads through its own buffer
+ * of memory_limit / 4 / workers bytes (at least 64 KiB, at most 64 MiB); a
+ * lane's epoch reads its stretch of the adjacency file in increasing offset
+ * order, starting with a fresh window (so a page at each end of an epoch's
+ * stretch may be read twice). A read
+ * covers the next active nodes' lists of the epoch for about 256 KiB (so
+ * that they are still in the CPU caches when tallied; a list or a block's
+ * active part is always read whole when it fits the buffer), reading
  * through gaps of inactive lists shorter than EXO_LP_GAP bytes and seeking
  * forward past longer ones; the following stretch is announced to the kernel
  * (posix_fadvise WILLNEED) so that it is read while this one is processed.
@@ -85,10 +118,17 @@
  * Memory per node: offsets 8, labels 4 (8 with more than 2^32 nodes),
  * visit counter 2, active bit 1/8, label volume 8 (only with resolution >
  * 0, the default of the drivers), hop distance 4 (only with attenuation) =
- * 22.1 bytes (14.1 with resolution 0, 4 more with attenuation); at the end the other arrays are freed
- * and the labels widened to u64 for the caller (12 bytes per node for a
- * moment). Plus the read buffer and a label tally sized to the largest
- * number of distinct labels around a node. The per-node arrays are backed by
+ * 22.1 bytes (14.1 with resolution 0, 4 more with attenuation); with L > 1
+ * also the published labels 4 (8 wide) and published hop distances 4 (only
+ * with attenuation): 26.1 bytes with the drivers' defaults. At the end the
+ * other arrays are freed and the labels widened to u64 for the caller (12
+ * bytes per node for a moment). Plus, per worker, the read buffer and a
+ * label tally sized to the largest number of distinct labels around a node;
+ * per lane (L > 1) its change list (24 bytes per label change of the epoch,
+ * at most EXO_LP_EPOCH_BLOCKS * EXO_LP_BLOCK * 24 = 48 KiB) and its outbox
+ * (8 bytes per activation of another lane's node in the epoch; at most the
+ * arcs of the nodes the lane changed in the epoch, in practice a few KiB;
+ * both keep their largest size until the end). The per-node arrays are backed by
  * huge pages where the kernel allows (the labels are read at random). */
 #ifndef EXO_LP_H
 #define EXO_LP_H
@@ -104,6 +144,9 @@
 #define EXO_LP_RESOLUTION 1.0           /* the drivers' default resolution */
 #define EXO_LP_BLOCK 1024u               /* ids per block (power of two) */
 #define EXO_LP_GAP ((uint64_t)256 << 10) /* read through shorter gaps */
+#define EXO_LP_LANES 16u                 /* most lanes */
+#define EXO_LP_LANE_MIN_BLOCKS 4u        /* fewest blocks per lane */
+#define EXO_LP_EPOCH_BLOCKS 2u           /* blocks per lane per epoch */
 
 typedef struct exo_csr_files {
   const char *offsets_path;
@@ -120,7 +163,8 @@ typedef struct exo_lp_params {
   double resolution;       /* gamma of the label score's volume penalty; 0 = none */
   uint32_t max_visits;     /* 0 = automatic */
   uint64_t seed;
-  uint64_t memory_limit;   /* sizes the adjacency read buffer only */
+  uint64_t memory_limit;   /* sizes the adjacency read buffers only */
+  uint32_t threads;        /* lanes run at once (0 = 1); never changes results */
   int force_wide_labels;   /* test knob: u64 labels in memory even when
                               every id fits in 32 bits */
 } exo_lp_params;
@@ -133,6 +177,8 @@ typedef struct exo_lp_result {
   uint64_t rounds;         /* sweeps */
   uint64_t bytes_read;     /* adjacency bytes read (gaps read through included) */
   uint64_t reads;          /* read calls on the adjacency file */
+  uint64_t lanes;          /* lanes of the sweep (from n and m only) */
+  uint64_t epochs;         /* epochs (sync points) of the whole run */
 } exo_lp_result;
 
 exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,

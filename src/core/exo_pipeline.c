@@ -328,6 +328,7 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
                        g->wide};
   exo_lp_params p = *params;
   p.directed = g->directed;
+  if (p.threads == 0) p.threads = (uint32_t)g->threads; /* lanes at once; same labels */
   exo_lp_result lr;
   memset(&lr, 0, sizeof lr);
   double t0 = now_seconds();

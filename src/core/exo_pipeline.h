@@ -20,8 +20,8 @@
  * Threads: opt->parse.threads (T) is used by every stage that can use it:
  * the parser's worker threads (exo_parse.h), the run thread of the sort
  * (T > 1), the final merge's T key ranges (exo_sort.h) and the output's T
- * blocks (exo_output.h); label propagation and refine run on the caller's
- * thread. None of them changes a result: the names file, the CSR files, the
+ * blocks (exo_output.h), the lanes of label propagation's sweep, up to T at
+ * once (exo_lp.h); refine runs on the caller's thread. None of them changes a result: the names file, the CSR files, the
  * labels and the output bytes are the same for every T (and every
  * memory_limit); T changes only the time and how memory_limit is divided
  * among buffers. Host callbacks are only ever called from the caller's

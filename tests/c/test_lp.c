@@ -686,6 +686,18 @@ static tu_edge *planted_graph(uint64_t k, uint64_t seed, size_t *ne_out, uint64_
   return e;
 }
 
+/* Two runs of one graph gave the same labels and the same counts. */
+static void expect_same_run(const uint64_t *lab, const exo_lp_result *r, const uint64_t *ref,
+                            const exo_lp_result *r0, uint64_t n) {
+  ck_assert_mem_eq(lab, ref, n * sizeof *lab);
+  ck_assert_uint_eq(r->pops, r0->pops);
+  ck_assert_uint_eq(r->changes, r0->changes);
+  ck_assert_uint_eq(r->rounds, r0->rounds);
+  ck_assert_uint_eq(r->max_visits, r0->max_visits);
+  ck_assert_uint_eq(r->lanes, r0->lanes);
+  ck_assert_uint_eq(r->epochs, r0->epochs);
+}
+
 START_TEST(memory_limit_does_not_change_results) {
   size_t ne;
   uint64_t *comm;
@@ -710,11 +722,7 @@ START_TEST(memory_limit_does_not_change_results) {
         exo_lp_result r;
         p.memory_limit = limits[i];
         uint64_t *lab = run_ok(&g, &p, &r);
-        ck_assert_mem_eq(lab, ref, n * sizeof *lab);
-        ck_assert_uint_eq(r.pops, r0.pops);
-        ck_assert_uint_eq(r.changes, r0.changes);
-        ck_assert_uint_eq(r.rounds, r0.rounds);
-        ck_assert_uint_eq(r.max_visits, r0.max_visits);
+        expect_same_run(lab, &r, ref, &r0, n);
         free(lab);
       }
       free(ref);
@@ -739,7 +747,11 @@ START_TEST(csr_much_larger_than_buffer) {
   const uint64_t file = g.csr.m * 8;
   ck_assert_uint_gt(file, 100 * ((uint64_t)64 << 10));
 
-  /* one visit per node: one sequential pass, every byte read exactly once */
+  /* one visit per node: one sequential pass per lane, every byte read
+   * once, except that each lane's epoch starts a fresh window: its first
+   * read starts on the page boundary below (re-reading at most one page of
+   * the previous epoch) and its last read ends on the page boundary above
+   * (at most one page of the next) */
   exo_lp_params p = params_for(0, 3);
   p.max_visits = 1;
   p.memory_limit = (uint64_t)4 << 20;
@@ -747,9 +759,13 @@ START_TEST(csr_much_larger_than_buffer) {
   uint64_t *lab = run_ok(&g, &p, &r1);
   ck_assert_uint_eq(r1.rounds, 1);
   ck_assert_uint_eq(r1.pops, n);
-  ck_assert_uint_eq(r1.bytes_read, file);
-  /* read ahead in steps of about 256 KiB (cache-sized), not buffer-sized */
-  ck_assert_uint_le(r1.reads, file / ((uint64_t)256 << 10) + 2);
+  ck_assert_uint_eq(r1.lanes, EXO_LP_LANES); /* 313 blocks */
+  const uint64_t lane_epochs = r1.lanes * r1.epochs;
+  ck_assert_uint_ge(r1.bytes_read, file);
+  ck_assert_uint_le(r1.bytes_read, file + lane_epochs * 2 * 4096);
+  /* read ahead in steps of about 256 KiB (cache-sized), not buffer-sized,
+   * and at least one read per lane and epoch */
+  ck_assert_uint_le(r1.reads, file / ((uint64_t)256 << 10) + lane_epochs + 2);
   ck_assert_uint_ge(r1.reads, file / ((uint64_t)320 << 10));
   free(lab);
 
@@ -1004,6 +1020,106 @@ START_TEST(volume_penalty_stops_flood) {
 }
 END_TEST
 
+/* The sweep runs in fixed lanes and epochs (exo_lp.h): the labels, visits,
+ * changes and sweeps must be the same for every `threads` and every
+ * memory_limit. The graph (24576 nodes = 24 blocks: 6 lanes of 4 blocks,
+ * 2 epochs per sweep) is the planted one plus noise arcs between random
+ * nodes and a hub whose list (12000 arcs, 96 KB) is longer than the
+ * smallest read buffer, so it is tallied in chunks and read twice. */
+START_TEST(threads_do_not_change_results) {
+  size_t ne;
+  uint64_t *comm;
+  const uint64_t k = 3072, n = k * 8, hub_arcs = 12000, noise = 6000;
+  tu_edge *e0 = planted_graph(k, 11, &ne, &comm);
+  tu_edge *e = realloc(e0, (ne + hub_arcs + noise) * sizeof *e);
+  ck_assert_ptr_nonnull(e);
+  exo_rng rng;
+  exo_rng_seed(&rng, 99);
+  for (uint64_t i = 0; i < hub_arcs; i++) {
+    uint64_t u = 1 + exo_rng_below(&rng, n - 1);
+    e[ne++] = (tu_edge){5, u, 0.5f};
+  }
+  for (uint64_t i = 0; i < noise; i++) {
+    uint64_t a = exo_rng_below(&rng, n), b = exo_rng_below(&rng, n);
+    if (a != b) e[ne++] = (tu_edge){a, b, (float)(1 + exo_rng_below(&rng, 2))};
+  }
+  const uint64_t limits[] = {1, (uint64_t)1 << 30};
+  for (int directed = 0; directed <= 1; directed++) {
+    tu_csr g;
+    tu_csr_build(&g, n, e, ne, directed, directed);
+    for (int cfg = 0; cfg < 4; cfg++) { /* attenuation x resolution */
+      exo_lp_params p = params_for(directed, 4242);
+      p.attenuation = (cfg & 1) ? 0.5 : 0.0;
+      p.resolution = (cfg & 2) ? 1.0 : 0.0;
+      p.threads = 1;
+      p.memory_limit = limits[1];
+      exo_lp_result r0;
+      uint64_t *ref = run_ok(&g, &p, &r0);
+      ck_assert_uint_eq(r0.lanes, 6);
+      ck_assert_uint_ge(r0.epochs, 2 * r0.rounds - 1); /* 2 per sweep (the last may stop early) */
+      ck_assert_uint_gt(r0.rounds, 1);
+      ck_assert_uint_gt(r0.changes, n / 2);
+      /* the communities are found: most nodes share their community's
+       * most common label */
+      uint64_t *seen = calloc(k, sizeof *seen);
+      uint64_t agree = 0;
+      for (uint64_t v = 0; v < n; v++) {
+        uint64_t c = comm[v];
+        if (!seen[c]) seen[c] = ref[v] + 1;
+        agree += seen[c] == ref[v] + 1;
+      }
+      ck_assert_uint_ge(agree, n * 8 / 10);
+      free(seen);
+      for (uint32_t threads = 1; threads <= 4; threads++) {
+        for (size_t li = 0; li < 2; li++) {
+          if (threads == 1 && li == 1) continue;
+          p.threads = threads;
+          p.memory_limit = limits[li];
+          exo_lp_result r;
+          uint64_t *lab = run_ok(&g, &p, &r);
+          ck_assert_msg(memcmp(lab, ref, n * sizeof *lab) == 0,
+                        "labels differ: directed %d cfg %d threads %u limit %llu", directed,
+                        cfg, threads, (unsigned long long)limits[li]);
+          expect_same_run(lab, &r, ref, &r0, n);
+          free(lab);
+        }
+      }
+      free(ref);
+    }
+    tu_csr_free(&g);
+  }
+  free(e);
+  free(comm);
+}
+END_TEST
+
+/* Fewer than 2 * EXO_LP_LANE_MIN_BLOCKS blocks: one lane, one epoch per
+ * sweep, so the sweep is the sequential one the exact-rule tests above
+ * encode, whatever `threads` is. */
+START_TEST(small_graph_is_one_lane) {
+  size_t ne;
+  uint64_t *comm;
+  const uint64_t k = 800, n = k * 8; /* 6400 nodes: 7 blocks */
+  tu_edge *e = planted_graph(k, 3, &ne, &comm);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  exo_lp_params p = params_for(0, 8);
+  exo_lp_result r1, r4;
+  uint64_t *a = run_ok(&g, &p, &r1);
+  p.threads = 4;
+  uint64_t *b = run_ok(&g, &p, &r4);
+  ck_assert_uint_eq(r1.lanes, 1);
+  ck_assert_uint_eq(r1.epochs, r1.rounds);
+  ck_assert_uint_eq(r4.lanes, 1);
+  ck_assert_mem_eq(a, b, n * sizeof *a);
+  free(a);
+  free(b);
+  tu_csr_free(&g);
+  free(e);
+  free(comm);
+}
+END_TEST
+
 Suite *lp_suite(void) {
   Suite *s = suite_create("lp");
   TCase *tc = tcase_create("core");
@@ -1029,6 +1145,8 @@ Suite *lp_suite(void) {
   tcase_add_test(tc, volume_penalty_hand_computed);
   tcase_add_test(tc, volume_penalty_small_cliques);
   tcase_add_test(tc, volume_penalty_stops_flood);
+  tcase_add_test(tc, threads_do_not_change_results);
+  tcase_add_test(tc, small_graph_is_one_lane);
   suite_add_tcase(s, tc);
   return s;
 }
