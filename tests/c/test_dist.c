@@ -175,6 +175,15 @@ static char **write_graph(const char *dir, int directed) {
   return paths;
 }
 
+/* Delete the three files of write_graph and free their names. */
+static void remove_graph(char **files) {
+  for (int f = 0; f < 3; f++) {
+    unlink(files[f]);
+    free(files[f]);
+  }
+  free(files);
+}
+
 /* The output holds every node once; the clusters are the cliques plus x and
  * y alone, numbered 1..5. */
 static void check_clusters(const char *out) {
@@ -244,11 +253,7 @@ START_TEST(dist_clusters_any_p) {
       unlink(out);
       free(out);
     }
-    for (int f = 0; f < 3; f++) {
-      unlink(files[f]);
-      free(files[f]);
-    }
-    free(files);
+    remove_graph(files);
   }
   tu_rmdir(dir);
   free(dir);
@@ -349,11 +354,7 @@ START_TEST(dist_one_file_cut_into_ranges) {
   free(out);
   free(bad_text);
   free(all);
-  for (int f = 0; f < 3; f++) {
-    unlink(files[f]);
-    free(files[f]);
-  }
-  free(files);
+  remove_graph(files);
   tu_rmdir(dir);
   free(dir);
 }
