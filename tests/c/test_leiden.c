@@ -31,13 +31,6 @@ static char *write_u64s(const char *dir, const char *name, const uint64_t *x, si
   return path;
 }
 
-/* Cliques of `size` nodes with weight w, numbered from `first`. */
-static size_t add_clique(tu_edge *e, size_t ne, uint64_t first, uint64_t size, float w) {
-  for (uint64_t i = 0; i < size; i++)
-    for (uint64_t j = i + 1; j < size; j++) e[ne++] = (tu_edge){first + i, first + j, w};
-  return ne;
-}
-
 /* Planted graph: blocks of `bs` nodes, `per` edges per node, a share `in10`
  * tenths of them inside the block; weights 1 or random in (0.5, 1.5]. */
 static size_t planted(tu_edge *e, uint64_t n, uint64_t bs, uint64_t per, unsigned in10,
@@ -198,9 +191,9 @@ END_TEST
  * the cliques and stay inside their community. */
 START_TEST(test_refine_splits_disconnected) {
   tu_edge e[64];
-  size_t ne = add_clique(e, 0, 0, 5, 1.0f);
-  ne = add_clique(e, ne, 5, 5, 1.0f);
-  ne = add_clique(e, ne, 10, 4, 1.0f);
+  size_t ne = tu_add_clique(e, 0, 0, 5, 1.0f);
+  ne = tu_add_clique(e, ne, 5, 5, 1.0f);
+  ne = tu_add_clique(e, ne, 10, 4, 1.0f);
   e[ne++] = (tu_edge){4, 10, 1.0f};
   tu_csr g;
   tu_csr_build(&g, 14, e, ne, 0, 0);
@@ -466,8 +459,8 @@ END_TEST
  * 1 - g * 25, splitting a clique below g = 1 loses. */
 START_TEST(test_cpm_resolution_by_hand) {
   tu_edge e[32];
-  size_t ne = add_clique(e, 0, 0, 5, 1.0f);
-  ne = add_clique(e, ne, 5, 5, 1.0f);
+  size_t ne = tu_add_clique(e, 0, 0, 5, 1.0f);
+  ne = tu_add_clique(e, ne, 5, 5, 1.0f);
   e[ne++] = (tu_edge){4, 5, 1.0f};
   tu_csr g;
   tu_csr_build(&g, 10, e, ne, 0, 0);

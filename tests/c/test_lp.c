@@ -53,13 +53,6 @@ static uint64_t count_labels(const uint64_t *lab, uint64_t n) {
   return k;
 }
 
-/* Append the edges of a clique on nodes [first, first + k). */
-static size_t add_clique(tu_edge *e, size_t ne, uint64_t first, uint64_t k, float w) {
-  for (uint64_t i = 0; i < k; i++)
-    for (uint64_t j = i + 1; j < k; j++) e[ne++] = (tu_edge){first + i, first + j, w};
-  return ne;
-}
-
 #ifdef _WIN32
 #include <io.h>
 /* descriptors in use: the CRT's table (no /proc on Windows) */
@@ -76,8 +69,8 @@ static int open_fds(void) { return tu_count_entries("/proc/self/fd"); }
 
 START_TEST(two_cliques_split) {
   tu_edge e[32];
-  size_t ne = add_clique(e, 0, 0, 5, 1.0f);
-  ne = add_clique(e, ne, 5, 5, 1.0f);
+  size_t ne = tu_add_clique(e, 0, 0, 5, 1.0f);
+  ne = tu_add_clique(e, ne, 5, 5, 1.0f);
   e[ne++] = (tu_edge){4, 5, 1.0f};
   for (int wide = 0; wide <= 1; wide++) {
     tu_csr g;
@@ -118,7 +111,7 @@ START_TEST(components_never_share) {
   tu_edge e[64];
   size_t ne = 0;
   for (uint64_t v = 0; v < 9; v++) e[ne++] = (tu_edge){v, v + 1, 1.0f}; /* 0..9 */
-  ne = add_clique(e, ne, 10, 6, 2.0f);                               /* 10..15 */
+  ne = tu_add_clique(e, ne, 10, 6, 2.0f);                               /* 10..15 */
   for (uint64_t v = 17; v < 25; v++) e[ne++] = (tu_edge){16, v, 1.0f}; /* 16..24 */
   tu_csr g;
   tu_csr_build(&g, 25, e, ne, 0, 0);
@@ -144,7 +137,7 @@ START_TEST(ring_of_cliques) {
   tu_edge e[K * S * S];
   size_t ne = 0;
   for (uint64_t c = 0; c < K; c++) {
-    ne = add_clique(e, ne, c * S, S, 1.0f);
+    ne = tu_add_clique(e, ne, c * S, S, 1.0f);
     e[ne++] = (tu_edge){c * S + S - 1, ((c + 1) % K) * S, 1.0f};
   }
   tu_csr g;
@@ -168,8 +161,8 @@ START_TEST(heavy_edge_decides) {
    * (loses) */
   for (int heavy = 0; heavy <= 1; heavy++) {
     tu_edge e[32];
-    size_t ne = add_clique(e, 0, 0, 4, 1.0f);
-    ne = add_clique(e, ne, 4, 4, 1.0f);
+    size_t ne = tu_add_clique(e, 0, 0, 4, 1.0f);
+    ne = tu_add_clique(e, ne, 4, 4, 1.0f);
     e[ne++] = (tu_edge){0, 8, 1.0f};
     e[ne++] = (tu_edge){1, 8, 1.0f};
     e[ne++] = (tu_edge){8, 4, heavy ? 2.5f : 1.5f};
@@ -402,7 +395,7 @@ START_TEST(attenuation_runs_deterministically) {
   tu_edge e[K * S * S];
   size_t ne = 0;
   for (uint64_t c = 0; c < K; c++) {
-    ne = add_clique(e, ne, c * S, S, 1.0f);
+    ne = tu_add_clique(e, ne, c * S, S, 1.0f);
     e[ne++] = (tu_edge){c * S, ((c + 1) % K) * S + 1, 1.0f};
     e[ne++] = (tu_edge){c * S + 2, ((c + 3) % K) * S + 3, 0.5f};
   }
@@ -956,8 +949,8 @@ END_TEST
  * = 0.6) = 0, a tie with staying (0). Each clique still ends as one label. */
 START_TEST(volume_penalty_small_cliques) {
   tu_edge e[32];
-  size_t ne = add_clique(e, 0, 0, 5, 1.0f);
-  ne = add_clique(e, ne, 5, 5, 1.0f);
+  size_t ne = tu_add_clique(e, 0, 0, 5, 1.0f);
+  ne = tu_add_clique(e, ne, 5, 5, 1.0f);
   e[ne++] = (tu_edge){4, 5, 1.0f};
   tu_csr g;
   tu_csr_build(&g, 10, e, ne, 0, 0);

@@ -10,13 +10,6 @@
 #include "exo_rng.h"
 #include "testutil.h"
 
-/* Cliques of `size` nodes with weight w, numbered consecutively from `first`. */
-static size_t add_clique(tu_edge *e, size_t ne, uint64_t first, uint64_t size, float w) {
-  for (uint64_t i = 0; i < size; i++)
-    for (uint64_t j = i + 1; j < size; j++) e[ne++] = (tu_edge){first + i, first + j, w};
-  return ne;
-}
-
 static exo_refine_params rparams(uint32_t passes, uint64_t mem) {
   exo_refine_params p;
   memset(&p, 0, sizeof p);
@@ -37,9 +30,9 @@ static exo_status refine(const tu_csr *g, uint32_t passes, uint64_t mem, uint64_
  * edges; node 18 hangs off A. */
 static size_t three_cliques(tu_edge *e) {
   size_t ne = 0;
-  ne = add_clique(e, ne, 0, 6, 1.0f);
-  ne = add_clique(e, ne, 6, 6, 1.0f);
-  ne = add_clique(e, ne, 12, 6, 1.0f);
+  ne = tu_add_clique(e, ne, 0, 6, 1.0f);
+  ne = tu_add_clique(e, ne, 6, 6, 1.0f);
+  ne = tu_add_clique(e, ne, 12, 6, 1.0f);
   e[ne++] = (tu_edge){5, 6, 0.2f};
   e[ne++] = (tu_edge){11, 12, 0.2f};
   e[ne++] = (tu_edge){17, 0, 0.2f};

@@ -158,3 +158,9 @@ void tu_csr_free(tu_csr *g) {
   free(g->offp);
   free(g->adjp);
 }
+
+size_t tu_add_clique(tu_edge *e, size_t ne, uint64_t first, uint64_t size, float w) {
+  for (uint64_t i = 0; i < size; i++)
+    for (uint64_t j = i + 1; j < size; j++) e[ne++] = (tu_edge){first + i, first + j, w};
+  return ne;
+}

@@ -43,4 +43,8 @@ void tu_csr_build(tu_csr *g, uint64_t n, const tu_edge *e, size_t ne, int direct
                   int wide);
 void tu_csr_free(tu_csr *g);
 
+/* Append to e[ne..] the edges (weight w) of a clique on the nodes
+ * [first, first + size); returns the new edge count. */
+size_t tu_add_clique(tu_edge *e, size_t ne, uint64_t first, uint64_t size, float w);
+
 #endif
