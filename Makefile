@@ -77,7 +77,7 @@ sanitize: $(BUILD)/suites.inc
 	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) ./exo_tests_san
 
 # `make tsan`: the suites that start threads (parse workers, the run thread
-# of the sort, the final merge's key ranges, the output's blocks, the pipeline
+# of the sort, the key ranges of its merges, the output's blocks, the pipeline
 # using them) built with ThreadSanitizer; any
 # report fails the run (halt_on_error).
 TSAN_SUITES := parse sort pipeline output lp

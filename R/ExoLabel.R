@@ -407,8 +407,9 @@
 #'   that the threads read and parse side by side (a few MiB of buffers per
 #'   thread); gzip files and pipes are read by one thread, and with two or
 #'   more threads another one sorts and writes the runs. Building the graph:
-#'   the final merge is split into `threads` ranges of node ids merged side
-#'   by side. Writing the output: the lines are formatted in `threads`
+#'   every merge of the runs (the intermediate passes, needed when there
+#'   are more runs than one merge takes, and the final merge) is split into
+#'   `threads` ranges of node ids merged side by side. Writing the output: the lines are formatted in `threads`
 #'   blocks side by side (8 MiB of buffers per thread). Label propagation:
 #'   graphs of 8192 nodes or more are swept in up to 16 fixed lanes (runs of
 #'   1024-id blocks; their number depends on the graph only), which up to

@@ -88,7 +88,7 @@ static void usage(FILE *f) {
 "                          /tmp) [tempfiledir]\n"
 "      --memory-limit SIZE buffer memory, e.g. 512MB, 2GB (default 256MB)\n"
 "                          [memory_limit]\n"
-"      --threads N         threads for reading, the final merge and the output\n"
+"      --threads N         threads for reading, the merges and the output\n"
 "                          (default: all cores); results do not depend on it\n"
 "                          [threads]\n"
 "      --seed N            random seed, 0 <= N < 2^64 (default: from the clock);\n"

@@ -66,6 +66,12 @@ static void *slot_main(void *arg) {
 /* Contract (exo_par.h). */
 exo_status exo_par_run(uint32_t n, exo_par_fn fn, void *arg, exo_stage stage,
                        uint64_t total, exo_ctx *ctx) {
+  return exo_par_run_from(n, fn, arg, stage, 0, total, ctx);
+}
+
+/* Contract (exo_par.h). */
+exo_status exo_par_run_from(uint32_t n, exo_par_fn fn, void *arg, exo_stage stage,
+                            uint64_t done_before, uint64_t total, exo_ctx *ctx) {
   if (n == 0) return EXO_OK;
   if (n == 1) return fn(arg, 0, ctx);
   par_group g;
@@ -97,7 +103,7 @@ exo_status exo_par_run(uint32_t n, exo_par_fn fn, void *arg, exo_stage stage,
   /* Wait, polling the host and reporting the jobs' progress. */
   for (;;) {
     int all = 1;
-    uint64_t done = 0;
+    uint64_t done = done_before;
     for (uint32_t i = 0; i < n; i++) {
       all &= atomic_load(&g.slot[i].finished);
       done += atomic_load_explicit(&g.slot[i].done, memory_order_relaxed);

@@ -28,5 +28,11 @@ typedef exo_status (*exo_par_fn)(void *arg, uint32_t index, exo_ctx *ctx);
 
 exo_status exo_par_run(uint32_t n, exo_par_fn fn, void *arg, exo_stage stage,
                        uint64_t total, exo_ctx *ctx);
+/* The same, for one of several steps of a stage: with n > 1 the caller
+ * reports done_before + the sum of the jobs' `done`, so the stage's
+ * progress keeps rising across the steps (with n == 1 the job reports on
+ * the caller's ctx itself and must add done_before). */
+exo_status exo_par_run_from(uint32_t n, exo_par_fn fn, void *arg, exo_stage stage,
+                            uint64_t done_before, uint64_t total, exo_ctx *ctx);
 
 #endif

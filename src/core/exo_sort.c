@@ -9,7 +9,9 @@
  * Merging: while more runs remain than the fan-in k, leading runs are merged
  * in consecutive groups of k (creation order, so equal (key, nbr) pairs keep
  * their input order) into runs of the group's widest width; the inputs are
- * read with hole punching and unlinked as soon as they are exhausted. The
+ * read with hole punching and unlinked as soon as they are exhausted (with
+ * several threads, when the group ends: each group is then split into key
+ * ranges like the final merge, see merge_group). The
  * last merge streams straight into the CSR offsets and adjacency files. The
  * records still in the buffer at the end are not written as a run when the
  * final merge can take them: they are sorted and merged from memory as the
@@ -724,109 +726,45 @@ static exo_status plan_total(const exo_sorter *s, size_t k, uint64_t *total,
   return EXO_OK;
 }
 
-/* Merge runs[first..first+m) into one new run; on success it is stored in
- * runs[dest] (whose file is gone by then). */
-static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t dest,
-                              uint64_t *done, uint64_t total, exo_ctx *ctx) {
-  run_info out = {NULL, 0, 0};
-  uint64_t in_bytes = 0;
-  for (uint32_t i = 0; i < m; i++) {
-    const run_info *r = &s->runs[first + i];
-    out.count += r->count;
-    out.wide |= r->wide;
-    in_bytes += run_bytes(r);
-  }
-  const size_t rs = exo_rec_size(out.wide);
-  const size_t bufsize = merge_bufsize(s->memory_limit, (uint64_t)m + 1);
-  exo_status st = exo_poll(ctx);
-  if (st) return st;
-  s->pending = run_path(s, ctx);
-  if (!s->pending) return ctx->err.code;
-  /* peak estimate: the whole output on disk before any input is released */
-  disk_add(s, out.count * rs);
-  disk_sub(s, out.count * rs);
-
-  merger g;
-  exo_writer w = {.fd = -1};
-  st = exo_writer_open(&w, s->pending, fit_buffer(bufsize, out.count * rs), ctx);
-  if (st) return st;
-  st = merger_open(s, &g, first, m, 0, bufsize, NULL, NULL, NULL, ctx);
-  if (st) {
-    exo_writer_abort(&w);
-    return st;
-  }
-  uint64_t written = 0;
-  for (;;) {
-    const uint32_t win = g.t.node[0];
-    exo_lt_key *h = &g.t.head[win];
-    if (h->done) break;
-    const exo_arc *a = &g.cur[win];
-    uint8_t *o;
-    if (w.cap - w.len >= rs) {
-      o = w.buf + w.len;
-    } else if ((o = exo_writer_reserve(&w, rs, ctx)) == NULL) {
-      st = ctx->err.code ? ctx->err.code : EXO_EIO;
-      break;
-    }
-    exo_rec_encode(o, out.wide, a->key, a->nbr, a->w);
-    exo_writer_commit(&w, rs);
-    st = src_fetch(s, &g.src[win], h, &g.cur[win], ctx);
-    if (st) break;
-    exo_lt_replay(&g.t);
-    if (((*done + ++written) & POLL_MASK) == 0) { /* counted over the stage */
-      exo_progress(ctx, EXO_STAGE_MERGE, *done + written, total);
-      st = exo_poll(ctx);
-      if (st) break;
-    }
-  }
-  merger_free(&g);
-  if (!st && written != out.count)
-    st = EXO_FAIL(ctx, EXO_EINTERNAL, "merge wrote %llu of %llu records",
-                  (unsigned long long)written, (unsigned long long)out.count);
-  if (!st) st = exo_writer_close(&w, ctx);
-  if (st) {
-    exo_writer_abort(&w);
-    return st;
-  }
-  *done += written;
-  out.path = s->pending;
-  s->pending = NULL;
-  s->runs[dest] = out;
-  disk_sub(s, in_bytes);
-  disk_add(s, run_bytes(&out));
-  return EXO_OK;
-}
-
 /* ======================================================================
- * The final merge, split into key ranges
+ * Merges split into key ranges
  * ====================================================================== */
 
-/* The final merge of runs[0..nruns) and (with `mem`) the sorted buffer into
- * the CSR, as `nranges` key ranges merged side by side. Range t holds the
+/* A merge of runs[first..first+m) (and, with `mem`, the sorted buffer) as
+ * `nranges` key ranges merged side by side: the final merge into the CSR,
+ * or one group of an intermediate pass into a new run. Range t holds the
  * keys key[t]..key[t+1]-1: records pos[t*m + i]..pos[(t+1)*m + i]-1 of
  * source i (sources are sorted, so a key range is one slice of each), and
- * arcs base[t]..base[t+1]-1 of the CSR. So every range knows where its
- * offsets (8 * key[t]) and its adjacency entries (base[t] * entry size)
- * start in the two files and writes them there with its own positioned
- * writers; the bytes are those of one merge of everything, whatever the
- * number of ranges. */
-typedef struct csr_plan {
+ * records base[t]..base[t+1]-1 of the merged sequence. So every range knows
+ * where its output starts (CSR: offsets at 8 * key[t], adjacency entries
+ * at base[t] * entry size; a run: base[t] * record size) and writes it there
+ * with its own positioned writers; the bytes are those of one merge of
+ * everything, whatever the number of ranges. */
+typedef struct range_plan {
   exo_sorter *s;
+  size_t first;         /* runs[first] is source 0 */
   int mem;              /* the buffer is the last source */
   uint32_t m;           /* sources */
   uint32_t nranges;
-  uint64_t num_nodes;
-  const char *offsets_path, *adj_path;
-  int csr_wide;
+  uint64_t num_nodes;   /* every key is below it */
+  uint64_t total;       /* records of all sources */
   size_t bufsize;       /* per source and per writer */
   uint64_t *key;        /* nranges + 1 split keys, key[0] = 0 */
   uint64_t *pos;        /* (nranges + 1) x m record indexes */
-  uint64_t *base;       /* nranges + 1 arc indexes, base[nranges] = records */
-  uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
-  uint64_t *positive;   /* per range: entries with w > 0 */
+  uint64_t *base;       /* nranges + 1 record indexes, base[nranges] = total */
   int *fds;             /* several ranges: one descriptor per run file, shared
                            by the ranges' readers (NULL with one range) */
-} csr_plan;
+  /* the final merge */
+  const char *offsets_path, *adj_path;
+  int csr_wide;
+  uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
+  uint64_t *positive;   /* per range: entries with w > 0 */
+  /* an intermediate group */
+  const char *out_path; /* the new run, created empty */
+  int out_wide;         /* its record width */
+  uint64_t done_before; /* records the intermediate passes merged before it */
+  uint64_t stage_total; /* records of all intermediate passes */
+} range_plan;
 
 /* A source as the split search sees it: a run file read at positions, or
  * the buffer. */
@@ -878,9 +816,9 @@ static exo_status lower_bound(const split_src *x, uint64_t k, uint64_t lo, uint6
  * inside that source's bracket [lo, hi) (positions of the keys already
  * probed below and above), so a split costs about log2(nodes) probes of
  * log2(bracket) positioned reads of one key per source. */
-static exo_status plan_splits(csr_plan *p, const split_src *src, exo_ctx *ctx) {
+static exo_status plan_splits(range_plan *p, const split_src *src, exo_ctx *ctx) {
   const uint32_t m = p->m, T = p->nranges;
-  const uint64_t total = p->s->records;
+  const uint64_t total = p->total;
   uint64_t *lo = malloc(2 * (m ? m : 1) * sizeof *lo);
   if (!lo) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
   uint64_t *hi = lo + m;
@@ -919,7 +857,7 @@ static exo_status plan_splits(csr_plan *p, const split_src *src, exo_ctx *ctx) {
 }
 
 /* Build the plan: split keys, slices and arc bases for `nranges` ranges. */
-static exo_status plan_ranges(csr_plan *p, exo_ctx *ctx) {
+static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   exo_sorter *s = p->s;
   const uint32_t m = p->m, T = p->nranges;
   p->key = calloc(T + 1, sizeof *p->key);
@@ -945,7 +883,7 @@ static exo_status plan_ranges(csr_plan *p, exo_ctx *ctx) {
       x->wide = s->wide;
       x->count = s->n;
     } else {
-      const run_info *r = &s->runs[i];
+      const run_info *r = &s->runs[p->first + i];
       x->path = r->path;
       x->wide = r->wide;
       x->count = r->count;
@@ -973,13 +911,13 @@ static exo_status plan_ranges(csr_plan *p, exo_ctx *ctx) {
     for (uint32_t i = 0; i < m; i++) sum += p->pos[(size_t)t * m + i];
     p->base[t] = sum;
   }
-  if (p->base[T] != s->records)
+  if (p->base[T] != p->total)
     return EXO_FAIL(ctx, EXO_EINTERNAL, "the runs hold %llu records, not %llu",
-                    (unsigned long long)p->base[T], (unsigned long long)s->records);
+                    (unsigned long long)p->base[T], (unsigned long long)p->total);
   return EXO_OK;
 }
 
-static void plan_free(csr_plan *p) {
+static void plan_free(range_plan *p) {
   free(p->key);
   free(p->pos);
   free(p->base);
@@ -991,6 +929,129 @@ static void plan_free(csr_plan *p) {
   p->key = p->pos = p->base = p->entries = p->positive = NULL;
   p->fds = NULL;
 }
+
+/* ======================================================================
+ * Intermediate merges
+ * ====================================================================== */
+
+/* Range t of an intermediate group: its slices of the group's runs into
+ * records base[t]..base[t+1]-1 of the new run (from file offset base[t] x
+ * record size). Runs on its own thread when the group has several ranges
+ * (exo_par); a single range reads its runs whole and deletes each one as
+ * soon as it is exhausted. Progress counts the records of all intermediate
+ * passes (a single range, reporting on the caller's ctx, adds those merged
+ * before the group; with several, exo_par_run_from adds them). */
+static exo_status group_range(void *arg, uint32_t t, exo_ctx *ctx) {
+  range_plan *pl = arg;
+  exo_sorter *s = pl->s;
+  const uint32_t m = pl->m;
+  const int whole = pl->nranges == 1;
+  const size_t rs = exo_rec_size(pl->out_wide);
+  const uint64_t base = pl->base[t], want = pl->base[t + 1] - base;
+  const uint64_t before = whole ? pl->done_before : 0;
+  merger g;
+  exo_writer w = {.fd = -1};
+  exo_status st = exo_writer_open_at(&w, pl->out_path, fit_buffer(pl->bufsize, want * rs),
+                                     base * rs, ctx);
+  if (st) return st;
+  st = merger_open(s, &g, pl->first, m, 0, pl->bufsize, whole ? NULL : pl->pos + (size_t)t * m,
+                   whole ? NULL : pl->pos + (size_t)(t + 1) * m, pl->fds, ctx);
+  if (st) {
+    exo_writer_abort(&w);
+    return st;
+  }
+  uint64_t written = 0;
+  for (;;) {
+    const uint32_t win = g.t.node[0];
+    exo_lt_key *h = &g.t.head[win];
+    if (h->done) break;
+    const exo_arc *a = &g.cur[win];
+    uint8_t *o;
+    if (w.cap - w.len >= rs) {
+      o = w.buf + w.len;
+    } else if ((o = exo_writer_reserve(&w, rs, ctx)) == NULL) {
+      st = ctx->err.code ? ctx->err.code : EXO_EIO;
+      break;
+    }
+    exo_rec_encode(o, pl->out_wide, a->key, a->nbr, a->w);
+    exo_writer_commit(&w, rs);
+    st = src_fetch(s, &g.src[win], h, &g.cur[win], ctx);
+    if (st) break;
+    exo_lt_replay(&g.t);
+    if ((++written & POLL_MASK) == 0) {
+      exo_progress(ctx, EXO_STAGE_MERGE, before + written, pl->stage_total);
+      st = exo_poll(ctx);
+      if (st) break;
+    }
+  }
+  merger_free(&g);
+  if (!st && written != want)
+    st = EXO_FAIL(ctx, EXO_EINTERNAL, "key range %u of a merge wrote %llu of %llu records",
+                  (unsigned)t, (unsigned long long)written, (unsigned long long)want);
+  if (!st) st = exo_writer_close(&w, ctx);
+  exo_writer_abort(&w); /* a no-op after a close */
+  if (!st) exo_progress(ctx, EXO_STAGE_MERGE, before + written, pl->stage_total);
+  return st;
+}
+
+/* Merge runs[first..first+m) into one new run, split into `threads` key
+ * ranges merged side by side (the split of the final merge); on success it
+ * is stored in runs[dest] (whose file is gone by then). */
+static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t dest,
+                              uint64_t num_nodes, uint64_t *done, uint64_t total,
+                              exo_ctx *ctx) {
+  run_info out = {NULL, 0, 0};
+  uint64_t in_bytes = 0;
+  for (uint32_t i = 0; i < m; i++) {
+    const run_info *r = &s->runs[first + i];
+    out.count += r->count;
+    out.wide |= r->wide;
+    in_bytes += run_bytes(r);
+  }
+  const size_t rs = exo_rec_size(out.wide);
+  exo_status st = exo_poll(ctx);
+  if (st) return st;
+  s->pending = run_path(s, ctx);
+  if (!s->pending) return ctx->err.code;
+  /* peak estimate: the whole output on disk before any input is released */
+  disk_add(s, out.count * rs);
+  disk_sub(s, out.count * rs);
+
+  range_plan p;
+  memset(&p, 0, sizeof p);
+  p.s = s;
+  p.first = first;
+  p.m = m;
+  p.nranges = out.count > 0 && s->threads > 1 ? s->threads : 1;
+  p.num_nodes = num_nodes;
+  p.total = out.count;
+  p.out_path = s->pending;
+  p.out_wide = out.wide;
+  p.done_before = *done;
+  p.stage_total = total;
+  /* every range has a buffer per source and a writer */
+  p.bufsize = merge_bufsize(s->memory_limit, (uint64_t)p.nranges * (m + 1));
+  exo_writer w = {.fd = -1};
+  st = exo_writer_open(&w, s->pending, 4096, ctx); /* create it empty */
+  if (!st) st = exo_writer_close(&w, ctx);
+  if (!st) st = plan_ranges(&p, ctx);
+  if (!st)
+    st = exo_par_run_from(p.nranges, group_range, &p, EXO_STAGE_MERGE, *done, total, ctx);
+  plan_free(&p);
+  if (st) return st;
+  for (uint32_t i = 0; i < m; i++) forget_run(&s->runs[first + i]); /* read through */
+  *done += out.count;
+  out.path = s->pending;
+  s->pending = NULL;
+  s->runs[dest] = out;
+  disk_sub(s, in_bytes);
+  disk_add(s, run_bytes(&out));
+  return EXO_OK;
+}
+
+/* ======================================================================
+ * The final merge into the CSR
+ * ====================================================================== */
 
 /* Append `count` copies of the u64 `value` to the offsets file. */
 static exo_status put_offsets(exo_writer *w, uint64_t value, uint64_t count,
@@ -1088,7 +1149,7 @@ static exo_status csr_take(csr_out *c, const exo_arc *a, exo_ctx *ctx) {
  * last range, whose entry num_nodes closes the file) are global arc
  * indexes. Runs on its own thread when there are several ranges (exo_par). */
 static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
-  csr_plan *pl = arg;
+  range_plan *pl = arg;
   exo_sorter *s = pl->s;
   const uint32_t m = pl->m;
   const size_t as = exo_adj_size(pl->csr_wide);
@@ -1150,7 +1211,7 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
  * range left to its real start (front to back: a destination never
  * overlaps a range not yet moved), lower its offsets, and cut the
  * adjacency file to its real length. Without folding nothing is touched. */
-static exo_status compact_ranges(const csr_plan *p, exo_ctx *ctx) {
+static exo_status compact_ranges(const range_plan *p, exo_ctx *ctx) {
   const uint32_t T = p->nranges;
   const size_t as = exo_adj_size(p->csr_wide);
   uint64_t start = 0, folded = 0;
@@ -1202,12 +1263,13 @@ static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
                                const char *offsets_path, const char *adj_path,
                                int csr_wide, uint64_t budget, int *csr_made, exo_ctx *ctx,
                                exo_sort_stats *stats) {
-  csr_plan p;
+  range_plan p;
   memset(&p, 0, sizeof p);
   p.s = s;
   p.mem = mem != 0;
   p.m = (uint32_t)s->nruns + (uint32_t)p.mem;
   p.num_nodes = num_nodes;
+  p.total = s->records;
   p.offsets_path = offsets_path;
   p.adj_path = adj_path;
   p.csr_wide = csr_wide;
@@ -1309,7 +1371,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
             s->runs[rd].path = NULL;
           }
         } else {
-          st = merge_group(s, rd, (uint32_t)g, wr, &done, total, ctx);
+          st = merge_group(s, rd, (uint32_t)g, wr, num_nodes, &done, total, ctx);
         }
         rd += g;
         wr++;

@@ -19,7 +19,10 @@
  * (less the I/O buffers; run_memory defaults to memory_limit
  * and can change while records are added, so a caller can lend memory to
  * other structures of the same stage); merging uses memory_limit split
- * among the file buffers (k+1; T x (k+2) in the final merge). Nothing per
+ * among the file buffers: T x (k+1) for an intermediate merge of k runs on
+ * T threads, T x (k+2) for the final merge (a buffer is never below
+ * 64 KiB, unless its file is smaller, so a tiny memory_limit is exceeded),
+ * plus (T+1) x k split positions of 8 bytes. Nothing per
  * node is kept in memory.
  *
  * Combining: the final merge sees every arc of a key in (nbr, input) order,
@@ -34,20 +37,28 @@
  * record, so the disk they need does not change; peak_disk counts the CSR
  * as if nothing were folded (an upper bound).
  *
- * Threads: with `threads` = T > 1 the final merge is split into T ranges of
- * keys holding about equal numbers of records (split keys found by binary
- * search in the sorted runs with positioned reads of single keys), merged
- * side by side, each on its own thread with its own loser tree, its own
- * slice of every run and its own positioned writers into the two CSR files
- * (its offsets start at 8 x its first key, its adjacency entries at the
- * number of records below its first key: the slices give every count, so
- * no counting pass and no concatenation is needed). The CSR files are byte
- * for byte the same for every T and every memory_limit; T changes only the
- * time and how memory_limit is divided among the read buffers. Each range
- * releases (hole punching) the part of a run it has read, so the temporary
- * disk is the same as with one range. The intermediate passes (more runs
- * than the fan-in) stay on one thread. Host callbacks are only called from
- * the caller's thread (exo_par.h). */
+ * Threads: with `threads` = T > 1 every merge is split into T ranges of
+ * keys holding about equal numbers of records: the final merge, and each
+ * group of an intermediate pass (more runs than the fan-in). Split keys are
+ * found by binary search in the sorted runs with positioned reads of single
+ * keys; the ranges are merged side by side, each on its own thread with
+ * its own loser tree, its own slice of every run and its own positioned
+ * writers. A range of the final merge writes into the two CSR files (its
+ * offsets start at 8 x its first key, its adjacency entries at the number
+ * of records below its first key); a range of a group writes into the
+ * group's new run, from the number of the group's records below its first
+ * key times the record size. The slices give every count, so no counting
+ * pass and no concatenation is needed. The groups of a pass are merged one
+ * after the other, each by all T threads, so a pass with a single large
+ * group (the usual shape: the last intermediate pass merges only enough
+ * runs to leave k) is as parallel as one with many. The runs written are
+ * byte for byte the same for every T, and the CSR files for every T and
+ * every memory_limit; T changes only the time and how memory_limit is
+ * divided among the read buffers. Each range releases (hole punching) the part of a
+ * run it has read, so the temporary disk is the same as with one range
+ * (with several ranges a group's inputs, holes by then, are unlinked when
+ * the group ends instead of each as soon as it is read). Host callbacks
+ * are only called from the caller's thread (exo_par.h). */
 #ifndef EXO_SORT_H
 #define EXO_SORT_H
 
@@ -72,8 +83,8 @@ typedef struct exo_sort_options {
   uint64_t run_memory;   /* bytes for the run buffers + scratch (0 = memory_limit) */
   int background;        /* sort and write full buffers on a second thread */
   exo_combine combine;   /* equal (key, nbr, sign) arcs in the CSR (see above) */
-  int threads;           /* key ranges merged side by side by the final
-                            merge (<= 1: one, on the caller's thread) */
+  int threads;           /* key ranges merged side by side by every merge
+                            (<= 1: one, on the caller's thread) */
 } exo_sort_options;
 
 typedef struct exo_sort_stats {

@@ -717,13 +717,15 @@ START_TEST(errors_leave_no_run_files) {
 END_TEST
 
 /* ---------------------------------------------------------------------
- * the final merge split into key ranges (threads)
+ * merges split into key ranges (threads): the intermediate passes and the
+ * final merge
  * --------------------------------------------------------------------- */
 
 /* run_case for 1, 2, 3 and 4 threads: every CSR is compared byte for byte
  * with the reference inside, so all thread counts give the same bytes; the
- * run and pass structure does not depend on the threads either. */
-static void run_case_threads(sort_case sc, const tarc *arcs, size_t m) {
+ * run and pass structure does not depend on the threads either. Returns
+ * the statistics of the 1-thread run. */
+static exo_sort_stats run_case_threads(sort_case sc, const tarc *arcs, size_t m) {
   exo_sort_stats first;
   memset(&first, 0, sizeof first);
   for (int t = 1; t <= 4; t++) {
@@ -736,6 +738,7 @@ static void run_case_threads(sort_case sc, const tarc *arcs, size_t m) {
     ck_assert_uint_eq(st.arcs, first.arcs);
     ck_assert_uint_eq(st.arcs_positive, first.arcs_positive);
   }
+  return first;
 }
 
 static tarc *repeated_arcs(size_t m, uint64_t n, uint64_t seed); /* (combine tests) */
@@ -757,6 +760,48 @@ START_TEST(parallel_merge_combine) {
     run_case_threads(sc, a, m);
   }
   free(a);
+}
+END_TEST
+
+/* Intermediate passes split into key ranges: many memory-sized runs (a
+ * tiny memory_limit: 1365 records per run, fan-in 2, so every group has two
+ * runs and there are several passes), knob-sized runs with fan-in 5 (66
+ * runs: 13 groups of 5 and a run carried over alone, then groups of 5, 5
+ * and 2 leaving 5 runs), runs of both widths, and one heavy key (most
+ * ranges of a group empty); each with KEEP, SUM and MAX. For 1..4 threads
+ * the CSR equals the in-memory reference byte for byte, so the runs the
+ * passes wrote held the same records in the same order. */
+START_TEST(intermediate_passes_threads) {
+  const size_t m = 19800;
+  tarc *a = random_arcs(m, 4000, 4000, 21), *r = repeated_arcs(m, 400, 22);
+  const exo_combine rules[] = {EXO_COMBINE_KEEP, EXO_COMBINE_SUM, EXO_COMBINE_MAX};
+  for (int c = 0; c < 3; c++) {
+    const tarc *x = c == 0 ? a : r;
+    const uint64_t n = c == 0 ? 4000 : 400;
+    sort_case sc = knob_case(0, 0, n);
+    sc.opt.memory_limit = 96 << 10;
+    sc.opt.combine = rules[c];
+    exo_sort_stats st = run_case_threads(sc, x, m);
+    ck_assert_uint_eq(st.runs, (m + 1364) / 1365);
+    ck_assert_uint_eq(st.fan_in, 2);
+    ck_assert_uint_eq(st.merge_passes, 4); /* ceil(log2(15)) */
+    sc = knob_case(300, 5, n);
+    sc.opt.combine = rules[c];
+    st = run_case_threads(sc, x, m);
+    ck_assert_uint_eq(st.runs, 66);
+    ck_assert_uint_eq(st.merge_passes, 3);
+    sc.set_wide_at = m / 2 + 7; /* narrow and wide runs in one group */
+    sc.csr_wide = 1;
+    st = run_case_threads(sc, x, m);
+    ck_assert_uint_eq(st.merge_passes, 3);
+  }
+  for (size_t i = 0; i < m; i++) a[i].key = i % 10 ? 7 : i % 4000;
+  sort_case sc = knob_case(0, 0, 4000);
+  sc.opt.memory_limit = 96 << 10;
+  exo_sort_stats st = run_case_threads(sc, a, m);
+  ck_assert_uint_eq(st.merge_passes, 4);
+  free(a);
+  free(r);
 }
 END_TEST
 
@@ -826,22 +871,24 @@ static uint64_t dir_allocated(const char *dir) {
 
 typedef struct disk_probe {
   const char *dir;
-  uint64_t peak, samples;
+  uint64_t peak, samples, merge_samples;
 } disk_probe;
 
 static void on_progress_disk(void *user, exo_stage stage, uint64_t done, uint64_t total) {
   disk_probe *p = user;
-  if (stage != EXO_STAGE_CSR) return;
+  if (stage != EXO_STAGE_CSR && stage != EXO_STAGE_MERGE) return;
+  if (stage == EXO_STAGE_MERGE) p->merge_samples++;
   uint64_t now = dir_allocated(p->dir);
   if (now > p->peak) p->peak = now;
   p->samples++;
 }
 
-/* Hole punching with the split merge: 3 M narrow records in 10 runs; the
- * temp directory's allocated bytes, sampled during the final merge, stay
- * within 12 bytes per record (the runs) + the offsets + the buffers, far
- * below runs + CSR (20 bytes per record) that an unpunched merge would
- * reach; the CSR is checked by degrees and a checksum. */
+/* Hole punching with split merges: 3 M narrow records in 10 runs, fan-in 3
+ * (two intermediate passes); the temp directory's allocated bytes, sampled
+ * during the intermediate passes and the final merge, stay within 12 bytes
+ * per record (the runs) + the offsets + the buffers, far below runs + CSR
+ * (20 bytes per record) that an unpunched merge would reach; the CSR is
+ * checked by degrees and a checksum. */
 START_TEST(parallel_merge_punches_runs) {
   const uint64_t n = 100000;
   const uint32_t m = 3000000;
@@ -850,7 +897,7 @@ START_TEST(parallel_merge_punches_runs) {
     char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
     exo_ctx ctx;
     exo_ctx_init(&ctx);
-    disk_probe probe = {dir, 0, 0};
+    disk_probe probe = {dir, 0, 0, 0};
     ctx.cb.user = &probe;
     ctx.cb.progress = on_progress_disk;
     const uint64_t mem = 4 << 20;
@@ -871,7 +918,10 @@ START_TEST(parallel_merge_punches_runs) {
     ck_assert_int_eq(exo_sorter_finish_csr(s, n, op, ap, 0, &ctx, &st), EXO_OK);
     exo_sorter_free(s);
     ck_assert_uint_eq(st.runs, 10);
+    ck_assert_uint_eq(st.fan_in, 3);
+    ck_assert_uint_eq(st.merge_passes, 3);
     ck_assert_uint_ge(probe.samples, 3);
+    ck_assert_uint_ge(probe.merge_samples, 2);
     const uint64_t limit = 12 * (uint64_t)m + 8 * (n + 1) + 2 * mem;
     ck_assert_msg(probe.peak <= limit, "%d threads: peak %llu bytes > %llu", threads,
                   (unsigned long long)probe.peak, (unsigned long long)limit);
@@ -1184,6 +1234,7 @@ Suite *sort_suite(void) {
   tcase_add_test(tc, interrupt_during_run_generation);
   tcase_add_test(tc, errors_leave_no_run_files);
   tcase_add_test(tc, parallel_merge_same_bytes);
+  tcase_add_test(tc, intermediate_passes_threads);
   tcase_add_test(tc, parallel_merge_failures_clean_up);
   tcase_add_test(tc, parallel_merge_combine);
   tcase_add_test(tc, combine_by_hand);
