@@ -864,7 +864,7 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   so.wide = k > EXO_NARROW_ID_LIMIT;
   so.combine = EXO_COMBINE_SUM; /* parallel coarse arcs: one entry, weights summed */
   so.background = lv->p.threads > 1; /* runs sorted and written on a second thread */
-  so.threads = lv->p.threads;        /* key ranges of the final merge */
+  so.threads = lv->p.threads;        /* key ranges of every merge */
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
   for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;

@@ -148,7 +148,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   so.fan_in = opt->fan_in;
   so.background = opt->parse.threads > 1; /* a spare core sorts and writes runs */
   so.combine = opt->combine;
-  so.threads = opt->parse.threads;        /* key ranges of the final merge */
+  so.threads = opt->parse.threads;        /* key ranges of every merge */
   st = exo_sorter_create(&b->sorter, &so, ctx);
   if (st) goto fail;
   b->sink.sorter = b->sorter;

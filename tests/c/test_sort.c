@@ -560,7 +560,8 @@ END_TEST
 
 /* Feed arcs and finish with an interrupt armed by `stage` progress; finish
  * must return EXO_EINTR and nothing may remain in the tmpdir after free. */
-static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in, int background) {
+static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in, int background,
+                            int threads) {
   char *dir = tu_mkdtemp();
   char *op = tu_path(dir, "o"), *ap = tu_path(dir, "a");
   exo_ctx ctx;
@@ -571,7 +572,8 @@ static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in, in
   ctx.cb.user = &cbs;
   ctx.cb.progress = on_progress;
   ctx.cb.interrupted = on_interrupt;
-  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0, background, EXO_COMBINE_KEEP, 1};
+  exo_sort_options opt = {dir, 1 << 20, 0, run_records, fan_in, 0, background, EXO_COMBINE_KEEP,
+                          threads};
   exo_sorter *s = NULL;
   ck_assert_int_eq(exo_sorter_create(&s, &opt, &ctx), EXO_OK);
   exo_rng rng;
@@ -598,10 +600,13 @@ static void check_interrupt(int stage, uint64_t run_records, uint32_t fan_in, in
 
 START_TEST(interrupt_mid_merge_cleans_up) {
   for (int bg = 0; bg <= 1; bg++) {
-    check_interrupt(EXO_STAGE_MERGE, 1000, 4, bg);
-    check_interrupt(EXO_STAGE_CSR, 1000, 4, bg);
-    check_interrupt(EXO_STAGE_CSR, 0, 0, bg); /* final merge of memory-sized runs */
+    check_interrupt(EXO_STAGE_MERGE, 1000, 4, bg, 1);
+    check_interrupt(EXO_STAGE_CSR, 1000, 4, bg, 1);
+    check_interrupt(EXO_STAGE_CSR, 0, 0, bg, 1); /* final merge of memory-sized runs */
   }
+  /* an intermediate pass split into ranges: the interrupt reaches them */
+  check_interrupt(EXO_STAGE_MERGE, 1000, 4, 0, 2);
+  check_interrupt(EXO_STAGE_MERGE, 1000, 4, 0, 3);
 }
 END_TEST
 
