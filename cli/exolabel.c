@@ -466,6 +466,9 @@ int main(int argc, char **argv) {
   p.max_visits = (uint32_t)iterations;
   p.seed = seed;
   p.memory_limit = memory;
+  /* testing hook (exo_lp.h): cap the lanes, e.g. 1 for the sequential sweep */
+  const char *max_lanes = getenv("EXOLABEL_MAX_LANES");
+  if (max_lanes && *max_lanes) p.max_lanes = (uint32_t)strtoul(max_lanes, NULL, 10);
   exo_cluster_result res;
   char *target = to_stdout ? exo_path_join(g->tmpdir, "clusters.out") : strdup(out);
   if (!target) {

@@ -767,11 +767,13 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
 }
 
 /* Cut the blocks into lanes of about equal adjacency entries (exo_lp.h):
- * lanes = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS), at least 1. */
+ * lanes = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS, max_lanes if not
+ * 0), at least 1. */
 static exo_status make_lanes(lp_state *st) {
   uint64_t nb = (st->n + EXO_LP_BLOCK - 1) / EXO_LP_BLOCK, m = st->csr->m;
   uint64_t L = nb / EXO_LP_LANE_MIN_BLOCKS;
   if (L > EXO_LP_LANES) L = EXO_LP_LANES;
+  if (st->par->max_lanes && L > st->par->max_lanes) L = st->par->max_lanes;
   if (L < 1) L = 1;
   st->nlanes = (uint32_t)L;
   st->lanes = calloc((size_t)L, sizeof *st->lanes);

@@ -61,11 +61,12 @@
  * "directed" mode d_v and s_v count in-arcs and vol all arcs.
  *
  * Lanes and epochs (the parallel sweep). The blocks are cut into L lanes,
- * L = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS) and at least 1,
- * each a run of whole blocks with about m / L adjacency entries (cut points
- * from the offsets). L depends on n and m only, never on `threads` or
- * memory_limit. A sweep is a series of epochs: in each, every lane
- * processes its next EXO_LP_EPOCH_BLOCKS blocks (blocks increasing, the
+ * L = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS, max_lanes if set)
+ * and at least 1, each a run of whole blocks with about m / L adjacency
+ * entries (cut points from the offsets). L depends on n and m (and the
+ * max_lanes testing hook) only, never on `threads` or memory_limit. A
+ * sweep is a series of epochs: in each, every lane processes its next
+ * EXO_LP_EPOCH_BLOCKS blocks (blocks increasing, the
  * sweep's permutation XORed with a per-block mask inside a block), and the
  * epoch ends with a sync point. Inside its lane a node reads its
  * neighbours' labels and hop distances live; a neighbour in another lane
@@ -85,7 +86,10 @@
  * With L = 1 (fewer than 2 * EXO_LP_LANE_MIN_BLOCKS blocks, i.e. under 8192
  * nodes) the sweep is one epoch, every read is live, lane 0's streams are
  * those of the sequential sweep (seeded from `seed` as before), and the run
- * is exactly the sequential rule described above.
+ * is exactly the sequential rule described above. Testing hook:
+ * params.max_lanes caps L (1 = the sequential sweep on any graph, the
+ * reference of benchmarks/quality/lanes_quality.sh); the CLI sets it from
+ * the environment variable EXOLABEL_MAX_LANES, which is not a user option.
  *
  * A node activated during a sweep is processed in the same sweep when its
  * position comes later (a later block of its lane, or later in the current
@@ -167,6 +171,10 @@ typedef struct exo_lp_params {
   uint32_t threads;        /* lanes run at once (0 = 1); never changes results */
   int force_wide_labels;   /* test knob: u64 labels in memory even when
                               every id fits in 32 bits */
+  uint32_t max_lanes;      /* testing hook, not user-facing: at most this many
+                              lanes (0 = no cap; 1 = the one-lane sequential
+                              sweep, the reference of the quality checks). The
+                              CLI reads it from EXOLABEL_MAX_LANES only */
 } exo_lp_params;
 
 typedef struct exo_lp_result {

@@ -1013,6 +1013,22 @@ START_TEST(volume_penalty_stops_flood) {
 }
 END_TEST
 
+/* One lane, one epoch per sweep, and the same labels with 1 and `threads`
+ * threads. */
+static void expect_one_lane(tu_csr *g, exo_lp_params p, uint64_t n, uint32_t threads) {
+  exo_lp_result r1, rt;
+  p.threads = 1;
+  uint64_t *a = run_ok(g, &p, &r1);
+  p.threads = threads;
+  uint64_t *b = run_ok(g, &p, &rt);
+  ck_assert_uint_eq(r1.lanes, 1);
+  ck_assert_uint_eq(r1.epochs, r1.rounds);
+  ck_assert_uint_eq(rt.lanes, 1);
+  ck_assert_mem_eq(a, b, n * sizeof *a);
+  free(a);
+  free(b);
+}
+
 /* The sweep runs in fixed lanes and epochs (exo_lp.h): the labels, visits,
  * changes and sweeps must be the same for every `threads` and every
  * memory_limit. The graph (24576 nodes = 24 blocks: 6 lanes of 4 blocks,
@@ -1079,6 +1095,10 @@ START_TEST(threads_do_not_change_results) {
       }
       free(ref);
     }
+    /* the testing hook max_lanes = 1: the one-lane sweep */
+    exo_lp_params p1 = params_for(directed, 4242);
+    p1.max_lanes = 1;
+    expect_one_lane(&g, p1, n, 2);
     tu_csr_free(&g);
   }
   free(e);
@@ -1096,17 +1116,7 @@ START_TEST(small_graph_is_one_lane) {
   tu_edge *e = planted_graph(k, 3, &ne, &comm);
   tu_csr g;
   tu_csr_build(&g, n, e, ne, 0, 0);
-  exo_lp_params p = params_for(0, 8);
-  exo_lp_result r1, r4;
-  uint64_t *a = run_ok(&g, &p, &r1);
-  p.threads = 4;
-  uint64_t *b = run_ok(&g, &p, &r4);
-  ck_assert_uint_eq(r1.lanes, 1);
-  ck_assert_uint_eq(r1.epochs, r1.rounds);
-  ck_assert_uint_eq(r4.lanes, 1);
-  ck_assert_mem_eq(a, b, n * sizeof *a);
-  free(a);
-  free(b);
+  expect_one_lane(&g, params_for(0, 8), n, 4);
   tu_csr_free(&g);
   free(e);
   free(comm);
