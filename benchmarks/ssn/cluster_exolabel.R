@@ -18,7 +18,21 @@ SETTINGS <- list(
                                attenuation = TRUE, refine = TRUE),
     att_refine  = list(attenuation = TRUE, refine = TRUE),
     bitscore_32MB = list(columns = c(1, 2, 12), weight_transform = "none",
-                         memory_limit = "32MB")
+                         memory_limit = "32MB"),
+    res0        = list(resolution = 0),
+    bitscore_res0 = list(columns = c(1, 2, 12), weight_transform = "none",
+                         resolution = 0),
+    bitscore_res0_32MB = list(columns = c(1, 2, 12), weight_transform = "none",
+                              resolution = 0, memory_limit = "32MB"),
+    bitscore_refine = list(columns = c(1, 2, 12), weight_transform = "none", refine = TRUE),
+    bitscore_refine_32MB = list(columns = c(1, 2, 12), weight_transform = "none", refine = TRUE,
+                                memory_limit = "32MB"),
+    cpm         = list(algorithm = "leiden", objective = "CPM", resolution = 1),
+    cpm_32MB    = list(algorithm = "leiden", objective = "CPM", resolution = 1,
+                       memory_limit = "32MB"),
+    leiden      = list(algorithm = "leiden"),
+    bitscore_leiden = list(columns = c(1, 2, 12), weight_transform = "none",
+                           algorithm = "leiden")
 )
 if (!setting %in% names(SETTINGS)) stop("unknown setting ", setting)
 set.seed(1)

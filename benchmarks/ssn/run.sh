@@ -16,12 +16,18 @@
 # SIZES ("10000 100000"; a size BASExK, e.g. 10000x10, is K disjoint copies
 # of the set BASE with its search outputs, renamed: no new search, a larger
 # graph of the same difficulty for timing the clusterings), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
-# (largest N searched with MMseqs2 too: 100000), EXO_SETTINGS (the ExoLabel
-# settings of cluster_exolabel.R), RECOMMENDED (the one also run by the CLI:
-# bitscore), SEARCHES (e.g. "diamond": only these searches and their
+# (largest N searched with MMseqs2 too: 100000; its 10^5 search needs hours
+# on 2 cores), EXO_SETTINGS (the ExoLabel
+# settings of cluster_exolabel.R), RECOMMENDED (the setting judged against
+# the targets, also run by the CLI with and without memory_limit 32MB: cpm,
+# i.e. Leiden with CPM at resolution 1 on -log10(e-value)), SEARCHES (e.g. "diamond": only these searches and their
 # clusterings; results of the others stay as they are), METHODS (e.g.
 # "exolabel_bitscore mcl_2.0": only these methods), APPEND=1 (add to the
-# results of the set instead of replacing them), REPORT_ONLY=1 (only collect
+# results of the set instead of replacing them), SEEDS (5: the CLI runs the
+# settings SEED_SETTINGS, default "RECOMMENDED bitscore bitscore_refine
+# bitscore_res0", with
+# seeds 1..SEEDS once each, for the spread of the NMI over seeds; 0 = none),
+# REPORT_ONLY=1 (only collect
 # the results in $WORK and write the report).
 # Results per size go to $WORK/nN/*.csv; all sizes present in $WORK are then
 # collected into benchmarks/ssn/{search,timings,metrics}.csv and report.R
@@ -38,8 +44,10 @@ REPS=${REPS:-3}
 SLOW=${SLOW:-60}
 THREADS=${THREADS:-2}
 MMSEQS_MAX=${MMSEQS_MAX:-100000}
-EXO_SETTINGS=${EXO_SETTINGS:-"default attenuation refine bitscore att_refine bitscore_att_refine"}
-RECOMMENDED=${RECOMMENDED:-bitscore}
+EXO_SETTINGS=${EXO_SETTINGS:-"default bitscore bitscore_res0 bitscore_refine bitscore_att_refine bitscore_leiden cpm cpm_32MB"}
+RECOMMENDED=${RECOMMENDED:-cpm}; export RECOMMENDED
+SEEDS=${SEEDS:-5}
+SEED_SETTINGS=${SEED_SETTINGS:-"$RECOMMENDED bitscore bitscore_refine bitscore_res0"}
 RSCRIPT=${RSCRIPT:-Rscript}
 if [ -n "${RLIB:-}" ]; then export R_LIBS="$RLIB${R_LIBS:+:$R_LIBS}"; fi
 here=benchmarks/ssn
@@ -125,7 +133,7 @@ for n in $SIZES; do
     mkdir -p "$cdir"
     methods=()
     for x in $EXO_SETTINGS; do methods+=("exolabel_$x"); done
-    [ -x "$EXOLABEL_CLI" ] && methods+=("exolabel_cli_$RECOMMENDED")
+    [ -x "$EXOLABEL_CLI" ] && methods+=("exolabel_cli_$RECOMMENDED" "exolabel_cli_${RECOMMENDED}_32MB")
     methods+=(mcl_1.4 mcl_2.0 igraph_leiden igraph_lp igraph_components)
     if [ -n "${METHODS:-}" ]; then read -r -a methods <<< "$METHODS"; fi
     for meth in "${methods[@]}"; do
@@ -142,11 +150,23 @@ for n in $SIZES; do
       esac
       echo "$n,$s,$meth,$("$RSCRIPT" $here/metrics.R "$d/truth.tsv" "$out" | tr '\t' ',')" >> "$d/metrics-$s.csv"
     done
+    # the spread over seeds (ExoLabel is randomised; MCL is not)
+    if [ "$SEEDS" -gt 0 ] && [ -x "$EXOLABEL_CLI" ]; then
+      echo "size,search,method,seed,proteins,in_output,nmi,ari,nmi_nochim,ari_nochim,clusters,clusters_2plus,largest_share,nmi_igraph" > "$d/seeds-$s.csv"
+      for x in $SEED_SETTINGS; do
+        for seed in $(seq 1 "$SEEDS"); do
+          SEED=$seed bash $here/cluster_exolabel_cli.sh "$EXOLABEL_CLI" "$m8" "$x" "$cdir/seed.tsv" "$THREADS" > /dev/null
+          echo "$n,$s,exolabel_cli_$x,$seed,$("$RSCRIPT" $here/metrics.R "$d/truth.tsv" "$cdir/seed.tsv" | tr '\t' ',')" >> "$d/seeds-$s.csv"
+        done
+        echo "  $s exolabel_cli_$x: NMI over seeds 1..$SEEDS: $(awk -F, -v m="exolabel_cli_$x" '$3 == m { printf "%s ", $7 }' "$d/seeds-$s.csv")" >&2
+      done
+      rm -f "$cdir/seed.tsv"
+    fi
   done
 done
 
 # collect every size present in WORK
-for f in datasets search timings metrics; do
+for f in datasets search timings metrics seeds; do
   first=1
   for d in $(cd "$WORK" && ls -d n* | sort -V); do
     for g in "$WORK/$d/$f".csv "$WORK/$d/$f"-diamond.csv "$WORK/$d/$f"-mmseqs.csv; do
