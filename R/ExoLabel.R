@@ -119,6 +119,21 @@
 #' before its first hit is weighed, which a single streaming pass does not
 #' have (and DIAMOND does not always report self hits).
 #'
+#' **Which method for protein families.** We recommend
+#' `ExoLabel(file, format = "blast", algorithm = "leiden", objective = "CPM",
+#' resolution = 1)`. With CPM a group of proteins stays together only while,
+#' averaged over all pairs of its members (a pair without a hit counting 0),
+#' it holds more than `resolution` units of \eqn{-\log_{10}}{-log10}(e-value):
+#' at 1, roughly, its members must be related on average with an e-value
+#' below 0.1. Raise `resolution` to split families into subfamilies, lower it
+#' to join superfamilies. On simulated protein families searched with DIAMOND
+#' and MMseqs2 (`benchmarks/SSN.md` in the source repository) this setting
+#' was closer to the true families than MCL at its best inflation on every
+#' set (median NMI over five seeds 0.960 against 0.957 for 100,000
+#' proteins), while label propagation kept some large families in pieces
+#' (0.953) and modularity joined small families that chimeras connect.
+#' Label propagation stays the fastest first look at a very large search.
+#'
 #' @section Label propagation:
 #' Every node starts in its own cluster and is active. Nodes are processed
 #' in sweeps over the node ids: blocks of 1024 consecutive ids in increasing
