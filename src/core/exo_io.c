@@ -211,16 +211,25 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
     r->file_off += (uint64_t)k;
   }
   /* Everything before file_off is in the buffer or consumed: with punching,
-   * give it back to the file system now (in steps of at least
-   * READER_PUNCH_STEP, or of the buffer when it is smaller: many small
-   * readers, e.g. the final merge's sources on several threads, would
-   * otherwise keep up to a step each), so the disk holds only unread bytes
-   * and their cached pages leave the page cache at once. */
+   * give the whole pages of it back to the file system now, so the disk
+   * holds only unread bytes (and the partial page at the read position) and
+   * their cached pages leave the page cache at once. Punches are at least
+   * half a step (READER_PUNCH_STEP, or the buffer when it is smaller: many
+   * small readers, e.g. the final merge's sources on several threads,
+   * would otherwise keep up to a step each), so a refill of a drained
+   * buffer of a few pages or more punches: consumed bytes, which may
+   * already be written elsewhere, never wait for a second refill to be
+   * freed. The fill that
+   * reaches the end gives back all it read: a source smaller than its
+   * buffer would otherwise hold its disk until it is exhausted. */
   const uint64_t step = r->cap < READER_PUNCH_STEP ? r->cap : READER_PUNCH_STEP;
-  if (r->punch && r->file_off >= r->punched + step) {
-    uint64_t upto = r->file_off & ~(uint64_t)4095;
-    exo_punch_range(r->fd, r->punched, upto - r->punched);
-    r->punched = upto;
+  if (r->punch) {
+    const int at_end = r->file_off >= r->end;
+    const uint64_t upto = at_end ? r->file_off : r->file_off & ~(uint64_t)4095;
+    if (upto > r->punched && (at_end || upto - r->punched >= step / 2)) {
+      exo_punch_range(r->fd, r->punched, upto - r->punched);
+      r->punched = upto;
+    }
   }
   /* Read-ahead of one buffer: the kernel fetches the next block while the
    * caller works on this one (large buffers only: small readers are cheap). */

@@ -526,6 +526,23 @@ void exo_sorter_free(exo_sorter *s) {
 
 /* One sorted input: a run file read through an exo_reader, or the sorted
  * buffer in memory (r.fd == -1). */
+/* A page of a run file that the slices of several key ranges share (a
+ * slice edge that is not page aligned, or the last page of the file): no
+ * reader can give it back alone, because each punches only the whole pages
+ * inside its slice. The last range to have read its part punches it whole,
+ * so a split merge frees its inputs as fully as a merge of whole runs and
+ * still needs no free disk. */
+typedef struct edge_page {
+  uint64_t off;    /* page start in the file */
+  atomic_int left; /* ranges that have not yet read their part of it */
+} edge_page;
+
+#define EDGE_PAGE ((uint64_t)4096)
+
+static void edge_done(edge_page *e, int fd) {
+  if (atomic_fetch_sub(&e->left, 1) == 1) exo_punch_range(fd, e->off, EDGE_PAGE);
+}
+
 typedef struct msrc {
   exo_reader r;
   const uint8_t *p;   /* next unread record */
@@ -535,7 +552,26 @@ typedef struct msrc {
   int wide;
   uint64_t remaining; /* records still expected */
   size_t slot;        /* index in s->runs, NO_SLOT for memory */
+  edge_page *edges;   /* a slice of a split merge: the plan's shared pages */
+  int64_t edge_lo;    /* the slice's first and last page in edges, if */
+  int64_t edge_hi;    /*   shared and not yet given back; -1 none */
 } msrc;
+
+/* Give back the shared pages of x's slice that x has read its part of: the
+ * first at once (the first fill reads at least that part, a buffer being at
+ * least a page), the last when the reader has reached the slice's end. */
+static void src_edges(msrc *x) {
+  if (!x->edges) return;
+  if (x->edge_lo >= 0) {
+    edge_done(&x->edges[x->edge_lo], x->r.fd);
+    if (x->edge_hi == x->edge_lo) x->edge_hi = -1;
+    x->edge_lo = -1;
+  }
+  if (x->edge_hi >= 0 && x->r.file_off >= x->r.end) {
+    edge_done(&x->edges[x->edge_hi], x->r.fd);
+    x->edge_hi = -1;
+  }
+}
 
 typedef struct merger {
   uint32_t m;
@@ -563,6 +599,7 @@ static exo_status src_refill(exo_sorter *s, msrc *x, exo_lt_key *h, exo_ctx *ctx
     size_t avail;
     exo_status st = exo_reader_peek(&x->r, x->rs, &p, &avail, ctx);
     if (st) return st;
+    src_edges(x);
     if (avail >= x->rs) {
       x->p = p;
       x->left = avail;
@@ -615,10 +652,13 @@ static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
  * only records lo[i]..hi[i]-1 of source i are read: a key range of the
  * final merge; its files are then neither deleted nor punched outside the
  * range (other threads read the rest). With `fds` (one per file, or NULL)
- * the readers share those descriptors instead of opening their own. */
+ * the readers share those descriptors instead of opening their own, and
+ * with `edges` source i's slice shares pages edge_of[2i] (its first) and
+ * edge_of[2i+1] (its last) of `edges` with other ranges (-1: none). */
 static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfiles,
                               int mem, size_t bufsize, const uint64_t *lo,
-                              const uint64_t *hi, const int *fds, exo_ctx *ctx) {
+                              const uint64_t *hi, const int *fds, edge_page *edges,
+                              const int64_t *edge_of, exo_ctx *ctx) {
   const uint32_t m = (uint32_t)nfiles + (mem ? 1 : 0);
   memset(g, 0, sizeof *g);
   g->src = calloc(m ? m : 1, sizeof *g->src);
@@ -650,6 +690,12 @@ static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfi
       const size_t bs = fit_buffer(bufsize, (b - a) * x->rs);
       st = fds ? exo_reader_open_fd(&x->r, fds[i], r->path, bs, a * x->rs, b * x->rs, 1, ctx)
                : exo_reader_open(&x->r, r->path, bs, a * x->rs, b * x->rs, 1, ctx);
+      x->edge_lo = x->edge_hi = -1;
+      if (edges && edge_of) {
+        x->edges = edges;
+        x->edge_lo = edge_of[2 * (size_t)i];
+        x->edge_hi = edge_of[2 * (size_t)i + 1];
+      }
     }
     if (!st) st = src_fetch(s, x, &g->t.head[i], &g->cur[i], ctx);
   }
@@ -754,6 +800,9 @@ typedef struct range_plan {
   uint64_t *base;       /* nranges + 1 record indexes, base[nranges] = total */
   int *fds;             /* several ranges: one descriptor per run file, shared
                            by the ranges' readers (NULL with one range) */
+  edge_page *edges;     /* several ranges: the run pages their slices share */
+  int64_t *edge_of;     /* nranges x m x 2: range t's first and last shared
+                           page of source i, as indexes in edges (-1: none) */
   /* the final merge */
   const char *offsets_path, *adj_path;
   int csr_wide;
@@ -857,6 +906,47 @@ static exo_status plan_splits(range_plan *p, const split_src *src, exo_ctx *ctx)
 }
 
 /* Build the plan: split keys, slices and arc bases for `nranges` ranges. */
+/* The pages of the run files that several ranges' slices share: a slice's
+ * first page when the slice does not start on a page boundary, its last
+ * when it does not end on one (the next slice, or the end of the file,
+ * starts inside it). Edges of consecutive slices are in file order, so one
+ * page shared by several slices is one entry, counted once per slice. */
+static exo_status plan_edges(range_plan *p, exo_ctx *ctx) {
+  const uint32_t m = p->m, T = p->nranges;
+  p->edges = calloc(2 * (size_t)T * (m ? m : 1), sizeof *p->edges);
+  p->edge_of = malloc(2 * (size_t)T * (m ? m : 1) * sizeof *p->edge_of);
+  if (!p->edges || !p->edge_of) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  size_t n = 0;
+  for (uint32_t i = 0; i < m; i++) {
+    const size_t first_of_src = n;
+    const size_t rs =
+        p->mem && i == m - 1 ? 0 : exo_rec_size(p->s->runs[p->first + i].wide);
+    for (uint32_t t = 0; t < T; t++) {
+      int64_t *eo = p->edge_of + 2 * ((size_t)t * m + i);
+      eo[0] = eo[1] = -1;
+      const uint64_t a = p->pos[(size_t)t * m + i] * rs, b = p->pos[(size_t)(t + 1) * m + i] * rs;
+      if (rs == 0 || a == b) continue; /* the buffer in memory, or an empty slice */
+      for (int side = 0; side < 2; side++) {
+        const uint64_t at = side == 0 ? a : b;
+        if (at % EDGE_PAGE == 0) continue; /* the reader frees its whole pages */
+        const uint64_t off = side == 0 ? a - a % EDGE_PAGE : (b - 1) - (b - 1) % EDGE_PAGE;
+        if (side == 1 && eo[0] >= 0 && p->edges[eo[0]].off == off) {
+          eo[1] = eo[0]; /* the slice lies inside one page: counted once */
+          continue;
+        }
+        if (n == first_of_src || p->edges[n - 1].off != off) {
+          p->edges[n].off = off;
+          atomic_init(&p->edges[n].left, 0);
+          n++;
+        }
+        atomic_fetch_add(&p->edges[n - 1].left, 1);
+        eo[side] = (int64_t)(n - 1);
+      }
+    }
+  }
+  return EXO_OK;
+}
+
 static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   exo_sorter *s = p->s;
   const uint32_t m = p->m, T = p->nranges;
@@ -914,7 +1004,7 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   if (p->base[T] != p->total)
     return EXO_FAIL(ctx, EXO_EINTERNAL, "the runs hold %llu records, not %llu",
                     (unsigned long long)p->base[T], (unsigned long long)p->total);
-  return EXO_OK;
+  return T > 1 ? plan_edges(p, ctx) : EXO_OK;
 }
 
 static void plan_free(range_plan *p) {
@@ -922,6 +1012,10 @@ static void plan_free(range_plan *p) {
   free(p->pos);
   free(p->base);
   free(p->entries);
+  free(p->edges);
+  free(p->edge_of);
+  p->edges = NULL;
+  p->edge_of = NULL;
   if (p->fds)
     for (uint32_t i = 0; i < p->m; i++)
       if (p->fds[i] >= 0) exo_close(p->fds[i]);
@@ -955,7 +1049,8 @@ static exo_status group_range(void *arg, uint32_t t, exo_ctx *ctx) {
                                      base * rs, ctx);
   if (st) return st;
   st = merger_open(s, &g, pl->first, m, 0, pl->bufsize, whole ? NULL : pl->pos + (size_t)t * m,
-                   whole ? NULL : pl->pos + (size_t)(t + 1) * m, pl->fds, ctx);
+                   whole ? NULL : pl->pos + (size_t)(t + 1) * m, pl->fds, pl->edges,
+                   pl->edge_of ? pl->edge_of + 2 * (size_t)t * m : NULL, ctx);
   if (st) {
     exo_writer_abort(&w);
     return st;
@@ -994,6 +1089,23 @@ static exo_status group_range(void *arg, uint32_t t, exo_ctx *ctx) {
   return st;
 }
 
+/* Whether the temp file system has room for what a group split into T
+ * ranges may hold beyond a merge of whole runs. One range needs no free
+ * disk at all: it frees every page of its inputs as it reads them, before
+ * the records in them are written, and its output starts on a page
+ * boundary. T ranges may run at different speeds, and a range that is
+ * ahead has written the records of its slices while the pages its slices
+ * share with its neighbours (up to two per run) and its output's partial
+ * pages (two) still wait for those neighbours: up to (2m + 2) x T pages. A
+ * group split only when that much is free gives the same result on a full
+ * disk as on an empty one (the runs' bytes do not depend on T). When the
+ * free space is unknown the group is split. */
+static int split_has_room(const exo_sorter *s, uint32_t m, uint32_t T) {
+  uint64_t avail = 0;
+  if (exo_disk_free(s->tmpdir, &avail) != 0) return 1;
+  return avail / EDGE_PAGE >= (2 * (uint64_t)m + 2) * T;
+}
+
 /* Merge runs[first..first+m) into one new run, split into `threads` key
  * ranges merged side by side (the split of the final merge); on success it
  * is stored in runs[dest] (whose file is gone by then). */
@@ -1023,6 +1135,7 @@ static exo_status merge_group(exo_sorter *s, size_t first, uint32_t m, size_t de
   p.first = first;
   p.m = m;
   p.nranges = out.count > 0 && s->threads > 1 ? s->threads : 1;
+  if (p.nranges > 1 && !split_has_room(s, m, p.nranges)) p.nranges = 1;
   p.num_nodes = num_nodes;
   p.total = out.count;
   p.out_path = s->pending;
@@ -1160,6 +1273,7 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
   exo_writer ow = {.fd = -1}, aw = {.fd = -1};
   exo_status st = merger_open(s, &g, 0, s->nruns, pl->mem, pl->bufsize,
                               pl->pos + (size_t)t * m, pl->pos + (size_t)(t + 1) * m, pl->fds,
+                              pl->edges, pl->edge_of ? pl->edge_of + 2 * (size_t)t * m : NULL,
                               ctx);
   if (st) return st;
   st = exo_writer_open_at(&ow, pl->offsets_path,

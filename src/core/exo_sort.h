@@ -22,7 +22,8 @@
  * among the file buffers: T x (k+1) for an intermediate merge of k runs on
  * T threads, T x (k+2) for the final merge (a buffer is never below
  * 64 KiB, unless its file is smaller, so a tiny memory_limit is exceeded),
- * plus (T+1) x k split positions of 8 bytes. Nothing per
+ * plus (T+1) x k split positions of 8 bytes and, with T > 1, 2 x T x k
+ * shared-page entries of 24 bytes (exo_sort.c, edge_page). Nothing per
  * node is kept in memory.
  *
  * Combining: the final merge sees every arc of a key in (nbr, input) order,
@@ -55,9 +56,15 @@
  * byte for byte the same for every T, and the CSR files for every T and
  * every memory_limit; T changes only the time and how memory_limit is
  * divided among the read buffers. Each range releases (hole punching) the part of a
- * run it has read, so the temporary disk is the same as with one range
- * (with several ranges a group's inputs, holes by then, are unlinked when
- * the group ends instead of each as soon as it is read). Host callbacks
+ * run it has read, and the last range to read its part of a page that
+ * slices share releases that page, so the temporary disk is the same as
+ * with one range (with several ranges a group's inputs, holes by then, are
+ * unlinked when the group ends instead of each as soon as it is read).
+ * Ranges run at different speeds, so a split group may hold up to
+ * (2k + 2) x T pages more for a moment: a group is split only when the temp
+ * file system shows that much free, and is otherwise merged as one range
+ * (the same bytes), so a merge that fits a nearly full disk with one
+ * thread fits it with T. Host callbacks
  * are only called from the caller's thread (exo_par.h). */
 #ifndef EXO_SORT_H
 #define EXO_SORT_H
