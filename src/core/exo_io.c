@@ -219,9 +219,9 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
    * would otherwise keep up to a step each), so a refill of a drained
    * buffer of a few pages or more punches: consumed bytes, which may
    * already be written elsewhere, never wait for a second refill to be
-   * freed. The fill that
-   * reaches the end gives back all it read: a source smaller than its
-   * buffer would otherwise hold its disk until it is exhausted. */
+   * freed. The fill that reaches the end gives back all it read: a source
+   * smaller than its buffer would otherwise hold its disk until it is
+   * exhausted. */
   const uint64_t step = r->cap < READER_PUNCH_STEP ? r->cap : READER_PUNCH_STEP;
   if (r->punch) {
     const int at_end = r->file_off >= r->end;

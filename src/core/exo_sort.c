@@ -524,8 +524,6 @@ void exo_sorter_free(exo_sorter *s) {
  * Merge sources and the merger
  * ====================================================================== */
 
-/* One sorted input: a run file read through an exo_reader, or the sorted
- * buffer in memory (r.fd == -1). */
 /* A page of a run file that the slices of several key ranges share (a
  * slice edge that is not page aligned, or the last page of the file): no
  * reader can give it back alone, because each punches only the whole pages
@@ -543,6 +541,8 @@ static void edge_done(edge_page *e, int fd) {
   if (atomic_fetch_sub(&e->left, 1) == 1) exo_punch_range(fd, e->off, EDGE_PAGE);
 }
 
+/* One sorted input: a run file read through an exo_reader, or the sorted
+ * buffer in memory (r.fd == -1). */
 typedef struct msrc {
   exo_reader r;
   const uint8_t *p;   /* next unread record */
@@ -905,7 +905,6 @@ static exo_status plan_splits(range_plan *p, const split_src *src, exo_ctx *ctx)
   return st;
 }
 
-/* Build the plan: split keys, slices and arc bases for `nranges` ranges. */
 /* The pages of the run files that several ranges' slices share: a slice's
  * first page when the slice does not start on a page boundary, its last
  * when it does not end on one (the next slice, or the end of the file,
@@ -947,6 +946,7 @@ static exo_status plan_edges(range_plan *p, exo_ctx *ctx) {
   return EXO_OK;
 }
 
+/* Build the plan: split keys, slices and arc bases for `nranges` ranges. */
 static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   exo_sorter *s = p->s;
   const uint32_t m = p->m, T = p->nranges;
