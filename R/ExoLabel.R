@@ -303,8 +303,10 @@
 #' default, as igraph's `cluster_leiden()` (`iterations = k` allows up to
 #' `k` rounds), fewer when a round moves no node or stops improving the
 #' score. The score reached is
-#' reported as `quality` in `$parameters`. Memory: about 32 bytes per node
-#' on top of `memory_limit` (40 with more than 2^32 nodes): node weights
+#' reported as `quality` in `$parameters`. Memory: 32 bytes of state per
+#' node on top of `memory_limit` (40 with more than 2^32 nodes), plus an
+#' adjacency read buffer of at most 64 MiB (measured: 204 MiB above
+#' `memory_limit` for 5 million nodes, 56 MiB for 1 million): node weights
 #' and the graph's offsets are read from disk block by block; temporary
 #' disk grows by the coarse graphs (at most the size of the input graph)
 #' and 8 to 24 bytes per node. Results are seeded and do not depend on

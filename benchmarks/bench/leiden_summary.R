@@ -47,7 +47,7 @@ cat(sprintf("- fread + igraph Leiden / ExoLabel Leiden (wall): %s x (target >= 1
             f(med("20m", "igraph_leiden_fread")), f(med("20m", "igraph_leiden_graph")),
             f(med("20m", "igraph_leiden_cluster"))))
 if (n("100m", "uncapped_wall")) {
-    cat(sprintf("- 100M-edge graph (`exogen --nodes 5e6 --edges 1e8`), Leiden, %d run(s) each: uncapped %s s wall (process %s s), under the %s B cgroup cap %s s wall (process %s s): %s x (target <= 2); cap's peak usage %s MiB, failcnt %s, exit status %s; load before: %s (uncapped), %s (capped).\n",
+    cat(sprintf("- 100M-edge graph (`exogen --nodes 5e6 --edges 1e8`), Leiden, %d run(s) each: uncapped %s s wall (process %s s), under the %s cgroup cap %s s wall (process %s s): %s x (target <= 2); cap's peak usage %s MiB, failcnt %s, exit status %s; load before: %s (uncapped), %s (capped).\n",
                 n("100m", "uncapped_wall"), f(med("100m", "uncapped_wall")),
                 f(med("100m", "uncapped_process_wall")), vals("100m", "capped_cgroup_cap"),
                 f(med("100m", "capped_wall")), f(med("100m", "capped_process_wall")),
