@@ -37,7 +37,7 @@ leiden_section <- function(res) {
     add("")
     add("Modularity (resolution 1, of the clustering on the graph as clustered: ",
         "weighted or unweighted view) of ExoLabel's Leiden (objective modularity, ",
-        "iterations until no node moves), of igraph's `cluster_leiden(objective_function = ",
+        "two rounds, the default), of igraph's `cluster_leiden(objective_function = ",
         "\"modularity\")` (2 iterations, its default), of `cluster_louvain` and of ",
         "ExoLabel's label propagation defaults; NMI against the planted communities; ",
         "ExoLabel seconds are whole calls (reading and sorting included). Means over ",

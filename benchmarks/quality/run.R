@@ -15,7 +15,7 @@
 # writes one CSV row per (graph, view, method): NMI, ARI, modularity (of the
 # clustering on that view of the graph, resolution 1; NA on graphs too large
 # for igraph), number of clusters, the share of nodes in the largest cluster
-# and seconds. ExoLabel's Leiden (algorithm = "leiden": modularity, and CPM
+# (giant) and in the largest planted community (giant_true) and seconds. ExoLabel's Leiden (algorithm = "leiden": modularity, and CPM
 # at two resolutions) runs beside the label propagation variants. report.R turns the
 # CSV into QUALITY.md and quality.png. Runs sequentially (one core).
 suppressPackageStartupMessages({
@@ -118,7 +118,8 @@ row_for <- function(g, view, method, variant, memb, truth, secs, extra = list(),
                nmi = ClusterNMI(memb, truth), ari = ClusterARI(memb, truth),
                modularity = modularity_of(view, memb, vertices),
                k = length(unique(memb)), k_true = length(unique(truth)),
-               giant = largest_share(memb), seconds = secs,
+               giant = largest_share(memb), giant_true = largest_share(truth),
+               seconds = secs,
                stringsAsFactors = FALSE)
 }
 
@@ -249,7 +250,8 @@ run_gnm <- function() {
                                      r$parameters[["refine"]],
                                      r$parameters[["resolution"]]),
                    nmi = NA, ari = NA, modularity = NA, k = length(tb), k_true = 1,
-                   giant = max(tb) / sum(tb), seconds = attr(r, "stats")$seconds_cluster,
+                   giant = max(tb) / sum(tb), giant_true = NA,
+                   seconds = attr(r, "stats")$seconds_cluster,
                    stringsAsFactors = FALSE)
     }))
 }
