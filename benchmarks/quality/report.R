@@ -24,6 +24,18 @@ agg <- function(d, what) stats::aggregate(d[[what]], d[c("nodes", "family", "vie
 out <- character()
 add <- function(...) out <<- c(out, paste0(...))
 
+# a markdown table of the cases that miss a target (nothing when none does)
+miss_table <- function(tab) {
+    if (!nrow(tab)) return(invisible())
+    add("")
+    add("| ", paste(names(tab), collapse = " | "), " |")
+    add("|", strrep(" --- |", ncol(tab)))
+    for (i in seq_len(nrow(tab))) add("| ", paste(unlist(tab[i, ]), collapse = " | "), " |")
+}
+where <- function(d) data.frame(nodes = format(as.numeric(d$nodes), scientific = TRUE),
+                                 family = d$family, view = d$view, mixing = d$mixing,
+                                 check.names = FALSE, stringsAsFactors = FALSE)
+
 commit <- tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?")
 dirty <- tryCatch(length(system("git status --porcelain -- src R", intern = TRUE)) > 0,
                   error = function(e) FALSE)
@@ -79,15 +91,8 @@ for (lab in c("ExoLabel default", "ExoLabel refine=TRUE")) {
     add("**", lab, "** against igraph label_prop (mean NMI), mixing <= 0.6: ",
         sum(m$ok_lp), " of ", nrow(m), " cases at least igraph's NMI - 0.01.")
     bad <- m[!m$ok_lp, ]
-    if (nrow(bad)) {
-        add("")
-        add("| nodes | family | view | mixing | ", lab, " | igraph label_prop |")
-        add("| --- | --- | --- | --- | --- | --- |")
-        for (i in seq_len(nrow(bad)))
-            add("| ", format(bad$nodes[i], scientific = TRUE), " | ", bad$family[i], " | ",
-                bad$view[i], " | ", bad$mixing[i], " | ", fmt(bad$x.exo[i]), " | ",
-                fmt(bad$x.lp[i]), " |")
-    }
+    miss_table(stats::setNames(cbind(where(bad), fmt(bad$x.exo), fmt(bad$x.lp)),
+                               c(names(where(bad)), lab, "igraph label_prop")))
     add("")
     w <- exo[exo$view == "weighted" & exo$mixing <= 0.6 + 1e-9, ]
     low <- w$x < 0.95
@@ -114,17 +119,6 @@ if (nrow(gnm)) {
 #     <= 0.75 the largest cluster holds at most 5x the largest planted
 #     community; (3) at mixing <= 0.6 the defaults lose at most 0.005 NMI
 #     against plain label propagation (`resolution = 0`, the rule before).
-# a markdown table of the cases that miss a target (nothing when none does)
-miss_table <- function(tab) {
-    if (!nrow(tab)) return(invisible())
-    add("")
-    add("| ", paste(names(tab), collapse = " | "), " |")
-    add("|", strrep(" --- |", ncol(tab)))
-    for (i in seq_len(nrow(tab))) add("| ", paste(unlist(tab[i, ]), collapse = " | "), " |")
-}
-where <- function(d) data.frame(nodes = format(as.numeric(d$nodes), scientific = TRUE),
-                                 family = d$family, view = d$view, mixing = d$mixing,
-                                 check.names = FALSE, stringsAsFactors = FALSE)
 sec1 <- function(grid, a) {
     key <- c("nodes", "family", "view", "mixing")
     one <- function(lab, nm) {

@@ -15,9 +15,10 @@
 # writes one CSV row per (graph, view, method): NMI, ARI, modularity (of the
 # clustering on that view of the graph, resolution 1; NA on graphs too large
 # for igraph), number of clusters, the share of nodes in the largest cluster
-# (giant) and in the largest planted community (giant_true) and seconds. ExoLabel's Leiden (algorithm = "leiden": modularity, and CPM
-# at two resolutions) runs beside the label propagation variants. report.R turns the
-# CSV into QUALITY.md and quality.png. Runs sequentially (one core).
+# (giant) and in the largest planted community (giant_true) and seconds.
+# ExoLabel's Leiden (algorithm = "leiden": modularity, and CPM at two
+# resolutions) runs beside the label propagation variants. report.R turns
+# the CSV into QUALITY.md and quality.png. Runs sequentially (one core).
 suppressPackageStartupMessages({
     library(ExoLabel)
     library(igraph)
