@@ -16,7 +16,8 @@
  * records still in the buffer at the end are not written as a run when the
  * final merge can take them: they are sorted and merged from memory as the
  * last (newest) source; with no run on disk the CSR comes straight from
- * memory. */
+ * memory. In background mode the run the thread is still sorting when the
+ * input ends is kept the same way, just before the buffer (finish_csr). */
 #include "exo_sort.h"
 
 #include <errno.h>
@@ -175,6 +176,9 @@ typedef struct run_job {
   exo_status st;
   exo_ctx ctx;
   atomic_int cancel;
+  atomic_int keep;  /* finish wants the sorted buffer, not the file: stop writing */
+  int sorted;       /* buf holds the run sorted */
+  int written;      /* the file was written whole */
 } run_job;
 
 struct exo_sorter {
@@ -200,6 +204,12 @@ struct exo_sorter {
   uint64_t next_index;
   uint64_t records, initial_runs;
   uint64_t disk_now, peak_disk;
+  /* the final merge's sources in memory, after the files: the last
+   * background run when it was kept unwritten, then the buffer */
+  uint32_t nmem;
+  const uint8_t *mem_recs[2];
+  uint64_t mem_count[2];
+  int mem_wide[2];
 };
 
 static void disk_add(exo_sorter *s, uint64_t bytes) {
@@ -324,24 +334,39 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   return EXO_OK;
 }
 
-/* Sort n records of buf (scratch: the radix sort's second buffer) and write
- * them to a new file at `path`. Uses no sorter state, so it also runs on the
- * background thread. */
-static exo_status sort_and_write(uint8_t *buf, uint8_t *scratch, size_t n, int wide,
-                                 const char *path, exo_ctx *ctx) {
-  exo_status st = radix_sort(buf, scratch, n, wide, ctx);
-  if (st) return st;
+/* Write n sorted records of buf to a new file at `path`; *written says
+ * whether the file is whole. With `keep` (the background thread's flag)
+ * the writing stops, with EXO_OK, once the flag is set: before the file is
+ * opened or between two chunks (a partial file is the caller's to
+ * delete). Uses no sorter state, so it also runs on the background thread. */
+static exo_status write_run(const uint8_t *buf, size_t n, int wide, const char *path,
+                            atomic_int *keep, int *written, exo_ctx *ctx) {
+  *written = 0;
+  if (keep && atomic_load(keep)) return EXO_OK;
   const size_t total = n * exo_rec_size(wide);
   exo_writer w = {.fd = -1};
-  st = exo_writer_open(&w, path, RUN_WRITE_BUF, ctx);
-  for (size_t off = 0; !st && off < total; off += RUN_WRITE_CHUNK) {
+  exo_status st = exo_writer_open(&w, path, RUN_WRITE_BUF, ctx);
+  size_t off = 0;
+  for (; !st && off < total && !(keep && atomic_load(keep)); off += RUN_WRITE_CHUNK) {
     size_t len = total - off < RUN_WRITE_CHUNK ? total - off : RUN_WRITE_CHUNK;
     st = exo_writer_write(&w, buf + off, len, ctx);
     if (!st) st = exo_poll(ctx);
   }
-  if (!st) st = exo_writer_close(&w, ctx);
-  if (st) exo_writer_abort(&w);
+  if (!st && off >= total) {
+    st = exo_writer_close(&w, ctx);
+    *written = !st;
+  }
+  exo_writer_abort(&w); /* a no-op after a close */
   return st;
+}
+
+/* Sort n records of buf (scratch: the radix sort's second buffer) and write
+ * them as a run at `path`, on the caller's thread. */
+static exo_status sort_and_write(uint8_t *buf, uint8_t *scratch, size_t n, int wide,
+                                 const char *path, exo_ctx *ctx) {
+  int written;
+  exo_status st = radix_sort(buf, scratch, n, wide, ctx);
+  return st ? st : write_run(buf, n, wide, path, NULL, &written, ctx);
 }
 
 /* List a new run of the buffer's records (before its file exists, so that
@@ -383,7 +408,9 @@ static int job_cancelled(void *user) { return atomic_load(&((run_job *)user)->ca
 
 static void *job_main(void *arg) {
   run_job *j = arg;
-  j->st = sort_and_write(j->buf, j->scratch, j->n, j->wide, j->path, &j->ctx);
+  j->st = radix_sort(j->buf, j->scratch, j->n, j->wide, &j->ctx);
+  j->sorted = !j->st;
+  if (!j->st) j->st = write_run(j->buf, j->n, j->wide, j->path, &j->keep, &j->written, &j->ctx);
   return NULL;
 }
 
@@ -398,6 +425,29 @@ static exo_status job_wait(exo_sorter *s, int cancel, exo_ctx *ctx) {
   exo_status st = j->st;
   if (st && !cancel && ctx) ctx->err = j->ctx.err;
   return run_done(s, cancel && !st ? EXO_EINTR : st);
+}
+
+/* Wait for the background run after asking it (j->keep) to stop writing:
+ * its sorted buffer (s->spare) becomes a source of the final merge in
+ * memory, and its file, whole, partial or never opened, is deleted. A
+ * failure to write it no longer matters then (the same input gives the
+ * same result whether or not the thread had begun writing). */
+static exo_status job_keep(exo_sorter *s, exo_ctx *ctx) {
+  run_job *j = &s->job;
+  pthread_join(j->thread, NULL);
+  j->running = 0;
+  if (!j->sorted) {
+    ctx->err = j->ctx.err;
+    return run_done(s, j->st ? j->st : EXO_EINTERNAL);
+  }
+  run_info *r = &s->runs[s->nruns - 1];
+  if (j->written) { /* finished before it saw the flag: it was on disk */
+    disk_add(s, run_bytes(r));
+    disk_sub(s, run_bytes(r));
+  }
+  forget_run(r);
+  s->nruns--;
+  return EXO_OK;
 }
 
 /* Sort the buffer and write it as a new run; the buffer is empty after. In
@@ -421,6 +471,8 @@ static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
     j->ctx.cb.user = j;
     j->ctx.cb.interrupted = job_cancelled;
     atomic_store(&j->cancel, 0);
+    atomic_store(&j->keep, 0);
+    j->sorted = j->written = 0;
     if (pthread_create(&j->thread, NULL, job_main, j) == 0) {
       j->running = 1;
       s->buf = s->spare;
@@ -646,8 +698,9 @@ static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
   return need < bufsize ? (size_t)need : bufsize;
 }
 
-/* Open run files runs[first..first+nfiles) and, with `mem` set, the sorted
- * buffer as the last source (it was created last: ties go to the files);
+/* Open run files runs[first..first+nfiles) and then the `nmem` sorted
+ * sources in memory (s->mem_recs: they were created last, so ties go to
+ * the files, and the kept background run precedes the buffer);
  * then play the first matches. With `lo` and `hi` (one entry per source)
  * only records lo[i]..hi[i]-1 of source i are read: a key range of the
  * final merge; its files are then neither deleted nor punched outside the
@@ -656,10 +709,10 @@ static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
  * with `edges` source i's slice shares pages edge_of[2i] (its first) and
  * edge_of[2i+1] (its last) of `edges` with other ranges (-1: none). */
 static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfiles,
-                              int mem, size_t bufsize, const uint64_t *lo,
+                              uint32_t nmem, size_t bufsize, const uint64_t *lo,
                               const uint64_t *hi, const int *fds, edge_page *edges,
                               const int64_t *edge_of, exo_ctx *ctx) {
-  const uint32_t m = (uint32_t)nfiles + (mem ? 1 : 0);
+  const uint32_t m = (uint32_t)nfiles + nmem;
   memset(g, 0, sizeof *g);
   g->src = calloc(m ? m : 1, sizeof *g->src);
   g->cur = calloc(m ? m : 1, sizeof *g->cur);
@@ -672,11 +725,12 @@ static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfi
   exo_status st = EXO_OK;
   for (uint32_t i = 0; i < m && !st; i++) {
     msrc *x = &g->src[i];
-    if (i == nfiles) { /* the buffer */
-      const uint64_t a = lo ? lo[i] : 0, b = lo ? hi[i] : s->n;
-      x->wide = s->wide;
+    if (i >= nfiles) { /* in memory */
+      const size_t j = i - nfiles;
+      const uint64_t a = lo ? lo[i] : 0, b = lo ? hi[i] : s->mem_count[j];
+      x->wide = s->mem_wide[j];
       x->rs = exo_rec_size(x->wide);
-      x->p = s->buf + a * x->rs;
+      x->p = s->mem_recs[j] + a * x->rs;
       x->left = (size_t)(b - a) * x->rs;
       x->remaining = b - a;
       x->slot = NO_SLOT;
@@ -776,7 +830,7 @@ static exo_status plan_total(const exo_sorter *s, size_t k, uint64_t *total,
  * Merges split into key ranges
  * ====================================================================== */
 
-/* A merge of runs[first..first+m) (and, with `mem`, the sorted buffer) as
+/* A merge of runs[first..first+m) (and the `mem` sources in memory) as
  * `nranges` key ranges merged side by side: the final merge into the CSR,
  * or one group of an intermediate pass into a new run. Range t holds the
  * keys key[t]..key[t+1]-1: records pos[t*m + i]..pos[(t+1)*m + i]-1 of
@@ -789,7 +843,7 @@ static exo_status plan_total(const exo_sorter *s, size_t k, uint64_t *total,
 typedef struct range_plan {
   exo_sorter *s;
   size_t first;         /* runs[first] is source 0 */
-  int mem;              /* the buffer is the last source */
+  uint32_t mem;         /* the last `mem` sources are s->mem_recs */
   uint32_t m;           /* sources */
   uint32_t nranges;
   uint64_t num_nodes;   /* every key is below it */
@@ -919,7 +973,7 @@ static exo_status plan_edges(range_plan *p, exo_ctx *ctx) {
   for (uint32_t i = 0; i < m; i++) {
     const size_t first_of_src = n;
     const size_t rs =
-        p->mem && i == m - 1 ? 0 : exo_rec_size(p->s->runs[p->first + i].wide);
+        i >= m - p->mem ? 0 : exo_rec_size(p->s->runs[p->first + i].wide);
     for (uint32_t t = 0; t < T; t++) {
       int64_t *eo = p->edge_of + 2 * ((size_t)t * m + i);
       eo[0] = eo[1] = -1;
@@ -968,10 +1022,11 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   for (uint32_t i = 0; i < m; i++) {
     split_src *x = &src[i];
     x->fd = -1;
-    if (p->mem && i == m - 1) {
-      x->mem = s->buf;
-      x->wide = s->wide;
-      x->count = s->n;
+    if (i >= m - p->mem) {
+      const uint32_t j = i - (m - p->mem);
+      x->mem = s->mem_recs[j];
+      x->wide = s->mem_wide[j];
+      x->count = s->mem_count[j];
     } else {
       const run_info *r = &s->runs[p->first + i];
       x->path = r->path;
@@ -1373,15 +1428,15 @@ static exo_status compact_ranges(const range_plan *p, exo_ctx *ctx) {
 
 /* The final merge: plan the ranges, create both CSR files empty and merge
  * the ranges side by side. */
-static exo_status merge_to_csr(exo_sorter *s, int mem, uint64_t num_nodes,
+static exo_status merge_to_csr(exo_sorter *s, uint32_t mem, uint64_t num_nodes,
                                const char *offsets_path, const char *adj_path,
                                int csr_wide, uint64_t budget, int *csr_made, exo_ctx *ctx,
                                exo_sort_stats *stats) {
   range_plan p;
   memset(&p, 0, sizeof p);
   p.s = s;
-  p.mem = mem != 0;
-  p.m = (uint32_t)s->nruns + (uint32_t)p.mem;
+  p.mem = mem;
+  p.m = (uint32_t)s->nruns + mem;
   p.num_nodes = num_nodes;
   p.total = s->records;
   p.offsets_path = offsets_path;
@@ -1422,11 +1477,37 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   memset(stats, 0, sizeof *stats);
   if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "the sort has already finished");
   s->finished = 1;
-  /* the last background run first; from here on everything is synchronous */
-  exo_status wst = job_wait(s, 0, ctx);
+  const uint32_t k = fan_in_for(s);
+  /* The last background run first; from here on everything is synchronous.
+   * When it, the files and the buffer fit one merge, the run is not
+   * written: the thread is told to stop writing, this thread meanwhile
+   * sorts the buffer if its records fill at most half of it (the other
+   * half is the radix scratch: the thread holds the real one), and the
+   * run's sorted buffer becomes a source in memory. The merge reads the
+   * same records in the same order either way. */
+  const size_t rs = exo_rec_size(s->wide);
+  const int keep = s->job.running && offsets_path && adj_path &&
+                   s->nruns + (s->n > 0) <= k;
+  int buf_sorted = 0;
+  exo_status wst = EXO_OK;
+  if (keep) {
+    atomic_store(&s->job.keep, 1);
+    if (s->n > 0 && s->n <= s->buf_bytes / rs / 2) {
+      wst = radix_sort(s->buf, s->buf + s->n * rs, s->n, s->wide, ctx);
+      buf_sorted = 1;
+    }
+    if (wst)
+      (void)job_wait(s, 1, NULL);
+    else
+      wst = job_keep(s, ctx);
+  } else {
+    wst = job_wait(s, 0, ctx);
+  }
   s->background = 0;
-  exo_big_free(s->spare, s->buf_bytes);
-  s->spare = NULL;
+  if (!keep || wst) {
+    exo_big_free(s->spare, s->buf_bytes);
+    s->spare = NULL;
+  }
   if (wst) {
     remove_all_runs(s);
     memset(stats, 0, sizeof *stats);
@@ -1444,25 +1525,38 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
                     csr_wide ? "fewer nodes" : "a wide CSR");
   }
   csr_wide = csr_wide != 0;
-  const uint32_t k = fan_in_for(s);
   uint32_t passes = 0;
   int csr_made[2] = {0, 0}; /* CSR files created, to remove on failure */
   exo_status st = EXO_OK;
   const uint64_t csr_bytes = (num_nodes + 1) * 8 + s->records * exo_adj_size(csr_wide);
 
-  if (s->nruns == 0 || (s->n > 0 && s->nruns < k)) {
+  if (keep || s->nruns == 0 || (s->n > 0 && s->nruns < k)) {
     /* The runs on disk and the buffer fit one merge: sort the buffer and
-     * merge it from memory as the last source, without writing it. */
-    st = radix_sort(s->buf, s->scratch, s->n, s->wide, ctx);
+     * merge it from memory as the last source, without writing it (the
+     * kept background run, if any, just before it). */
+    if (!buf_sorted) st = radix_sort(s->buf, s->scratch, s->n, s->wide, ctx);
     exo_big_free(s->scratch, s->buf_bytes);
     s->scratch = NULL;
-    uint64_t mem = s->memory_limit > s->buf_bytes ? s->memory_limit - s->buf_bytes : 0;
+    s->nmem = 0;
+    if (keep) {
+      s->mem_recs[s->nmem] = s->spare;
+      s->mem_count[s->nmem] = s->job.n;
+      s->mem_wide[s->nmem++] = s->job.wide;
+    }
+    if (s->n > 0 || !keep) {
+      s->mem_recs[s->nmem] = s->buf;
+      s->mem_count[s->nmem] = s->n;
+      s->mem_wide[s->nmem++] = s->wide;
+    }
+    const uint64_t held = (uint64_t)(keep ? 2 : 1) * s->buf_bytes;
+    uint64_t mem = s->memory_limit > held ? s->memory_limit - held : 0;
     disk_add(s, csr_bytes);
     if (!st)
-      st = merge_to_csr(s, 1, num_nodes, offsets_path, adj_path, csr_wide, mem, csr_made,
-                        ctx, stats);
+      st = merge_to_csr(s, s->nmem, num_nodes, offsets_path, adj_path, csr_wide, mem,
+                        csr_made, ctx, stats);
     passes = 1;
-    stats->runs = s->initial_runs + (s->n > 0);
+    stats->runs = s->initial_runs + (s->n > 0) + (keep != 0);
+    stats->runs_in_memory = (s->n > 0) + (keep != 0);
   } else {
     st = flush_run(s, ctx);
     exo_big_free(s->buf, s->buf_bytes);
@@ -1509,8 +1603,9 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   }
   remove_all_runs(s); /* the final merge punched them while reading */
   exo_big_free(s->buf, s->buf_bytes);
-  exo_big_free(s->scratch, s->buf_bytes);
-  s->buf = s->scratch = NULL;
+  free_side_buffers(s);
+  s->buf = NULL;
+  s->nmem = 0;
   s->n = s->cap = 0;
   if (st) {
     if (csr_made[0]) exo_unlink(offsets_path);

@@ -12,7 +12,11 @@
  * With `background` set, a full buffer is handed to a thread that sorts and
  * writes it while the caller fills a second buffer (the host's callbacks are
  * still only called from the caller's thread); the runs are the same
- * records in the same order, only smaller.
+ * records in the same order, only smaller. When the input ends while that
+ * thread is still at work and everything fits one final merge, the thread
+ * stops writing once its buffer is sorted (a partial file is deleted) and
+ * the final merge reads that run from memory beside the last buffer, which
+ * the caller sorts meanwhile when its records fill at most half of it.
  *
  * Memory: the run buffer and the radix sort's scratch buffer each take about
  * run_memory/2, or run_memory/3 with the second buffer in background mode
@@ -98,7 +102,10 @@ typedef struct exo_sort_stats {
   uint64_t records;      /* records added */
   uint64_t arcs;         /* CSR entries written (= records with KEEP) */
   uint64_t arcs_positive; /* of those, entries with w > 0 */
-  uint64_t runs;         /* initial runs written */
+  uint64_t runs;         /* initial runs (sorted buffers), in memory or written */
+  uint64_t runs_in_memory; /* of those, merged from memory without being written:
+                            the last buffer and, in background mode, the run
+                            still being written when the input ended */
   uint32_t fan_in;       /* fan-in used */
   uint32_t merge_passes; /* merge passes, the final CSR merge included */
   uint64_t peak_disk;    /* bytes: run files + CSR at their largest */
