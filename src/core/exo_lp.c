@@ -58,6 +58,8 @@ typedef struct tally {
   size_t cap;      /* power of two */
   unsigned shift;  /* 64 - log2(cap) */
   size_t count;
+  tally_slot *last; /* the slot of the last vote (NULL: none); neighbours
+                       mostly share a label, so most votes find it here */
 } tally;
 
 static size_t tally_hash(const tally *t, uint64_t label) {
@@ -80,6 +82,7 @@ static int tally_alloc(tally *t, size_t cap) {
   t->cap = cap;
   t->shift = 64u - bits;
   t->count = 0;
+  t->last = NULL;
   return 0;
 }
 
@@ -94,6 +97,7 @@ static void tally_free(tally *t) {
 static void tally_clear(tally *t) {
   for (size_t i = 0; i < t->count; i++) t->slots[t->touched[i]].label = TALLY_EMPTY;
   t->count = 0;
+  t->last = NULL;
 }
 
 /* Double the table, keeping the entries and their insertion order. */
@@ -117,14 +121,22 @@ static int tally_grow(tally *t) {
 /* Add one arc's vote. Returns -1 when the table cannot grow. */
 static inline int tally_add(tally *t, uint64_t label, double w, uint32_t dist,
                             int eligible) {
+  tally_slot *e = t->last;
+  if (e && e->label == label) {
+    e->sum += w;
+    if (dist < e->dist) e->dist = dist;
+    e->eligible |= (uint32_t)eligible;
+    return 0;
+  }
   size_t mask = t->cap - 1;
   size_t h = tally_hash(t, label);
   for (;;) {
-    tally_slot *e = &t->slots[h];
+    e = &t->slots[h];
     if (e->label == label) {
       e->sum += w;
       if (dist < e->dist) e->dist = dist;
       e->eligible |= (uint32_t)eligible;
+      t->last = e;
       return 0;
     }
     if (e->label == TALLY_EMPTY) break;
@@ -134,12 +146,13 @@ static inline int tally_add(tally *t, uint64_t label, double w, uint32_t dist,
     if (tally_grow(t) != 0) return -1;
     return tally_add(t, label, w, dist, eligible);
   }
-  tally_slot *e = &t->slots[h];
+  e = &t->slots[h];
   e->label = label;
   e->sum = w;
   e->dist = dist;
   e->eligible = (uint32_t)eligible;
   t->touched[t->count++] = h;
+  t->last = e;
   return 0;
 }
 
