@@ -74,6 +74,9 @@ int main(int argc, char **argv) {
   exo_lp_params p;
   memset(&p, 0, sizeof p);
   if (getenv("LP_ATT")) p.attenuation = atof(getenv("LP_ATT"));
+  /* LP_RES=1 and LP_THREADS=T: the package's default penalty and threads */
+  if (getenv("LP_RES")) p.resolution = atof(getenv("LP_RES"));
+  if (getenv("LP_THREADS")) p.threads = (uint32_t)atoi(getenv("LP_THREADS"));
   p.seed = 1;
   p.memory_limit = mem;
   uint64_t *first = NULL;

@@ -578,8 +578,14 @@ LP_INLINE exo_status tally_impl(lp_votes *vt, exo_ctx *ctx, uint64_t v, const ui
     int eligible = fabs((double)w) >= cutoff;
     vt->strength += (double)w;
     vt->nvote++;
-    if (tally_add(vt->t, nb_label(st, u, lo, hi, narrow), wd, d, eligible) != 0)
+    const uint64_t l = nb_label(st, u, lo, hi, narrow);
+    const size_t labels_before = vt->t->count;
+    if (tally_add(vt->t, l, wd, d, eligible) != 0)
       return oom(ctx, "the label tally", (uint64_t)vt->t->cap * 2 * sizeof(tally_slot));
+    /* a new label: its volume is read when the labels are scored, after
+     * the whole list; fetch it now (one random access per label, which
+     * cost a full miss each when scored in a row) */
+    if (st->vol && vt->t->count != labels_before) LP_PREFETCH_ADDR(&st->vol[l]);
   }
   return EXO_OK;
 }
