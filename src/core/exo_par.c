@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#define PAR_POLL_NS 5000000L /* the caller's thread wakes every 5 ms */
+#define PAR_POLL_NS 5000000L /* the caller's thread polls the host every 5 ms */
 
 typedef struct par_group par_group;
 
@@ -30,6 +30,9 @@ struct par_group {
   par_slot *slot;
   atomic_int stop;   /* a job failed or the host asked to stop */
   atomic_int first;  /* index of the first failed job, -1 none, -2 the host */
+  pthread_mutex_t mu; /* guards nfinished; cv is signalled when it grows, */
+  pthread_cond_t cv;  /*   so the caller wakes as soon as the last job ends */
+  uint32_t nfinished;
 };
 
 static int slot_interrupted(void *user) {
@@ -56,6 +59,10 @@ static void run_slot(par_slot *x) {
   x->st = g->fn(g->arg, x->index, &x->ctx);
   if (x->st) fail_first(g, (int)x->index);
   atomic_store(&x->finished, 1);
+  pthread_mutex_lock(&g->mu);
+  g->nfinished++;
+  pthread_cond_signal(&g->cv);
+  pthread_mutex_unlock(&g->mu);
 }
 
 static void *slot_main(void *arg) {
@@ -79,6 +86,17 @@ exo_status exo_par_run_from(uint32_t n, exo_par_fn fn, void *arg, exo_stage stag
   g.arg = arg;
   g.slot = calloc(n, sizeof *g.slot);
   if (!g.slot) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  g.nfinished = 0;
+  if (pthread_mutex_init(&g.mu, NULL) != 0) {
+    free(g.slot);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "cannot create a mutex for %u jobs", (unsigned)n);
+  }
+  if (pthread_cond_init(&g.cv, NULL) != 0) {
+    pthread_mutex_destroy(&g.mu);
+    free(g.slot);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "cannot create a condition variable for %u jobs",
+                    (unsigned)n);
+  }
   atomic_init(&g.stop, 0);
   atomic_init(&g.first, -1);
   for (uint32_t i = 0; i < n; i++) {
@@ -100,7 +118,10 @@ exo_status exo_par_run_from(uint32_t n, exo_par_fn fn, void *arg, exo_stage stag
       run_slot(x);
     }
   }
-  /* Wait, polling the host and reporting the jobs' progress. */
+  /* Wait, polling the host and reporting the jobs' progress every
+   * PAR_POLL_NS, and waking at once when the last job ends (a stage that
+   * runs many short rounds, like the sweep's epochs, would otherwise lose
+   * up to a poll interval per round). */
   for (;;) {
     int all = 1;
     uint64_t done = done_before;
@@ -113,8 +134,16 @@ exo_status exo_par_run_from(uint32_t n, exo_par_fn fn, void *arg, exo_stage stag
       exo_progress(ctx, stage, done, total);
       if (ctx->cb.interrupted && ctx->cb.interrupted(ctx->cb.user)) fail_first(&g, -2);
     }
-    struct timespec ts = {0, PAR_POLL_NS};
-    nanosleep(&ts, NULL);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until); /* the clock of a default cond */
+    until.tv_nsec += PAR_POLL_NS;
+    if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&g.mu);
+    if (g.nfinished < n) (void)pthread_cond_timedwait(&g.cv, &g.mu, &until);
+    pthread_mutex_unlock(&g.mu);
   }
   for (uint32_t i = 0; i < n; i++)
     if (g.slot[i].started) pthread_join(g.slot[i].thread, NULL);
@@ -128,6 +157,8 @@ exo_status exo_par_run_from(uint32_t n, exo_par_fn fn, void *arg, exo_stage stag
     if (e->code) st = exo_error_set(&ctx->err, e->code, "%s", e->msg);
     else st = EXO_FAIL(ctx, st, "a parallel job failed");
   }
+  pthread_cond_destroy(&g.cv);
+  pthread_mutex_destroy(&g.mu);
   free(g.slot);
   return st;
 }
