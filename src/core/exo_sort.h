@@ -24,7 +24,8 @@
  * and can change while records are added, so a caller can lend memory to
  * other structures of the same stage); merging uses memory_limit split
  * among the file buffers: T x (k+1) for an intermediate merge of k runs on
- * T threads, T x (k+2) for the final merge (a buffer is never below
+ * T threads, T x (k+2) for the final merge (out of what the one or two
+ * sorted buffers it reads from memory leave; a buffer is never below
  * 64 KiB, unless its file is smaller, so a tiny memory_limit is exceeded),
  * plus (T+1) x k split positions of 8 bytes and, with T > 1, 2 x T x k
  * shared-page entries of 24 bytes (exo_sort.c, edge_page). Nothing per
