@@ -422,8 +422,10 @@
 #'   `memory_limit`); only the time and the division of `memory_limit` among
 #'   buffers change. Reading: uncompressed files are split into 1 MiB blocks
 #'   that the threads read and parse side by side (a few MiB of buffers per
-#'   thread); gzip files and pipes are read by one thread, and with two or
-#'   more threads another one sorts and writes the runs. Building the graph:
+#'   thread); gzip files and pipes are read in 1 MiB blocks by one thread at
+#'   a time (gzip is inflated there), and the other threads split and parse
+#'   the blocks already read meanwhile. With two or more threads another one
+#'   sorts and writes the runs. Building the graph:
 #'   every merge of the runs (the intermediate passes, needed when there
 #'   are more runs than one merge takes, and the final merge) is split into
 #'   `threads` ranges of node ids merged side by side. Writing the output: the lines are formatted in `threads`

@@ -698,10 +698,18 @@ static exo_status consume(consumer *C, const batch *b) {
  * tail leaves less than a chunk free (up to PARSE_MAX_BUF).
  * With header_only set it stops once the header lines are consumed and sets
  * *data_off to the file offset of the next line, or sets *at_eof when the
- * input ended first. *bytes: decompressed bytes read. */
+ * input ended first; then, when rest is not NULL, the bytes already read
+ * past the header go to the caller: rest->buf (the caller frees it) holds
+ * them at [rest->off, rest->len). *bytes: decompressed bytes read. */
+typedef struct seq_rest {
+  uint8_t *buf;
+  size_t off, len;
+} seq_rest;
+
 static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
                                  uint64_t header_lines, int header_only, uint64_t fsize,
-                                 uint64_t *data_off, int *at_eof, uint64_t *bytes) {
+                                 uint64_t *data_off, int *at_eof, uint64_t *bytes,
+                                 seq_rest *rest) {
   exo_ctx *ctx = C->ctx;
   size_t cap = 2 * PARSE_CHUNK, len = 0, start = 0, nl_from = 0;
   uint8_t *buf = malloc(cap);
@@ -760,6 +768,12 @@ static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
     if (st) break;
     if (header_only && C->lineno >= header_lines) {
       *data_off = *bytes - (uint64_t)(len - start);
+      if (rest) {
+        rest->buf = buf;
+        rest->off = start;
+        rest->len = len;
+        buf = NULL;
+      }
       break;
     }
     if (!header_only) exo_progress(ctx, EXO_STAGE_PARSE, exo_input_raw_offset(in), fsize);
@@ -784,7 +798,20 @@ static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
  * error are those of the sequential parse. A worker stops after a batch that
  * ends in an error (the consumer will get there, or stop earlier). The
  * consumer sets `stop` when it ends (done, error or interrupt) and joins
- * every worker; workers wait only for a free slot, and wake up on stop. */
+ * every worker; workers wait only for a free slot, and wake up on stop.
+ *
+ * Streams (a pipe, standard input, gzip) cannot be read at offsets, so there
+ * the workers take turns at the input instead: block j is the next `block`
+ * bytes of the stream, extended to the last LF they contain, after the
+ * partial line the previous block left (the carry). Worker j mod T waits
+ * until block j - 1 has been read, reads block j under the reader lock
+ * (for gzip that includes inflating it), passes the carry on, releases the
+ * lock and then splits, checks and hashes the block while the next worker
+ * reads. Only the reading is serial; the ring, the consumer and the order
+ * are the same, so the results are those of the sequential parse. The block
+ * that meets the end of the input (or a read error) is marked last; the
+ * consumer stops after it. A worker blocked in read() on a stalled pipe is
+ * joined only when that read returns, as the sequential reader would be. */
 
 #define PAR_BLOCK ((size_t)1 << 20) /* default block size */
 #define PAR_RING_BYTES ((size_t)2 << 20) /* text buffered per worker */
@@ -800,6 +827,7 @@ typedef struct pslot {
   size_t cap;
   batch b;
   uint64_t end_off; /* file offset where the block ends (progress) */
+  int last;         /* streams: the input ended (or failed) in this block */
 } pslot;
 
 typedef struct pworker {
@@ -821,6 +849,15 @@ typedef struct pctl {
   unsigned ring; /* slots per worker: PAR_RING_BYTES of blocks, 2..PAR_RING_MAX */
   atomic_int stop;
   pworker *w;
+  /* streams (in != NULL; nblocks is then UINT64_MAX): the reader turn */
+  exo_input *in;
+  pthread_mutex_t rmu;
+  pthread_cond_t rcv;
+  uint64_t rnext;  /* the block to be read next */
+  int rdone;       /* a block marked last has been read: no block rnext */
+  uint8_t *carry;  /* the partial line after the last block read */
+  size_t carry_len, carry_cap;
+  uint64_t rbytes; /* decompressed bytes read from the stream */
 } pctl;
 
 /* pread until n bytes or end of file; returns the count or -1 (errno). */
@@ -920,6 +957,114 @@ static void fill_block(pctl *c, uint64_t j, pslot *sl) {
   }
 }
 
+/* Streams: wait for the turn of block j, read it into the slot, pass the
+ * partial last line on, then parse it (errors go into the batch). Returns
+ * 1 without touching the slot when there is no block j (the input ended
+ * before it) or the consumer stopped. Called with c->rmu not held. */
+static int fill_stream(pctl *c, uint64_t j, pslot *sl) {
+  batch *b = &sl->b;
+  pthread_mutex_lock(&c->rmu);
+  while (c->rnext != j && !c->rdone && !atomic_load(&c->stop))
+    pthread_cond_wait(&c->rcv, &c->rmu);
+  if (c->rdone || atomic_load(&c->stop)) {
+    pthread_mutex_unlock(&c->rmu);
+    return 1;
+  }
+  size_t normal = c->block + c->carry_len + 1;
+  if (sl->cap > 4 * normal && sl->cap > PAR_READ_MORE) { /* a long line grew it */
+    free(sl->buf);
+    sl->buf = NULL;
+    sl->cap = 0;
+  }
+  batch_reset(b, sl->buf);
+  sl->last = 0;
+  size_t len = 0, cut = 0, want = c->carry_len + c->block;
+  int eof = 0;
+  if (slot_reserve(sl, normal, 0) != 0) {
+    batch_fail(b, EXO_ENOMEM, UINT64_MAX, "out of memory for a %zu byte read buffer", normal);
+    eof = -1;
+  } else {
+    b->text = sl->buf;
+    if (c->carry_len) memcpy(sl->buf, c->carry, c->carry_len);
+    len = c->carry_len;
+    exo_ctx rctx; /* exo_input_read records its error here, not in the host's ctx */
+    exo_ctx_init(&rctx);
+    /* the last LF is searched back from the end; the carry is searched too
+     * (it is one partial line, except the first block's: the rest of the
+     * header read, which may hold whole lines) */
+    for (size_t searched = 0;;) {
+      while (len < want && !eof) {
+        size_t got = 0;
+        if (exo_input_read(c->in, sl->buf + len, want - len, &got, &rctx) != EXO_OK) {
+          batch_fail(b, rctx.err.code, UINT64_MAX, "%s", rctx.err.msg);
+          eof = -1;
+          break;
+        }
+        if (got == 0) eof = 1;
+        len += got;
+        c->rbytes += got;
+      }
+      if (eof < 0) break;
+      if (eof) { /* the last block takes the last line, LF or not */
+        cut = len;
+        break;
+      }
+      size_t nl = len;
+      while (nl > searched && sl->buf[nl - 1] != '\n') nl--;
+      if (nl > searched) {
+        cut = nl;
+        break;
+      }
+      /* no LF yet: one line longer than the block */
+      if (len > EXO_PARSE_MAX_LINE) {
+        batch_fail(b, EXO_EINPUT, 0, "line longer than %zu bytes", EXO_PARSE_MAX_LINE);
+        eof = -1;
+        break;
+      }
+      searched = len;
+      want = len + (len > c->block ? len : c->block);
+      if (slot_reserve(sl, want + 1, len) != 0) {
+        batch_fail(b, EXO_ENOMEM, 0, "out of memory for a %zu byte line buffer", want + 1);
+        eof = -1;
+        break;
+      }
+      b->text = sl->buf;
+    }
+  }
+  if (eof == 0) { /* the carry: [cut, len) */
+    size_t rest = len - cut;
+    if (rest > c->carry_cap) {
+      size_t ncap = rest > 2 * c->carry_cap ? rest : 2 * c->carry_cap;
+      uint8_t *nc = malloc(ncap);
+      if (!nc) {
+        batch_fail(b, EXO_ENOMEM, UINT64_MAX, "out of memory for a %zu byte line buffer", ncap);
+        eof = -1;
+      } else {
+        free(c->carry);
+        c->carry = nc;
+        c->carry_cap = ncap;
+      }
+    }
+    if (eof == 0) {
+      if (rest) memcpy(c->carry, sl->buf + cut, rest);
+      c->carry_len = rest;
+    }
+  }
+  if (eof != 0) {
+    c->rdone = 1;
+    sl->last = 1;
+  }
+  sl->end_off = exo_input_raw_offset(c->in);
+  c->rnext = j + 1;
+  pthread_cond_broadcast(&c->rcv);
+  pthread_mutex_unlock(&c->rmu);
+  if (eof >= 0) {
+    size_t nl_from = 0;
+    scan_lines(&c->cfg, sl->buf, cut, 0, cut, 1, 0, UINT64_MAX, &nl_from, b);
+  }
+  return 0;
+}
+
 /* Worker thread: blocks idx, idx + T, idx + 2T, ... */
 static void *worker_main(void *arg) {
   pworker *W = arg;
@@ -931,21 +1076,29 @@ static void *worker_main(void *arg) {
     pslot *sl = &W->ring[W->head % c->ring];
     pthread_mutex_unlock(&W->mu);
     if (atomic_load(&c->stop)) break;
-    fill_block(c, j, sl);
+    if (c->in) {
+      if (fill_stream(c, j, sl)) break;
+    } else {
+      fill_block(c, j, sl);
+    }
     pthread_mutex_lock(&W->mu);
     W->head++;
     pthread_cond_broadcast(&W->cv);
     pthread_mutex_unlock(&W->mu);
-    if (sl->b.err) break;
+    if (sl->b.err || sl->last) break;
   }
   return NULL;
 }
 
-/* Parse [start, end) of the file with up to `threads` workers; see above. */
+/* Parse [start, end) of the file fd with up to `threads` workers; or, when
+ * in is not NULL, the rest of the stream `in`, after the bytes already read
+ * past its header (rest, which the stream's first block starts with); see
+ * above. *sbytes (streams): the bytes read here, rest included. */
 static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end,
-                               const pcfg *cfg, int threads, size_t block, uint64_t fsize) {
+                               const pcfg *cfg, int threads, size_t block, uint64_t fsize,
+                               exo_input *in, const seq_rest *rest, uint64_t *sbytes) {
   exo_ctx *ctx = C->ctx;
-  if (end <= start) return EXO_OK;
+  if (!in && end <= start) return EXO_OK;
   pctl c;
   memset(&c, 0, sizeof c);
   c.fd = fd;
@@ -954,7 +1107,8 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
   c.start = start;
   c.end = end;
   c.block = block;
-  c.nblocks = (end - start + block - 1) / block;
+  c.nblocks = in ? UINT64_MAX : (end - start + block - 1) / block;
+  c.in = in;
   uint64_t T = (uint64_t)threads;
   if (T > PAR_MAX_THREADS) T = PAR_MAX_THREADS;
   if (T > c.nblocks) T = c.nblocks;
@@ -969,6 +1123,23 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory starting the parser threads");
   }
   c.nworkers = (unsigned)T;
+  if (in) {
+    size_t rl = rest && rest->buf ? rest->len - rest->off : 0;
+    c.carry_cap = rl > 4096 ? rl : 4096;
+    c.carry = malloc(c.carry_cap);
+    int mok = pthread_mutex_init(&c.rmu, NULL) == 0;
+    int cok = mok && pthread_cond_init(&c.rcv, NULL) == 0;
+    if (!c.carry || !cok) {
+      if (mok) pthread_mutex_destroy(&c.rmu);
+      free(c.carry);
+      free(c.w);
+      free(slots);
+      return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory starting the parser threads");
+    }
+    /* the rest (possibly several lines) starts the first block */
+    if (rl) memcpy(c.carry, rest->buf + rest->off, rl);
+    c.carry_len = rl;
+  }
 
   /* Start the workers. If one cannot be created, stop the ones that were and
    * fail (nothing has been consumed yet). */
@@ -1023,15 +1194,22 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     if (st) break;
     st = consume(C, &sl->b);
     const uint64_t end_off = sl->end_off; /* the slot is the worker's again below */
+    const int last = sl->last;
     pthread_mutex_lock(&W->mu);
     W->tail++;
     pthread_cond_broadcast(&W->cv);
     pthread_mutex_unlock(&W->mu);
     if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, end_off, fsize);
+    if (last) break;
   }
 
   /* Stop and join every worker, then free their slots. */
   atomic_store(&c.stop, 1);
+  if (in) {
+    pthread_mutex_lock(&c.rmu);
+    pthread_cond_broadcast(&c.rcv);
+    pthread_mutex_unlock(&c.rmu);
+  }
   for (unsigned i = 0; i < started; i++) {
     pthread_mutex_lock(&c.w[i].mu);
     pthread_cond_broadcast(&c.w[i].cv);
@@ -1049,6 +1227,12 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
   }
   free(slots);
   free(c.w);
+  if (in) {
+    pthread_cond_destroy(&c.rcv);
+    pthread_mutex_destroy(&c.rmu);
+    free(c.carry);
+    if (sbytes) *sbytes = c.rbytes;
+  }
   return st;
 }
 
@@ -1199,7 +1383,8 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
      * that start in [from, to) with its boundaries moved to line starts */
     uint64_t data_off = 0, s = 0, e = 0;
     int at_eof = 0;
-    st = run_sequential(&C, in, &cfg, opt->header_lines, 1, fsize, &data_off, &at_eof, &bytes);
+    st = run_sequential(&C, in, &cfg, opt->header_lines, 1, fsize, &data_off, &at_eof, &bytes,
+                        NULL);
     if (st == EXO_OK && !at_eof) st = line_start_at(&C, fd, from, data_off, psize, &s);
     if (st == EXO_OK && !at_eof) st = line_start_at(&C, fd, to, data_off, psize, &e);
     if (st == EXO_OK && !at_eof && s < e) {
@@ -1209,20 +1394,37 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
         C.base_end = s;
       }
       size_t block = opt->block_bytes ? opt->block_bytes : PAR_BLOCK;
-      st = run_parallel(&C, fd, s, e, &cfg, opt->threads > 1 ? opt->threads : 1, block, fsize);
+      st = run_parallel(&C, fd, s, e, &cfg, opt->threads > 1 ? opt->threads : 1, block, fsize,
+                        NULL, NULL, NULL);
       if (st == EXO_OK) bytes = e - s;
     }
+  } else if (fd < 0 && opt->threads <= 1) {
+    st = run_sequential(&C, in, &cfg, opt->header_lines, 0, fsize, NULL, NULL, &bytes, NULL);
   } else if (fd < 0) {
-    st = run_sequential(&C, in, &cfg, opt->header_lines, 0, fsize, NULL, NULL, &bytes);
+    /* a stream: the BOM and the header lines sequentially, the rest with
+     * the workers taking turns at the input */
+    uint64_t data_off = 0, sbytes = 0;
+    int at_eof = 0;
+    seq_rest rest = {NULL, 0, 0};
+    st = run_sequential(&C, in, &cfg, opt->header_lines, 1, fsize, &data_off, &at_eof, &bytes,
+                        &rest);
+    if (st == EXO_OK && !at_eof) {
+      size_t block = opt->block_bytes ? opt->block_bytes : PAR_BLOCK;
+      st = run_parallel(&C, -1, 0, 0, &cfg, opt->threads, block, fsize, in, &rest, &sbytes);
+      bytes += sbytes;
+    }
+    free(rest.buf);
+    if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, fsize, fsize);
   } else {
     /* the BOM and the header lines sequentially, the rest in parallel */
     uint64_t data_off = 0;
     int at_eof = 0;
     st = run_sequential(&C, in, &cfg, opt->header_lines, 1, fsize, &data_off, &at_eof,
-                        &bytes);
+                        &bytes, NULL);
     if (st == EXO_OK && !at_eof) {
       size_t block = opt->block_bytes ? opt->block_bytes : PAR_BLOCK;
-      st = run_parallel(&C, fd, data_off, psize, &cfg, opt->threads, block, fsize);
+      st = run_parallel(&C, fd, data_off, psize, &cfg, opt->threads, block, fsize, NULL, NULL,
+                        NULL);
       if (st == EXO_OK) bytes = psize > bytes ? psize : bytes;
     }
     if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, fsize, fsize);

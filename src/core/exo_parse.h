@@ -72,15 +72,20 @@ typedef struct exo_parse_stats {
   uint64_t bytes;      /* decompressed bytes */
 } exo_parse_stats;
 
-/* Parse one file. With threads > 1 and an uncompressed regular file, the
- * BOM and header lines are read first, then the rest is cut into blocks of
- * block_bytes that `threads` worker threads (created and joined inside this
- * call) read with pread() and split, check and hash in parallel; the calling
- * thread interns the names and calls fn in file order. fn and the ctx
- * callbacks are only ever called from the calling thread. Memory: per worker
- * two blocks of text plus their parsed lines (56 bytes per data line), about
- * 4 MiB for typical 40-byte lines. gzip input, pipes and FIFOs are read
- * sequentially.
+/* Parse one file. With threads > 1 the BOM and header lines are read
+ * first, then the rest is cut into blocks of block_bytes that `threads`
+ * worker threads (created and joined inside this call) split, check and
+ * hash in parallel; the calling thread interns the names and calls fn in
+ * file order. An uncompressed regular file's blocks are read with pread(),
+ * by all workers at once. A stream (gzip, a pipe, standard input, a FIFO)
+ * is read by the workers in turn, one block each, serially (gzip is
+ * inflated there), each block ending at its last LF; the splitting and
+ * hashing still overlap. fn and the ctx callbacks are only ever called from
+ * the calling thread. Memory: per worker two blocks of text plus their
+ * parsed lines (56 bytes per data line), about 4 MiB for typical 40-byte
+ * lines. Ids, callbacks, counts and messages are those of threads = 1; the
+ * one difference: when reading a stream fails (a truncated gzip file), the
+ * edges delivered before the error stop at a different line.
  * Progress is reported as EXO_STAGE_PARSE with done = raw
  * bytes read and total = file size; exo_poll() is called every 64 KiB or so. */
 exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
