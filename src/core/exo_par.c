@@ -35,6 +35,15 @@ struct par_group {
   uint32_t nfinished;
 };
 
+void exo_par_deadline(struct timespec *ts, long ns) {
+  clock_gettime(CLOCK_REALTIME, ts);
+  ts->tv_nsec += ns;
+  if (ts->tv_nsec >= 1000000000L) {
+    ts->tv_sec++;
+    ts->tv_nsec -= 1000000000L;
+  }
+}
+
 static int slot_interrupted(void *user) {
   par_slot *x = user;
   if (atomic_load(&x->g->stop)) return 1;
@@ -135,12 +144,7 @@ exo_status exo_par_run_from(uint32_t n, exo_par_fn fn, void *arg, exo_stage stag
       if (ctx->cb.interrupted && ctx->cb.interrupted(ctx->cb.user)) fail_first(&g, -2);
     }
     struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until); /* the clock of a default cond */
-    until.tv_nsec += PAR_POLL_NS;
-    if (until.tv_nsec >= 1000000000L) {
-      until.tv_sec++;
-      until.tv_nsec -= 1000000000L;
-    }
+    exo_par_deadline(&until, PAR_POLL_NS);
     pthread_mutex_lock(&g.mu);
     if (g.nfinished < n) (void)pthread_cond_timedwait(&g.cv, &g.mu, &until);
     pthread_mutex_unlock(&g.mu);

@@ -21,6 +21,7 @@
 #define EXO_PAR_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "exo_ctx.h"
 
@@ -34,5 +35,10 @@ exo_status exo_par_run(uint32_t n, exo_par_fn fn, void *arg, exo_stage stage,
  * the caller's ctx itself and must add done_before). */
 exo_status exo_par_run_from(uint32_t n, exo_par_fn fn, void *arg, exo_stage stage,
                             uint64_t done_before, uint64_t total, exo_ctx *ctx);
+
+/* The absolute time `ns` nanoseconds (< 1 s) from now on CLOCK_REALTIME,
+ * the clock of a default condition variable: the deadline for
+ * pthread_cond_timedwait. */
+void exo_par_deadline(struct timespec *ts, long ns);
 
 #endif

@@ -32,6 +32,7 @@
 
 #include "exo_input.h"
 #include "exo_io.h"
+#include "exo_par.h"
 
 #define PARSE_CHUNK ((size_t)1 << 20)    /* bytes requested per read */
 #define PARSE_POLL ((size_t)64 << 10)    /* exo_poll() at least this often */
@@ -887,6 +888,16 @@ static int slot_reserve(pslot *sl, size_t n, size_t keep) {
   return 0;
 }
 
+/* Drop a slot buffer that a long line grew beyond 4x the `normal` size
+ * of a block read (slot_reserve allocates it again). */
+static void slot_trim(pslot *sl, size_t normal) {
+  if (sl->cap > 4 * normal && sl->cap > PAR_READ_MORE) {
+    free(sl->buf);
+    sl->buf = NULL;
+    sl->cap = 0;
+  }
+}
+
 /* Read and parse block j into the slot (errors go into the batch). */
 static void fill_block(pctl *c, uint64_t j, pslot *sl) {
   batch *b = &sl->b;
@@ -895,11 +906,7 @@ static void fill_block(pctl *c, uint64_t j, pslot *sl) {
   uint64_t rs = j == 0 ? s : s - 1; /* also read the byte before the block */
   size_t want = (size_t)(e - rs);
   size_t normal = want + 1;
-  if (sl->cap > 4 * normal && sl->cap > PAR_READ_MORE) { /* a long line grew it */
-    free(sl->buf);
-    sl->buf = NULL;
-    sl->cap = 0;
-  }
+  slot_trim(sl, normal);
   batch_reset(b, sl->buf);
   sl->end_off = e;
   if (slot_reserve(sl, want > normal ? want : normal, 0) != 0) {
@@ -971,11 +978,7 @@ static int fill_stream(pctl *c, uint64_t j, pslot *sl) {
     return 1;
   }
   size_t normal = c->block + c->carry_len + 1;
-  if (sl->cap > 4 * normal && sl->cap > PAR_READ_MORE) { /* a long line grew it */
-    free(sl->buf);
-    sl->buf = NULL;
-    sl->cap = 0;
-  }
+  slot_trim(sl, normal);
   batch_reset(b, sl->buf);
   sl->last = 0;
   size_t len = 0, cut = 0, want = c->carry_len + c->block;
@@ -1093,7 +1096,8 @@ static void *worker_main(void *arg) {
 /* Parse [start, end) of the file fd with up to `threads` workers; or, when
  * in is not NULL, the rest of the stream `in`, after the bytes already read
  * past its header (rest, which the stream's first block starts with); see
- * above. *sbytes (streams): the bytes read here, rest included. */
+ * above. *sbytes (streams): the bytes read here, not counting the rest
+ * (run_sequential counted those). */
 static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end,
                                const pcfg *cfg, int threads, size_t block, uint64_t fsize,
                                exo_input *in, const seq_rest *rest, uint64_t *sbytes) {
@@ -1176,12 +1180,7 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     pthread_mutex_lock(&W->mu);
     while (W->head == W->tail) {
       struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += PAR_WAIT_NS;
-      if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-      }
+      exo_par_deadline(&ts, PAR_WAIT_NS);
       if (pthread_cond_timedwait(&W->cv, &W->mu, &ts) == ETIMEDOUT) {
         pthread_mutex_unlock(&W->mu);
         st = exo_poll(ctx); /* waiting for the disk: stay interruptible */
@@ -1398,35 +1397,29 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
                         NULL, NULL, NULL);
       if (st == EXO_OK) bytes = e - s;
     }
-  } else if (fd < 0 && opt->threads <= 1) {
+  } else if (opt->threads <= 1) {
     st = run_sequential(&C, in, &cfg, opt->header_lines, 0, fsize, NULL, NULL, &bytes, NULL);
-  } else if (fd < 0) {
-    /* a stream: the BOM and the header lines sequentially, the rest with
-     * the workers taking turns at the input */
+  } else {
+    /* the BOM and the header lines sequentially, the rest in parallel: a
+     * plain file (fd >= 0) at positioned reads, a stream with the workers
+     * taking turns at it after the bytes the header read left over */
     uint64_t data_off = 0, sbytes = 0;
     int at_eof = 0;
     seq_rest rest = {NULL, 0, 0};
     st = run_sequential(&C, in, &cfg, opt->header_lines, 1, fsize, &data_off, &at_eof, &bytes,
-                        &rest);
+                        fd < 0 ? &rest : NULL);
     if (st == EXO_OK && !at_eof) {
       size_t block = opt->block_bytes ? opt->block_bytes : PAR_BLOCK;
-      st = run_parallel(&C, -1, 0, 0, &cfg, opt->threads, block, fsize, in, &rest, &sbytes);
-      bytes += sbytes;
+      if (fd >= 0) {
+        st = run_parallel(&C, fd, data_off, psize, &cfg, opt->threads, block, fsize, NULL, NULL,
+                          NULL);
+        if (st == EXO_OK) bytes = psize > bytes ? psize : bytes;
+      } else {
+        st = run_parallel(&C, -1, 0, 0, &cfg, opt->threads, block, fsize, in, &rest, &sbytes);
+        bytes += sbytes;
+      }
     }
     free(rest.buf);
-    if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, fsize, fsize);
-  } else {
-    /* the BOM and the header lines sequentially, the rest in parallel */
-    uint64_t data_off = 0;
-    int at_eof = 0;
-    st = run_sequential(&C, in, &cfg, opt->header_lines, 1, fsize, &data_off, &at_eof,
-                        &bytes, NULL);
-    if (st == EXO_OK && !at_eof) {
-      size_t block = opt->block_bytes ? opt->block_bytes : PAR_BLOCK;
-      st = run_parallel(&C, fd, data_off, psize, &cfg, opt->threads, block, fsize, NULL, NULL,
-                        NULL);
-      if (st == EXO_OK) bytes = psize > bytes ? psize : bytes;
-    }
     if (st == EXO_OK) exo_progress(ctx, EXO_STAGE_PARSE, fsize, fsize);
   }
   if (stats) {
