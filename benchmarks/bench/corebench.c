@@ -9,7 +9,12 @@
  * the attenuation. LEIDEN=modularity (or cpm, with LEIDEN_RES the
  * resolution, LEIDEN_IT the iterations, 0 = until stable) clusters with
  * Leiden instead of label propagation in that last step and prints its
- * per-level messages (phase seconds). Build (from the
+ * per-level messages (phase seconds). LEIDEN_ALT=1,2 (thread counts)
+ * instead times exo_leiden_run alone on the built CSR, lp_repeats rounds
+ * of one run per thread count in turn (LEIDEN, LEIDEN_RES, LEIDEN_IT as
+ * above), one line per run with the wall time and the sums of the levels'
+ * phase seconds, checks that every run gives the first run's labels, and
+ * skips label propagation and the output. Build (from the
  * repository root):
  *   make /tmp/b/libexocore.a BUILD=/tmp/b
  *   cc -std=c11 -D_GNU_SOURCE -O2 -Isrc/core benchmarks/bench/corebench.c \
@@ -19,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "exo_leiden.h"
 #include "exo_lp.h"
 #include "exo_pipeline.h"
 
@@ -28,16 +34,83 @@ static double cpu(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void print_message(void *user, const char *text) {
-  (void)user;
-  fprintf(stderr, "%s\n", text);
-}
-
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+static void print_message(void *user, const char *text) {
+  (void)user;
+  fprintf(stderr, "%s\n", text);
+}
+
+/* LEIDEN_ALT: sums of the phase seconds in the "leiden level" messages */
+typedef struct phase_sums {
+  double moving, refinement, aggregation;
+} phase_sums;
+
+static void sum_phases(void *user, const char *text) {
+  phase_sums *ps = user;
+  const char *p = strstr(text, "seconds: moving ");
+  double m, r, a;
+  if (p && sscanf(p, "seconds: moving %lf, refinement %lf, aggregation %lf", &m, &r, &a) >= 2) {
+    ps->moving += m;
+    ps->refinement += r;
+    if (strstr(p, "aggregation")) ps->aggregation += a;
+  }
+}
+
+/* Time exo_leiden_run alone, alternating the thread counts in `alt`. */
+static int leiden_alt(const exo_csr_files *csr, const char *alt, int reps, uint64_t mem,
+                      const char *tmp) {
+  int tlist[8], nt = 0;
+  for (const char *q = alt; *q && nt < 8;) {
+    tlist[nt++] = atoi(q);
+    q = strchr(q, ',');
+    if (!q) break;
+    q++;
+  }
+  const char *leiden = getenv("LEIDEN");
+  uint64_t *first = NULL;
+  for (int r = 0; r < reps; r++)
+    for (int i = 0; i < nt; i++) {
+      exo_leiden_params lp;
+      memset(&lp, 0, sizeof lp);
+      lp.objective = leiden && strcmp(leiden, "cpm") == 0 ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;
+      lp.resolution = getenv("LEIDEN_RES") ? atof(getenv("LEIDEN_RES")) : 1.0;
+      lp.seed = 1;
+      lp.memory_limit = mem;
+      lp.threads = tlist[i];
+      lp.iterations = getenv("LEIDEN_IT") ? (uint32_t)atoi(getenv("LEIDEN_IT")) : 0;
+      lp.tmpdir = tmp;
+      exo_ctx ctx;
+      exo_ctx_init(&ctx);
+      phase_sums ps = {0.0, 0.0, 0.0};
+      ctx.cb.user = &ps;
+      ctx.cb.message = sum_phases;
+      exo_leiden_result res;
+      double t0 = now(), c0 = cpu();
+      if (exo_leiden_run(csr, &lp, &ctx, &res)) {
+        fprintf(stderr, "leiden failed: %s\n", ctx.err.msg);
+        return 1;
+      }
+      printf("leiden threads %d wall %.3f cpu %.3f moving %.3f refinement %.3f aggregation %.3f "
+             "quality %.10g\n",
+             tlist[i], now() - t0, cpu() - c0, ps.moving, ps.refinement, ps.aggregation,
+             res.quality);
+      fflush(stdout);
+      if (!first) {
+        first = res.labels;
+      } else {
+        if (memcmp(first, res.labels, csr->n * 8) != 0) printf("leiden MISMATCH\n");
+        free(res.labels);
+      }
+    }
+  free(first);
+  return 0;
+}
+
 
 int main(int argc, char **argv) {
   if (argc < 2) {
@@ -71,6 +144,11 @@ int main(int argc, char **argv) {
          (unsigned long long)g->num_arcs, (unsigned long long)g->sort.runs, g->sort.merge_passes,
          (unsigned long long)g->sort.peak_disk);
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
+  if (getenv("LEIDEN_ALT")) {
+    int rc = leiden_alt(&csr, getenv("LEIDEN_ALT"), reps, mem, tmp);
+    exo_graph_free(g);
+    return rc;
+  }
   exo_lp_params p;
   memset(&p, 0, sizeof p);
   if (getenv("LP_ATT")) p.attenuation = atof(getenv("LP_ATT"));
