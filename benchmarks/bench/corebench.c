@@ -45,6 +45,17 @@ static void print_message(void *user, const char *text) {
   fprintf(stderr, "%s\n", text);
 }
 
+/* Keep the first run's labels; later runs must agree (else a MISMATCH
+ * line) and are freed. */
+static void same_as_first(uint64_t **first, uint64_t *labels, uint64_t n, const char *what) {
+  if (!*first) {
+    *first = labels;
+    return;
+  }
+  if (memcmp(*first, labels, n * 8) != 0) printf("%s MISMATCH\n", what);
+  free(labels);
+}
+
 /* LEIDEN_ALT: sums of the phase seconds in the "leiden level" messages */
 typedef struct phase_sums {
   double moving, refinement, aggregation;
@@ -100,12 +111,7 @@ static int leiden_alt(const exo_csr_files *csr, const char *alt, int reps, uint6
              tlist[i], now() - t0, cpu() - c0, ps.moving, ps.refinement, ps.aggregation,
              res.quality);
       fflush(stdout);
-      if (!first) {
-        first = res.labels;
-      } else {
-        if (memcmp(first, res.labels, csr->n * 8) != 0) printf("leiden MISMATCH\n");
-        free(res.labels);
-      }
+      same_as_first(&first, res.labels, csr->n, "leiden");
     }
   free(first);
   return 0;
@@ -170,12 +176,7 @@ int main(int argc, char **argv) {
            now() - t0, cpu() - c0, (unsigned long long)lr.pops, (unsigned long long)lr.changes,
            (unsigned long long)lr.rounds, lr.max_visits, (unsigned long long)lr.reads,
            (unsigned long long)lr.bytes_read);
-    if (!first) {
-      first = lr.labels;
-    } else {
-      if (memcmp(first, lr.labels, g->num_nodes * 8) != 0) printf("lp MISMATCH\n");
-      free(lr.labels);
-    }
+    same_as_first(&first, lr.labels, g->num_nodes, "lp");
   }
   free(first);
   exo_cluster_result cr;
