@@ -78,9 +78,9 @@ sanitize: $(BUILD)/suites.inc
 
 # `make tsan`: the suites that start threads (parse workers, the run thread
 # of the sort, the key ranges of its merges, the output's blocks, the pipeline
-# using them) built with ThreadSanitizer; any
-# report fails the run (halt_on_error).
-TSAN_SUITES := parse sort pipeline output lp
+# using them, label propagation's lanes, the readers of the merge passes)
+# built with ThreadSanitizer; any report fails the run (halt_on_error).
+TSAN_SUITES := parse sort pipeline output lp refine
 tsan:
 	@mkdir -p $(BUILD)/tsan
 	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc

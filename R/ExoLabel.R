@@ -240,9 +240,10 @@
 #' the volume it has taken in the pass. Every merge therefore raises the
 #' modularity of the clustering, and the passes cannot turn a clustering
 #' into a single cluster. The passes stop early when one merges nothing.
-#' Each pass reads the graph file once, front to back (more than once only
-#' when the table of cluster pairs would exceed `memory_limit / 4`), and
-#' needs about 33 bytes per cluster. On graphs with communities they bring
+#' Each pass reads the graph file front to back, once per thread (the
+#' threads read side by side, each for its own group of clusters; more
+#' reads only when the tables of cluster pairs would exceed
+#' `memory_limit / 4` in all), and needs about 33 bytes per cluster. On graphs with communities they bring
 #' the cluster count close to the planted one and raise NMI at high mixing
 #' (see `benchmarks/QUALITY.md`); on graphs without structure, many passes
 #' grow modularity clusters as Louvain-type methods do. The default is `0`
@@ -436,7 +437,10 @@
 #'   blocks each and read each other's labels as of the last meeting, so
 #'   the clusters are the same for any `threads` (each thread reads the
 #'   graph through its own part of the label propagation buffer). The
-#'   merge passes of `refine` run on one thread.
+#'   merge passes of `refine`: the clusters are split into at least
+#'   `threads` groups by number, and the threads read the graph side by
+#'   side, each summing the weights between its group's clusters and their
+#'   neighbours (the same sums in the same order as one thread).
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
 #'   A vector runs one clustering per value.

@@ -513,6 +513,9 @@ int main(int argc, char **argv) {
     if (leiden)
       fprintf(stderr, "leiden_quality\t%.10g\nleiden_levels\t%u\nleiden_iterations\t%u\n",
               res.quality, res.levels, res.iterations);
+    else if (refine > 0)
+      fprintf(stderr, "refine_passes\t%u\nrefine_merged\t%" PRIu64 "\nseconds_refine\t%.3f\n",
+              res.refine_passes, res.refine_merged, res.seconds_refine);
   }
   free(target);
   exo_graph_free(g);

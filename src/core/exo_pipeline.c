@@ -348,7 +348,9 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
   if (!st && refine && refine->passes > 0) {
     double t1 = now_seconds();
     exo_refine_result rr;
-    st = exo_refine_merge(&csr, refine, lr.labels, &res->num_clusters, ctx, &rr);
+    exo_refine_params rp = *refine;
+    if (rp.threads == 0) rp.threads = (int)p.threads; /* readers side by side; same merges */
+    st = exo_refine_merge(&csr, &rp, lr.labels, &res->num_clusters, ctx, &rr);
     res->refine_merged = rr.merged;
     res->refine_passes = rr.passes;
     res->seconds_refine = now_seconds() - t1;

@@ -21,6 +21,7 @@
 
 #include "exo_io.h"
 #include "exo_output.h"
+#include "exo_par.h"
 #include "exo_record.h"
 
 #define RF_MIN_BUF ((size_t)64 << 10)
@@ -29,6 +30,7 @@
 #define RF_POLL_ENTRIES ((uint64_t)1 << 20)
 #define RF_AHEAD 16  /* entries ahead to prefetch a neighbour's label for */
 #define RF_AHEAD2 8  /* entries ahead to prefetch a pair slot for */
+#define RF_MAX_READERS 64u
 
 #if defined(__GNUC__)
 #define RF_PREFETCH(p) __builtin_prefetch(p)
@@ -41,6 +43,16 @@ typedef struct pair_slot {
   double w;
 } pair_slot;
 
+/* One reader of the adjacency file: its buffer and pair table. With
+ * several threads each reads the file for its own group of clusters. */
+typedef struct rf_reader {
+  uint8_t *buf;
+  pair_slot *table;
+  size_t used;       /* pairs in the table */
+  uint64_t group;    /* the group of its current read */
+  uint64_t full_at;  /* the table filled after this many entries (0: it did not) */
+} rf_reader;
+
 typedef struct refine_state {
   const exo_csr_files *csr;
   exo_ctx *ctx;
@@ -48,13 +60,14 @@ typedef struct refine_state {
   size_t esz;
   int fd;
   uint64_t *off;   /* n + 1 */
-  uint8_t *buf;
   size_t buf_entries;
-  pair_slot *table;
-  size_t cap;      /* power of two */
-  size_t used, limit;
+  rf_reader *rd;   /* nreaders */
+  uint32_t nreaders, wave_readers; /* readers; those with a group in this wave */
+  size_t cap;      /* table slots, a power of two */
+  size_t limit;
   unsigned shift;
-  uint64_t group, cur_groups; /* the read in progress: clusters c % cur_groups == group */
+  uint64_t cur_groups; /* clusters c % cur_groups == group per read */
+  const uint64_t *labels;
   double *in;      /* k + 1: internal weight */
   double *vol;     /* k + 1: total weight of the arcs at the cluster's nodes */
   double total;    /* total weight of all arcs */
@@ -73,8 +86,11 @@ static void state_free(refine_state *st) {
   if (st->fd >= 0) exo_close(st->fd);
   st->fd = -1;
   free(st->off);
-  free(st->buf);
-  free(st->table);
+  for (uint32_t i = 0; st->rd && i < st->nreaders; i++) {
+    free(st->rd[i].buf);
+    free(st->rd[i].table);
+  }
+  free(st->rd);
   free(st->in);
   free(st->vol);
   free(st->bw);
@@ -129,17 +145,17 @@ static uint64_t min_groups(uint64_t k) {
   return k / per + 1;
 }
 
-/* Empty the table. */
-static void table_clear(refine_state *st) {
-  if (st->used) memset(st->table, 0xff, st->cap * sizeof *st->table); /* key = RF_EMPTY */
-  st->used = 0;
+/* Empty a reader's table. */
+static void table_clear(const refine_state *st, rf_reader *rd) {
+  if (rd->used) memset(rd->table, 0xff, st->cap * sizeof *rd->table); /* key = RF_EMPTY */
+  rd->used = 0;
 }
 
 /* Add w to the pair with this key. Returns 0, or -1 when the table is full. */
-static inline int table_add(refine_state *st, uint64_t key, double w) {
+static inline int table_add(const refine_state *st, rf_reader *rd, uint64_t key, double w) {
   size_t mask = st->cap - 1, h = key_hash(st, key);
   for (;;) {
-    pair_slot *e = &st->table[h];
+    pair_slot *e = &rd->table[h];
     if (e->key == key) {
       e->w += w;
       return 0;
@@ -147,10 +163,10 @@ static inline int table_add(refine_state *st, uint64_t key, double w) {
     if (e->key == RF_EMPTY) break;
     h = (h + 1) & mask;
   }
-  if (st->used >= st->limit) return -1;
-  st->table[h].key = key;
-  st->table[h].w = w;
-  st->used++;
+  if (rd->used >= st->limit) return -1;
+  rd->table[h].key = key;
+  rd->table[h].w = w;
+  rd->used++;
   return 0;
 }
 
@@ -162,24 +178,25 @@ static inline void offer(refine_state *st, uint64_t a, uint64_t b, double x) {
   }
 }
 
-/* One read of the adjacency file, tallying the pairs (a, b), a < b, with
- * a % groups == group. On overflow the read stops with *full_at = the
- * number of entries read (> 0), else *full_at = 0. */
-static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t groups,
-                              uint64_t group, uint64_t *full_at) {
-  const uint64_t m = st->csr->m;
+/* One read of the adjacency file by reader rd, tallying the pairs (a, b),
+ * a < b, with a % groups == rd->group, and the internal weights of those
+ * clusters; the read of group 0 also sums the volumes. On overflow the
+ * read stops with rd->full_at = the number of entries read (> 0). Reads
+ * of different groups write different in[] entries, so they may run side
+ * by side. */
+static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
+  const uint64_t m = st->csr->m, groups = st->cur_groups, group = rd->group;
+  const uint64_t *labels = st->labels;
   uint64_t v = 0, since_poll = 0;
-  *full_at = 0;
-  table_clear(st);
-  st->group = group;
-  st->cur_groups = groups;
+  rd->full_at = 0;
+  table_clear(st, rd);
   for (uint64_t first = 0; first < m;) {
     uint64_t cnt = m - first;
     if (cnt > st->buf_entries) cnt = st->buf_entries;
-    exo_status s = exo_pread_full(st->fd, st->buf, (size_t)cnt * st->esz, first * st->esz,
-                                  st->csr->adj_path, st->ctx);
+    exo_status s = exo_pread_full(st->fd, rd->buf, (size_t)cnt * st->esz, first * st->esz,
+                                  st->csr->adj_path, ctx);
     if (s) return s;
-    const uint8_t *p = st->buf;
+    const uint8_t *p = rd->buf;
     uint64_t pv = v; /* node owning look-ahead entry i + RF_AHEAD2 */
     for (uint64_t i = first; i < first + cnt; i++, p += st->esz) {
       /* the labels and pair slots are random accesses: ask for the label of
@@ -199,7 +216,7 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
         if (u2 < st->n) {
           uint64_t a2 = labels[pv], b2 = labels[u2];
           if (a2 < b2 && a2 % groups == group)
-            RF_PREFETCH(&st->table[key_hash(st, pair_key(st, a2, b2))]);
+            RF_PREFETCH(&rd->table[key_hash(st, pair_key(st, a2, b2))]);
         }
       }
       while (st->off[v + 1] <= i) v++;
@@ -207,13 +224,13 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
       uint64_t u;
       float wf;
       exo_adj_decode(p, st->csr->wide, &u, &wf);
-      if (group == 0) { /* volumes: every arc, in the first read */
+      if (group == 0) { /* volumes: every arc, in the read of group 0 */
         st->vol[a] += fabs((double)wf);
         st->total += fabs((double)wf);
       }
       if (a % groups != group) continue;
       if (u >= st->n)
-        return EXO_FAIL(st->ctx, EXO_EINTERNAL,
+        return EXO_FAIL(ctx, EXO_EINTERNAL,
                         "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
                         st->csr->adj_path, (unsigned long long)v, (unsigned long long)u,
                         (unsigned long long)st->n);
@@ -221,8 +238,8 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
       uint64_t b = labels[u];
       if (a == b) {
         st->in[a] += w;
-      } else if (a < b && table_add(st, pair_key(st, a, b), w) != 0) {
-        *full_at = i + 1;
+      } else if (a < b && table_add(st, rd, pair_key(st, a, b), w) != 0) {
+        rd->full_at = i + 1;
         return EXO_OK;
       }
     }
@@ -230,22 +247,33 @@ static exo_status tally_group(refine_state *st, const uint64_t *labels, uint64_t
     since_poll += cnt;
     if (since_poll >= RF_POLL_ENTRIES) {
       since_poll = 0;
-      if ((s = exo_poll(st->ctx)) != EXO_OK) return s;
+      if ((s = exo_poll(ctx)) != EXO_OK) return s;
     }
   }
-  /* best neighbouring cluster: largest excess weight over the
-   * expectation vol(C) vol(D) / total, then smallest number */
-  const uint64_t k1 = st->k + 1;
-  for (size_t i = 0; i < st->cap && st->used; i++) {
-    const pair_slot *e = &st->table[i];
+  return exo_poll(ctx);
+}
+
+/* exo_par_run job: reader `index` reads its group of the wave. */
+static exo_status tally_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  refine_state *st = arg;
+  return tally_group(st, &st->rd[index], ctx);
+}
+
+/* Offer the pairs of a reader's table: best neighbouring cluster by
+ * largest excess weight over the expectation vol(C) vol(D) / total, then
+ * smallest number (a total order: the result does not depend on the
+ * order of the offers, so neither on the groups nor on the readers). */
+static void offer_pairs(refine_state *st, const rf_reader *rd) {
+  const uint64_t k1 = st->k + 1, groups = st->cur_groups;
+  for (size_t i = 0; i < st->cap && rd->used; i++) {
+    const pair_slot *e = &rd->table[i];
     if (e->key == RF_EMPTY) continue;
-    uint64_t a = (e->key / k1) * groups + group, b = e->key % k1;
+    uint64_t a = (e->key / k1) * groups + rd->group, b = e->key % k1;
     double x = e->w - st->vol[a] * st->vol[b] / st->total;
     if (!(x > 0.0)) continue;
     offer(st, a, b, x);
     offer(st, b, a, x); /* w(b, a) = w(a, b) */
   }
-  return exo_poll(st->ctx);
 }
 
 /* One merge pass; *merged = clusters that joined another. */
@@ -255,6 +283,8 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
   uint64_t groups = st->groups; /* estimated from the previous pass */
   uint64_t gmin = min_groups(k);
   if (groups < gmin) groups = gmin;
+  /* one group per reader at least, so that every thread reads */
+  if (groups < st->nreaders) groups = k < st->nreaders ? (k ? k : 1) : st->nreaders;
   *merged = 0;
   for (;;) { /* tally, splitting the clusters into more groups on overflow */
     memset(st->in, 0, (size_t)(k + 1) * sizeof *st->in);
@@ -263,11 +293,21 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
     memset(st->bw, 0, (size_t)(k + 1) * sizeof *st->bw);
     memset(st->best, 0, (size_t)(k + 1) * sizeof *st->best);
     uint64_t full_at = 0, pairs = 0;
-    for (uint64_t g = 0; g < groups && !full_at; g++) {
-      exo_status s = tally_group(st, labels, groups, g, &full_at);
-      (*reads)++;
+    st->cur_groups = groups;
+    st->labels = labels;
+    /* waves of up to nreaders groups read side by side; the volumes are
+     * complete after the first wave (group 0), before any offer */
+    for (uint64_t g0 = 0; g0 < groups && !full_at; g0 += st->nreaders) {
+      uint32_t nr = groups - g0 < st->nreaders ? (uint32_t)(groups - g0) : st->nreaders;
+      for (uint32_t j = 0; j < nr; j++) st->rd[j].group = g0 + j;
+      exo_status s = exo_par_run(nr, tally_job, st, EXO_STAGE_CLUSTER, 0, st->ctx);
+      *reads += nr;
       if (s) return s;
-      pairs += st->used;
+      for (uint32_t j = 0; j < nr && !full_at; j++) full_at = st->rd[j].full_at;
+      for (uint32_t j = 0; j < nr && !full_at; j++) {
+        offer_pairs(st, &st->rd[j]);
+        pairs += st->rd[j].used;
+      }
     }
     if (!full_at) {
       /* next pass (merges never add pairs): enough groups for these pairs
@@ -364,19 +404,18 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
     goto done;
   }
 
-  uint64_t bufbytes = params->memory_limit / 8;
+  /* readers: one per thread, each with a share of the buffer and table
+   * budgets */
+  st.nreaders = params->threads > 1 ? (uint32_t)params->threads : 1u;
+  if (st.nreaders > RF_MAX_READERS) st.nreaders = RF_MAX_READERS;
+  uint64_t bufbytes = params->memory_limit / 8 / st.nreaders;
   if (bufbytes < RF_MIN_BUF) bufbytes = RF_MIN_BUF;
   if (bufbytes > ((uint64_t)64 << 20)) bufbytes = (uint64_t)64 << 20;
   st.buf_entries = (size_t)(bufbytes / st.esz);
   if ((uint64_t)st.buf_entries > csr->m) st.buf_entries = (size_t)csr->m;
-  st.buf = malloc(st.buf_entries * st.esz);
-  if (!st.buf) {
-    s = oom(ctx, "the refine read buffer", (uint64_t)st.buf_entries * st.esz);
-    goto done;
-  }
-  /* pair table: a power of two of slots within memory_limit / 4, at most
-   * 3/4 full; no bigger than the arcs need */
-  uint64_t tbytes = params->memory_limit / 4;
+  /* pair tables: a power of two of slots within memory_limit / 4 in all,
+   * at most 3/4 full; no bigger than the arcs need */
+  uint64_t tbytes = params->memory_limit / 4 / st.nreaders;
   if (tbytes < RF_MIN_TABLE) tbytes = RF_MIN_TABLE;
   size_t cap = 1024;
   unsigned bits = 10;
@@ -384,15 +423,28 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
     cap *= 2;
     bits++;
   }
-  st.table = malloc(cap * sizeof *st.table);
-  if (!st.table) {
-    s = oom(ctx, "the refine pair table", (uint64_t)cap * sizeof(pair_slot));
-    goto done;
-  }
   st.cap = cap;
   st.limit = cap / 4 * 3;
-  memset(st.table, 0xff, cap * sizeof *st.table); /* key = RF_EMPTY */
   st.shift = 64u - bits;
+  st.rd = calloc(st.nreaders, sizeof *st.rd);
+  if (!st.rd) {
+    s = oom(ctx, "the refine readers", (uint64_t)st.nreaders * sizeof *st.rd);
+    goto done;
+  }
+  for (uint32_t i = 0; i < st.nreaders; i++) {
+    rf_reader *rd = &st.rd[i];
+    rd->buf = malloc(st.buf_entries * st.esz);
+    if (!rd->buf) {
+      s = oom(ctx, "the refine read buffer", (uint64_t)st.buf_entries * st.esz);
+      goto done;
+    }
+    rd->table = malloc(cap * sizeof *rd->table);
+    if (!rd->table) {
+      s = oom(ctx, "the refine pair table", (uint64_t)cap * sizeof(pair_slot));
+      goto done;
+    }
+    memset(rd->table, 0xff, cap * sizeof *rd->table); /* key = RF_EMPTY */
+  }
   size_t kk = (size_t)k + 1;
   st.in = malloc(kk * sizeof *st.in);
   st.vol = malloc(kk * sizeof *st.vol);

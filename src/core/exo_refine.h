@@ -23,17 +23,26 @@
  * refinement. Arc weights are taken as |w| (a directed graph is refined as
  * undirected).
  *
- * Out of core: each pass reads the CSR adjacency file once, sequentially,
- * through one buffer. The cluster pairs {C, D} (each unordered pair once,
+ * Out of core: each pass reads the CSR adjacency file sequentially,
+ * through a buffer. The cluster pairs {C, D} (each unordered pair once,
  * 16 bytes) live in a hash table bounded by the memory budget; when they do
  * not fit, the clusters are split into G groups by number (C mod G) and the
  * file is read once per group. G is estimated from where the table filled
  * up (and from the previous pass's pair count), so a pass rarely reads the
- * file more than G + 1 times. The results do not depend on G.
+ * file more than G + 1 times. The results do not depend on G: every sum
+ * (a pair's weight, in(C), the volumes) is taken in file order within the
+ * read of C's group, and the best neighbour is the maximum of a total
+ * order whatever the order of the offers.
  *
- * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffer
- * (memory_limit / 8, at least 64 KiB) and the pair table (memory_limit / 4,
- * at least 1 MiB, filled to at most 3/4). */
+ * Threads: with threads = T > 1 there are T readers, each with its own
+ * buffer and table, and G >= T (one group per cluster at most): the
+ * groups are read T at a time side by side (each reader reads the whole
+ * file for its group); the caller then makes the offers from the tables.
+ * So T changes the time and the number of reads, not the result.
+ *
+ * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffers
+ * (memory_limit / 8 in all, at least 64 KiB each) and the pair tables
+ * (memory_limit / 4 in all, at least 1 MiB each, filled to at most 3/4). */
 #ifndef EXO_REFINE_H
 #define EXO_REFINE_H
 
@@ -48,7 +57,8 @@
 typedef struct exo_refine_params {
   uint32_t passes;       /* at most this many merge passes; 0 = none */
   double ratio;          /* merge threshold, > 0 (see above) */
-  uint64_t memory_limit; /* budget for the read buffer and the pair table */
+  uint64_t memory_limit; /* budget for the read buffers and the pair tables */
+  int threads;           /* readers side by side (<= 1: the caller's thread) */
 } exo_refine_params;
 
 typedef struct exo_refine_result {

@@ -1,6 +1,7 @@
 /* test_refine.c: the merge passes of exo_refine.h on small CSR graphs built
  * here (same layout as the pipeline writes). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,10 +117,9 @@ START_TEST(test_no_chains_within_a_pass) {
 END_TEST
 
 /* A pair table too small for one read: the clusters are split into groups,
- * the result is the same as with ample memory. */
-START_TEST(test_groups_same_result) {
-  const uint64_t n = 4000;
-  const size_t ne = 120000;
+ * the result is the same as with ample memory; and the same for 2, 3 or 4
+ * threads, which read groups side by side (at least one group each). */
+static tu_edge *grouped_graph(tu_csr *g, uint64_t n, size_t ne) {
   tu_edge *e = malloc(ne * sizeof *e);
   exo_rng rng;
   exo_rng_seed(&rng, 7);
@@ -129,24 +129,80 @@ START_TEST(test_groups_same_result) {
     /* blocks of 20 nodes, 70% of edges inside */
     if (exo_rng_below(&rng, 10) < 7) b = (a / 20) * 20 + exo_rng_below(&rng, 20);
     if (a == b) b = (a / 20) * 20 + (a + 1) % 20;
-    e[i] = (tu_edge){a, b, 1.0f};
+    e[i] = (tu_edge){a, b, 0.5f + (float)exo_rng_below(&rng, 1000) / 997.0f};
   }
+  tu_csr_build(g, n, e, ne, 0, 0);
+  return e;
+}
+
+START_TEST(test_groups_same_result) {
+  const uint64_t n = 4000;
   tu_csr g;
-  tu_csr_build(&g, n, e, ne, 0, 0);
-  uint64_t *l1 = malloc(n * 8), *l2 = malloc(n * 8);
-  for (uint64_t v = 0; v < n; v++) l1[v] = l2[v] = v + 1; /* all singletons */
-  uint64_t k1 = n, k2 = n;
-  exo_refine_result r1, r2;
-  exo_ctx ctx;
-  ck_assert_int_eq(refine(&g, 3, (uint64_t)1 << 30, l1, &k1, &r1, &ctx), EXO_OK);
-  ck_assert_int_eq(refine(&g, 3, 1 << 20, l2, &k2, &r2, &ctx), EXO_OK);
-  ck_assert_uint_gt(r2.reads, r2.passes); /* several reads per pass */
-  ck_assert_uint_eq(r1.reads, r1.passes);
-  ck_assert_uint_eq(k1, k2);
-  ck_assert_mem_eq(l1, l2, n * 8);
-  ck_assert_uint_lt(k1, n);
-  free(l1);
-  free(l2);
+  tu_edge *e = grouped_graph(&g, n, 120000);
+  const uint64_t mems[6] = {(uint64_t)1 << 30, 1 << 20, (uint64_t)1 << 30, 1 << 20, 1 << 20,
+                            (uint64_t)1 << 30};
+  const int threads[6] = {1, 1, 2, 2, 3, 4};
+  uint64_t *ref = malloc(n * 8), *lab = malloc(n * 8), kref = 0;
+  for (int i = 0; i < 6; i++) {
+    uint64_t *l = i ? lab : ref, k = n;
+    for (uint64_t v = 0; v < n; v++) l[v] = v + 1; /* all singletons */
+    exo_refine_params p = rparams(3, mems[i]);
+    p.threads = threads[i];
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_refine_result r;
+    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, l, &k, &ctx, &r), EXO_OK);
+    ck_assert_uint_ge(r.passes, 2);
+    if (mems[i] >> 30) /* one read per pass per thread */
+      ck_assert_uint_eq(r.reads, r.passes * (uint64_t)threads[i]);
+    else /* at least one per thread (each has a table of at least 1 MiB) */
+      ck_assert_uint_ge(r.reads, r.passes * (uint64_t)threads[i]);
+    if (i == 1) ck_assert_uint_gt(r.reads, r.passes); /* one thread: several per pass */
+    if (i == 0) {
+      kref = k;
+      ck_assert_uint_lt(k, n);
+    } else {
+      ck_assert_uint_eq(k, kref);
+      ck_assert_mem_eq(l, ref, n * 8);
+    }
+  }
+  free(ref);
+  free(lab);
+  free(e);
+  tu_csr_free(&g);
+}
+END_TEST
+
+/* A neighbour id out of range: the same error naming the node with one
+ * thread or several (only the reader of that node's group meets it). */
+START_TEST(test_threads_bad_neighbour) {
+  const uint64_t n = 400;
+  tu_csr g;
+  tu_edge *e = grouped_graph(&g, n, 6000);
+  uint64_t off[2];
+  FILE *f = fopen(g.offp, "rb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(fseek(f, 123 * 8, SEEK_SET), 0);
+  ck_assert_uint_eq(fread(off, 8, 2, f), 2);
+  fclose(f);
+  ck_assert_uint_gt(off[1], off[0]);
+  f = fopen(g.adjp, "r+b");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(fseek(f, (long)(off[0] * exo_adj_size(0)), SEEK_SET), 0);
+  uint32_t bad = (uint32_t)n + 9;
+  ck_assert_uint_eq(fwrite(&bad, 4, 1, f), 1);
+  fclose(f);
+  for (int t = 1; t <= 3; t++) {
+    uint64_t lab[400], k = n;
+    for (uint64_t v = 0; v < n; v++) lab[v] = v + 1;
+    exo_refine_params p = rparams(2, 1 << 20);
+    p.threads = t;
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_refine_result r;
+    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, lab, &k, &ctx, &r), EXO_EINTERNAL);
+    ck_assert_ptr_nonnull(strstr(ctx.err.msg, "node 123 lists neighbour 409 >= 400 nodes"));
+  }
   free(e);
   tu_csr_free(&g);
 }
@@ -186,6 +242,7 @@ Suite *refine_suite(void) {
   tcase_add_test(tc, test_true_clusters_stay);
   tcase_add_test(tc, test_no_chains_within_a_pass);
   tcase_add_test(tc, test_groups_same_result);
+  tcase_add_test(tc, test_threads_bad_neighbour);
   tcase_add_test(tc, test_bad_arguments);
   suite_add_tcase(s, tc);
   return s;

@@ -5,7 +5,8 @@ r_bytes <- function(...) {
     out <- tempfile(fileext = ".tsv")
     res <- ExoLabel(..., outfile = out)
     list(bytes = readBin(out, "raw", file.size(out)),
-         seed = format(attr(res, "stats")$seed, scientific = FALSE))
+         seed = format(attr(res, "stats")$seed, scientific = FALSE),
+         stats = attr(res, "stats"))
 }
 
 test_that("the command-line tool writes the R function's bytes for its seed", {
@@ -46,9 +47,13 @@ test_that("the command-line tool writes the R function's bytes for its seed", {
     # refine: merge passes after label propagation
     set.seed(24)
     r <- r_bytes(f, refine = 3)
-    cl <- run_cli(c("--seed", r$seed, "--refine", "3", shQuote(f)))
+    cl <- run_cli(c("--seed", r$seed, "--refine", "3", "--stats", shQuote(f)))
     expect_equal(cl$status, 0)
     expect_identical(cl$out, r$bytes)
+    # --stats reports the passes as the R result does
+    expect_true(paste0("refine_merged\t", r$stats$refine_merged) %in% cl$err)
+    expect_true(any(grepl("^refine_passes\t[1-3]$", cl$err)))
+    expect_true(any(grepl("^seconds_refine\t[0-9.]+$", cl$err)))
     expect_equal(run_cli(c("--refine", "101", shQuote(f)))$status, 2)
     # resolution: the same penalty strength as the R argument, 0 = none
     for (g in c("0", "0.5", "3")) {
