@@ -283,8 +283,9 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
   uint64_t groups = st->groups; /* estimated from the previous pass */
   uint64_t gmin = min_groups(k);
   if (groups < gmin) groups = gmin;
-  /* one group per reader at least, so that every thread reads */
-  if (groups < st->nreaders) groups = k < st->nreaders ? (k ? k : 1) : st->nreaders;
+  /* one group per reader at least, so that every thread reads (k >= 1:
+   * exo_refine_merge checks it, and merges keep one cluster) */
+  if (groups < st->nreaders) groups = k < st->nreaders ? k : st->nreaders;
   *merged = 0;
   for (;;) { /* tally, splitting the clusters into more groups on overflow */
     memset(st->in, 0, (size_t)(k + 1) * sizeof *st->in);
