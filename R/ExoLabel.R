@@ -311,9 +311,17 @@
 #' and the graph's offsets are read from disk block by block; temporary
 #' disk grows by the coarse graphs (at most the size of the input graph)
 #' and 8 to 24 bytes per node. Results are seeded and do not depend on
-#' `memory_limit` or `threads` (`threads` speeds up reading the input and
-#' the sorts that build each smaller graph; moving and refinement run on
-#' one thread).
+#' `memory_limit` or `threads`: `threads` speeds up reading the input, the
+#' first sweeps of node moving on graphs of 32768 nodes or more, the first
+#' pass of refinement and the sorts that build each smaller graph; the
+#' rest of refinement runs on one thread. For the moving to use several
+#' threads without making the result depend on them, such a graph is cut
+#' into up to 16 fixed ranges of node ids ("lanes", their number set by the
+#' graph's size alone) that decide side by side, each seeing the other
+#' ranges' moves at regular meeting points; this is a different (equally
+#' seeded) order of decisions from the one-range sweep of earlier versions,
+#' so their results on such graphs differ from this version's, by about as
+#' much as a change of seed (`benchmarks/quality/LEIDEN.md`).
 #'
 #' Why an argument of `ExoLabel()` rather than a separate function: the
 #' inputs, the output file, the memory and disk arguments and the result
@@ -440,7 +448,13 @@
 #'   merge passes of `refine`: the clusters are split into at least
 #'   `threads` groups by number, and the threads read the graph side by
 #'   side, each summing the weights between its group's clusters and their
-#'   neighbours (the same sums in the same order as one thread).
+#'   neighbours (the same sums in the same order as one thread). Leiden:
+#'   the node moving of every graph level of 32768 nodes or more runs its
+#'   first 8 sweeps in up to 16 fixed lanes in the same way (meeting after
+#'   every two blocks; the lanes see each other's moves and community sizes
+#'   as of the last meeting), the first pass of refinement splits the
+#'   nodes into `threads` runs, and the sorts that build the smaller graphs
+#'   use the threads as above; the result is the same for any `threads`.
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
 #'   A vector runs one clustering per value.

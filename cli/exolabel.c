@@ -489,6 +489,7 @@ int main(int argc, char **argv) {
     lp.seed = seed;
     lp.memory_limit = memory;
     lp.iterations = iterations ? (uint32_t)iterations : EXO_LEIDEN_DEFAULT_ITERATIONS;
+    lp.max_lanes = p.max_lanes; /* the same testing hook (exo_leiden.h) */
     st = exo_graph_leiden(g, &lp, target, sep, &ctx, &res);
   } else {
     st = exo_graph_cluster_refined(g, &p, &rp, target, sep, &ctx, &res);

@@ -14,7 +14,9 @@
  * of one run per thread count in turn (LEIDEN, LEIDEN_RES, LEIDEN_IT as
  * above), one line per run with the wall time and the sums of the levels'
  * phase seconds, checks that every run gives the first run's labels, and
- * skips label propagation and the output. Build (from the
+ * skips label propagation and the output. LEIDEN_LANES=L caps local
+ * moving's lanes (the testing hook max_lanes; 1 = the sequential sweep);
+ * LEIDEN_MSG=1 prints the per-level messages of LEIDEN_ALT's runs. Build (from the
  * repository root):
  *   make /tmp/b/libexocore.a BUILD=/tmp/b
  *   cc -std=c11 -D_GNU_SOURCE -O2 -Isrc/core benchmarks/bench/corebench.c \
@@ -63,6 +65,7 @@ typedef struct phase_sums {
 
 static void sum_phases(void *user, const char *text) {
   phase_sums *ps = user;
+  if (getenv("LEIDEN_MSG")) printf("  %s\n", text);
   const char *p = strstr(text, "seconds: moving ");
   double m, r, a;
   if (p && sscanf(p, "seconds: moving %lf, refinement %lf, aggregation %lf", &m, &r, &a) >= 2) {
@@ -94,6 +97,7 @@ static int leiden_alt(const exo_csr_files *csr, const char *alt, int reps, uint6
       lp.memory_limit = mem;
       lp.threads = tlist[i];
       lp.iterations = getenv("LEIDEN_IT") ? (uint32_t)atoi(getenv("LEIDEN_IT")) : 0;
+      lp.max_lanes = getenv("LEIDEN_LANES") ? (uint32_t)atoi(getenv("LEIDEN_LANES")) : 0;
       lp.tmpdir = tmp;
       exo_ctx ctx;
       exo_ctx_init(&ctx);

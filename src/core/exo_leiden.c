@@ -6,7 +6,9 @@
  * else one list (or one buffer-sized chunk of a long list) at a time. The
  * sequential passes (weights, E(v, S - v), aggregation, quality) take the
  * blocks in id order; local moving and refinement take them in id order
- * too, with the nodes of a block in a seeded random order. */
+ * too, with the nodes of a block in a seeded random order. A thread that
+ * reads blocks has its own ld_reader (buffer, block, tally): local moving's
+ * lanes and refinement's first pass run several. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -14,6 +16,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@
 
 #include "exo_io.h"
 #include "exo_output.h"
+#include "exo_par.h"
 #include "exo_record.h"
 #include "exo_rng.h"
 #include "exo_sort.h"
@@ -142,6 +146,20 @@ static inline double tally_get(const tally *t, uint64_t key) {
 }
 
 /* ---- the level ---------------------------------------------------------- */
+/* What one thread needs to read a block and tally its nodes' neighbours:
+ * the level has one; local moving's lanes give each worker its own. */
+typedef struct ld_reader {
+  exo_ctx *ctx;    /* errors and polls of the thread using it */
+  uint8_t *buf;
+  uint64_t buf_entries;
+  uint64_t buf_lo, buf_hi; /* entries held in buf */
+  int shared_buf;          /* buf is the level's whole adjacency (not owned) */
+  uint64_t blk_first, blk_cnt;
+  uint64_t blk_off[EXO_LEIDEN_BLOCK + 1];
+  double blk_w[EXO_LEIDEN_BLOCK];
+  tally t;
+} ld_reader;
+
 struct exo_leiden_level {
   exo_csr_files csr;
   exo_leiden_params p;
@@ -161,14 +179,8 @@ struct exo_leiden_level {
   int fd_off, fd_adj, fd_w;
   char *own_weights; /* weights file this level wrote (input graph) */
   int keep_weights;  /* own_weights is the run's degree file: keep it */
-  uint8_t *buf;
-  uint64_t buf_entries;
-  uint64_t buf_lo, buf_hi; /* entries held in buf */
-  uint64_t blk_first, blk_cnt;
-  uint64_t blk_off[EXO_LEIDEN_BLOCK + 1];
-  double blk_w[EXO_LEIDEN_BLOCK];
+  ld_reader rd;     /* the caller's thread's reader */
   uint64_t maxdeg;
-  tally t;
   exo_rng rng;
   uint32_t perm[EXO_LEIDEN_BLOCK];
 };
@@ -183,45 +195,50 @@ static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 
 static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bit_clr(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 
-/* Read the offsets and weights of block [first, first + cnt), and its
- * adjacency lists when `whole` (else chunk_at reads each list visited);
+/* Read into rd the offsets and weights of block [first, first + cnt), and
+ * its adjacency lists when `whole` (else chunk_at reads each list visited);
  * every pass loads its blocks through here, which polls for interrupts
  * every LD_POLL_BLOCKS blocks. */
-static exo_status load_block_part(exo_leiden_level *lv, uint64_t first, int whole) {
-  exo_ctx *ctx = lv->ctx;
+static exo_status rd_load(exo_leiden_level *lv, ld_reader *rd, uint64_t first, int whole) {
+  exo_ctx *ctx = rd->ctx;
   uint64_t cnt = lv->n - first;
   if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
   exo_status s;
   if ((first / EXO_LEIDEN_BLOCK) % LD_POLL_BLOCKS == 0 && (s = exo_poll(ctx)) != EXO_OK) return s;
-  s = exo_pread_full(lv->fd_off, lv->blk_off, (size_t)(cnt + 1) * 8, first * 8,
-                                lv->csr.offsets_path, ctx);
+  s = exo_pread_full(lv->fd_off, rd->blk_off, (size_t)(cnt + 1) * 8, first * 8,
+                     lv->csr.offsets_path, ctx);
   if (s) return s;
   if (lv->fd_w >= 0) {
-    s = exo_pread_full(lv->fd_w, lv->blk_w, (size_t)cnt * 8, first * 8, "leiden node weights",
+    s = exo_pread_full(lv->fd_w, rd->blk_w, (size_t)cnt * 8, first * 8, "leiden node weights",
                        ctx);
     if (s) return s;
   } else {
-    for (uint64_t i = 0; i < cnt; i++) lv->blk_w[i] = 1.0;
+    for (uint64_t i = 0; i < cnt; i++) rd->blk_w[i] = 1.0;
   }
   for (uint64_t i = 0; i < cnt; i++)
-    if (lv->blk_off[i + 1] < lv->blk_off[i] || lv->blk_off[i + 1] > lv->csr.m)
+    if (rd->blk_off[i + 1] < rd->blk_off[i] || rd->blk_off[i + 1] > lv->csr.m)
       return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is inconsistent at node %llu",
                       lv->csr.offsets_path, (unsigned long long)(first + i));
-  lv->blk_first = first;
-  lv->blk_cnt = cnt;
-  /* the whole block's lists when they fit the buffer */
-  uint64_t lo = lv->blk_off[0], hi = lv->blk_off[cnt];
-  if (whole && hi - lo <= lv->buf_entries && hi > lo && !(lo >= lv->buf_lo && hi <= lv->buf_hi)) {
-    s = exo_pread_full(lv->fd_adj, lv->buf, (size_t)((hi - lo) * lv->esz), lo * lv->esz,
+  rd->blk_first = first;
+  rd->blk_cnt = cnt;
+  /* the whole block's lists when they fit the buffer (a shared buffer
+   * holds every list already) */
+  uint64_t lo = rd->blk_off[0], hi = rd->blk_off[cnt];
+  if (whole && hi - lo <= rd->buf_entries && hi > lo && !(lo >= rd->buf_lo && hi <= rd->buf_hi)) {
+    s = exo_pread_full(lv->fd_adj, rd->buf, (size_t)((hi - lo) * lv->esz), lo * lv->esz,
                        lv->csr.adj_path, ctx);
     if (s) {
-      lv->buf_lo = lv->buf_hi = 0;
+      rd->buf_lo = rd->buf_hi = 0;
       return s;
     }
-    lv->buf_lo = lo;
-    lv->buf_hi = hi;
+    rd->buf_lo = lo;
+    rd->buf_hi = hi;
   }
   return EXO_OK;
+}
+
+static exo_status load_block_part(exo_leiden_level *lv, uint64_t first, int whole) {
+  return rd_load(lv, &lv->rd, first, whole);
 }
 
 static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
@@ -229,18 +246,18 @@ static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
 }
 
 /* Entries [pos, min(hi, pos + buffer)) of the adjacency file: *p, *cnt. */
-static exo_status chunk_at(exo_leiden_level *lv, uint64_t pos, uint64_t hi, const uint8_t **p,
-                           uint64_t *cnt) {
-  uint64_t end = hi - pos > lv->buf_entries ? pos + lv->buf_entries : hi;
-  if (!(pos >= lv->buf_lo && end <= lv->buf_hi)) {
-    lv->buf_lo = lv->buf_hi = 0;
-    exo_status s = exo_pread_full(lv->fd_adj, lv->buf, (size_t)((end - pos) * lv->esz),
-                                  pos * lv->esz, lv->csr.adj_path, lv->ctx);
+static exo_status chunk_at(exo_leiden_level *lv, ld_reader *rd, uint64_t pos, uint64_t hi,
+                           const uint8_t **p, uint64_t *cnt) {
+  uint64_t end = hi - pos > rd->buf_entries ? pos + rd->buf_entries : hi;
+  if (!(pos >= rd->buf_lo && end <= rd->buf_hi)) {
+    rd->buf_lo = rd->buf_hi = 0;
+    exo_status s = exo_pread_full(lv->fd_adj, rd->buf, (size_t)((end - pos) * lv->esz),
+                                  pos * lv->esz, lv->csr.adj_path, rd->ctx);
     if (s) return s;
-    lv->buf_lo = pos;
-    lv->buf_hi = end;
+    rd->buf_lo = pos;
+    rd->buf_hi = end;
   }
-  *p = lv->buf + (pos - lv->buf_lo) * lv->esz;
+  *p = rd->buf + (pos - rd->buf_lo) * lv->esz;
   *cnt = end - pos;
   return EXO_OK;
 }
@@ -266,21 +283,22 @@ static exo_status chunk_at(exo_leiden_level *lv, uint64_t pos, uint64_t hi, cons
     }                                                                             \
   } while (0)
 
-static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
-  return EXO_FAIL(lv->ctx, EXO_EINTERNAL,
+static exo_status bad_nbr(exo_leiden_level *lv, exo_ctx *ctx, uint64_t v, uint64_t u) {
+  return EXO_FAIL(ctx, EXO_EINTERNAL,
                   "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
                   lv->csr.adj_path, (unsigned long long)v, (unsigned long long)u,
                   (unsigned long long)lv->n);
 }
 
-/* Iterate the arcs of node v (in the loaded block): the body sees u and
- * the weight w = |w| (self-loops of the input graph doubled). pf: the id
- * array the body looks neighbours up in (NULL: none); its entries for the
- * neighbours LD_PREFETCH arcs ahead are prefetched. */
-#define FOR_ARCS_PF2(lv, v, u, w, s, pf, pfb, body)                               \
+/* Iterate the arcs of node v (in the block loaded in reader rd): the body
+ * sees u and the weight w = |w| (self-loops of the input graph doubled).
+ * pf: the id array the body looks neighbours up in (NULL: none); its
+ * entries for the neighbours LD_PREFETCH arcs ahead are prefetched (pfb: a
+ * second such array). */
+#define FOR_ARCS_RD(lv, rd, v, u, w, s, pf, pfb, body)                            \
   do {                                                                            \
-    uint64_t lo_ = (lv)->blk_off[(v) - (lv)->blk_first];                          \
-    uint64_t hi_ = (lv)->blk_off[(v) - (lv)->blk_first + 1];                      \
+    uint64_t lo_ = (rd)->blk_off[(v) - (rd)->blk_first];                          \
+    uint64_t hi_ = (rd)->blk_off[(v) - (rd)->blk_first + 1];                      \
     const idvec *pf_ = (pf);                                                      \
     const uint32_t *pf32_ = pf_ ? pf_->a32 : NULL;                                \
     const uint64_t *pf64_ = pf_ ? pf_->a64 : NULL;                                \
@@ -292,7 +310,7 @@ static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
     for (uint64_t pos_ = lo_; pos_ < hi_;) {                                      \
       const uint8_t *p_;                                                          \
       uint64_t c_;                                                                \
-      if (((s) = chunk_at((lv), pos_, hi_, &p_, &c_)) != EXO_OK) break;           \
+      if (((s) = chunk_at((lv), (rd), pos_, hi_, &p_, &c_)) != EXO_OK) break;     \
       if (pf_)                                                                    \
         for (uint64_t j_ = 0; j_ < c_ && j_ < LD_PREFETCH; j_++) {                \
           LD_PREFETCH_NBR(lv, p_ + j_ * esz_, wide_, pf32_, pf64_);              \
@@ -308,7 +326,7 @@ static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
         }                                                                         \
         exo_adj_decode(p_, wide_, &u, &wf_);                                      \
         if (u >= (lv)->n) {                                                       \
-          (s) = bad_nbr((lv), (v), u);                                            \
+          (s) = bad_nbr((lv), (rd)->ctx, (v), u);                                 \
           break;                                                                  \
         }                                                                         \
         double w = fabs((double)wf_);                                             \
@@ -319,6 +337,8 @@ static exo_status bad_nbr(exo_leiden_level *lv, uint64_t v, uint64_t u) {
       pos_ += c_;                                                                 \
     }                                                                             \
   } while (0)
+#define FOR_ARCS_PF2(lv, v, u, w, s, pf, pfb, body) \
+  FOR_ARCS_RD(lv, &(lv)->rd, v, u, w, s, pf, pfb, body)
 #define FOR_ARCS_PF(lv, v, u, w, s, pf, body) FOR_ARCS_PF2(lv, v, u, w, s, pf, NULL, body)
 #define FOR_ARCS(lv, v, u, w, s, body) FOR_ARCS_PF2(lv, v, u, w, s, NULL, NULL, body)
 
@@ -343,8 +363,8 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   free(lv->x1);
   free(lv->x2);
   free(lv->bits);
-  free(lv->buf);
-  tally_free(&lv->t);
+  free(lv->rd.buf);
+  tally_free(&lv->rd.t);
   free(lv);
 }
 
@@ -367,17 +387,17 @@ static exo_status scan_offsets(exo_leiden_level *lv) {
   for (uint64_t first = 0; first < lv->n; first += EXO_LEIDEN_BLOCK) {
     uint64_t cnt = lv->n - first;
     if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
-    if ((s = exo_pread_full(lv->fd_off, lv->blk_off, (size_t)(cnt + 1) * 8, first * 8,
+    if ((s = exo_pread_full(lv->fd_off, lv->rd.blk_off, (size_t)(cnt + 1) * 8, first * 8,
                             lv->csr.offsets_path, ctx)) != EXO_OK)
       return s;
-    if (first == 0 && lv->blk_off[0] != 0) prev = LD_NONE;
+    if (first == 0 && lv->rd.blk_off[0] != 0) prev = LD_NONE;
     for (uint64_t i = 0; i <= cnt; i++) {
-      if (lv->blk_off[i] < prev || prev == LD_NONE)
+      if (lv->rd.blk_off[i] < prev || prev == LD_NONE)
         return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not increasing at node %llu",
                         lv->csr.offsets_path, (unsigned long long)(first + i));
-      if (i > 0 && lv->blk_off[i] - lv->blk_off[i - 1] > lv->maxdeg)
-        lv->maxdeg = lv->blk_off[i] - lv->blk_off[i - 1];
-      prev = lv->blk_off[i];
+      if (i > 0 && lv->rd.blk_off[i] - lv->rd.blk_off[i - 1] > lv->maxdeg)
+        lv->maxdeg = lv->rd.blk_off[i] - lv->rd.blk_off[i - 1];
+      prev = lv->rd.blk_off[i];
     }
   }
   if (prev != lv->csr.m)
@@ -408,7 +428,7 @@ static exo_status write_degrees(exo_leiden_level *lv, const char *save_path) {
   if (s) return s;
   for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;
-    for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
+    for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
       double k = 0.0;
       FOR_ARCS(lv, v, u, w, s, { k += w; });
       if (!s) s = exo_writer_write(&out, &k, 8, ctx);
@@ -457,17 +477,17 @@ static exo_status init_communities(exo_leiden_level *lv) {
     uint64_t cnt = n - first;
     if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
     if (lv->fd_w >= 0) {
-      exo_status s = exo_pread_full(lv->fd_w, lv->blk_w, (size_t)cnt * 8, first * 8,
+      exo_status s = exo_pread_full(lv->fd_w, lv->rd.blk_w, (size_t)cnt * 8, first * 8,
                                     "leiden node weights", lv->ctx);
       if (s) return s;
     } else {
-      for (uint64_t i = 0; i < cnt; i++) lv->blk_w[i] = 1.0;
+      for (uint64_t i = 0; i < cnt; i++) lv->rd.blk_w[i] = 1.0;
     }
     for (uint64_t i = 0; i < cnt; i++) {
       uint64_t c = id_get(&lv->comm, first + i);
-      lv->tot[c] += lv->blk_w[i];
+      lv->tot[c] += lv->rd.blk_w[i];
       lv->x1[c]++;
-      lv->total_w += lv->blk_w[i];
+      lv->total_w += lv->rd.blk_w[i];
     }
   }
   lv->nfree = 0;
@@ -492,6 +512,7 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   lv->csr = *csr;
   lv->p = *params;
   lv->ctx = ctx;
+  lv->rd.ctx = ctx;
   lv->n = csr->n;
   lv->esz = exo_adj_size(csr->wide);
   lv->input_graph = input_graph;
@@ -512,9 +533,9 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   uint64_t bufbytes = params->memory_limit / 4;
   if (bufbytes < LD_MIN_BUF) bufbytes = LD_MIN_BUF;
   if (bufbytes > LD_MAX_BUF) bufbytes = LD_MAX_BUF;
-  lv->buf_entries = bufbytes / lv->esz;
-  lv->buf = malloc((size_t)(lv->buf_entries * lv->esz));
-  if (!lv->buf) {
+  lv->rd.buf_entries = bufbytes / lv->esz;
+  lv->rd.buf = malloc((size_t)(lv->rd.buf_entries * lv->esz));
+  if (!lv->rd.buf) {
     s = oom(ctx, "the read buffer");
     goto fail;
   }
@@ -523,14 +544,14 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   if ((s = scan_offsets(lv)) != EXO_OK) goto fail;
   /* a level whose adjacency fits the read buffer is read once, here, and
    * every later pass finds its lists in memory */
-  if (csr->m > 0 && csr->m <= lv->buf_entries) {
-    if ((s = exo_pread_full(lv->fd_adj, lv->buf, (size_t)(csr->m * lv->esz), 0, csr->adj_path,
+  if (csr->m > 0 && csr->m <= lv->rd.buf_entries) {
+    if ((s = exo_pread_full(lv->fd_adj, lv->rd.buf, (size_t)(csr->m * lv->esz), 0, csr->adj_path,
                             ctx)) != EXO_OK)
       goto fail;
-    lv->buf_lo = 0;
-    lv->buf_hi = csr->m;
+    lv->rd.buf_lo = 0;
+    lv->rd.buf_hi = csr->m;
   }
-  if (tally_init(&lv->t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
+  if (tally_init(&lv->rd.t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
     s = oom(ctx, "the gain tally");
     goto fail;
   }
@@ -574,10 +595,10 @@ exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_para
 static exo_status tally_communities(exo_leiden_level *lv, uint64_t v, double *kv) {
   exo_status s = EXO_OK;
   double k = 0.0;
-  tally_clear(&lv->t);
+  tally_clear(&lv->rd.t);
   FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     if (u != v) {
-      tally_add(&lv->t, id_get(&lv->comm, u), w);
+      tally_add(&lv->rd.t, id_get(&lv->comm, u), w);
       k += w;
     }
   });
@@ -594,9 +615,9 @@ exo_status exo_leiden_level_gain(exo_leiden_level *lv, uint64_t v, uint64_t c,
   double kv;
   if ((s = tally_communities(lv, v, &kv)) != EXO_OK) return s;
   const uint64_t a = id_get(&lv->comm, v);
-  const double wv = lv->blk_w[v - lv->blk_first];
-  double stay = tally_get(&lv->t, a) - lv->gp * wv * (lv->tot[a] - wv);
-  double go = c == a ? stay : tally_get(&lv->t, c) - lv->gp * wv * lv->tot[c];
+  const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
+  double stay = tally_get(&lv->rd.t, a) - lv->gp * wv * (lv->tot[a] - wv);
+  double go = c == a ? stay : tally_get(&lv->rd.t, c) - lv->gp * wv * lv->tot[c];
   *delta = go - stay;
   return EXO_OK;
 }
@@ -608,15 +629,15 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   if (s) return s;
   *moved = 0;
   const uint64_t a = id_get(&lv->comm, v);
-  const double wv = lv->blk_w[v - lv->blk_first];
+  const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
   const double gp = lv->gp;
-  const double stay = tally_get(&lv->t, a) - gp * wv * (lv->tot[a] - wv);
+  const double stay = tally_get(&lv->rd.t, a) - gp * wv * (lv->tot[a] - wv);
   double best = stay + LD_EPS * kv;
   uint64_t to = a;
-  for (size_t i = 0; i < lv->t.count; i++)
-    LD_PREFETCH_ADDR(&lv->tot[lv->t.slots[lv->t.touched[i]].key]);
-  for (size_t i = 0; i < lv->t.count; i++) {
-    const tslot *e = &lv->t.slots[lv->t.touched[i]];
+  for (size_t i = 0; i < lv->rd.t.count; i++)
+    LD_PREFETCH_ADDR(&lv->tot[lv->rd.t.slots[lv->rd.t.touched[i]].key]);
+  for (size_t i = 0; i < lv->rd.t.count; i++) {
+    const tslot *e = &lv->rd.t.slots[lv->rd.t.touched[i]];
     if (e->key == a) continue;
     double g = e->w - gp * wv * lv->tot[e->key];
     if (g > best) {
@@ -682,37 +703,479 @@ static int block_has_bits(const exo_leiden_level *lv, uint64_t first, int want) 
   return 0;
 }
 
+/* ---- readers for passes on several threads ------------------------------- */
+
+static void readers_free(ld_reader *rds, uint32_t W) {
+  if (!rds) return;
+  for (uint32_t i = 0; i < W; i++) {
+    if (!rds[i].shared_buf) free(rds[i].buf);
+    tally_free(&rds[i].t);
+  }
+  free(rds);
+}
+
+/* W readers of level lv (NULL: out of memory). A level held whole in the
+ * read buffer is shared by all (never written while they run); else the
+ * buffer's entries are split between them, the first reusing the level's
+ * buffer (whose contents are then dropped). Each has a gain tally. */
+static ld_reader *readers_open(exo_leiden_level *lv, uint32_t W) {
+  ld_reader *rds = calloc(W, sizeof *rds);
+  if (!rds) return NULL;
+  const int whole = lv->csr.m > 0 && lv->rd.buf_lo == 0 && lv->rd.buf_hi == lv->csr.m;
+  uint64_t entries = whole ? lv->rd.buf_entries : lv->rd.buf_entries / W;
+  if (entries * lv->esz < LD_MIN_BUF / 4) entries = LD_MIN_BUF / 4 / lv->esz;
+  for (uint32_t i = 0; i < W; i++) {
+    ld_reader *rd = &rds[i];
+    rd->ctx = lv->ctx;
+    rd->buf_entries = entries;
+    if (whole || i == 0) {
+      rd->buf = lv->rd.buf;
+      rd->shared_buf = 1;
+      if (whole) {
+        rd->buf_lo = 0;
+        rd->buf_hi = lv->csr.m;
+      } else {
+        lv->rd.buf_lo = lv->rd.buf_hi = 0;
+        if (rd->buf_entries > lv->rd.buf_entries) rd->buf_entries = lv->rd.buf_entries;
+      }
+    } else if (!(rd->buf = malloc((size_t)(entries * lv->esz)))) {
+      readers_free(rds, W);
+      return NULL;
+    }
+    if (tally_init(&rd->t, lv->maxdeg < lv->n ? lv->maxdeg : lv->n)) {
+      readers_free(rds, W);
+      return NULL;
+    }
+  }
+  return rds;
+}
+
+/* ---- local moving in lanes (exo_leiden.h, "Lanes") -------------------------- */
+
+typedef struct ld_change {
+  uint64_t v, from, to;
+  double w;
+} ld_change;
+
+#define LD_SEEN_WORDS 1024u /* 2^16 bits */
+static inline uint64_t seen_bit(uint64_t c) { return (c * 0x9E3779B97F4A7C15ULL) >> 48; }
+
+typedef struct ld_lane {
+  uint64_t blk_lo, blk_hi, cursor; /* its blocks; the next one this sweep */
+  uint64_t lo, hi;                 /* its nodes */
+  exo_rng masks;                   /* the block masks of its blocks */
+  ld_change *chg;                  /* moves of this epoch, in order */
+  size_t nchg;
+  uint64_t *outbox;                /* other lanes' nodes to activate at the sync */
+  size_t nout, outcap;
+  tally dw, dn;                    /* this epoch's changes of W_C and member counts */
+  uint64_t seen[LD_SEEN_WORDS];    /* bit h(C) set: C may be in dw (a filter that
+                                      spares most lookups in dw) */
+  uint64_t pool[EXO_LEIDEN_LANE_POOL]; /* empty community ids it may use */
+  uint32_t npool;
+  int64_t nactive_delta;
+  uint64_t moves, visited;
+} ld_lane;
+
+typedef struct ld_lanes {
+  exo_leiden_level *lv;
+  uint32_t nlanes, nworkers;
+  ld_lane *lanes;
+  ld_reader *readers;     /* one per worker */
+  uint64_t epoch_blocks;
+  atomic_uint next_lane;
+} ld_lanes;
+
+static void lanes_free(ld_lanes *ls) {
+  if (ls->lanes)
+    for (uint32_t i = 0; i < ls->nlanes; i++) {
+      free(ls->lanes[i].chg);
+      free(ls->lanes[i].outbox);
+      tally_free(&ls->lanes[i].dw);
+      tally_free(&ls->lanes[i].dn);
+    }
+  readers_free(ls->readers, ls->nworkers);
+  free(ls->lanes);
+  memset(ls, 0, sizeof *ls);
+}
+
+/* The lanes of level lv: L = min(EXO_LEIDEN_LANES, blocks /
+ * EXO_LEIDEN_LANE_MIN_BLOCKS, max_lanes if set), each a run of whole blocks
+ * with about m / L adjacency entries. *ls->nlanes = L; nothing else is
+ * allocated when L < 2. */
+static exo_status lanes_open(exo_leiden_level *lv, ld_lanes *ls) {
+  memset(ls, 0, sizeof *ls);
+  ls->lv = lv;
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK, m = lv->csr.m;
+  uint64_t L = nb / EXO_LEIDEN_LANE_MIN_BLOCKS;
+  if (L > EXO_LEIDEN_LANES) L = EXO_LEIDEN_LANES;
+  if (lv->p.max_lanes && L > lv->p.max_lanes) L = lv->p.max_lanes;
+  ls->nlanes = L < 2 ? 1 : (uint32_t)L;
+  if (L < 2) return EXO_OK;
+  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
+  if (W > L) W = (uint32_t)L;
+  ls->nworkers = W;
+  ls->epoch_blocks = EXO_LEIDEN_EPOCH_BLOCKS;
+  atomic_init(&ls->next_lane, 0u);
+  ls->lanes = calloc((size_t)L, sizeof *ls->lanes);
+  if (!ls->lanes) goto oom_out;
+  const uint64_t epoch_nodes = ls->epoch_blocks * EXO_LEIDEN_BLOCK;
+  uint64_t b = 0;
+  for (uint64_t i = 0; i < L; i++) {
+    ld_lane *ln = &ls->lanes[i];
+    ln->blk_lo = b;
+    if (i + 1 == L) {
+      b = nb;
+    } else { /* cut where the entries before reach (i + 1) m / L */
+      uint64_t target = m / L * (i + 1) + m % L * (i + 1) / L, off = 0;
+      b++;
+      while (b < nb - (L - 1 - i)) {
+        exo_status s = exo_pread_full(lv->fd_off, &off, 8, b * EXO_LEIDEN_BLOCK * 8,
+                                      lv->csr.offsets_path, lv->ctx);
+        if (s) {
+          lanes_free(ls);
+          return s;
+        }
+        if (off >= target) break;
+        b++;
+      }
+    }
+    ln->blk_hi = b;
+    ln->lo = ln->blk_lo * EXO_LEIDEN_BLOCK;
+    ln->hi = b * EXO_LEIDEN_BLOCK < lv->n ? b * EXO_LEIDEN_BLOCK : lv->n;
+    exo_rng_seed(&ln->masks, lv->p.seed ^ 0x3c6ef372fe94f82bULL ^ (0x94D049BB133111EBULL * (i + 1)));
+    ln->chg = malloc((size_t)epoch_nodes * sizeof *ln->chg);
+    /* at most two communities per move change in an epoch */
+    if (!ln->chg || tally_init(&ln->dw, 2 * epoch_nodes - 1) ||
+        tally_init(&ln->dn, 2 * epoch_nodes - 1))
+      goto oom_out;
+  }
+  if (!(ls->readers = readers_open(lv, W))) goto oom_out;
+  return EXO_OK;
+oom_out:
+  lanes_free(ls);
+  return oom(lv->ctx, "the local moving lanes");
+}
+
+static exo_status outbox_push(ld_lane *ln, uint64_t u, exo_ctx *ctx) {
+  if (ln->nout == ln->outcap) {
+    size_t cap = ln->outcap ? 2 * ln->outcap : 4096;
+    uint64_t *p = realloc(ln->outbox, cap * sizeof *p);
+    if (!p) return oom(ctx, "a lane's outbox");
+    ln->outbox = p;
+    ln->outcap = cap;
+  }
+  ln->outbox[ln->nout++] = u;
+  return EXO_OK;
+}
+
+/* The community of neighbour u as lane ln sees it: live inside the lane,
+ * as of the last sync (the copy in `refined`) outside. */
+static inline uint64_t lane_comm(const exo_leiden_level *lv, const ld_lane *ln, uint64_t u) {
+  return u >= ln->lo && u < ln->hi ? id_get(&lv->comm, u) : id_get(&lv->refined, u);
+}
+
+/* Tally v's arcs (block loaded in rd) by the community of the neighbour as
+ * lane ln sees it, self-loops left out; *kv = their weight. u32 ids in
+ * memory and in the file (the common case) get a loop of their own that
+ * prefetches only the array each neighbour is read from. */
+static exo_status lane_tally(exo_leiden_level *lv, const ld_lane *ln, ld_reader *rd, uint64_t v,
+                             double *kv) {
+  exo_status s = EXO_OK;
+  double k = 0.0;
+  tally *t = &rd->t;
+  tally_clear(t);
+  if (lv->csr.wide || !lv->comm.a32 || !lv->refined.a32) {
+    FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, &lv->comm, {
+      if (u != v) {
+        tally_add(t, lane_comm(lv, ln, u), w);
+        k += w;
+      }
+    });
+    *kv = k;
+    return s;
+  }
+  const uint32_t *own = lv->comm.a32, *pub = lv->refined.a32;
+  const uint64_t lo = ln->lo, span = ln->hi - ln->lo, n = lv->n;
+  const uint64_t end = rd->blk_off[v - rd->blk_first + 1];
+  const size_t esz = lv->esz;
+  for (uint64_t pos = rd->blk_off[v - rd->blk_first]; pos < end;) {
+    const uint8_t *p;
+    uint64_t c;
+    if ((s = chunk_at(lv, rd, pos, end, &p, &c)) != EXO_OK) break;
+    for (uint64_t i = 0; i < c; i++, p += esz) {
+      uint32_t x;
+      if (i == 0)
+        for (uint64_t j = 0; j < c && j < LD_PREFETCH; j++) {
+          memcpy(&x, p + j * esz, 4);
+          if (x < n) LD_PREFETCH_ADDR(x - lo < span ? &own[x] : &pub[x]);
+        }
+      if (i + LD_PREFETCH < c) {
+        memcpy(&x, p + LD_PREFETCH * esz, 4);
+        if (x < n) LD_PREFETCH_ADDR(x - lo < span ? &own[x] : &pub[x]);
+      }
+      uint64_t u;
+      float wf;
+      exo_adj_decode(p, 0, &u, &wf);
+      if (u >= n) {
+        s = bad_nbr(lv, rd->ctx, v, u);
+        break;
+      }
+      if (u == v) continue;
+      const double w = fabs((double)wf);
+      tally_add(t, u - lo < span ? own[u] : pub[u], w);
+      k += w;
+    }
+    if (s) break;
+    pos += c;
+  }
+  *kv = k;
+  return s;
+}
+
+/* move_node for an active node v of lane ln, block loaded in rd: the same
+ * rule on the lane's view (W_C and member counts as of the last sync plus
+ * the lane's own changes since; an empty community from the lane's pool). */
+static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v) {
+  double kv;
+  tally *t = &rd->t;
+  exo_status s = lane_tally(lv, ln, rd, v, &kv);
+  if (s) return s;
+  const uint64_t a = id_get(&lv->comm, v);
+  const double wv = rd->blk_w[v - rd->blk_first], gp = lv->gp;
+  const double stay = tally_get(t, a) - gp * wv * (lv->tot[a] + tally_get(&ln->dw, a) - wv);
+  double best = stay + LD_EPS * kv;
+  uint64_t to = a;
+  for (size_t i = 0; i < t->count; i++) LD_PREFETCH_ADDR(&lv->tot[t->slots[t->touched[i]].key]);
+  for (size_t i = 0; i < t->count; i++) {
+    const tslot *e = &t->slots[t->touched[i]];
+    if (e->key == a) continue;
+    double W = lv->tot[e->key];
+    const uint64_t h = seen_bit(e->key);
+    if ((ln->seen[h >> 6] >> (h & 63)) & 1u) W += tally_get(&ln->dw, e->key);
+    double g = e->w - gp * wv * W;
+    if (g > best) {
+      best = g;
+      to = e->key;
+    }
+  }
+  if (0.0 > best && ln->npool > 0 && (double)lv->x1[a] + tally_get(&ln->dn, a) > 1.5)
+    to = ln->pool[--ln->npool];
+  if (to == a) return EXO_OK;
+  tally_add(&ln->dw, a, -wv);
+  tally_add(&ln->dw, to, wv);
+  const uint64_t ha = seen_bit(a), ht = seen_bit(to);
+  ln->seen[ha >> 6] |= (uint64_t)1 << (ha & 63);
+  ln->seen[ht >> 6] |= (uint64_t)1 << (ht & 63);
+  tally_add(&ln->dn, a, -1.0);
+  tally_add(&ln->dn, to, 1.0);
+  id_set(&lv->comm, v, to);
+  ln->chg[ln->nchg++] = (ld_change){v, a, to, wv};
+  ln->moves++;
+  FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, NULL, {
+    (void)w;
+    if (u == v) continue;
+    if (u >= ln->lo && u < ln->hi) {
+      if (!bit_get(lv->bits, u) && id_get(&lv->comm, u) != to) {
+        bit_set(lv->bits, u);
+        ln->nactive_delta++;
+      }
+    } else if (id_get(&lv->refined, u) != to && (s = outbox_push(ln, u, rd->ctx)) != EXO_OK) {
+      break;
+    }
+  });
+  return s;
+}
+
+/* One epoch of lane ln on reader rd: its next epoch_blocks blocks. */
+static exo_status lane_epoch(ld_lanes *ls, ld_lane *ln, ld_reader *rd) {
+  exo_leiden_level *lv = ls->lv;
+  uint64_t stop = ln->cursor + ls->epoch_blocks;
+  if (stop > ln->blk_hi) stop = ln->blk_hi;
+  exo_status s = EXO_OK;
+  for (; ln->cursor < stop && !s; ln->cursor++) {
+    const uint64_t first = ln->cursor * EXO_LEIDEN_BLOCK;
+    const uint32_t mask = (uint32_t)exo_rng_below(&ln->masks, EXO_LEIDEN_BLOCK);
+    unsigned act = block_count_bits(lv, first);
+    if (act == 0) continue;
+    if ((s = rd_load(lv, rd, first, act >= LD_WHOLE_BLOCK)) != EXO_OK) break;
+    for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK && !s; i++) {
+      uint64_t v = first + (lv->perm[i] ^ mask);
+      if (v >= lv->n || !bit_get(lv->bits, v)) continue;
+      bit_clr(lv->bits, v);
+      ln->nactive_delta--;
+      ln->visited++;
+      s = lane_move_node(lv, ln, rd, v);
+    }
+  }
+  return s;
+}
+
+/* exo_par_run job: take the epoch's lanes until none is left. */
+static exo_status lanes_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  ld_lanes *ls = arg;
+  ld_reader *rd = &ls->readers[index];
+  rd->ctx = ctx;
+  exo_status s = EXO_OK;
+  for (;;) {
+    unsigned i = atomic_fetch_add(&ls->next_lane, 1u);
+    if (i >= ls->nlanes || s) break;
+    ld_lane *ln = &ls->lanes[i];
+    if (ln->cursor < ln->blk_hi) s = lane_epoch(ls, ln, rd);
+  }
+  return s;
+}
+
+/* Give the unused pool ids back to the stack of empty ids (the last lane's
+ * first, so lane 0's are popped first again). */
+static void lanes_return_pools(ld_lanes *ls) {
+  exo_leiden_level *lv = ls->lv;
+  for (uint32_t i = ls->nlanes; i-- > 0;) {
+    ld_lane *ln = &ls->lanes[i];
+    for (uint32_t j = 0; j < ln->npool; j++) lv->x2[lv->nfree++] = ln->pool[j];
+    ln->npool = 0;
+  }
+}
+
+/* The sync point after an epoch (caller's thread): apply the lanes' moves
+ * in lane order to W_C, the member counts and the published communities;
+ * push the communities they emptied on the stack of empty ids; activate
+ * the outboxes' nodes (lane order); refill the pools from the stack. */
+static void lanes_fill_pools(ld_lanes *ls) {
+  exo_leiden_level *lv = ls->lv;
+  for (uint32_t i = 0; i < ls->nlanes; i++) {
+    ld_lane *ln = &ls->lanes[i];
+    uint32_t k = lv->nfree < EXO_LEIDEN_LANE_POOL ? (uint32_t)lv->nfree : EXO_LEIDEN_LANE_POOL;
+    for (uint32_t j = k; j-- > 0;) ln->pool[j] = lv->x2[--lv->nfree];
+    ln->npool = k;
+  }
+}
+
+static void lanes_sync(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
+  exo_leiden_level *lv = ls->lv;
+  lanes_return_pools(ls);
+  for (uint32_t i = 0; i < ls->nlanes; i++) {
+    ld_lane *ln = &ls->lanes[i];
+    lv->nactive = (uint64_t)((int64_t)lv->nactive + ln->nactive_delta);
+    ln->nactive_delta = 0;
+    *moves += ln->moves;
+    *done += ln->visited;
+    ln->moves = ln->visited = 0;
+    for (size_t j = 0; j < ln->nchg; j++) {
+      const ld_change *c = &ln->chg[j];
+      lv->tot[c->from] -= c->w;
+      lv->tot[c->to] += c->w;
+      lv->x1[c->from]--;
+      lv->x1[c->to]++;
+      id_set(&lv->refined, c->v, id_get(&lv->comm, c->v));
+    }
+    for (size_t j = 0; j < ln->dw.count; j++) {
+      const uint64_t h = seen_bit(ln->dw.slots[ln->dw.touched[j]].key);
+      ln->seen[h >> 6] = 0;
+    }
+    tally_clear(&ln->dw);
+    tally_clear(&ln->dn);
+  }
+  const uint64_t pushed_from = lv->nfree;
+  for (uint32_t i = 0; i < ls->nlanes; i++) {
+    ld_lane *ln = &ls->lanes[i];
+    for (size_t j = 0; j < ln->nchg; j++) {
+      const uint64_t c = ln->chg[j].from;
+      if (lv->x1[c] != 0) continue;
+      lv->x2[lv->nfree++] = c;
+      lv->x1[c] = UINT64_MAX; /* pushed once */
+    }
+    ln->nchg = 0;
+  }
+  for (uint64_t j = pushed_from; j < lv->nfree; j++) lv->x1[lv->x2[j]] = 0;
+  for (uint32_t i = 0; i < ls->nlanes; i++) {
+    ld_lane *ln = &ls->lanes[i];
+    for (size_t j = 0; j < ln->nout; j++) {
+      const uint64_t u = ln->outbox[j];
+      if (bit_get(lv->bits, u)) continue;
+      bit_set(lv->bits, u);
+      lv->nactive++;
+    }
+    ln->nout = 0;
+  }
+  lanes_fill_pools(ls);
+}
+
+/* One sweep of local moving in lanes: epochs until every lane has passed
+ * its last block or no node is active. */
+static exo_status lanes_sweep(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
+  exo_leiden_level *lv = ls->lv;
+  exo_status s = EXO_OK;
+  for (uint32_t i = 0; i < ls->nlanes; i++) ls->lanes[i].cursor = ls->lanes[i].blk_lo;
+  while (lv->nactive > 0) {
+    int left = 0;
+    for (uint32_t i = 0; i < ls->nlanes; i++) left |= ls->lanes[i].cursor < ls->lanes[i].blk_hi;
+    if (!left) break;
+    atomic_store(&ls->next_lane, 0u);
+    s = exo_par_run_from(ls->nworkers, lanes_job, ls, EXO_STAGE_CLUSTER, *done, 0, lv->ctx);
+    if (s) break;
+    lanes_sync(ls, moves, done);
+    exo_progress(lv->ctx, EXO_STAGE_CLUSTER, *done, 0);
+  }
+  return s;
+}
+
+/* One sweep on the caller's thread, every read live (one lane). */
+static exo_status serial_sweep(exo_leiden_level *lv, uint64_t *moves, uint64_t *blocks,
+                               uint64_t *done) {
+  const uint64_t n = lv->n;
+  exo_status s = EXO_OK;
+  for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
+    uint32_t mask = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
+    if (++*blocks % LD_POLL_BLOCKS == 0) exo_progress(lv->ctx, EXO_STAGE_CLUSTER, *done, 0);
+    unsigned act = block_count_bits(lv, first);
+    if (act == 0) continue;
+    /* a block with few active nodes: only their lists are read */
+    if ((s = load_block_part(lv, first, act >= LD_WHOLE_BLOCK)) != EXO_OK) return s;
+    for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
+      uint64_t v = first + (lv->perm[i] ^ mask);
+      if (v >= n || !bit_get(lv->bits, v)) continue;
+      bit_clr(lv->bits, v);
+      lv->nactive--;
+      ++*done;
+      int moved;
+      if ((s = move_node(lv, v, &moved)) != EXO_OK) return s;
+      *moves += (uint64_t)moved;
+    }
+  }
+  return s;
+}
+
 exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t *sweeps) {
   const uint64_t n = lv->n;
   *moves = 0;
   *sweeps = 0;
   for (uint64_t v = 0; v < n; v++) bit_set(lv->bits, v);
   lv->nactive = n;
-  exo_status s = EXO_OK;
+  ld_lanes ls;
+  exo_status s = lanes_open(lv, &ls);
+  if (s) return s;
   uint64_t blocks = 0, done = 0;
-  while (lv->nactive > 0) {
+  if (ls.lanes) { /* `refined` (the identity until refinement) holds the published copy */
+    for (uint64_t v = 0; v < n; v++) id_set(&lv->refined, v, id_get(&lv->comm, v));
+    lanes_fill_pools(&ls);
+  }
+  while (!s && lv->nactive > 0) {
     (*sweeps)++;
     shuffle_positions(lv);
-    for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
-      uint32_t mask = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
-      if (++blocks % LD_POLL_BLOCKS == 0) exo_progress(lv->ctx, EXO_STAGE_CLUSTER, done, 0);
-      unsigned act = block_count_bits(lv, first);
-      if (act == 0) continue;
-      /* a block with few active nodes: only their lists are read */
-      if ((s = load_block_part(lv, first, act >= LD_WHOLE_BLOCK)) != EXO_OK) return s;
-      for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
-        uint64_t v = first + (lv->perm[i] ^ mask);
-        if (v >= n || !bit_get(lv->bits, v)) continue;
-        bit_clr(lv->bits, v);
-        lv->nactive--;
-        done++;
-        int moved;
-        if ((s = move_node(lv, v, &moved)) != EXO_OK) return s;
-        *moves += (uint64_t)moved;
-      }
+    if (ls.lanes && *sweeps <= EXO_LEIDEN_LANE_SWEEPS) {
+      s = lanes_sweep(&ls, moves, &done);
+    } else {
+      if (ls.lanes) lanes_return_pools(&ls);
+      s = serial_sweep(lv, moves, &blocks, &done);
     }
   }
-  return EXO_OK;
+  if (ls.lanes) {
+    lanes_return_pools(&ls);
+    for (uint64_t v = 0; v < n; v++) id_set(&lv->refined, v, v);
+  }
+  lanes_free(&ls);
+  return s;
 }
 
 uint64_t exo_leiden_level_communities(const exo_leiden_level *lv) { return lv->n - lv->nfree; }
@@ -727,7 +1190,7 @@ exo_status exo_leiden_level_quality(exo_leiden_level *lv, double *quality) {
   exo_status s = EXO_OK;
   for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) return s;
-    for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
+    for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
       uint64_t c = id_get(&lv->comm, v);
       FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
         if (id_get(&lv->comm, u) == c) in[c] += w;
@@ -750,6 +1213,61 @@ exo_status exo_leiden_level_quality(exo_leiden_level *lv, double *quality) {
 
 /* ---- refinement ------------------------------------------------------------ */
 
+/* Refinement's first pass on blocks [b0, b1), reader rd: every node a
+ * singleton, W_R = w_v (x1), E(R, S - R) = E(v, S - v) (x2). Each node's
+ * values depend on the node alone, so the blocks may be split between
+ * threads. */
+static exo_status singletons_range(exo_leiden_level *lv, ld_reader *rd, uint64_t b0,
+                                   uint64_t b1) {
+  double *wr = as_dbl(lv->x1), *ext = as_dbl(lv->x2);
+  exo_status s = EXO_OK;
+  for (uint64_t b = b0; b < b1 && !s; b++) {
+    const uint64_t first = b * EXO_LEIDEN_BLOCK;
+    if ((s = rd_load(lv, rd, first, 1)) != EXO_OK) return s;
+    for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++) {
+      uint64_t c = id_get(&lv->comm, v);
+      double e = 0.0;
+      FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, NULL, {
+        if (u != v && id_get(&lv->comm, u) == c) e += w;
+      });
+      id_set(&lv->refined, v, v);
+      wr[v] = rd->blk_w[v - first];
+      ext[v] = e;
+    }
+  }
+  return s;
+}
+
+typedef struct ld_split {
+  exo_leiden_level *lv;
+  ld_reader *rds;
+  uint32_t parts;
+  uint64_t blocks;
+} ld_split;
+
+/* exo_par_run job: part `index` of the blocks, on its own reader. */
+static exo_status singletons_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  ld_split *sp = arg;
+  ld_reader *rd = &sp->rds[index];
+  rd->ctx = ctx;
+  return singletons_range(sp->lv, rd, sp->blocks * index / sp->parts,
+                          sp->blocks * (index + 1) / sp->parts);
+}
+
+/* Refinement's first pass, the blocks split into `threads` runs read side
+ * by side (the same values for any split). */
+static exo_status refine_singletons(exo_leiden_level *lv) {
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
+  if (W > nb) W = (uint32_t)(nb ? nb : 1);
+  if (W == 1) return singletons_range(lv, &lv->rd, 0, nb);
+  ld_split sp = {lv, readers_open(lv, W), W, nb};
+  if (!sp.rds) return oom(lv->ctx, "the refinement's readers");
+  exo_status s = exo_par_run(W, singletons_job, &sp, EXO_STAGE_CLUSTER, 0, lv->ctx);
+  readers_free(sp.rds, W);
+  return s;
+}
+
 exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   const uint64_t n = lv->n;
   double *wr = as_dbl(lv->x1), *ext = as_dbl(lv->x2);
@@ -757,20 +1275,7 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   memset(lv->bits, 0, (size_t)(n / 64 + 1) * 8);
   exo_status s = EXO_OK;
   /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
-  for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
-    if ((s = load_block(lv, first)) != EXO_OK) return s;
-    for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
-      uint64_t c = id_get(&lv->comm, v);
-      double e = 0.0;
-      FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
-        if (u != v && id_get(&lv->comm, u) == c) e += w;
-      });
-      id_set(&lv->refined, v, v);
-      wr[v] = lv->blk_w[v - first];
-      ext[v] = e;
-    }
-  }
-  if (s) return s;
+  if ((s = refine_singletons(lv)) != EXO_OK) return s;
   /* pass 2: merge well-connected singletons, nodes in seeded order */
   const double gp = lv->gp;
   shuffle_positions(lv);
@@ -782,23 +1287,23 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
       uint64_t v = first + (lv->perm[i] ^ mask);
       if (v >= n || bit_get(lv->bits, v)) continue;
       const uint64_t S = id_get(&lv->comm, v);
-      const double wv = lv->blk_w[v - first], WS = lv->tot[S];
+      const double wv = lv->rd.blk_w[v - first], WS = lv->tot[S];
       const double ev = ext[v];
       if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
-      tally_clear(&lv->t);
+      tally_clear(&lv->rd.t);
       FOR_ARCS_PF2(lv, v, u, w, s, &lv->comm, &lv->refined, {
-        if (u != v && id_get(&lv->comm, u) == S) tally_add(&lv->t, id_get(&lv->refined, u), w);
+        if (u != v && id_get(&lv->comm, u) == S) tally_add(&lv->rd.t, id_get(&lv->refined, u), w);
       });
       if (s) return s;
       double best = -1.0;
       uint64_t to = LD_NONE;
-      for (size_t j = 0; j < lv->t.count; j++) {
-        const uint64_t r = lv->t.slots[lv->t.touched[j]].key;
+      for (size_t j = 0; j < lv->rd.t.count; j++) {
+        const uint64_t r = lv->rd.t.slots[lv->rd.t.touched[j]].key;
         LD_PREFETCH_ADDR(&ext[r]);
         LD_PREFETCH_ADDR(&wr[r]);
       }
-      for (size_t j = 0; j < lv->t.count; j++) {
-        const tslot *e = &lv->t.slots[lv->t.touched[j]];
+      for (size_t j = 0; j < lv->rd.t.count; j++) {
+        const tslot *e = &lv->rd.t.slots[lv->rd.t.touched[j]];
         const uint64_t r = e->key;
         if (ext[r] < gp * wr[r] * (WS - wr[r])) continue; /* R not well-connected */
         double g = e->w - gp * wv * wr[r];
@@ -808,7 +1313,7 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
         }
       }
       if (to == LD_NONE) continue;
-      double evr = tally_get(&lv->t, to);
+      double evr = tally_get(&lv->rd.t, to);
       id_set(&lv->refined, v, to);
       wr[to] += wv;
       wr[v] = 0.0;
@@ -868,15 +1373,15 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
   for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;
-    for (uint64_t v = first; v < first + lv->blk_cnt && !s; v++) {
+    for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
       /* v's arcs summed by coarse neighbour first (in double, and fewer
        * records to sort); the sort sums what different nodes give */
       uint64_t rv = id_get(&lv->refined, v);
-      tally_clear(&lv->t);
+      tally_clear(&lv->rd.t);
       FOR_ARCS_PF(lv, v, u, w, s, &lv->refined,
-                  { tally_add(&lv->t, id_get(&lv->refined, u), w); });
-      for (size_t i = 0; i < lv->t.count && !s; i++) {
-        const tslot *e = &lv->t.slots[lv->t.touched[i]];
+                  { tally_add(&lv->rd.t, id_get(&lv->refined, u), w); });
+      for (size_t i = 0; i < lv->rd.t.count && !s; i++) {
+        const tslot *e = &lv->rd.t.slots[lv->rd.t.touched[i]];
         s = exo_sorter_add(sorter, rv, e->key, (float)e->w, ctx);
       }
     }

@@ -33,7 +33,8 @@
  *    1e-12 * k_v). After a move, the neighbours outside the new community
  *    become active (processed later in this sweep when their position comes
  *    later, else in the next). The level's local moving ends when no node
- *    is active.
+ *    is active. That is the rule on a level of one lane; larger levels run
+ *    their first sweeps in lanes (below).
  * 2. Refinement (the greedy variant of the paper's): the refined partition
  *    starts from singletons. A pass computes E(v, S - v) for every node
  *    (its weight to the rest of its community S). A second pass visits the
@@ -65,14 +66,44 @@
  * such node's gain to be within rounding of 0; the run then stops with
  * that level's communities.)
  *
+ * Lanes (local moving on several threads). A level's blocks are cut into
+ * L = min(EXO_LEIDEN_LANES, blocks / EXO_LEIDEN_LANE_MIN_BLOCKS, max_lanes
+ * if set) lanes, each a run of whole blocks with about m / L adjacency
+ * entries; L depends on the level's n and m only (levels under 32 blocks,
+ * 32768 nodes, are one lane and follow the rule above exactly). With L > 1
+ * the first EXO_LEIDEN_LANE_SWEEPS sweeps of the level run in epochs: in
+ * each, every lane processes its next EXO_LEIDEN_EPOCH_BLOCKS blocks (the
+ * sweep's permutation, drawn as before, XORed with a mask per block from
+ * the lane's own seeded stream), deciding with the rule above on its own
+ * view: the communities of its own nodes live, those of other lanes' nodes
+ * as of the last sync point (a published copy), and the totals W_C and
+ * member counts as of the last sync point plus the lane's own moves since.
+ * An empty community comes from the lane's pool (up to EXO_LEIDEN_LANE_POOL
+ * ids handed out at each sync point from the stack of empty ids, lane 0
+ * first; a lane whose pool is empty keeps the node where it is). Activating
+ * a node of the own lane is immediate; a node of another lane goes to the
+ * lane's outbox. The sync point (caller's thread) applies the lanes' moves
+ * in lane order to W_C, the member counts and the published copy, pushes
+ * the communities they emptied, activates the outboxes' nodes, and refills
+ * the pools. Later sweeps of the level run as one lane (every read live),
+ * which ends local moving as the rule above does (each move then raises
+ * the quality). What a lane does in an epoch depends only on the state at
+ * the epoch's start and on the lane, never on which thread runs it.
+ * Testing hook: max_lanes caps L (1 = the one-lane rule on every level);
+ * the CLI sets it from the environment variable EXOLABEL_MAX_LANES.
+ *
  * All randomness comes from `seed`; nothing depends on memory_limit (the
  * buffers change how the files are read, not the order in which nodes and
- * arcs are met) or on `threads`. Threads: local moving, refinement and the
- * passes over a level run on the caller's thread (every decision depends
- * on the ones before it); with threads = T > 1 the aggregation's external
- * sort sorts and writes its runs on a second thread and splits its final
- * merge into T key ranges (exo_sort.h: the coarse CSR is byte for byte the
- * same for every T), so T changes only the time.
+ * arcs are met) or on `threads`. Threads: local moving's lanes run on
+ * min(threads, L) threads, the epoch's lanes handed out to them in turn;
+ * refinement's first pass (E(v, S - v) for every node, each node's value
+ * its own) splits the blocks into `threads` runs read side by side; the
+ * rest of refinement and the quality pass run on the caller's thread
+ * (every decision depends on the ones before it); with threads = T > 1
+ * the aggregation's external sort sorts and writes its runs on a second
+ * thread and splits its final merge into T key ranges (exo_sort.h: the
+ * coarse CSR is byte for byte the same for every T). So T changes only the
+ * time: labels, quality and every count are the same for any T.
  *
  * Reading: a level whose adjacency file fits the read buffer (the coarse
  * levels, in practice) is read into it once when the level is opened and
@@ -87,7 +118,16 @@
  * community and the stack of empty community ids there, refinement the
  * refined communities' weights W_R and their E(R, S - R); plus an active /
  * singleton bitmap, 1/8. Total 32.125 bytes per node (40.125 with u64 ids).
- * Node weights and CSR offsets are read from disk a block at a time. Input
+ * Node weights and CSR offsets are read from disk a block at a time.
+ * While a level's local moving runs in lanes, the published copy of the
+ * communities lives in the refined ids (the identity again afterwards), so
+ * no byte per node is added; per lane a change list (64 KiB), two tables of
+ * the epoch's changes (384 KiB) and a bitmap (8 KiB) filtering lookups in
+ * them, and an outbox (8 bytes per activation of another lane's node in an
+ * epoch): at most 16 lanes, about 7 MiB plus the outboxes. Each thread
+ * reading (lanes, refinement's first pass) has a gain tally; with W of them
+ * they share the read buffer when it holds the whole level, else each has
+ * 1/W of the buffer (the first in the level's own buffer). Input
  * nodes: the coarse-id file is on disk; only the final labels (8 bytes per
  * node, returned) and the renumbering scratch of exo_output (8) are in
  * memory at the end, after everything else is freed. Apart from that:
@@ -110,6 +150,11 @@
 
 #define EXO_LEIDEN_BLOCK 1024u          /* ids per block (power of two) */
 #define EXO_LEIDEN_MAX_ITERATIONS 100u  /* cap for iterations = 0 */
+#define EXO_LEIDEN_LANES 16u           /* most lanes of local moving */
+#define EXO_LEIDEN_LANE_MIN_BLOCKS 16u /* fewest blocks per lane */
+#define EXO_LEIDEN_EPOCH_BLOCKS 2u     /* blocks of each lane per epoch */
+#define EXO_LEIDEN_LANE_SWEEPS 8u      /* sweeps of a level run in lanes; then one lane */
+#define EXO_LEIDEN_LANE_POOL 64u       /* empty community ids a lane may take per epoch */
 #define EXO_LEIDEN_DEFAULT_ITERATIONS 2u /* what the R function and the CLI run
                                             unless told (igraph's default) */
 
@@ -129,6 +174,10 @@ typedef struct exo_leiden_params {
                             (<= 1: the caller's thread only) */
   const char *tmpdir;    /* existing directory for the coarse levels' files */
   int force_wide_ids;    /* test knob: u64 ids in memory */
+  uint32_t max_lanes;    /* testing hook, not user-facing: at most this many
+                            lanes in local moving (0 = no cap; 1 = the
+                            sequential sweep on any graph); the CLI reads it
+                            from EXOLABEL_MAX_LANES only */
 } exo_leiden_params;
 
 typedef struct exo_leiden_result {

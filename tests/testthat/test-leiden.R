@@ -95,6 +95,27 @@ test_that("Leiden results are seeded and do not depend on memory_limit or thread
     expect_identical(attr(a, "result")$parameters, attr(c2, "result")$parameters)
 })
 
+test_that("Leiden's lanes (graphs of 32768 nodes or more): same result for any threads, modularity as igraph's", {
+    skip_if_not_installed("igraph")
+    set.seed(12)
+    g <- planted_graph(500, 100, 10, 0.4, TRUE) # 50000 nodes: 3 lanes at the first level
+    set.seed(1)
+    a <- leiden_membership(g, threads = 1)
+    set.seed(1)
+    b <- leiden_membership(g, threads = 2, memory_limit = "4MB")
+    expect_identical(as.integer(a), as.integer(b))
+    expect_identical(attr(a, "result")$parameters, attr(b, "result")$parameters)
+    w <- igraph::E(g)$weight
+    q_exo <- igraph::modularity(g, a, weights = w)
+    set.seed(1)
+    ig <- igraph::cluster_leiden(g, objective_function = "modularity", weights = w,
+                                 n_iterations = 2)
+    q_ig <- igraph::modularity(g, igraph::membership(ig), weights = w)
+    expect_gte(q_exo, q_ig - 0.005)
+    expect_equal(attr(a, "result")$parameters[["quality"]], q_exo, tolerance = 1e-6)
+    expect_true(communities_connected(g, a))
+})
+
 test_that("a directed graph is clustered as the undirected graph of its edges", {
     skip_if_not_installed("igraph")
     set.seed(4)
