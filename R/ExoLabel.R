@@ -312,9 +312,10 @@
 #' disk grows by the coarse graphs (at most the size of the input graph)
 #' and 8 to 24 bytes per node. Results are seeded and do not depend on
 #' `memory_limit` or `threads`: `threads` speeds up reading the input, the
-#' first sweeps of node moving on graphs of 32768 nodes or more, the first
-#' pass of refinement and the sorts that build each smaller graph; the
-#' rest of refinement runs on one thread. For the moving to use several
+#' first sweeps of node moving and the refinement on graphs of 32768 nodes
+#' or more (refinement splits the communities between the threads, each
+#' deciding for its own in the order one thread would), and the sorts that
+#' build each smaller graph. For the moving to use several
 #' threads without making the result depend on them, such a graph is cut
 #' into up to 16 fixed ranges of node ids ("lanes", their number set by the
 #' graph's size alone) that decide side by side, each seeing the other
@@ -452,9 +453,10 @@
 #'   the node moving of every graph level of 32768 nodes or more runs its
 #'   first 8 sweeps in up to 16 fixed lanes in the same way (meeting after
 #'   every two blocks; the lanes see each other's moves and community sizes
-#'   as of the last meeting), the first pass of refinement splits the
-#'   nodes into `threads` runs, and the sorts that build the smaller graphs
-#'   use the threads as above; the result is the same for any `threads`.
+#'   as of the last meeting), refinement splits the nodes (first pass) and
+#'   then the communities (merging pass) between the threads, and the sorts
+#'   that build the smaller graphs use the threads as above; the result is
+#'   the same for any `threads`.
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
 #'   A vector runs one clustering per value.

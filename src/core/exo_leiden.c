@@ -153,7 +153,7 @@ typedef struct ld_reader {
   uint8_t *buf;
   uint64_t buf_entries;
   uint64_t buf_lo, buf_hi; /* entries held in buf */
-  int shared_buf;          /* buf is the level's whole adjacency (not owned) */
+  int shared_buf;          /* buf is the level's buffer (not freed with the reader) */
   uint64_t blk_first, blk_cnt;
   uint64_t blk_off[EXO_LEIDEN_BLOCK + 1];
   double blk_w[EXO_LEIDEN_BLOCK];
@@ -691,18 +691,6 @@ static unsigned block_count_bits(const exo_leiden_level *lv, uint64_t first) {
   return c;
 }
 
-static int block_has_bits(const exo_leiden_level *lv, uint64_t first, int want) {
-  uint64_t cnt = lv->n - first;
-  if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
-  for (uint64_t i = 0; i < cnt; i += 64) { /* first is a multiple of 64 */
-    uint64_t word = lv->bits[(first + i) >> 6];
-    if (cnt - i < 64) word &= ((uint64_t)1 << (cnt - i)) - 1;
-    if (want ? word != 0 : word != (cnt - i < 64 ? ((uint64_t)1 << (cnt - i)) - 1 : UINT64_MAX))
-      return 1;
-  }
-  return 0;
-}
-
 /* ---- readers for passes on several threads ------------------------------- */
 
 static void readers_free(ld_reader *rds, uint32_t W) {
@@ -869,41 +857,59 @@ static exo_status outbox_push(ld_lane *ln, uint64_t u, exo_ctx *ctx) {
   return EXO_OK;
 }
 
-/* The community of neighbour u as lane ln sees it: live inside the lane,
- * as of the last sync (the copy in `refined`) outside. */
-static inline uint64_t lane_comm(const exo_leiden_level *lv, const ld_lane *ln, uint64_t u) {
-  return u >= ln->lo && u < ln->hi ? id_get(&lv->comm, u) : id_get(&lv->refined, u);
+#if defined(__GNUC__)
+#define LD_INLINE static inline __attribute__((always_inline))
+#else
+#define LD_INLINE static inline
+#endif
+
+/* One step of lane ln on an arc of v to u, weight w. activate = 0: tally
+ * u's community as the lane sees it (self-loops left out) and add w to *k.
+ * activate = 1 (v has just moved to `to`): activate u unless it is in `to`
+ * as the lane sees it, at once in the own lane, through the outbox else. */
+LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v,
+                              uint64_t u, double w, const int activate, uint64_t to, double *k,
+                              const uint32_t *own32, const uint32_t *pub32) {
+  if (u == v) return EXO_OK;
+  const int in_lane = u - ln->lo < ln->hi - ln->lo;
+  const uint64_t cu = own32 ? (in_lane ? own32[u] : pub32[u])
+                            : (in_lane ? id_get(&lv->comm, u) : id_get(&lv->refined, u));
+  if (!activate) {
+    tally_add(&rd->t, cu, w);
+    *k += w;
+  } else if (cu != to) {
+    if (!in_lane) return outbox_push(ln, u, rd->ctx);
+    if (!bit_get(lv->bits, u)) {
+      bit_set(lv->bits, u);
+      ln->nactive_delta++;
+    }
+  }
+  return EXO_OK;
 }
 
-/* Tally v's arcs (block loaded in rd) by the community of the neighbour as
- * lane ln sees it, self-loops left out; *kv = their weight. u32 ids in
- * memory and in the file (the common case) get a loop of their own that
- * prefetches only the array each neighbour is read from. */
-static exo_status lane_tally(exo_leiden_level *lv, const ld_lane *ln, ld_reader *rd, uint64_t v,
-                             double *kv) {
+/* lane_arc on every arc of v (block loaded in rd); *k = the tallied weight
+ * (activate = 0). u32 ids in memory and in the file (the common case) get
+ * a loop of their own that prefetches only the array each neighbour is
+ * read from. */
+LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v,
+                               const int activate, uint64_t to, double *k) {
   exo_status s = EXO_OK;
-  double k = 0.0;
-  tally *t = &rd->t;
-  tally_clear(t);
+  if (!activate) tally_clear(&rd->t);
   if (lv->csr.wide || !lv->comm.a32 || !lv->refined.a32) {
     FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, &lv->comm, {
-      if (u != v) {
-        tally_add(t, lane_comm(lv, ln, u), w);
-        k += w;
-      }
+      if ((s = lane_arc(lv, ln, rd, v, u, w, activate, to, k, NULL, NULL)) != EXO_OK) break;
     });
-    *kv = k;
     return s;
   }
   const uint32_t *own = lv->comm.a32, *pub = lv->refined.a32;
   const uint64_t lo = ln->lo, span = ln->hi - ln->lo, n = lv->n;
   const uint64_t end = rd->blk_off[v - rd->blk_first + 1];
   const size_t esz = lv->esz;
-  for (uint64_t pos = rd->blk_off[v - rd->blk_first]; pos < end;) {
+  for (uint64_t pos = rd->blk_off[v - rd->blk_first]; pos < end && !s;) {
     const uint8_t *p;
     uint64_t c;
     if ((s = chunk_at(lv, rd, pos, end, &p, &c)) != EXO_OK) break;
-    for (uint64_t i = 0; i < c; i++, p += esz) {
+    for (uint64_t i = 0; i < c && !s; i++, p += esz) {
       uint32_t x;
       if (i == 0)
         for (uint64_t j = 0; j < c && j < LD_PREFETCH; j++) {
@@ -921,15 +927,10 @@ static exo_status lane_tally(exo_leiden_level *lv, const ld_lane *ln, ld_reader 
         s = bad_nbr(lv, rd->ctx, v, u);
         break;
       }
-      if (u == v) continue;
-      const double w = fabs((double)wf);
-      tally_add(t, u - lo < span ? own[u] : pub[u], w);
-      k += w;
+      s = lane_arc(lv, ln, rd, v, u, fabs((double)wf), activate, to, k, own, pub);
     }
-    if (s) break;
     pos += c;
   }
-  *kv = k;
   return s;
 }
 
@@ -937,9 +938,9 @@ static exo_status lane_tally(exo_leiden_level *lv, const ld_lane *ln, ld_reader 
  * rule on the lane's view (W_C and member counts as of the last sync plus
  * the lane's own changes since; an empty community from the lane's pool). */
 static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v) {
-  double kv;
+  double kv = 0.0;
   tally *t = &rd->t;
-  exo_status s = lane_tally(lv, ln, rd, v, &kv);
+  exo_status s = lane_arcs(lv, ln, rd, v, 0, 0, &kv);
   if (s) return s;
   const uint64_t a = id_get(&lv->comm, v);
   const double wv = rd->blk_w[v - rd->blk_first], gp = lv->gp;
@@ -972,19 +973,7 @@ static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *r
   id_set(&lv->comm, v, to);
   ln->chg[ln->nchg++] = (ld_change){v, a, to, wv};
   ln->moves++;
-  FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, NULL, {
-    (void)w;
-    if (u == v) continue;
-    if (u >= ln->lo && u < ln->hi) {
-      if (!bit_get(lv->bits, u) && id_get(&lv->comm, u) != to) {
-        bit_set(lv->bits, u);
-        ln->nactive_delta++;
-      }
-    } else if (id_get(&lv->refined, u) != to && (s = outbox_push(ln, u, rd->ctx)) != EXO_OK) {
-      break;
-    }
-  });
-  return s;
+  return lane_arcs(lv, ln, rd, v, 1, to, NULL);
 }
 
 /* One epoch of lane ln on reader rd: its next epoch_blocks blocks. */
@@ -1254,56 +1243,74 @@ static exo_status singletons_job(void *arg, uint32_t index, exo_ctx *ctx) {
                           sp->blocks * (index + 1) / sp->parts);
 }
 
-/* Refinement's first pass, the blocks split into `threads` runs read side
- * by side (the same values for any split). */
-static exo_status refine_singletons(exo_leiden_level *lv) {
-  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
-  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
-  if (W > nb) W = (uint32_t)(nb ? nb : 1);
-  if (W == 1) return singletons_range(lv, &lv->rd, 0, nb);
-  ld_split sp = {lv, readers_open(lv, W), W, nb};
-  if (!sp.rds) return oom(lv->ctx, "the refinement's readers");
-  exo_status s = exo_par_run(W, singletons_job, &sp, EXO_STAGE_CLUSTER, 0, lv->ctx);
-  readers_free(sp.rds, W);
-  return s;
+/* The merging pass's bitmap is shared by threads that own different
+ * communities (whose nodes may share a word): atomic reads and ORs. */
+_Static_assert(sizeof(_Atomic uint64_t) == sizeof(uint64_t), "atomic words of the bitmap");
+static inline uint64_t abits_word(uint64_t *b, uint64_t w) {
+  return atomic_load_explicit((_Atomic uint64_t *)(void *)&b[w], memory_order_relaxed);
+}
+static inline void abit_set(uint64_t *b, uint64_t i) {
+  atomic_fetch_or_explicit((_Atomic uint64_t *)(void *)&b[i >> 6], (uint64_t)1 << (i & 63),
+                           memory_order_relaxed);
 }
 
-exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
+/* Does block [first, first + EXO_LEIDEN_BLOCK) hold a node whose bit is
+ * clear? (A bit once set stays set, so a "no" stays true.) */
+static int block_has_clear_bit(exo_leiden_level *lv, uint64_t first) {
+  uint64_t cnt = lv->n - first;
+  if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
+  for (uint64_t i = 0; i < cnt; i += 64) { /* first is a multiple of 64 */
+    uint64_t full = cnt - i < 64 ? ((uint64_t)1 << (cnt - i)) - 1 : UINT64_MAX;
+    if ((abits_word(lv->bits, (first + i) >> 6) & full) != full) return 1;
+  }
+  return 0;
+}
+
+/* The part (of `parts`) that owns community S in the merging pass. */
+static inline uint32_t merge_part_of(uint64_t S, uint32_t parts) {
+  return parts == 1 ? 0u : (uint32_t)(((S * 0x9E3779B97F4A7C15ULL) >> 32) % parts);
+}
+
+/* Refinement's merging pass for the communities of part `part`: the nodes
+ * in the seeded order (block masks in `masks`), each still-singleton,
+ * well-connected node v of such a community joining the best refined
+ * community inside it (exo_leiden.h). A node's decision reads and changes
+ * only its own community's refined communities, so the parts may run side
+ * by side, each deciding in the order one thread would. */
+static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t *masks,
+                             uint32_t part, uint32_t parts, uint64_t *merges) {
   const uint64_t n = lv->n;
   double *wr = as_dbl(lv->x1), *ext = as_dbl(lv->x2);
-  *merges = 0;
-  memset(lv->bits, 0, (size_t)(n / 64 + 1) * 8);
-  exo_status s = EXO_OK;
-  /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
-  if ((s = refine_singletons(lv)) != EXO_OK) return s;
-  /* pass 2: merge well-connected singletons, nodes in seeded order */
   const double gp = lv->gp;
-  shuffle_positions(lv);
-  for (uint64_t first = 0; first < n; first += EXO_LEIDEN_BLOCK) {
-    uint32_t mask = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
-    if (!block_has_bits(lv, first, 0)) continue; /* every node already merged */
-    if ((s = load_block(lv, first)) != EXO_OK) return s;
+  tally *t = &rd->t;
+  exo_status s = EXO_OK;
+  *merges = 0;
+  for (uint64_t first = 0, b = 0; first < n; first += EXO_LEIDEN_BLOCK, b++) {
+    if (!block_has_clear_bit(lv, first)) continue; /* every node already merged */
+    if ((s = rd_load(lv, rd, first, 1)) != EXO_OK) return s;
     for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
-      uint64_t v = first + (lv->perm[i] ^ mask);
-      if (v >= n || bit_get(lv->bits, v)) continue;
+      uint64_t v = first + (lv->perm[i] ^ masks[b]);
+      if (v >= n) continue;
       const uint64_t S = id_get(&lv->comm, v);
-      const double wv = lv->rd.blk_w[v - first], WS = lv->tot[S];
+      if (merge_part_of(S, parts) != part || ((abits_word(lv->bits, v >> 6) >> (v & 63)) & 1u))
+        continue;
+      const double wv = rd->blk_w[v - first], WS = lv->tot[S];
       const double ev = ext[v];
       if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
-      tally_clear(&lv->rd.t);
-      FOR_ARCS_PF2(lv, v, u, w, s, &lv->comm, &lv->refined, {
-        if (u != v && id_get(&lv->comm, u) == S) tally_add(&lv->rd.t, id_get(&lv->refined, u), w);
+      tally_clear(t);
+      FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, &lv->refined, {
+        if (u != v && id_get(&lv->comm, u) == S) tally_add(t, id_get(&lv->refined, u), w);
       });
       if (s) return s;
       double best = -1.0;
       uint64_t to = LD_NONE;
-      for (size_t j = 0; j < lv->rd.t.count; j++) {
-        const uint64_t r = lv->rd.t.slots[lv->rd.t.touched[j]].key;
+      for (size_t j = 0; j < t->count; j++) {
+        const uint64_t r = t->slots[t->touched[j]].key;
         LD_PREFETCH_ADDR(&ext[r]);
         LD_PREFETCH_ADDR(&wr[r]);
       }
-      for (size_t j = 0; j < lv->rd.t.count; j++) {
-        const tslot *e = &lv->rd.t.slots[lv->rd.t.touched[j]];
+      for (size_t j = 0; j < t->count; j++) {
+        const tslot *e = &t->slots[t->touched[j]];
         const uint64_t r = e->key;
         if (ext[r] < gp * wr[r] * (WS - wr[r])) continue; /* R not well-connected */
         double g = e->w - gp * wv * wr[r];
@@ -1313,17 +1320,75 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
         }
       }
       if (to == LD_NONE) continue;
-      double evr = tally_get(&lv->rd.t, to);
+      double evr = tally_get(t, to);
       id_set(&lv->refined, v, to);
       wr[to] += wv;
       wr[v] = 0.0;
       ext[to] = ext[to] + ev - 2.0 * evr;
-      bit_set(lv->bits, v);
-      bit_set(lv->bits, to); /* the node whose singleton R was */
+      abit_set(lv->bits, v);
+      abit_set(lv->bits, to); /* the node whose singleton R was */
       (*merges)++;
     }
   }
-  return EXO_OK;
+  return s;
+}
+
+typedef struct ld_merging {
+  exo_leiden_level *lv;
+  ld_reader *rds;
+  const uint32_t *masks;
+  uint32_t parts;
+  uint64_t *merges; /* per part */
+} ld_merging;
+
+static exo_status merging_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  ld_merging *mg = arg;
+  ld_reader *rd = &mg->rds[index];
+  rd->ctx = ctx;
+  return merge_part(mg->lv, rd, mg->masks, index, mg->parts, &mg->merges[index]);
+}
+
+/* Contract: exo_leiden.h. Pass 1 splits the blocks between the threads,
+ * pass 2 the communities; both give the values of one thread. */
+exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
+  const uint64_t n = lv->n, nb = (n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  *merges = 0;
+  memset(lv->bits, 0, (size_t)(n / 64 + 1) * 8);
+  /* threads for levels of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more */
+  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
+  if (nb < 2 * EXO_LEIDEN_LANE_MIN_BLOCKS) W = 1;
+  ld_reader *rds = W > 1 ? readers_open(lv, W) : NULL;
+  uint32_t *masks = malloc((size_t)(nb ? nb : 1) * sizeof *masks);
+  uint64_t *part_merges = calloc(W, sizeof *part_merges);
+  exo_status s = EXO_OK;
+  if ((W > 1 && !rds) || !masks || !part_merges) {
+    s = oom(lv->ctx, "the refinement's readers");
+    goto out;
+  }
+  /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
+  if (W == 1) {
+    s = singletons_range(lv, &lv->rd, 0, nb);
+  } else {
+    ld_split sp = {lv, rds, W, nb};
+    s = exo_par_run(W, singletons_job, &sp, EXO_STAGE_CLUSTER, 0, lv->ctx);
+  }
+  if (s) goto out;
+  /* pass 2: merge well-connected singletons, nodes in seeded order (the
+   * block masks drawn in block order, as one thread always drew them) */
+  shuffle_positions(lv);
+  for (uint64_t b = 0; b < nb; b++) masks[b] = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
+  if (W == 1) {
+    s = merge_part(lv, &lv->rd, masks, 0, 1, &part_merges[0]);
+  } else {
+    ld_merging mg = {lv, rds, masks, W, part_merges};
+    s = exo_par_run(W, merging_job, &mg, EXO_STAGE_CLUSTER, 0, lv->ctx);
+  }
+  for (uint32_t i = 0; i < W && !s; i++) *merges += part_merges[i];
+out:
+  readers_free(rds, W);
+  free(masks);
+  free(part_merges);
+  return s;
 }
 
 /* ---- aggregation ----------------------------------------------------------- */

@@ -95,11 +95,17 @@
  * All randomness comes from `seed`; nothing depends on memory_limit (the
  * buffers change how the files are read, not the order in which nodes and
  * arcs are met) or on `threads`. Threads: local moving's lanes run on
- * min(threads, L) threads, the epoch's lanes handed out to them in turn;
- * refinement's first pass (E(v, S - v) for every node, each node's value
- * its own) splits the blocks into `threads` runs read side by side; the
- * rest of refinement and the quality pass run on the caller's thread
- * (every decision depends on the ones before it); with threads = T > 1
+ * min(threads, L) threads, the epoch's lanes handed out to them in turn.
+ * Refinement on a level of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more:
+ * its first pass (E(v, S - v) for every node, each node's value its own)
+ * splits the blocks into `threads` runs read side by side; its merging
+ * pass splits the communities into `threads` parts by a hash of their id,
+ * and each thread reads every block and decides for the nodes of its
+ * communities, in the seeded order (a node's decision reads and changes
+ * only the refined communities of its own community, so each community
+ * sees the decisions of one thread in the same order; the bitmap of
+ * merged nodes is shared, set and read atomically). The quality pass and
+ * the aggregation's relabelling run on the caller's thread; with threads = T > 1
  * the aggregation's external sort sorts and writes its runs on a second
  * thread and splits its final merge into T key ranges (exo_sort.h: the
  * coarse CSR is byte for byte the same for every T). So T changes only the
