@@ -131,9 +131,10 @@
  * the epoch's changes (384 KiB) and a bitmap (8 KiB) filtering lookups in
  * them, and an outbox (8 bytes per activation of another lane's node in an
  * epoch): at most 16 lanes, about 7 MiB plus the outboxes. Each thread
- * reading (lanes, refinement's first pass) has a gain tally; with W of them
+ * reading (lanes, refinement's two passes) has a gain tally; with W of them
  * they share the read buffer when it holds the whole level, else each has
- * 1/W of the buffer (the first in the level's own buffer). Input
+ * 1/W of the buffer (the first in the level's own buffer); refinement
+ * keeps the block masks of its merging pass, 4 bytes per block. Input
  * nodes: the coarse-id file is on disk; only the final labels (8 bytes per
  * node, returned) and the renumbering scratch of exo_output (8) are in
  * memory at the end, after everything else is freed. Apart from that:
