@@ -313,7 +313,8 @@ static exo_status write_table(exo_graph *g, const uint64_t *clusters, char sep,
   double t0 = now_seconds();
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
   exo_clstats cs;
-  exo_message(ctx, "writing the cluster table to %s", g->cluster_table);
+  exo_message(ctx, "writing the cluster table (%llu clusters)",
+              (unsigned long long)res->num_clusters);
   exo_status st = exo_clstats_compute(&csr, g->directed, clusters, res->num_clusters,
                                       memory_limit, ctx, &cs);
   if (!st)
