@@ -55,10 +55,15 @@
  *
  * Memory: 48 bytes per cluster for the statistics, the caller's clusters
  * (8 bytes per node), two read buffers (memory_limit / 8 each, 64 KiB to
- * 16 MiB); writing adds 12 bytes per cluster and the representatives'
- * names, held in a buffer of at most memory_limit / 2 (one name longer
- * than that is held alone): when they do not fit, the names file is read
- * once more per buffer-full, each time for the next range of clusters. */
+ * 16 MiB); writing adds 12 bytes per cluster, 1 MiB each for reading the
+ * names and writing the table, and the representatives' names, held in a
+ * buffer of at most memory_limit / 2 (and no larger than the names file;
+ * one name longer than that is held alone). The first read of the names
+ * file measures every representative's name and keeps them while they
+ * fit; when they do not, the names file is read once more per buffer-full,
+ * each time for the next range of clusters. Time: on a graph of 10^6 nodes
+ * and 2 x 10^7 arcs (exogen, 21976 clusters) the whole table took 1.2 to
+ * 2.3 s, against 9 to 14 s for label propagation (2 shared cores). */
 #ifndef EXO_CLSTATS_H
 #define EXO_CLSTATS_H
 
