@@ -369,6 +369,41 @@
 #' first appearance of the names in the input. Clusters are numbered `1..K`
 #' in order of first appearance in that listing.
 #'
+#' @section Cluster table (`cluster_table`):
+#' With `cluster_table = TRUE` each result also carries `$cluster_table`, a
+#' `data.frame` with one row per cluster, in cluster number order:
+#'
+#' * `Cluster`: the cluster number of the results;
+#' * `Size`: its number of nodes;
+#' * `InternalWeight`: the total weight of the edges with both ends in the
+#'   cluster, each edge once, self-loops included;
+#' * `ExternalWeight`: the total weight of the edges with one end in the
+#'   cluster and the other outside (in `"directed"` mode in either
+#'   direction);
+#' * `Density`: the share of pairs of members joined by at least one edge,
+#'   `p / (n (n - 1) / 2)` for `p` such pairs among `n` members (directed:
+#'   ordered pairs, `p / (n (n - 1))`); self-loops do not count; `NA` for a
+#'   single node;
+#' * `Representative`: the member with the largest internal weighted degree,
+#'   the total weight of its edges to other members (in and out when
+#'   directed; its self-loop left out); ties go to the member that appears
+#'   first in the input. A single node is its own representative.
+#'
+#' `attr(res, "stats")$seconds_table` is the time it took.
+#'
+#' Edges are the graph's edges as stored: weights after `weight_transform`,
+#' without the edges dropped by `min_weight` or `self_hits`, and with
+#' `combine = "sum"` (plain edge lists) two copies of an edge count twice
+#' in the weights and once in `Density`. The table is computed in one more
+#' sequential pass over the graph on disk after the clustering, before the
+#' temporary files are deleted (so it cannot be asked for afterwards); it
+#' needs about 60 bytes per cluster and the representatives' names in
+#' memory (at most `memory_limit / 2` of names at a time), and does not
+#' depend on `threads` or `memory_limit`. The command-line tool writes the
+#' same table with `--cluster-table FILE` (a header line, then the columns
+#' `cluster`, `size`, `internal_weight`, `external_weight`, `density`,
+#' `representative` separated by `sep`).
+#'
 #' @section Resources:
 #' `memory_limit` bounds the buffers of every stage (the sort's run buffers,
 #' the merge's file buffers, the adjacency buffer of label propagation).
@@ -481,6 +516,9 @@
 #'   are not used, and `iterations` counts rounds of Leiden.
 #' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
 #'   (constant Potts model).
+#' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
+#'   a `data.frame` with the size, internal and external edge weight,
+#'   density and representative member of each cluster; see Cluster table.
 #' @param resolution A number >= 0, default `1`, the resolution `gamma`
 #'   of the modularity that both methods use. Label propagation: how
 #'   strongly a label is held back once it holds a large share of the graph
@@ -502,6 +540,9 @@
 #'   \item{results}{the output file path, or with `return_table = TRUE` a
 #'     `data.frame(Vertex, Cluster)`, or for `igraph` inputs an igraph
 #'     `communities` object.}
+#'   \item{cluster_table}{only with `cluster_table = TRUE`: a
+#'     `data.frame(Cluster, Size, InternalWeight, ExternalWeight, Density,
+#'     Representative)`, one row per cluster (see Cluster table).}
 #'   For several clusterings, invisibly, a list of such lists, one per
 #'   clustering.
 #'   Each carries an attribute `"stats"`: a list with the number of sorted
@@ -524,6 +565,11 @@
 #' head(res$results)
 #' table(res$results$Cluster)
 #' res   # a summary of the run
+#'
+#' # one row per cluster, with a representative member
+#' tab <- ExoLabel(edges, cluster_table = TRUE)$cluster_table
+#' head(tab)
+#' tab$Representative[tab$Size > 1]
 #'
 #' # BLAST/DIAMOND/MMseqs2 tabular output (12 columns), read as it is
 #' hits <- tempfile(fileext = ".m8")
@@ -556,7 +602,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      format = c("edges", "blast"), columns = NULL,
                      weight_transform = NULL, min_weight = NULL, self_hits = NULL,
                      combine = NULL, algorithm = c("lp", "leiden"),
-                     objective = c("modularity", "CPM"), resolution = 1) {
+                     objective = c("modularity", "CPM"), resolution = 1,
+                     cluster_table = FALSE) {
     kind <- input_kind(edgelistfiles)
     if (kind == "igraph" && missing(mode))
         mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
@@ -564,6 +611,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     files <- if (kind == "files") check_input_files(edgelistfiles) else character()
     ignore_weights <- check_flag(ignore_weights, "ignore_weights")
     return_table <- check_flag(return_table, "return_table")
+    cluster_table <- check_flag(cluster_table, "cluster_table")
     check_flag(use_fast_sort, "use_fast_sort") # accepted for SynExtend; no effect
     verbose <- check_flag(as.logical(verbose), "verbose")
     sep <- check_sep(sep)
@@ -614,6 +662,13 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     # table results go through temporary files: gone even on error or interrupt
     if (want_table) on.exit(unlink(outfile), add = TRUE)
 
+    # cluster tables go through temporary files, gone even on error or interrupt
+    tables <- rep("", nrun)
+    if (cluster_table) {
+        tables <- tempfile(rep("ExoLabelTable", nrun), tmpdir = tempfiledir)
+        on.exit(unlink(tables), add = TRUE)
+    }
+
     input_bytes <- if (kind == "files") sum(file.size(files)) else 0
     check_disk_space(guess_input_size(files, source, input$format), memory, tempfiledir)
 
@@ -632,7 +687,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                          refine, input[c("columns", "transform", "min_weight",
                                          "drop_self", "combine")],
                          rep_len(as.integer(algorithm == "leiden"), nrun),
-                         rep_len(as.integer(objective == "CPM"), nrun), resolution)
+                         rep_len(as.integer(objective == "CPM"), nrun), resolution,
+                         tables)
 
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
@@ -657,7 +713,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
               resolution = resolution[i])
         else structure(c(resolution = resolution[i], quality = run$quality[i]),
                        algorithm = "leiden", objective = objective)
-        new_result(parameters = params,
+        res <- new_result(parameters = params,
                    graph_stats = stats, results = result,
                    stats = c(run$sort,
                              list(num_clusters = run$num_clusters[i],
@@ -669,10 +725,17 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   levels = run$levels[i],
                                   seconds_refine = run$seconds_refine[i],
                                   seconds_output = run$seconds_output[i],
+                                  seconds_table = run$seconds_table[i],
                                   input_edges = run$input_edges,
                                   input = input$resolved,
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
+        if (cluster_table) {
+            res$cluster_table <- as.data.frame(.exolabel_read_table(tables[i], sep),
+                                               stringsAsFactors = FALSE)
+            unlink(tables[i])
+        }
+        res
     })
     # several clusterings come back invisibly, as in SynExtend
     if (nrun == 1L) out[[1L]] else invisible(out)

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exo_clstats.h"
 #include "exo_io.h"
 #include "exo_opts.h"
 #include "exo_pipeline.h"
@@ -94,6 +95,12 @@ static void usage(FILE *f) {
 "      --seed N            random seed, 0 <= N < 2^64 (default: from the clock);\n"
 "                          R's seed is attr(res, \"stats\")$seed\n"
 "  -v, --verbose           progress and statistics on standard error [verbose]\n"
+"      --cluster-table FILE  also write one line per cluster to FILE (\"-\":\n"
+"                          standard output, when --out names a file): cluster,\n"
+"                          size, internal_weight, external_weight, density,\n"
+"                          representative (the member with the largest weight\n"
+"                          of edges to the other members), after a header\n"
+"                          line [cluster_table]\n"
 "      --stats             print run statistics (key<TAB>value) on standard error\n"
 "  -h, --help              this help\n"
 "      --version           the version\n"
@@ -259,7 +266,8 @@ int main(int argc, char **argv) {
   enum { OPT_SELF = 256, OPT_ATT, OPT_IGNORE, OPT_ITER, OPT_SEP, OPT_HEADER,
          OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION, OPT_REFINE,
          OPT_FORMAT, OPT_COLUMNS, OPT_TRANSFORM, OPT_MINW, OPT_SELFHITS, OPT_COMBINE,
-         OPT_ALGORITHM, OPT_OBJECTIVE, OPT_RESOLUTION };
+         OPT_ALGORITHM, OPT_OBJECTIVE, OPT_RESOLUTION,
+         OPT_TABLE };
   static const struct option longopts[] = {
       {"out", required_argument, 0, 'o'},
       {"mode", required_argument, 0, 'm'},
@@ -286,10 +294,12 @@ int main(int argc, char **argv) {
       {"seed", required_argument, 0, OPT_SEED},
       {"verbose", no_argument, 0, 'v'},
       {"stats", no_argument, 0, OPT_STATS},
+      {"cluster-table", required_argument, 0, OPT_TABLE},
       {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},
       {0, 0, 0, 0}};
   const char *out = NULL, *tempdir = NULL;
+  const char *table = NULL; /* --cluster-table */
   int directed = 0, ignore_weights = 0, verbose = 0, stats = 0, seed_given = 0;
   double self_loops = 0, attenuation = 0, resolution = EXO_LP_RESOLUTION;
   uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
@@ -358,6 +368,10 @@ int main(int argc, char **argv) {
     case OPT_SEED: seed = parse_u64(optarg, "--seed"); seed_given = 1; break;
     case 'v': verbose = 1; break;
     case OPT_STATS: stats = 1; break;
+    case OPT_TABLE:
+      if (!*optarg) die_usage("--cluster-table needs a file name");
+      table = optarg;
+      break;
     case 'h': usage(stdout); return 0;
     case OPT_VERSION: puts("exolabel 0.99.1"); return 0;
     default: fprintf(stderr, "Try '%s --help'.\n", prog); return EXIT_USAGE;
@@ -393,6 +407,9 @@ int main(int argc, char **argv) {
     seed &= ((uint64_t)1 << 53) - 1;
   }
   int to_stdout = !out || !strcmp(out, "-");
+  int table_stdout = table && !strcmp(table, "-");
+  if (table_stdout && to_stdout)
+    die_usage("--cluster-table - needs --out FILE: the clusters already go to standard output");
 
 #ifdef _WIN32
   signal(SIGINT, on_signal); /* no sigaction, no SIGPIPE */
@@ -428,10 +445,19 @@ int main(int argc, char **argv) {
   opt.memory_limit = memory;
   /* the core refuses an output that is an input (or inside the private
    * directory) before reading anything */
-  const char *out_list[1] = {out};
+  const char *out_list[2] = {out, NULL};
   if (!to_stdout) {
     opt.outputs = out_list;
     opt.noutputs = 1;
+  }
+  if (table && !table_stdout) { /* checked as the clusters file is */
+    out_list[opt.noutputs++] = table;
+    opt.outputs = out_list;
+    exo_status ts = exo_clstats_check_path(table, &ctx);
+    if (ts) {
+      free(default_tempdir);
+      return fail(&ctx, ts);
+    }
   }
   if (optind < argc) {
     opt.files = (const char *const *)(argv + optind);
@@ -476,6 +502,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: error: out of memory\n", prog);
     return EXIT_NOMEM;
   }
+  char *table_target = NULL; /* --cluster-table - : a file in the run's directory first */
+  if (table) {
+    table_target = table_stdout ? exo_path_join(g->tmpdir, "table.out") : strdup(table);
+    if (!table_target) {
+      free(target);
+      exo_graph_free(g);
+      fprintf(stderr, "%s: error: out of memory\n", prog);
+      return EXIT_NOMEM;
+    }
+    g->cluster_table = table_target;
+  }
   exo_refine_params rp;
   memset(&rp, 0, sizeof rp);
   rp.passes = (uint32_t)refine; /* as the R function does */
@@ -495,6 +532,7 @@ int main(int argc, char **argv) {
     st = exo_graph_cluster_refined(g, &p, &rp, target, sep, &ctx, &res);
   }
   if (!st && to_stdout) st = copy_to_stdout(target, &ctx);
+  if (!st && table_stdout) st = copy_to_stdout(table_target, &ctx);
   if (state.verbose && state.stage >= 0) report(&state, 1);
   if (!st && (stats || verbose)) {
     fprintf(stderr,
@@ -517,8 +555,10 @@ int main(int argc, char **argv) {
     else if (refine > 0)
       fprintf(stderr, "refine_passes\t%u\nrefine_merged\t%" PRIu64 "\nseconds_refine\t%.3f\n",
               res.refine_passes, res.refine_merged, res.seconds_refine);
+    if (table) fprintf(stderr, "seconds_table\t%.3f\n", res.seconds_table);
   }
   free(target);
+  free(table_target);
   exo_graph_free(g);
   if (st) return fail(&ctx, st);
   return 0;

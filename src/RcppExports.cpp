@@ -11,8 +11,8 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // exolabel_run
-Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int threads, int verbose, double input_bytes, Rcpp::IntegerVector refine, Rcpp::List input, Rcpp::IntegerVector leiden, Rcpp::IntegerVector cpm, Rcpp::NumericVector resolution);
-RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP, SEXP refineSEXP, SEXP inputSEXP, SEXP leidenSEXP, SEXP cpmSEXP, SEXP resolutionSEXP) {
+Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int threads, int verbose, double input_bytes, Rcpp::IntegerVector refine, Rcpp::List input, Rcpp::IntegerVector leiden, Rcpp::IntegerVector cpm, Rcpp::NumericVector resolution, Rcpp::CharacterVector tables);
+RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP, SEXP refineSEXP, SEXP inputSEXP, SEXP leidenSEXP, SEXP cpmSEXP, SEXP resolutionSEXP, SEXP tablesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -37,7 +37,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type leiden(leidenSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cpm(cpmSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type resolution(resolutionSEXP);
-    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, threads, verbose, input_bytes, refine, input, leiden, cpm, resolution));
+    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type tables(tablesSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, threads, verbose, input_bytes, refine, input, leiden, cpm, resolution, tables));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -64,11 +65,24 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// exolabel_read_table
+Rcpp::List exolabel_read_table(std::string path, std::string sep);
+RcppExport SEXP _ExoLabel_exolabel_read_table(SEXP pathSEXP, SEXP sepSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
+    Rcpp::traits::input_parameter< std::string >::type sep(sepSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_read_table(path, sep));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 21},
+    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 22},
     {"_ExoLabel_exolabel_free_space", (DL_FUNC) &_ExoLabel_exolabel_free_space, 1},
     {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 2},
+    {"_ExoLabel_exolabel_read_table", (DL_FUNC) &_ExoLabel_exolabel_read_table, 2},
     {NULL, NULL, 0}
 };
 

@@ -14,6 +14,7 @@
 
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -414,11 +415,13 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                         double memory_limit, int threads, int verbose,
                         double input_bytes, Rcpp::IntegerVector refine,
                         Rcpp::List input, Rcpp::IntegerVector leiden,
-                        Rcpp::IntegerVector cpm, Rcpp::NumericVector resolution) {
+                        Rcpp::IntegerVector cpm, Rcpp::NumericVector resolution,
+                        Rcpp::CharacterVector tables) {
   const R_xlen_t nrun = outfiles.size();
   if (self_loops.size() != nrun || attenuation.size() != nrun ||
       iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun ||
-      leiden.size() != nrun || cpm.size() != nrun || resolution.size() != nrun)
+      leiden.size() != nrun || cpm.size() != nrun || resolution.size() != nrun ||
+      tables.size() != nrun)
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
   if (source != R_NilValue && TYPEOF(source) != VECSXP)
@@ -431,6 +434,10 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     file_store.emplace_back(Rcpp::as<std::string>(files[i]));
   for (R_xlen_t i = 0; i < nrun; i++)
     out_store.emplace_back(Rcpp::as<std::string>(outfiles[i]));
+  // cluster tables (exo_clstats.h) to write beside the clusters; "" = none
+  std::vector<std::string> table_store;
+  for (R_xlen_t i = 0; i < nrun; i++)
+    table_store.emplace_back(Rcpp::as<std::string>(tables[i]));
 
   GlueState state;
   state.verbose = verbose;
@@ -535,6 +542,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                                       : EXO_LEIDEN_DEFAULT_ITERATIONS;
     lp.seed = p.seed;
     lp.memory_limit = opt.memory_limit;
+    graph->cluster_table = table_store[i].empty() ? nullptr : table_store[i].c_str();
     exo_status cs =
         leiden[i] ? exo_graph_leiden(graph, &lp, out_store[i].c_str(), sep[0], &ctx, &results[i])
                   : exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep[0],
@@ -560,7 +568,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
       seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun),
-      quality(nrun), levels(nrun);
+      quality(nrun), levels(nrun), seconds_table(nrun);
   Rcpp::List size_bins(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
@@ -572,6 +580,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     seconds_refine[i] = results[i].seconds_refine;
     quality[i] = leiden[i] ? results[i].quality : NA_REAL;
     levels[i] = results[i].levels;
+    seconds_table[i] = results[i].seconds_table;
     int last = 0;
     for (int k = 0; k < EXO_SIZE_BINS; k++)
       if (results[i].size_bins[k]) last = k;
@@ -591,6 +600,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("refine_merged") = refine_merged,
       Rcpp::Named("seconds_refine") = seconds_refine,
       Rcpp::Named("quality") = quality, Rcpp::Named("levels") = levels,
+      Rcpp::Named("seconds_table") = seconds_table,
       Rcpp::Named("seconds_total") = now_seconds() - t_start,
       Rcpp::Named("peak_rss") = peak_rss_bytes(),
       Rcpp::Named("sort") = sort_stats);
@@ -673,4 +683,55 @@ Rcpp::List exolabel_read_results(std::string path, std::string sep) {
     pos = eol + 1;
   }
   return Rcpp::List::create(Rcpp::Named("Vertex") = vertex, Rcpp::Named("Cluster") = cluster);
+}
+
+// Read a cluster table written by the core (exo_clstats.h): a header line,
+// then "cluster<sep>size<sep>internal<sep>external<sep>density<sep>name\n"
+// per cluster. The name is the rest of the line, kept byte for byte.
+// [[Rcpp::export(.exolabel_read_table)]]
+Rcpp::List exolabel_read_table(std::string path, std::string sep) {
+  if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) Rcpp::stop("cannot open the cluster table '" + path + "'");
+  std::string data;
+  std::vector<char> buf(1 << 20);
+  size_t k;
+  while ((k = std::fread(buf.data(), 1, buf.size(), f)) > 0) data.append(buf.data(), k);
+  bool bad = std::ferror(f) != 0;
+  std::fclose(f);
+  if (bad) Rcpp::stop("cannot read the cluster table '" + path + "'");
+  R_xlen_t lines = 0;
+  for (char c : data) lines += (c == '\n');
+  R_xlen_t rows = lines > 0 ? lines - 1 : 0;
+  Rcpp::IntegerVector cluster(rows);
+  Rcpp::NumericVector size(rows), internal(rows), external(rows), density(rows);
+  Rcpp::CharacterVector rep(rows);
+  size_t pos = data.find('\n');
+  pos = pos == std::string::npos ? data.size() : pos + 1;
+  for (R_xlen_t i = 0; i < rows; i++) {
+    size_t eol = data.find('\n', pos);
+    double num[5];
+    size_t at = pos;
+    for (int j = 0; j < 5; j++) {
+      size_t cut = data.find(sep[0], at);
+      if (cut == std::string::npos || cut > eol)
+        Rcpp::stop("malformed line %d in the cluster table '%s'", (int)(i + 2), path.c_str());
+      std::string field = data.substr(at, cut - at);
+      num[j] = field == "NA" ? NA_REAL : std::strtod(field.c_str(), nullptr);
+      at = cut + 1;
+    }
+    if (num[0] > INT_MAX) Rcpp::stop("cluster number too large for an R integer");
+    cluster[i] = (int)num[0];
+    size[i] = num[1];
+    internal[i] = num[2];
+    external[i] = num[3];
+    density[i] = num[4];
+    SET_STRING_ELT(rep, i, make_name(data.data() + at, eol - at));
+    pos = eol + 1;
+  }
+  return Rcpp::List::create(Rcpp::Named("Cluster") = cluster, Rcpp::Named("Size") = size,
+                            Rcpp::Named("InternalWeight") = internal,
+                            Rcpp::Named("ExternalWeight") = external,
+                            Rcpp::Named("Density") = density,
+                            Rcpp::Named("Representative") = rep);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "exo_clstats.h"
 #include "exo_io.h"
 #include "exo_names.h"
 #include "exo_output.h"
@@ -305,6 +306,25 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
   return EXO_OK;
 }
 
+/* The cluster table (exo_clstats.h) when g->cluster_table asks for it. */
+static exo_status write_table(exo_graph *g, const uint64_t *clusters, char sep,
+                              uint64_t memory_limit, exo_ctx *ctx, exo_cluster_result *res) {
+  if (!g->cluster_table) return EXO_OK;
+  double t0 = now_seconds();
+  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
+  exo_clstats cs;
+  exo_message(ctx, "writing the cluster table (%llu clusters)",
+              (unsigned long long)res->num_clusters);
+  exo_status st = exo_clstats_compute(&csr, g->directed, clusters, res->num_clusters,
+                                      memory_limit, ctx, &cs);
+  if (!st)
+    st = exo_clstats_write(&cs, g->names_path, clusters, g->num_nodes, sep, g->cluster_table,
+                           memory_limit, ctx);
+  exo_clstats_free(&cs);
+  res->seconds_table = now_seconds() - t0;
+  return st;
+}
+
 /* The size statistics and the output file, from renumbered clusters. */
 static exo_status write_clusters(exo_graph *g, const uint64_t *clusters, const char *outfile,
                                  char sep, exo_ctx *ctx, exo_cluster_result *res) {
@@ -356,8 +376,9 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
     res->seconds_refine = now_seconds() - t1;
   }
   if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
+  if (!st) st = write_table(g, lr.labels, sep, p.memory_limit, ctx, res);
   free(lr.labels);
-  res->seconds_output = now_seconds() - t0 - res->seconds_refine;
+  res->seconds_output = now_seconds() - t0 - res->seconds_refine - res->seconds_table;
   return st;
 }
 
@@ -383,8 +404,9 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   t0 = now_seconds();
   st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
   if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
+  if (!st) st = write_table(g, lr.labels, sep, params->memory_limit, ctx, res);
   free(lr.labels);
-  res->seconds_output = now_seconds() - t0;
+  res->seconds_output = now_seconds() - t0 - res->seconds_table;
   return st;
 }
 

@@ -88,6 +88,12 @@ typedef struct exo_graph {
                           stage uses as many */
   exo_sort_stats sort;
   double seconds_parse, seconds_csr;
+  /* Optional, set by the caller: each clustering call (exo_graph_cluster*,
+   * exo_graph_leiden) also writes the cluster table of exo_clstats.h
+   * (size, internal and external weight, density and representative of
+   * every cluster, in one more pass over the graph) to this path, with the
+   * output's separator; NULL = none. The caller keeps the string valid. */
+  const char *cluster_table;
 } exo_graph;
 
 #define EXO_SIZE_BINS 64
@@ -106,6 +112,7 @@ typedef struct exo_cluster_result {
   double quality;          /* Leiden: the objective's value (exo_leiden.h) */
   uint32_t levels;         /* Leiden: levels run over all iterations */
   uint32_t iterations;     /* Leiden: iterations run */
+  double seconds_table;    /* the cluster table (g->cluster_table), if asked */
 } exo_cluster_result;
 
 exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
