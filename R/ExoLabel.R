@@ -721,7 +721,11 @@ make_communities <- function(graph, membership) {
     comm
 }
 
+# Only regular files are opened: a named pipe's first bytes would be
+# consumed (and opening it waits for a writer); pipes and devices count as
+# plain text.
 is_gzip <- function(path) {
+    if (!.exolabel_regular_files(path)) return(FALSE)
     con <- file(path, "rb", raw = TRUE)
     on.exit(close(con))
     magic <- readBin(con, "raw", 2L)

@@ -74,6 +74,8 @@ typedef struct exo_build_options {
 
 typedef struct exo_graph {
   char *tmpdir;
+  int tmpdir_lock;     /* descriptor locking tmpdir as a live run's (see
+                          exo_tempdir_create_run); -1: none */
   char *names_path, *offsets_path, *adj_path;
   uint64_t num_nodes;
   uint64_t num_lines;  /* data lines read (edges in the input) */
