@@ -157,7 +157,7 @@ test_that("the command-line tool writes into a FIFO or a device given to -o, nev
     got <- file.path(d, "got.tsv")
     # the reader starts first; timeouts keep a broken run from hanging
     st <- system2("bash", c("-c", shQuote(sprintf(
-        "timeout 30 cat %s > %s & timeout 30 %s -o %s %s; s=$?; wait; exit $s",
+        "timeout -s KILL 30 cat %s > %s & timeout -s KILL 30 %s -o %s %s; s=$?; wait; exit $s",
         shQuote(fifo), shQuote(got), shQuote(cli_path()), shQuote(fifo), shQuote(f)))))
     expect_equal(st, 0)
     expect_equal(system2("test", c("-p", shQuote(fifo))), 0)
@@ -179,9 +179,9 @@ test_that("an output the tool cannot create fails before standard input is read"
     fifo <- file.path(d, "in.fifo")
     expect_equal(system2("mkfifo", shQuote(fifo)), 0)
     # standard input is a FIFO held open and never written: a run that read
-    # it before checking the output would wait until the timeout (124)
+    # it before checking the output would wait until the timeout (137)
     st <- system2("bash", c("-c", shQuote(sprintf(
-        "exec 3<>%s; timeout 20 %s -o %s < %s",
+        "exec 3<>%s; timeout -s KILL 20 %s -o %s < %s",
         shQuote(fifo), shQuote(cli_path()), shQuote(file.path(d, "missing", "out.tsv")),
         shQuote(fifo)))), stderr = FALSE)
     expect_equal(st, 4)
