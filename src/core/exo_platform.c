@@ -809,6 +809,11 @@ static int is_dead_run(const char *dir, const char *host, int *lock_fd) {
       text[k] = 0;
       size_t m = strlen(TEMPLOCK_MAGIC);
       dead = strncmp(text, TEMPLOCK_MAGIC, m) == 0 && strstr(text + m, host) != NULL;
+      /* never this process's own (where flock is emulated with per-process
+       * fcntl locks, as on NFS, its own lock would not conflict) */
+      char own[64];
+      snprintf(own, sizeof own, "\npid %llu\n", (unsigned long long)getpid());
+      if (strstr(text, own)) dead = 0;
       /* still the marker in that directory (not replaced meanwhile) */
       dead = dead && lstat(path, &lst) == 0 && lst.st_dev == st.st_dev &&
              lst.st_ino == st.st_ino;

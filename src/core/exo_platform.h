@@ -124,9 +124,9 @@ int exo_remove_dir(const char *dir);
  * `base`. A directory is removed only when all of these hold: its name is
  * "exolabel-" and 6 letters or digits; it is a real directory (not a link)
  * owned by this user; it holds a regular-file marker with the marker text
- * naming this host; and its lock can be taken at once (no live process, in
- * this process or another, holds it; an owner on another host is never
- * judged). Inside it, files, links and nested directories are removed
+ * naming this host and not this process; and its lock can be taken at once
+ * (no live process, in this process or another, holds it; an owner on
+ * another host is never judged). Inside it, files, links and nested directories are removed
  * without following links. Returns the number of directories removed. */
 #define EXO_TEMPLOCK_NAME "exolabel.lock"
 #if defined(_WIN32)
