@@ -43,6 +43,10 @@
 #' invalid UTF-8 and names of 1 MiB and more are kept exactly. Paths are
 #' used as given: a Windows-style path with backslashes is not translated.
 #'
+#' Named pipes (FIFOs, `/dev/stdin`) are read as a stream, once: nothing
+#' is read from them before the run (the disk-space check guesses their size
+#' as zero and does not look inside them for gzip's signature).
+#'
 #' An input without any edge line (an empty file, only blank lines, only a
 #' header) gives an empty result with a warning; when every edge has a
 #' weight of zero or below, every node is its own cluster, with a warning.
@@ -426,7 +430,16 @@
 #' (for files the number of edges is guessed from their size; set
 #' `options(ExoLabel.check_disk = FALSE)` to skip the check). Temporary files go to a fresh private
 #' directory inside `tempfiledir` that is removed when the call ends,
-#' whether it succeeds, fails or is interrupted.
+#' whether it succeeds, fails or is interrupted. A run killed outright
+#' (`SIGKILL`, the out-of-memory killer, a scheduler's time limit) cannot
+#' remove its directory; the next run in the same `tempfiledir` does: each
+#' run's directory holds a marker file `exolabel.lock` that the run keeps
+#' locked while it lives, and a new run removes the `exolabel-XXXXXX`
+#' directories of this user whose marker names this host and whose lock is
+#' free, never another live run's (on Windows nothing is locked and such
+#' directories are left). The outputs and `tempfiledir` are tried (a
+#' small file created, written and removed) before any input is read, so a
+#' read-only or full directory fails at once rather than after the run.
 #'
 #' @param edgelistfiles The graph: a character vector of paths to edge-list
 #'   files (plain or gzip), read in order into one graph; or an edge list as
@@ -435,7 +448,12 @@
 #'   `Matrix` or base numeric matrix). See In-memory inputs.
 #' @param outfile Path of the output file, or one path per clustering.
 #'   Missing directories are created. Ignored (with a warning) when
-#'   `return_table = TRUE`.
+#'   `return_table = TRUE`. A regular file is written beside it
+#'   (`<outfile>.tmp-XXXXXX`) and renamed over it at the end, so a failed
+#'   run leaves any earlier file as it was; a symbolic link is replaced by
+#'   the new file (its target is not written). A device (`/dev/null`) or a
+#'   named pipe (FIFO) is written into as it is and never replaced; a FIFO
+#'   is waited for until something reads it.
 #' @param mode `"undirected"` (default) or `"directed"`; may be abbreviated.
 #' @param add_self_loops `FALSE`, `TRUE` or a non-negative number: the
 #'   weight cutoff described under Label propagation. A vector runs one
@@ -784,7 +802,11 @@ make_communities <- function(graph, membership) {
     comm
 }
 
+# Only regular files are opened: a named pipe's first bytes would be
+# consumed (and opening it waits for a writer); pipes and devices count as
+# plain text.
 is_gzip <- function(path) {
+    if (!.exolabel_regular_files(path)) return(FALSE)
     con <- file(path, "rb", raw = TRUE)
     on.exit(close(con))
     magic <- readBin(con, "raw", 2L)

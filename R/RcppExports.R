@@ -9,6 +9,10 @@
     .Call(`_ExoLabel_exolabel_free_space`, path)
 }
 
+.exolabel_regular_files <- function(paths) {
+    .Call(`_ExoLabel_exolabel_regular_files`, paths)
+}
+
 .exolabel_read_results <- function(path, sep) {
     .Call(`_ExoLabel_exolabel_read_results`, path, sep)
 }

@@ -29,6 +29,8 @@
 #define EXIT_USAGE EXO_EXIT_USAGE
 #define EXIT_NOMEM EXO_EXIT_NOMEM
 #define EXIT_INTERRUPTED EXO_EXIT_INTERRUPTED
+/* --seed's default: exolabel_mpi's (mpi/exolabel_mpi.c) */
+#define EXO_CLI_DEFAULT_SEED 1
 
 static const char *prog = "exolabel";
 
@@ -42,7 +44,10 @@ static void usage(FILE *f) {
 "\n"
 "Options (the R function's argument in brackets):\n"
 "  -o, --out FILE          write the clusters to FILE (default: standard output)\n"
-"                          [outfile]\n"
+"                          [outfile]; a regular FILE is written beside it and\n"
+"                          renamed over it at the end (a link FILE is replaced,\n"
+"                          its target untouched); a device or a FIFO is written\n"
+"                          into as it is, never replaced\n"
 "  -m, --mode MODE         undirected (default) or directed [mode]\n"
 "  -d, --directed          same as --mode directed\n"
 "      --add-self-loops X  weight cutoff for winning labels, >= 0 (default 0)\n"
@@ -92,7 +97,8 @@ static void usage(FILE *f) {
 "      --threads N         threads for reading, the merges and the output\n"
 "                          (default: all cores); results do not depend on it\n"
 "                          [threads]\n"
-"      --seed N            random seed, 0 <= N < 2^64 (default: from the clock);\n"
+"      --seed N            random seed, 0 <= N < 2^64 (default 1, as exolabel_mpi:\n"
+"                          the same input and options give the same output);\n"
 "                          R's seed is attr(res, \"stats\")$seed\n"
 "  -v, --verbose           progress and statistics on standard error [verbose]\n"
 "      --cluster-table FILE  also write one line per cluster to FILE (\"-\":\n"
@@ -109,7 +115,8 @@ static void usage(FILE *f) {
 "  0    success\n"
 "  2    invalid command line\n"
 "  3    malformed input (the message names file and line) or a hard limit\n"
-"  4    I/O error, including a full disk or an unreadable file\n"
+"  4    I/O error, including a full disk, an unreadable file, or standard\n"
+"       output closed by its reader (a broken pipe, e.g. '| head')\n"
 "  5    out of memory\n"
 "  70   internal error (a bug)\n"
 "  130  interrupted (SIGINT or SIGTERM); temporary files are removed\n");
@@ -236,7 +243,7 @@ static int fail(const exo_ctx *ctx, exo_status st) {
 static exo_status copy_to_stdout(const char *path, exo_ctx *ctx) {
   fflush(stdout); /* before raw writes to its descriptor */
   int fd = exo_open(path, EXO_OPEN_READ);
-  if (fd < 0) return exo_error_errno(&ctx->err, errno, "cannot open", path);
+  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
   size_t cap = (size_t)1 << 20;
   char *buf = malloc(cap);
   if (!buf) {
@@ -247,12 +254,17 @@ static exo_status copy_to_stdout(const char *path, exo_ctx *ctx) {
   for (;;) {
     int64_t k = exo_read(fd, buf, cap);
     if (k < 0) {
-      st = exo_error_errno(&ctx->err, errno, "cannot read", path);
+      st = exo_error_errno(&ctx->err, errno, "read", path);
       break;
     }
     if (k == 0) break;
     if (exo_write_stdout(buf, (size_t)k) != 0) {
-      st = exo_error_errno(&ctx->err, errno, "cannot write", "standard output");
+      if (errno == EPIPE)
+        st = exo_error_set(&ctx->err, EXO_EIO,
+                           "cannot write to standard output: its reader closed the pipe "
+                           "(broken pipe); the output is incomplete");
+      else
+        st = exo_error_errno(&ctx->err, errno, "write to", "standard output");
       break;
     }
   }
@@ -400,12 +412,9 @@ int main(int argc, char **argv) {
       return EXIT_NOMEM;
     }
   }
-  if (!seed_given) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    seed = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec ^ (exo_process_id() << 32);
-    seed &= ((uint64_t)1 << 53) - 1;
-  }
+  /* a fixed default seed, as exolabel_mpi's: pipelines (Snakemake,
+   * Nextflow) get the same output from the same input */
+  if (!seed_given) seed = EXO_CLI_DEFAULT_SEED;
   int to_stdout = !out || !strcmp(out, "-");
   int table_stdout = table && !strcmp(table, "-");
   if (table_stdout && to_stdout)
@@ -482,6 +491,13 @@ int main(int argc, char **argv) {
   exo_graph *g = NULL;
   st = exo_builder_finish(b, &ctx, &g);
   if (st) return fail(&ctx, st);
+  /* the R function's warnings, on standard error */
+  if (g->num_nodes == 0)
+    fprintf(stderr, "%s: warning: the input has no edges (empty, blank or header-only): "
+            "the result is empty\n", prog);
+  else if (g->num_edges == 0)
+    fprintf(stderr, "%s: warning: no edge with a positive weight: every node is its own "
+            "cluster\n", prog);
 
   exo_lp_params p;
   memset(&p, 0, sizeof p);

@@ -444,7 +444,8 @@ int main(int argc, char **argv) {
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   char *tmpdir = NULL;
-  exo_status st = exo_tempdir_create(o.tempdir, &tmpdir, &ctx);
+  int tmpdir_lock = -1; /* dead runs' directories are removed, ours locked */
+  exo_status st = exo_tempdir_create_run(o.tempdir, &tmpdir, &tmpdir_lock, &ctx);
   if (!st) {
     snprintf(g_tmpdir, sizeof g_tmpdir, "%s", tmpdir);
     if (g_rank == 0) snprintf(g_outtmp, sizeof g_outtmp, "%s.mpi-tmp", o.out);
@@ -491,6 +492,7 @@ int main(int argc, char **argv) {
     agreed = res.agreed;
   }
   if (tmpdir) exo_tempdir_remove(tmpdir);
+  exo_tempdir_unlock(tmpdir_lock);
   free(tmpdir);
   g_tmpdir[0] = 0;
   if (st) {

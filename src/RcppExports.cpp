@@ -53,6 +53,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// exolabel_regular_files
+Rcpp::LogicalVector exolabel_regular_files(Rcpp::CharacterVector paths);
+RcppExport SEXP _ExoLabel_exolabel_regular_files(SEXP pathsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type paths(pathsSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_regular_files(paths));
+    return rcpp_result_gen;
+END_RCPP
+}
 // exolabel_read_results
 Rcpp::List exolabel_read_results(std::string path, std::string sep);
 RcppExport SEXP _ExoLabel_exolabel_read_results(SEXP pathSEXP, SEXP sepSEXP) {
@@ -81,6 +92,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 22},
     {"_ExoLabel_exolabel_free_space", (DL_FUNC) &_ExoLabel_exolabel_free_space, 1},
+    {"_ExoLabel_exolabel_regular_files", (DL_FUNC) &_ExoLabel_exolabel_regular_files, 1},
     {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 2},
     {"_ExoLabel_exolabel_read_table", (DL_FUNC) &_ExoLabel_exolabel_read_table, 2},
     {NULL, NULL, 0}

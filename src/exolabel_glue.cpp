@@ -615,6 +615,21 @@ double exolabel_free_space(std::string path) {
   return static_cast<double>(bytes);
 }
 
+// Whether each path names a regular file (links followed): the R side opens
+// only those to look for gzip's magic bytes, never a FIFO or a device, whose
+// bytes would be consumed.
+// [[Rcpp::export(.exolabel_regular_files)]]
+Rcpp::LogicalVector exolabel_regular_files(Rcpp::CharacterVector paths) {
+  Rcpp::LogicalVector out(paths.size());
+  for (R_xlen_t i = 0; i < paths.size(); i++) {
+    uint64_t size = 0;
+    int kind = 0;
+    std::string p = Rcpp::as<std::string>(paths[i]);
+    out[i] = exo_path_stat(p.c_str(), &size, &kind) == 0 && kind == EXO_FILE_REGULAR;
+  }
+  return out;
+}
+
 namespace {
 // Whether [p, p+n) is well-formed UTF-8 (no overlongs, surrogates or > U+10FFFF).
 bool valid_utf8(const unsigned char *p, size_t n) {

@@ -49,8 +49,29 @@ exo_status exo_writer_open_at(exo_writer *w, const char *path, size_t bufsize,
   return writer_open(w, path, bufsize, EXO_OPEN_RDWR, at, ctx);
 }
 
+exo_status exo_writer_open_stream(exo_writer *w, int fd, const char *path, size_t bufsize,
+                                  exo_ctx *ctx) {
+  memset(w, 0, sizeof *w);
+  w->fd = -1;
+  if (bufsize < 4096) bufsize = 4096;
+  w->path = dup_str(path);
+  w->buf = exo_alloc_aligned(bufsize);
+  if (!w->path || !w->buf) {
+    exo_writer_abort(w);
+    exo_close(fd);
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte write buffer", bufsize);
+  }
+  w->cap = bufsize;
+  w->fd = fd;
+  w->stream = 1;
+  return EXO_OK;
+}
+
 /* n bytes at the writer's position (file offset base + offset). */
 static exo_status writer_put(exo_writer *w, const uint8_t *p, size_t n, exo_ctx *ctx) {
+  if (w->stream)
+    return exo_write_all(w->fd, p, n) == 0 ? EXO_OK
+                                           : exo_error_errno(&ctx->err, errno, "write to", w->path);
   return exo_pwrite_full(w->fd, p, n, w->base + w->offset, w->path, ctx);
 }
 
@@ -63,6 +84,7 @@ static exo_status writer_put(exo_writer *w, const uint8_t *p, size_t n, exo_ctx 
  * system has no such call (exo_platform.h). */
 #define EXO_WRITE_BEHIND ((uint64_t)32 << 20)
 static void write_behind(exo_writer *w) {
+  if (w->stream) return;
   if (w->offset - w->wb_started < EXO_WRITE_BEHIND) return;
   if (w->wb_started > w->wb_done)
     exo_writeback_wait(w->fd, w->base + w->wb_done, w->wb_started - w->wb_done);
@@ -348,6 +370,18 @@ exo_status exo_tempdir_create(const char *base, char **out, exo_ctx *ctx) {
   }
   *out = tmpl;
   return EXO_OK;
+}
+
+exo_status exo_tempdir_create_run(const char *base, char **out, int *lock_fd,
+                                  exo_ctx *ctx) {
+  *lock_fd = -1;
+  int gone = exo_clean_stale_tempdirs(base);
+  if (gone > 0)
+    exo_message(ctx, "removed %d temporary director%s left in %s by runs that were killed",
+                gone, gone == 1 ? "y" : "ies", base);
+  exo_status st = exo_tempdir_create(base, out, ctx);
+  if (!st) *lock_fd = exo_tempdir_lock(*out);
+  return st;
 }
 
 int exo_tempdir_remove(const char *dir) { return dir ? exo_remove_dir(dir) : 0; }

@@ -27,6 +27,8 @@ typedef struct exo_writer {
   uint64_t wb_started, wb_done; /* write-behind: writeback started up to /
                                    waited for up to (see exo_io.c) */
   char *path;      /* owned copy, for messages */
+  int stream;      /* writes at the descriptor's position (a FIFO, a
+                      device), not positioned ones */
 } exo_writer;
 
 /* Create or truncate `path` for writing with a `bufsize` byte buffer. */
@@ -37,6 +39,11 @@ exo_status exo_writer_open(exo_writer *w, const char *path, size_t bufsize,
  * fill disjoint parts of one file. Everything else as exo_writer_open. */
 exo_status exo_writer_open_at(exo_writer *w, const char *path, size_t bufsize,
                               uint64_t at, exo_ctx *ctx);
+/* Write to `fd` (open for writing; the writer closes it, also when this
+ * fails) in order, with plain writes: a FIFO or a device such as
+ * /dev/null, where positioned writes do not apply. `path` for messages. */
+exo_status exo_writer_open_stream(exo_writer *w, int fd, const char *path, size_t bufsize,
+                                  exo_ctx *ctx);
 exo_status exo_writer_write(exo_writer *w, const void *data, size_t n,
                             exo_ctx *ctx);
 /* Reserve `n` <= cap bytes in the buffer (flushing first if needed) and
@@ -112,6 +119,15 @@ char *exo_path_join(const char *dir, const char *name);
 /* Create a fresh private directory "<base>/exolabel-XXXXXX"; *out is
  * malloc'd. Two runs never get the same directory. */
 exo_status exo_tempdir_create(const char *base, char **out, exo_ctx *ctx);
+/* The same for a run's own directory: first removes from `base` the
+ * directories that runs killed without cleaning up (SIGKILL, the OOM killer)
+ * left there, then marks and locks the new one (exo_clean_stale_tempdirs,
+ * exo_tempdir_lock in exo_platform.h: only directories of dead runs of this
+ * user on this host, never a live run's). *lock_fd holds the lock (-1 where
+ * locking is not available); after exo_tempdir_remove, pass it to
+ * exo_tempdir_unlock. Directories made by exo_tempdir_create inside a run's
+ * directory need no lock of their own. */
+exo_status exo_tempdir_create_run(const char *base, char **out, int *lock_fd, exo_ctx *ctx);
 /* Remove every regular file in `dir` and then `dir` itself. Best effort:
  * returns 0 when the directory is gone afterwards. */
 int exo_tempdir_remove(const char *dir);

@@ -1,6 +1,7 @@
 /* exo_outcheck.c: see exo_outcheck.h. */
 #include "exo_outcheck.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,53 @@ exo_status exo_check_outputs(const char *const *inputs, size_t ninputs,
   free(res);
   free(priv);
   return st;
+}
+
+/* Create "<prefix>XXXXXX", write a byte, close, remove; 0 or errno. */
+static int probe(const char *prefix) {
+  size_t n = strlen(prefix);
+  char *tmp = malloc(n + 7);
+  if (!tmp) return ENOMEM;
+  memcpy(tmp, prefix, n);
+  memcpy(tmp + n, "XXXXXX", 7);
+  int e = 0;
+  int fd = exo_make_tempfile(tmp);
+  if (fd < 0) {
+    e = errno;
+  } else {
+    if (exo_pwrite(fd, "x", 1, 0) != 1) e = errno ? errno : EIO;
+    if (exo_close(fd) != 0 && !e) e = errno;
+    exo_remove(tmp);
+  }
+  free(tmp);
+  return e;
+}
+
+exo_status exo_probe_outputs(const char *const *outputs, size_t noutputs, const char *tmpdir,
+                             exo_ctx *ctx) {
+  for (size_t i = 0; i < noutputs; i++) {
+    uint64_t size;
+    int kind;
+    if (exo_path_stat(outputs[i], &size, &kind) == 0 && kind == EXO_FILE_OTHER) continue;
+    size_t n = strlen(outputs[i]);
+    char *prefix = malloc(n + 6);
+    if (!prefix) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+    memcpy(prefix, outputs[i], n);
+    memcpy(prefix + n, ".tmp-", 6);
+    errno = 0;
+    int e = probe(prefix);
+    free(prefix);
+    if (e) return exo_error_errno(&ctx->err, e, "create the output file", outputs[i]);
+  }
+  if (tmpdir) {
+    char *prefix = malloc(strlen(tmpdir) + 8);
+    if (!prefix) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+    strcpy(prefix, tmpdir);
+    strcat(prefix, "/probe-");
+    errno = 0;
+    int e = probe(prefix);
+    free(prefix);
+    if (e) return exo_error_errno(&ctx->err, e, "write in the temporary directory", tmpdir);
+  }
+  return EXO_OK;
 }

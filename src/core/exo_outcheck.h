@@ -28,4 +28,16 @@ exo_status exo_check_outputs(const char *const *inputs, size_t ninputs,
                              const char *const *outputs, size_t noutputs,
                              const char *private_dir, exo_ctx *ctx);
 
+/* Whether the outputs and the temporary directory can be written, before
+ * any work: for each output, a file "<output>.tmp-XXXXXX" is created beside
+ * it (where the writer's temporary file will go), one byte is written to
+ * it and it is removed; the same in `tmpdir` (NULL: not probed). So a
+ * read-only, missing or full directory fails at once with EXO_EIO or
+ * EXO_ENOSPC and a message naming the output, instead of after the run.
+ * Outputs that exist and are neither regular files nor directories (a
+ * device, a FIFO: written in place, see exo_output.h) are not probed.
+ * Leaves nothing behind. */
+exo_status exo_probe_outputs(const char *const *outputs, size_t noutputs, const char *tmpdir,
+                             exo_ctx *ctx);
+
 #endif

@@ -335,6 +335,41 @@ static exo_status write_parallel(const char *names_path, const uint64_t *cluster
   return s;
 }
 
+/* Open the existing special file `path` (a FIFO, a device) for writing. A
+ * FIFO nobody reads yet is waited for, polling for interrupts. */
+static exo_status open_special(const char *path, int *fd, exo_ctx *ctx) {
+  int told = 0;
+  for (;;) {
+    *fd = exo_open(path, EXO_OPEN_STREAM);
+    if (*fd >= 0) return EXO_OK;
+    if (errno != ENXIO) return exo_error_errno(&ctx->err, errno, "open for writing", path);
+    if (!told) exo_message(ctx, "waiting for a reader of the FIFO '%s'", path);
+    told = 1;
+    exo_status s = exo_poll(ctx);
+    if (s) return s;
+    exo_sleep_ms(20);
+  }
+}
+
+/* The lines written straight into a special file, in order, one thread. */
+static exo_status write_special(const char *names_path, const uint64_t *clusters, uint64_t n,
+                                char sep, const char *out_path, exo_ctx *ctx) {
+  exo_reader r;
+  exo_writer w;
+  memset(&r, 0, sizeof r);
+  memset(&w, 0, sizeof w);
+  r.fd = w.fd = -1;
+  int fd = -1;
+  exo_status s = exo_reader_open(&r, names_path, OUT_READ_BUF, 0, UINT64_MAX, 0, ctx);
+  if (!s) s = open_special(out_path, &fd, ctx);
+  if (!s) s = exo_writer_open_stream(&w, fd, out_path, OUT_WRITE_BUF, ctx);
+  if (!s) s = write_lines(&r, &w, clusters, n, sep, names_path, ctx);
+  exo_reader_close(&r);
+  if (!s) s = exo_writer_close(&w, ctx);
+  exo_writer_abort(&w); /* no-op after a close */
+  return s;
+}
+
 /* Contract: writes n lines "<name><sep><cluster>\n", names streamed from
  * names_path, to out_path via a same-directory temporary renamed at the end.
  * On any error nothing is left behind and out_path is untouched. */
@@ -347,6 +382,12 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
     return EXO_FAIL(ctx, EXO_EARG, "the output separator cannot be a newline");
   exo_status s = exo_poll(ctx);
   if (s) return s;
+  /* a device or a FIFO (links followed) is written into as it is: a file
+   * renamed over it would replace the device node itself */
+  uint64_t osize = 0;
+  int okind = 0;
+  if (exo_path_stat(out_path, &osize, &okind) == 0 && okind == EXO_FILE_OTHER)
+    return write_special(names_path, clusters, n, sep, out_path, ctx);
 
   size_t plen = strlen(out_path);
   char *tmp = malloc(plen + sizeof ".tmp-XXXXXX");

@@ -5,7 +5,12 @@
  * from the names file (exo_names.h: "<name>\n" in id order) and lines are
  * formatted by hand into a large buffer. The text goes to a temporary file
  * beside `out_path` that is renamed over it at the end, so a failed run
- * leaves no partial output. */
+ * leaves no partial output. When `out_path` is a symbolic link to a regular
+ * file, the link itself is replaced (its target is never written). When it
+ * names an existing file that is neither regular nor a directory (a device
+ * such as /dev/null, a FIFO; links followed), the lines are written into it
+ * in order by one thread, and it is never replaced or removed; a FIFO
+ * without a reader is waited for (interrupts are polled). */
 #ifndef EXO_OUTPUT_H
 #define EXO_OUTPUT_H
 

@@ -121,12 +121,15 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->opt.files = NULL;
   b->opt.nfiles = 0;
   b->g = g;
+  g->tmpdir_lock = -1;
   g->directed = opt->directed;
   g->threads = opt->parse.threads > 1 ? opt->parse.threads : 1;
   b->t0 = now_seconds();
 
-  st = exo_tempdir_create(opt->tempdir_base, &g->tmpdir, ctx);
+  st = exo_tempdir_create_run(opt->tempdir_base, &g->tmpdir, &g->tmpdir_lock, ctx);
   if (!st) st = exo_check_outputs(NULL, 0, opt->outputs, opt->noutputs, g->tmpdir, ctx);
+  /* a read-only or full directory fails now, not after the whole run */
+  if (!st) st = exo_probe_outputs(opt->outputs, opt->noutputs, g->tmpdir, ctx);
   if (st) goto fail;
   g->names_path = exo_path_join(g->tmpdir, "names.txt");
   g->offsets_path = exo_path_join(g->tmpdir, "csr.offsets");
@@ -413,6 +416,7 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
 void exo_graph_free(exo_graph *g) {
   if (!g) return;
   if (g->tmpdir) exo_tempdir_remove(g->tmpdir);
+  exo_tempdir_unlock(g->tmpdir_lock);
   free(g->tmpdir);
   free(g->names_path);
   free(g->offsets_path);

@@ -9,6 +9,13 @@
  * returns a status; on failure the context's error holds the message and
  * the files of that call are gone (a failed build leaves no directory).
  *
+ * Before anything is read, creating the builder (1) removes from
+ * tempdir_base the directories of runs that were killed (exo_tempdir_create_run
+ * in exo_io.h: the private directory is marked and locked for the run's
+ * life), and (2) tries the outputs and the new directory with a small file
+ * (exo_probe_outputs in exo_outcheck.h), so an unwritable or full directory
+ * fails at once.
+ *
  * The builder is the push form of exo_graph_build() for hosts that hold the
  * edges themselves (an R data.frame, a sparse matrix, another program):
  * create it, add files, nodes and edges in any mix and order, then finish it
@@ -74,6 +81,8 @@ typedef struct exo_build_options {
 
 typedef struct exo_graph {
   char *tmpdir;
+  int tmpdir_lock;     /* descriptor locking tmpdir as a live run's (see
+                          exo_tempdir_create_run); -1: none */
   char *names_path, *offsets_path, *adj_path;
   uint64_t num_nodes;
   uint64_t num_lines;  /* data lines read (edges in the input) */

@@ -116,6 +116,7 @@ int exo_open(const char *path, int how) {
   case EXO_OPEN_RDWR: access = GENERIC_READ | GENERIC_WRITE; crt = _O_RDWR; break;
   case EXO_OPEN_CREATE: access = GENERIC_WRITE; disp = CREATE_ALWAYS; crt = _O_WRONLY; break;
   case EXO_OPEN_EXCL: access = GENERIC_WRITE; disp = CREATE_NEW; crt = _O_WRONLY; break;
+  case EXO_OPEN_STREAM: access = GENERIC_WRITE; crt = _O_WRONLY; break;
   default: flags |= FILE_FLAG_BACKUP_SEMANTICS; break; /* lets a directory open, to be told apart */
   }
   /* not inheritable (NULL security attributes); others may read, write and
@@ -185,6 +186,34 @@ int exo_write_stdout(const void *buf, size_t n) {
     p += k;
     n -= (size_t)k;
   }
+  return 0;
+}
+
+int exo_write_all(int fd, const void *buf, size_t n) {
+  HANDLE h = handle_of(fd);
+  if (h == INVALID_HANDLE_VALUE) return -1;
+  const char *p = buf;
+  while (n > 0) {
+    DWORD put = 0;
+    if (!WriteFile(h, p, (DWORD)(n > IO_CHUNK ? IO_CHUNK : n), &put, NULL)) return fail_win();
+    p += put;
+    n -= put;
+  }
+  return 0;
+}
+
+void exo_sleep_ms(unsigned ms) { Sleep(ms); }
+
+/* No lock primitive is used on Windows: directories stay unmarked and are
+ * never cleaned (exo_platform.h). */
+int exo_tempdir_lock(const char *dir) {
+  (void)dir;
+  errno = ENOSYS;
+  return -1;
+}
+void exo_tempdir_unlock(int fd) { (void)fd; }
+int exo_clean_stale_tempdirs(const char *base) {
+  (void)base;
   return 0;
 }
 
@@ -479,6 +508,7 @@ void exo_args_utf8(int *argc, char ***argv) {
  * ==================================================================== */
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h> /* flock: Linux, the BSDs, macOS */
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -498,11 +528,21 @@ int exo_open(const char *path, int how) {
   case EXO_OPEN_RDWR: flags = O_RDWR; break;
   case EXO_OPEN_CREATE: flags = O_WRONLY | O_CREAT | O_TRUNC; break;
   case EXO_OPEN_EXCL: flags = O_WRONLY | O_CREAT | O_EXCL; break;
+  case EXO_OPEN_STREAM: flags = O_WRONLY | O_NONBLOCK; break;
   default: break;
   }
   int fd;
   do fd = open(path, flags | O_CLOEXEC, 0666); /* the umask applies */
   while (fd < 0 && errno == EINTR);
+  if (fd >= 0 && how == EXO_OPEN_STREAM) { /* writes block as usual */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl == -1 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+      int e = errno;
+      close(fd);
+      errno = e;
+      return -1;
+    }
+  }
   return fd;
 }
 
@@ -547,6 +587,24 @@ int exo_write_stdout(const void *buf, size_t n) {
     n -= (size_t)k;
   }
   return 0;
+}
+
+int exo_write_all(int fd, const void *buf, size_t n) {
+  const char *p = buf;
+  while (n > 0) {
+    ssize_t k = write(fd, p, n > IO_CHUNK ? IO_CHUNK : n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return -1;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+void exo_sleep_ms(unsigned ms) {
+  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
 }
 
 static void kind_of(const struct stat *st, uint64_t *size, int *kind) {
@@ -635,6 +693,167 @@ int exo_remove_dir(const char *dir) {
   }
   if (rmdir(dir) == 0 || errno == ENOENT) return 0;
   return -1;
+}
+
+/* ---- temporary directories of dead runs (see exo_platform.h) ---------- */
+
+#define TEMPLOCK_MAGIC "exolabel temporary directory\n"
+
+/* "host <name>\n" of this machine into buf; 0 or -1. */
+static int host_line(char *buf, size_t cap) {
+  char h[256];
+  if (gethostname(h, sizeof h - 1) != 0) return -1;
+  h[sizeof h - 1] = 0;
+  int k = snprintf(buf, cap, "host %s\n", h);
+  return k > 0 && (size_t)k < cap ? 0 : -1;
+}
+
+static char *join2(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  char *p = malloc(a + b + 2);
+  if (!p) return NULL;
+  memcpy(p, dir, a);
+  p[a] = '/';
+  memcpy(p + a + 1, name, b + 1);
+  return p;
+}
+
+int exo_tempdir_lock(const char *dir) {
+  char host[300];
+  if (host_line(host, sizeof host) != 0) return -1;
+  char *path = join2(dir, EXO_TEMPLOCK_NAME);
+  if (!path) return -1;
+  int fd;
+  do fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    free(path);
+    return -1;
+  }
+  /* the lock first, then the text: a marker that reads complete is locked
+   * by its owner, or the owner is gone (a cleaner may hold the lock for a
+   * moment while it reads an empty marker: wait for it) */
+  int r;
+  do r = flock(fd, LOCK_EX);
+  while (r != 0 && errno == EINTR);
+  char text[400];
+  int k = snprintf(text, sizeof text, "%spid %llu\n%s", TEMPLOCK_MAGIC,
+                   (unsigned long long)getpid(), host);
+  if (r != 0 || k <= 0 || (size_t)k >= sizeof text || exo_write_all(fd, text, (size_t)k) != 0) {
+    int e = errno;
+    close(fd);
+    unlink(path); /* unmarked: never cleaned by another run */
+    free(path);
+    errno = e;
+    return -1;
+  }
+  free(path);
+  return fd;
+}
+
+void exo_tempdir_unlock(int fd) {
+  if (fd >= 0) close(fd);
+}
+
+/* "exolabel-" and 6 letters or digits (exo_tempdir_create's names). */
+static int stale_name(const char *name) {
+  if (strncmp(name, "exolabel-", 9) != 0 || strlen(name) != 15) return 0;
+  for (int i = 9; i < 15; i++) {
+    char c = name[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return 0;
+  }
+  return 1;
+}
+
+/* Remove what `dir` holds, links not followed, nested directories to a
+ * depth of 8; `keep` (a name) is left. */
+static void remove_contents(const char *dir, const char *keep, int depth) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    if (keep && !strcmp(e->d_name, keep)) continue;
+    char *p = join2(dir, e->d_name);
+    if (!p) continue;
+    struct stat st;
+    if (lstat(p, &st) == 0) {
+      if (S_ISDIR(st.st_mode)) {
+        if (depth < 8) {
+          remove_contents(p, NULL, depth + 1);
+          rmdir(p);
+        }
+      } else {
+        unlink(p);
+      }
+    }
+    free(p);
+  }
+  closedir(d);
+}
+
+/* Whether `dir` (a candidate by name) is a dead run's: see the header. On
+ * success the lock is held through *lock_fd. */
+static int is_dead_run(const char *dir, const char *host, int *lock_fd) {
+  struct stat st, lst;
+  if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) return 0;
+  char *path = join2(dir, EXO_TEMPLOCK_NAME);
+  if (!path) return 0;
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  int dead = 0;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+      flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    char text[512];
+    ssize_t k = pread(fd, text, sizeof text - 1, 0);
+    if (k > 0) {
+      text[k] = 0;
+      size_t m = strlen(TEMPLOCK_MAGIC);
+      dead = strncmp(text, TEMPLOCK_MAGIC, m) == 0 && strstr(text + m, host) != NULL;
+      /* never this process's own (where flock is emulated with per-process
+       * fcntl locks, as on NFS, its own lock would not conflict) */
+      char own[64];
+      snprintf(own, sizeof own, "\npid %llu\n", (unsigned long long)getpid());
+      if (strstr(text, own)) dead = 0;
+      /* still the marker in that directory (not replaced meanwhile) */
+      dead = dead && lstat(path, &lst) == 0 && lst.st_dev == st.st_dev &&
+             lst.st_ino == st.st_ino;
+    }
+  }
+  free(path);
+  if (dead) {
+    *lock_fd = fd;
+    return 1;
+  }
+  if (fd >= 0) close(fd);
+  return 0;
+}
+
+int exo_clean_stale_tempdirs(const char *base) {
+  char host[300];
+  host[0] = '\n'; /* the whole line "\nhost <name>\n" must match */
+  if (!base || host_line(host + 1, sizeof host - 1) != 0) return 0;
+  DIR *d = opendir(base);
+  if (!d) return 0;
+  int removed = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (!stale_name(e->d_name)) continue;
+    char *dir = join2(base, e->d_name);
+    if (!dir) continue;
+    int fd = -1;
+    if (is_dead_run(dir, host, &fd)) {
+      /* the marker goes last: until then the directory stays recognisable */
+      remove_contents(dir, EXO_TEMPLOCK_NAME, 0);
+      char *lock = join2(dir, EXO_TEMPLOCK_NAME);
+      if (lock) unlink(lock);
+      free(lock);
+      if (rmdir(dir) == 0) removed++;
+      close(fd);
+    }
+    free(dir);
+  }
+  closedir(d);
+  return removed;
 }
 
 void exo_hint_sequential(int fd, uint64_t off, uint64_t len) {

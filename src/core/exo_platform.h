@@ -55,7 +55,11 @@
 enum { EXO_OPEN_READ = 0,   /* read only */
        EXO_OPEN_RDWR = 1,   /* read and write an existing file */
        EXO_OPEN_CREATE = 2, /* write only; create or truncate (mode 0666 less umask) */
-       EXO_OPEN_EXCL = 3 }; /* write only; create, fail with EEXIST if it exists */
+       EXO_OPEN_EXCL = 3,   /* write only; create, fail with EEXIST if it exists */
+       EXO_OPEN_STREAM = 4 }; /* write only to an existing file (a device, a
+                               * FIFO), never created or truncated; on POSIX a
+                               * FIFO without a reader fails at once with ENXIO
+                               * instead of blocking (the caller may retry) */
 /* Descriptor, or -1 and errno. "/dev/stdin" names standard input on
  * Windows too (read only; closing the descriptor leaves fd 0 open). */
 int exo_open(const char *path, int how);
@@ -72,6 +76,11 @@ int64_t exo_pwrite(int fd, const void *buf, size_t n, uint64_t off);
  * Windows). The caller flushes stdio's stdout first: the core never touches
  * stdio streams (R CMD check reports code that does). */
 int exo_write_stdout(const void *buf, size_t n);
+/* Write all n bytes at the descriptor's own position (pipes, FIFOs and
+ * devices, which have no offsets); retries EINTR and short writes. */
+int exo_write_all(int fd, const void *buf, size_t n);
+/* Sleep about `ms` milliseconds. */
+void exo_sleep_ms(unsigned ms);
 
 enum { EXO_FILE_REGULAR = 1, EXO_FILE_DIR = 2, EXO_FILE_OTHER = 3 };
 int exo_fd_stat(int fd, uint64_t *size, int *kind);
@@ -96,6 +105,38 @@ int exo_make_tempdir(char *tmpl);
 int exo_make_tempfile(char *tmpl);
 /* Remove every regular file in `dir`, then `dir`; 0 when it is gone. */
 int exo_remove_dir(const char *dir);
+
+/* ---- temporary directories of dead runs ------------------------------- */
+/* A run's private directory "exolabel-XXXXXX" holds the marker file
+ * EXO_TEMPLOCK_NAME, locked (flock, exclusive) by the run for its whole
+ * life; the marker names the owner's process id and host. A run killed with
+ * SIGKILL cannot remove its directory, but its lock goes with the process.
+ * Where the lock primitive does not exist (Windows; EXO_TEMPLOCK_SUPPORTED 0)
+ * nothing is locked and nothing is ever cleaned.
+ *
+ * exo_tempdir_lock: create the marker in `dir` (the directory just made by
+ * exo_make_tempdir), lock it, then write its contents. Returns the
+ * descriptor holding the lock (close it with exo_tempdir_unlock after the
+ * directory is removed), or -1 when locking is not available: the directory
+ * is then unmarked and never taken for a dead run's.
+ *
+ * exo_clean_stale_tempdirs: remove the directories of dead runs from
+ * `base`. A directory is removed only when all of these hold: its name is
+ * "exolabel-" and 6 letters or digits; it is a real directory (not a link)
+ * owned by this user; it holds a regular-file marker with the marker text
+ * naming this host and not this process; and its lock can be taken at once
+ * (no live process, in this process or another, holds it; an owner on
+ * another host is never judged). Inside it, files, links and nested directories are removed
+ * without following links. Returns the number of directories removed. */
+#define EXO_TEMPLOCK_NAME "exolabel.lock"
+#if defined(_WIN32)
+#define EXO_TEMPLOCK_SUPPORTED 0
+#else
+#define EXO_TEMPLOCK_SUPPORTED 1
+#endif
+int exo_tempdir_lock(const char *dir);
+void exo_tempdir_unlock(int fd);
+int exo_clean_stale_tempdirs(const char *base);
 
 /* ---- hints (no-ops where the system has no such call) ------------------ */
 /* The range (len 0: to the end) will be read front to back / soon

@@ -1,10 +1,14 @@
 /* test_io.c: buffered writer/reader, temp directories, status messages. */
 #include <check.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <sys/wait.h>
+#endif
 
 #include "exo_io.h"
 #include "exo_fmt.h"
@@ -216,6 +220,109 @@ END_TEST
 
 /* Big buffers: contents survive resizing within and across the mapping
  * threshold; aligned ones are aligned and zeroed. */
+
+#ifndef _WIN32
+/* A child that makes a run directory (with a file and a nested directory,
+ * as the pipeline and Leiden do), sends its path through `fd` and waits to
+ * be killed (alarm: never outlives the test). */
+static pid_t start_run(const char *base, char *path, size_t cap) {
+  int p[2];
+  ck_assert_int_eq(pipe(p), 0);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    alarm(60);
+    close(p[0]);
+    exo_ctx c;
+    exo_ctx_init(&c);
+    char *d = NULL, *nested = NULL;
+    int lock = -1;
+    if (exo_tempdir_create_run(base, &d, &lock, &c) != EXO_OK || lock < 0) _exit(2);
+    free(tu_write_text(d, "csr.adjacency", "0123456789"));
+    if (exo_tempdir_create(d, &nested, &c) != EXO_OK) _exit(3);
+    free(tu_write_text(nested, "level1", "x"));
+    if (write(p[1], d, strlen(d) + 1) < 0) _exit(4);
+    close(p[1]);
+    for (;;) pause();
+  }
+  close(p[1]);
+  size_t k = 0;
+  ssize_t r;
+  while (k < cap - 1 && (r = read(p[0], path + k, cap - 1 - k)) > 0) {
+    k += (size_t)r;
+    if (path[k - 1] == 0) break;
+  }
+  path[k] = 0;
+  close(p[0]);
+  ck_assert_msg(k > 0 && path[0], "the child could not make its run directory");
+  return pid;
+}
+
+static int is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Issue 24 item 4: a run killed with SIGKILL leaves its directory; the next
+ * run in the same base removes it, and nothing else: not a live run's
+ * (another process's or this process's), not a directory without the
+ * marker, not one whose marker names another host. */
+START_TEST(dead_runs_directories_are_removed) {
+  char *base = tu_mkdtemp();
+  char dead[4096], live[4096];
+  pid_t a = start_run(base, dead, sizeof dead);
+  pid_t b = start_run(base, live, sizeof live);
+  ck_assert(is_dir(dead) && is_dir(live));
+  kill(a, SIGKILL);
+  int status;
+  ck_assert_int_eq(waitpid(a, &status, 0), a);
+  ck_assert(is_dir(dead)); /* SIGKILL: nothing cleaned */
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  char *mine = NULL, *next = NULL;
+  int mine_lock = -1, next_lock = -1;
+  ck_assert_int_eq(exo_tempdir_create_run(base, &mine, &mine_lock, &ctx), EXO_OK);
+  /* decoys: the name without a marker; a marker of another host */
+  char *plain = tu_path(base, "exolabel-AbC123");
+  ck_assert_int_eq(mkdir(plain, 0700), 0);
+  free(tu_write_text(plain, "data", "x"));
+  char *other = tu_path(base, "exolabel-zzzzzz");
+  ck_assert_int_eq(mkdir(other, 0700), 0);
+  free(tu_write_text(other, EXO_TEMPLOCK_NAME,
+                     "exolabel temporary directory\npid 1\nhost no-such-host.invalid\n"));
+  char *file = tu_write_text(base, "exolabel-qqqqqq", "not a directory");
+  /* the next run */
+  ck_assert_int_eq(exo_tempdir_create_run(base, &next, &next_lock, &ctx), EXO_OK);
+  ck_assert_msg(!is_dir(dead), "the killed run's directory %s is still there", dead);
+  ck_assert(is_dir(live));
+  ck_assert(is_dir(mine));
+  ck_assert(is_dir(plain));
+  ck_assert(is_dir(other));
+  ck_assert_int_eq(access(file, F_OK), 0);
+  char *f = tu_path(live, "csr.adjacency");
+  ck_assert_int_eq(access(f, F_OK), 0); /* the live run's files untouched */
+  free(f);
+  /* once the other run is killed too, a run removes its directory as well */
+  kill(b, SIGKILL);
+  ck_assert_int_eq(waitpid(b, &status, 0), b);
+  ck_assert_int_eq(exo_clean_stale_tempdirs(base), 1);
+  ck_assert(!is_dir(live));
+  ck_assert(is_dir(mine) && is_dir(next));
+  ck_assert_int_eq(exo_tempdir_remove(mine), 0);
+  exo_tempdir_unlock(mine_lock);
+  ck_assert_int_eq(exo_tempdir_remove(next), 0);
+  exo_tempdir_unlock(next_lock);
+  free(mine);
+  free(next);
+  free(plain);
+  free(other);
+  free(file);
+  tu_rmdir(base);
+  free(base);
+}
+END_TEST
+#endif
+
 START_TEST(big_buffers) {
   const size_t mib = (size_t)1 << 20;
   uint8_t *p = exo_big_alloc(2 * mib);
@@ -372,6 +479,9 @@ Suite *io_suite(void) {
   tcase_add_test(tc, first_error_wins);
   tcase_add_test(tc, poll_reports_interrupt);
   tcase_add_test(tc, tempdirs_are_unique_and_removed);
+#ifndef _WIN32
+  tcase_add_test(tc, dead_runs_directories_are_removed);
+#endif
   tcase_add_test(tc, big_buffers);
   tcase_add_test(tc, fmt_and_rng);
   tcase_add_test(tc, punching_reader_releases_blocks);

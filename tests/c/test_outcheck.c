@@ -181,6 +181,94 @@ START_TEST(pipeline_refuses_before_reading) {
 }
 END_TEST
 
+
+/* Issue 24 item 3: an output that cannot be created fails when the builder
+ * is created, before any input is read, and the probe leaves nothing. */
+START_TEST(unwritable_output_fails_before_reading) {
+  char *dir = tu_mkdtemp();
+  char *tmp = tu_path(dir, "tmp");
+  ck_assert_int_eq(mkdir(tmp, 0700), 0);
+  char *in = tu_write_text(dir, "edges.tsv", EDGES);
+  char *bad1 = tu_path(dir, "missing/out.tsv");   /* no such directory */
+  char *bad2 = tu_path(dir, "edges.tsv/out.tsv"); /* the "directory" is a file */
+  char *good = tu_path(dir, "out.tsv");
+  const char *cases[2] = {bad1, bad2};
+  for (int i = 0; i < 2; i++) {
+    const char *outs[2] = {good, cases[i]};
+    exo_build_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.outputs = outs;
+    opt.noutputs = 2;
+    opt.parse.sep = '\t';
+    opt.tempdir_base = tmp;
+    opt.memory_limit = 8u << 20;
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_builder *b = NULL;
+    ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_EIO);
+    ck_assert_ptr_null(b);
+    ck_assert_msg(strstr(ctx.err.msg, cases[i]) != NULL, "message: %s", ctx.err.msg);
+    ck_assert_int_eq(tu_count_entries(tmp), 0);
+    ck_assert_int_eq(tu_count_entries(dir), 2); /* tmp and edges.tsv: no probe left */
+  }
+  /* a writable output passes and leaves nothing either */
+  const char *outs[1] = {good};
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_probe_outputs(outs, 1, tmp, &ctx), EXO_OK);
+  ck_assert_int_eq(tu_count_entries(dir), 2);
+  ck_assert_int_eq(tu_count_entries(tmp), 0);
+  free(good); free(bad1); free(bad2); free(in); free(tmp);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+#if defined(__linux__)
+/* A read-only and a full file system (private tmpfs mounts: root only, and
+ * only where mounting is allowed; otherwise skipped with a message). */
+START_TEST(readonly_and_full_filesystems_fail_early) {
+  char *dir = tu_mkdtemp();
+  char *mnt = tu_path(dir, "mnt");
+  ck_assert_int_eq(mkdir(mnt, 0700), 0);
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "mount -t tmpfs -o size=64k tmpfs '%s' 2>/dev/null", mnt);
+  if (geteuid() != 0 || system(cmd) != 0) {
+    fprintf(stderr, "readonly_and_full_filesystems_fail_early: cannot mount a tmpfs "
+                    "(needs root and mount rights): skipped\n");
+    tu_rmdir(dir);
+    free(mnt);
+    free(dir);
+    return;
+  }
+  char *out = tu_path(mnt, "out.tsv");
+  const char *outs[1] = {out};
+  exo_ctx ctx;
+  /* full: fill it up */
+  snprintf(cmd, sizeof cmd, "dd if=/dev/zero of='%s/fill' bs=4k 2>/dev/null", mnt);
+  (void)system(cmd);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_probe_outputs(outs, 1, NULL, &ctx), EXO_ENOSPC);
+  ck_assert_msg(strstr(ctx.err.msg, out) != NULL, "message: %s", ctx.err.msg);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_probe_outputs(NULL, 0, mnt, &ctx), EXO_ENOSPC);
+  ck_assert_int_eq(tu_count_entries(mnt), 1); /* only the filler */
+  /* read-only */
+  snprintf(cmd, sizeof cmd, "rm -f '%s/fill' && mount -o remount,ro '%s'", mnt, mnt);
+  ck_assert_int_eq(system(cmd), 0);
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_probe_outputs(outs, 1, NULL, &ctx), EXO_EIO);
+  ck_assert_msg(strstr(ctx.err.msg, "Read-only") != NULL, "message: %s", ctx.err.msg);
+  snprintf(cmd, sizeof cmd, "umount '%s'", mnt);
+  ck_assert_int_eq(system(cmd), 0);
+  free(out);
+  free(mnt);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+#endif
+
 Suite *outcheck_suite(void) {
   Suite *s = suite_create("outcheck");
   TCase *tc = tcase_create("core");
@@ -188,6 +276,10 @@ Suite *outcheck_suite(void) {
   tcase_add_test(tc, outputs_clashing_with_each_other);
   tcase_add_test(tc, output_inside_the_private_directory);
   tcase_add_test(tc, pipeline_refuses_before_reading);
+  tcase_add_test(tc, unwritable_output_fails_before_reading);
+#if defined(__linux__)
+  tcase_add_test(tc, readonly_and_full_filesystems_fail_early);
+#endif
   suite_add_tcase(s, tc);
   return s;
 }

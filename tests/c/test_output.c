@@ -7,6 +7,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifndef _WIN32
+#ifdef __linux__
+#include <sys/sysmacros.h> /* makedev */
+#endif
+#include <sys/wait.h>
+#endif
 
 #include "exo_fmt.h"
 #include "exo_io.h"
@@ -135,6 +141,98 @@ START_TEST(write_zero_nodes) {
   free(dir);
 }
 END_TEST
+
+
+#ifndef _WIN32
+/* Issue 24 item 1: an output that is a device node or a FIFO is written into
+ * as it is, never replaced by a regular file renamed over it. A private
+ * copy of /dev/null is made with mknod (root only); never the real one. */
+START_TEST(special_outputs_written_in_place) {
+  char *dir = tu_mkdtemp();
+  char *np = tu_write_text(dir, "names.txt", "a\nb\nc\n");
+  const uint64_t cl[] = {1, 2, 1};
+  const char *want = "a\t1\nb\t2\nc\t1\n";
+  exo_ctx ctx;
+  struct stat st;
+  if (geteuid() == 0) {
+    char *dev = tu_path(dir, "null");
+    ck_assert_int_eq(mknod(dev, S_IFCHR | 0666, makedev(1, 3)), 0);
+    exo_ctx_init(&ctx);
+    ck_assert_int_eq(exo_output_write(np, cl, 3, '\t', dev, 4, &ctx), EXO_OK);
+    ck_assert_int_eq(lstat(dev, &st), 0);
+    ck_assert_msg(S_ISCHR(st.st_mode), "the device node was replaced");
+    ck_assert_int_eq(tu_count_entries(dir), 2); /* names.txt and null: no temporary */
+    unlink(dev);
+    free(dev);
+  } else {
+    fprintf(stderr, "special_outputs_written_in_place: not root, the mknod part is skipped\n");
+  }
+  /* a FIFO: a child reads it (alarm: never hangs) into a regular file */
+  char *fifo = tu_path(dir, "fifo");
+  char *got = tu_path(dir, "got.txt");
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    alarm(20);
+    FILE *in = fopen(fifo, "rb"), *out = fopen(got, "wb");
+    if (!in || !out) _exit(2);
+    int c;
+    while ((c = fgetc(in)) != EOF) fputc(c, out);
+    fclose(out);
+    _exit(0);
+  }
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, 3, '\t', fifo, 4, &ctx), EXO_OK);
+  int status = 0;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the FIFO's reader failed");
+  ck_assert_int_eq(lstat(fifo, &st), 0);
+  ck_assert_msg(S_ISFIFO(st.st_mode), "the FIFO was replaced");
+  size_t len = 0;
+  char *text = tu_read_file(got, &len);
+  ck_assert_ptr_nonnull(text);
+  ck_assert_str_eq(text, want);
+  ck_assert_int_eq(tu_count_entries(dir), 3); /* names.txt, fifo, got.txt */
+  free(text);
+  free(got);
+  free(fifo);
+  free(np);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A symbolic link as the output: the link is replaced by the output, its
+ * target (here standing for an input) is never written. */
+START_TEST(symlink_output_replaces_the_link) {
+  char *dir = tu_mkdtemp();
+  char *np = tu_write_text(dir, "names.txt", "a\nb\n");
+  char *target = tu_write_text(dir, "target.txt", "keep me\n");
+  char *link = tu_path(dir, "link.tsv");
+  ck_assert_int_eq(symlink(target, link), 0);
+  const uint64_t cl[] = {1, 1};
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write(np, cl, 2, '\t', link, 1, &ctx), EXO_OK);
+  struct stat st;
+  ck_assert_int_eq(lstat(link, &st), 0);
+  ck_assert_msg(S_ISREG(st.st_mode), "the link should be replaced by the output");
+  size_t len;
+  char *t = tu_read_file(target, &len);
+  ck_assert_str_eq(t, "keep me\n");
+  free(t);
+  t = tu_read_file(link, &len);
+  ck_assert_str_eq(t, "a\t1\nb\t1\n");
+  free(t);
+  free(link);
+  free(target);
+  free(np);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+#endif
 
 START_TEST(unwritable_directory) {
   char *dir = tu_mkdtemp();
@@ -509,6 +607,10 @@ Suite *output_suite(void) {
   tcase_add_test(tc, write_exact_bytes_odd_names);
   tcase_add_test(tc, write_zero_nodes);
   tcase_add_test(tc, unwritable_directory);
+#ifndef _WIN32
+  tcase_add_test(tc, special_outputs_written_in_place);
+  tcase_add_test(tc, symlink_output_replaces_the_link);
+#endif
   tcase_add_test(tc, wrong_line_count);
   tcase_add_test(tc, long_names_stream_through);
   tcase_add_test(tc, million_nodes);

@@ -92,3 +92,98 @@ test_that("the command-line tool documents itself and reports errors by exit cod
               shQuote(system.file("extdata", "example_edges.tsv", package = "ExoLabel"))))
     expect_length(stray_files(d), 0)
 })
+
+test_that("the command-line tool's default seed is fixed: the same input gives the same output", {
+    skip_on_os("windows")
+    f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    a <- run_cli(shQuote(f))
+    b <- run_cli(shQuote(f))
+    one <- run_cli(c("--seed", "1", shQuote(f)))
+    expect_equal(a$status, 0)
+    expect_identical(a$out, b$out)
+    expect_identical(a$out, one$out)
+    # the same default as the R function given that seed
+    expect_true("seed\t1" %in% run_cli(c("--stats", shQuote(f)))$err)
+    expect_match(rawToChar(run_cli("--help")$out), "default 1", fixed = TRUE)
+})
+
+test_that("the command-line tool warns as the R function does", {
+    skip_on_os("windows")
+    empty <- tempfile(fileext = ".tsv")
+    file.create(empty)
+    e <- run_cli(shQuote(empty))
+    expect_equal(e$status, 0)
+    expect_length(e$out, 0)
+    expect_match(e$err, "warning: the input has no edges", fixed = TRUE, all = FALSE)
+    zero <- tempfile(fileext = ".tsv")
+    writeLines(c("a\tb\t0", "b\tc\t0"), zero)
+    z <- run_cli(shQuote(zero))
+    expect_equal(z$status, 0)
+    expect_identical(rawToChar(z$out), "a\t1\nb\t2\nc\t3\n")
+    expect_match(z$err, "warning: no edge with a positive weight", fixed = TRUE, all = FALSE)
+    # and the R function gives the same warnings for the same files
+    expect_warning(ExoLabel(empty), "the input has no edges")
+    expect_warning(ExoLabel(zero), "no edge with a positive weight")
+    # no warning for an ordinary input
+    f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    expect_false(any(grepl("warning", run_cli(shQuote(f))$err)))
+})
+
+test_that("a broken pipe on standard output gives one clean message and exit code 4", {
+    skip_on_os("windows")
+    if (!nzchar(Sys.which("bash")) || !nzchar(Sys.which("head"))) skip("no bash or head")
+    big <- tempfile(fileext = ".tsv")
+    writeLines(sprintf("node%d\tnode%d\t1", 1:200000, 2:200001), big)
+    err <- tempfile()
+    # pipefail: the status is the tool's; head stops reading after one byte
+    st <- system2("bash", c("-c", shQuote(sprintf(
+        "set -o pipefail; %s %s 2>%s | head -c 1 >/dev/null",
+        shQuote(cli_path()), shQuote(big), shQuote(err)))))
+    msg <- readLines(err)
+    expect_equal(st, 4)
+    expect_length(msg, 1)
+    expect_match(msg, "broken pipe", fixed = TRUE)
+    expect_false(any(grepl("cannot cannot", msg)))
+})
+
+test_that("the command-line tool writes into a FIFO or a device given to -o, never replacing it", {
+    skip_on_os("windows")
+    if (!nzchar(Sys.which("bash")) || !nzchar(Sys.which("timeout"))) skip("no bash or timeout")
+    f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    want <- run_cli(shQuote(f))$out
+    d <- fresh_dir()
+    fifo <- file.path(d, "out.fifo")
+    expect_equal(system2("mkfifo", shQuote(fifo)), 0)
+    got <- file.path(d, "got.tsv")
+    # the reader starts first; timeouts keep a broken run from hanging
+    st <- system2("bash", c("-c", shQuote(sprintf(
+        "timeout -s KILL 30 cat %s > %s & timeout -s KILL 30 %s -o %s %s; s=$?; wait; exit $s",
+        shQuote(fifo), shQuote(got), shQuote(cli_path()), shQuote(fifo), shQuote(f)))))
+    expect_equal(st, 0)
+    expect_equal(system2("test", c("-p", shQuote(fifo))), 0)
+    expect_identical(readBin(got, "raw", file.size(got)), want)
+    expect_setequal(list.files(d), c("out.fifo", "got.tsv"))
+    if (!identical(suppressWarnings(system2("id", "-u", stdout = TRUE)), "0"))
+        skip("not root: cannot mknod a private /dev/null")
+    dev <- file.path(d, "null")
+    expect_equal(system2("mknod", c(shQuote(dev), "c", "1", "3")), 0)
+    expect_equal(run_cli(c("-o", shQuote(dev), shQuote(f)))$status, 0)
+    expect_equal(system2("test", c("-c", shQuote(dev))), 0)
+    expect_setequal(list.files(d), c("out.fifo", "got.tsv", "null"))
+})
+
+test_that("an output the tool cannot create fails before standard input is read", {
+    skip_on_os("windows")
+    if (!nzchar(Sys.which("bash")) || !nzchar(Sys.which("timeout"))) skip("no bash or timeout")
+    d <- fresh_dir()
+    fifo <- file.path(d, "in.fifo")
+    expect_equal(system2("mkfifo", shQuote(fifo)), 0)
+    # standard input is a FIFO held open and never written: a run that read
+    # it before checking the output would wait until the timeout (137)
+    st <- system2("bash", c("-c", shQuote(sprintf(
+        "exec 3<>%s; timeout -s KILL 20 %s -o %s < %s",
+        shQuote(fifo), shQuote(cli_path()), shQuote(file.path(d, "missing", "out.tsv")),
+        shQuote(fifo)))), stderr = FALSE)
+    expect_equal(st, 4)
+    expect_setequal(list.files(d), "in.fifo")
+})

@@ -61,7 +61,9 @@ fill_when <- function(stage, d) {
 
 # Which stage a no-space message comes from, by the file it names.
 stage_of <- function(msg) {
-    if (grepl("names\\.txt'", msg)) "records"
+    # the probe of the outputs and the temporary directory before reading
+    if (grepl("cannot (create the output file|write in the temporary directory)", msg)) "start"
+    else if (grepl("names\\.txt'", msg)) "records"
     else if (grepl("run-0-[0-9]+\\.bin'", msg)) "records"
     else if (grepl("run-[1-9][0-9]*-[0-9]+\\.bin'", msg)) "merge"
     else if (grepl("csr\\.(offsets|adjacency)'", msg)) "csr"
@@ -152,7 +154,8 @@ test_that("a full disk in each stage gives a clean error, leaves nothing and the
                         error = function(e) e)
         if (inherits(res, "error")) {
             msg <- conditionMessage(res)
-            expect_match(msg, "no space left on device: cannot write", info = paste(kb, "KiB"))
+            expect_match(msg, "no space left on device: cannot (write|create)",
+                         info = paste(kb, "KiB"))
             seen <- c(seen, stage_of(msg))
             expect_length(entries(mnt), 0)
         } else {
@@ -168,6 +171,7 @@ test_that("a full disk in each stage gives a clean error, leaves nothing and the
     # required; every stage's full disk is its own case above
     expect_true("success" %in% seen)
     expect_true(any(seen %in% c("records", "merge", "csr", "output")))
+    expect_true(all(seen %in% c("start", "records", "merge", "csr", "output", "success")))
     expect_false(any(startsWith(seen, "unknown")))
     # the early check (on by default) refuses a tempfiledir that is far too small
     expect_true(remount_tmpfs(mnt, 4))
@@ -396,4 +400,163 @@ test_that("a file over 4 GiB with more than 2^31 lines (EXOLABEL_TEST_LARGE=1)",
     close(con)
     expect_error(ExoLabel(f, tempfiledir = d), sprintf(":%.0f: expected at least 2 fields", nlines + 9))
     expect_length(list.files(d, pattern = "^exolabel-[^.]*$"), 0)
+})
+
+# ---- issue 24: special files, early output checks, dead runs' directories ----
+
+is_root <- function() .Platform$OS.type == "unix" &&
+    identical(suppressWarnings(system2("id", "-u", stdout = TRUE)), "0")
+
+make_fifo <- function(path) {
+    if (system2("mkfifo", shQuote(path)) != 0) skip("mkfifo is not available")
+    path
+}
+is_fifo <- function(path) system2("test", c("-p", shQuote(path))) == 0
+is_chardev <- function(path) system2("test", c("-c", shQuote(path))) == 0
+
+# A process that reads the FIFO `fifo` to its end into `got`.
+fifo_reader <- function(fifo, got)
+    callr::r_bg(function(fifo, got) {
+        con <- fifo(fifo, "rb", blocking = TRUE)
+        x <- readBin(con, "raw", 1e8)
+        close(con)
+        writeBin(x, got)
+    }, list(fifo, got))
+
+# A process that writes the file `from` into the FIFO `fifo` (NULL: holds
+# the FIFO open without writing until killed).
+fifo_writer <- function(fifo, from = NULL)
+    callr::r_bg(function(fifo, from) {
+        con <- fifo(fifo, "wb", blocking = TRUE)
+        if (is.null(from)) Sys.sleep(600)
+        else writeBin(readBin(from, "raw", file.size(from)), con)
+        close(con)
+    }, list(fifo, from))
+
+test_that("a device node or a named pipe as outfile is written into, never replaced", {
+    skip_on_os("windows")
+    skip_if_not_installed("callr")
+    d <- fresh_dir()
+    f <- fault_graph(file.path(d, "g.tsv"), k = 3)
+    set.seed(5)
+    ref <- file.path(d, "ref.tsv")
+    ExoLabel(f, outfile = ref, tempfiledir = d)
+    want <- readBin(ref, "raw", file.size(ref))
+    # a named pipe: what its reader gets is the output, and it stays a FIFO
+    fifo <- make_fifo(file.path(d, "out.fifo"))
+    got <- file.path(d, "got.tsv")
+    rd <- fifo_reader(fifo, got)
+    on.exit(rd$kill(), add = TRUE)
+    set.seed(5)
+    res <- ExoLabel(f, outfile = fifo, tempfiledir = d)
+    expect_identical(res$results, fifo)
+    rd$wait(30000)
+    expect_true(is_fifo(fifo))
+    expect_identical(readBin(got, "raw", max(1, file.size(got))), want)
+    expect_setequal(entries(d), c("g.tsv", "ref.tsv", "out.fifo", "got.tsv"))
+    # a private copy of /dev/null (never the real one): still a device after
+    if (!is_root()) skip("not root: cannot mknod a private /dev/null")
+    dev <- file.path(d, "null")
+    expect_equal(system2("mknod", c(shQuote(dev), "c", "1", "3")), 0)
+    ExoLabel(f, outfile = dev, tempfiledir = d)
+    expect_true(is_chardev(dev))
+    expect_setequal(entries(d), c("g.tsv", "ref.tsv", "out.fifo", "got.tsv", "null"))
+})
+
+test_that("a named pipe as input is read whole: nothing is read from it before the run", {
+    skip_on_os("windows")
+    skip_if_not_installed("callr")
+    d <- fresh_dir()
+    f <- fault_graph(file.path(d, "g.tsv"), k = 3)
+    set.seed(6)
+    want <- ExoLabel(f, return_table = TRUE, tempfiledir = d)$results
+    fifo <- make_fifo(file.path(d, "in.fifo"))
+    w <- fifo_writer(fifo, f)
+    on.exit(w$kill(), add = TRUE)
+    # in another R process with a time limit: a pipe whose first bytes were
+    # taken would leave the run waiting for a writer that is gone
+    got <- callr::r(function(fifo, d) {
+        set.seed(6)
+        ExoLabel::ExoLabel(fifo, return_table = TRUE, tempfiledir = d)$results
+    }, list(fifo, d), libpath = .libPaths(), timeout = 60)
+    expect_identical(got, want)
+})
+
+test_that("an unwritable outfile fails before any input is read", {
+    d <- fresh_dir()
+    f <- fault_graph(file.path(d, "g.tsv"), k = 3)
+    msgs <- character()
+    run <- function(...) withCallingHandlers(
+        ExoLabel(f, tempfiledir = d, verbose = TRUE, ...),
+        message = function(m) {
+            msgs <<- c(msgs, conditionMessage(m))
+            invokeRestart("muffleMessage")
+        })
+    # /proc accepts no new files, whoever runs the test
+    if (dir.exists("/proc")) {
+        expect_error(run(outfile = "/proc/exolabel-out.tsv"), "/proc/exolabel-out\\.tsv")
+        expect_false(any(grepl("reading edges", msgs)))
+        expect_setequal(entries(d), "g.tsv")
+    }
+    ro <- mount_tmpfs(64, ro = TRUE)
+    if (is.null(ro)) skip("cannot mount a read-only tmpfs here")
+    on.exit(umount_tmpfs(ro))
+    msgs <- character()
+    expect_error(run(outfile = file.path(ro, "out.tsv")), "Read-only file system")
+    expect_false(any(grepl("reading edges", msgs)))
+    expect_length(entries(ro), 0)
+    expect_setequal(entries(d), "g.tsv")
+})
+
+test_that("a run killed with SIGKILL leaves its directory, which the next run removes, never a live run's", {
+    skip_on_os("windows")
+    skip_if_not_installed("callr")
+    d <- fresh_dir()
+    f <- fault_graph(file.path(d, "g.tsv"), k = 3)
+    tmp <- file.path(d, "tmp")
+    dir.create(tmp)
+    # two runs that wait on their input (FIFOs held open, never written)
+    procs <- list()
+    on.exit(for (p in procs) p$kill(), add = TRUE)
+    for (i in 1:2) {
+        fifo <- make_fifo(file.path(d, paste0("in", i, ".fifo")))
+        procs[[length(procs) + 1L]] <- fifo_writer(fifo)
+        procs[[length(procs) + 1L]] <- callr::r_bg(function(fifo, tmp)
+            ExoLabel::ExoLabel(fifo, tempfiledir = tmp, verbose = FALSE),
+            list(fifo, tmp), libpath = .libPaths())
+    }
+    run1 <- procs[[2]]
+    run2 <- procs[[4]]
+    owner <- function(dir) {
+        m <- file.path(tmp, dir, "exolabel.lock")
+        if (!file.exists(m)) return(NA)
+        x <- grep("^pid ", readLines(m, warn = FALSE), value = TRUE)
+        if (length(x)) as.integer(sub("^pid ", "", x)) else NA
+    }
+    dirs <- character()
+    for (k in 1:300) {
+        dirs <- list.files(tmp, "^exolabel-")
+        if (length(dirs) == 2 && !anyNA(vapply(dirs, owner, 1L))) break
+        Sys.sleep(0.1)
+    }
+    expect_length(dirs, 2)
+    pids <- vapply(dirs, owner, 1L)
+    dead <- dirs[pids == run1$get_pid()]
+    live <- dirs[pids == run2$get_pid()]
+    expect_length(dead, 1)
+    expect_length(live, 1)
+    run1$kill()  # SIGKILL
+    run1$wait()
+    expect_true(dir.exists(file.path(tmp, dead)))
+    # a new run in the same tempfiledir removes the dead run's directory only
+    res <- ExoLabel(f, tempfiledir = tmp, return_table = TRUE)
+    expect_false(dir.exists(file.path(tmp, dead)))
+    expect_true(dir.exists(file.path(tmp, live)))
+    expect_true(run2$is_alive())
+    # a directory named like ours without the marker is never touched
+    dir.create(file.path(tmp, "exolabel-AbC123"))
+    run2$kill()
+    run2$wait()
+    ExoLabel(f, tempfiledir = tmp, return_table = TRUE)
+    expect_identical(list.files(tmp, all.files = TRUE, no.. = TRUE), "exolabel-AbC123")
 })
