@@ -18,6 +18,7 @@
 
 #include "exo_fmt.h"
 #include "exo_io.h"
+#include "exo_output.h"
 #include "exo_record.h"
 
 #define CS_MIN_BUF ((uint64_t)64 << 10)
@@ -322,15 +323,14 @@ static exo_status write_row(exo_writer *w, const exo_clstats *s, uint64_t c, cha
   return st;
 }
 
-/* The table replaces a regular file only: renaming over a device or a
- * FIFO (/dev/null) would replace that special file. */
+/* A directory cannot take the table; a device or a FIFO is written into
+ * (exo_outfile, exo_output.h). */
 exo_status exo_clstats_check_path(const char *out_path, exo_ctx *ctx) {
   uint64_t ident[2];
   int kind = 0;
   if (!out_path || !*out_path) return EXO_FAIL(ctx, EXO_EARG, "no cluster table path given");
-  if (exo_path_identity(out_path, ident, &kind) == 0 && kind != EXO_FILE_REGULAR)
-    return EXO_FAIL(ctx, EXO_EARG, "the cluster table '%s' exists and is not a regular file",
-                    out_path);
+  if (exo_path_identity(out_path, ident, &kind) == 0 && kind == EXO_FILE_DIR)
+    return EXO_FAIL(ctx, EXO_EARG, "the cluster table '%s' is a directory", out_path);
   return EXO_OK;
 }
 
@@ -365,32 +365,15 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
     return oom(ctx, "the cluster table's names", (uint64_t)k * 12 + np.cap);
   }
 
-  size_t plen = strlen(out_path);
-  char *tmp = malloc(plen + sizeof ".tmp-XXXXXX");
-  if (!tmp) {
-    st = EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
-    goto done;
-  }
-  memcpy(tmp, out_path, plen);
-  memcpy(tmp + plen, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
-  int fd = exo_make_tempfile(tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    tmp = NULL;
-    st = exo_error_errno(&ctx->err, e, "create a temporary file for", out_path);
-    goto done;
-  }
-  exo_close(fd);
-  exo_writer w;
-  memset(&w, 0, sizeof w);
-  w.fd = -1;
-  st = exo_writer_open(&w, tmp, CS_WRITE_BUF, ctx);
-  if (!st) {
+  exo_outfile o;
+  exo_writer *w = &o.w;
+  st = exo_outfile_open(&o, out_path, CS_WRITE_BUF, ctx);
+  if (st) goto done;
+  {
     char head[128];
     int hl = snprintf(head, sizeof head, "cluster%csize%cinternal_weight%cexternal_weight%c"
                       "density%crepresentative\n", sep, sep, sep, sep, sep);
-    st = exo_writer_write(&w, head, (size_t)hl, ctx);
+    st = exo_writer_write(w, head, (size_t)hl, ctx);
   }
   /* first pass: every representative's name length, and the names
    * themselves while they fit */
@@ -400,7 +383,7 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
   if (!st && k > 0) st = read_names(&np, names_path, n, ctx);
   if (!st && !np.overflow) {
     for (uint64_t c = 1; c <= k && !st; c++)
-      st = write_row(&w, s, c, sep, np.buf + np.start[c], np.len[c], ctx);
+      st = write_row(w, s, c, sep, np.buf + np.start[c], np.len[c], ctx);
   } else if (!st) {
     /* ranges of clusters whose names fit the buffer, one read each */
     np.first = 0;
@@ -424,17 +407,13 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
       np.c1 = c1;
       st = read_names(&np, names_path, n, ctx);
       for (uint64_t c = c0; c < c1 && !st; c++)
-        st = write_row(&w, s, c, sep, np.buf + np.start[c], np.len[c], ctx);
+        st = write_row(w, s, c, sep, np.buf + np.start[c], np.len[c], ctx);
       c0 = c1;
     }
   }
-  if (!st) st = exo_writer_close(&w, ctx);
-  exo_writer_abort(&w);
-  if (!st && exo_rename_replace(tmp, out_path) != 0)
-    st = exo_error_errno(&ctx->err, errno, "rename the finished cluster table to", out_path);
-  if (st) exo_unlink(tmp);
+  if (!st) st = exo_outfile_commit(&o, ctx);
+  else exo_outfile_abort(&o);
 done:
-  free(tmp);
   free(np.len);
   free(np.start);
   free(np.buf);

@@ -48,10 +48,10 @@
  * name (names streamed from the names file, exo_names.h), numbers in
  * decimal (weights and density with up to 15 significant digits, a whole
  * number without a decimal point, density NA for a singleton). The text
- * goes to a temporary file beside out_path renamed over it at the end
- * (as exo_output.h), so a failed run leaves no partial table; an existing
- * out_path that is not a regular file (a directory, a device such as
- * /dev/null, a FIFO) is refused with EXO_EARG before anything is written.
+ * goes through exo_outfile (exo_output.h) as the clusters do: a temporary
+ * file beside out_path renamed over it at the end, so a failed run leaves
+ * no partial table, or an existing device or FIFO written into as it is,
+ * never replaced; a directory is refused with EXO_EARG.
  *
  * Memory: 48 bytes per cluster for the statistics, the caller's clusters
  * (8 bytes per node), two read buffers (memory_limit / 8 each, 64 KiB to
@@ -101,8 +101,8 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
                              const uint64_t *clusters, uint64_t n, char sep,
                              const char *out_path, uint64_t memory_limit, exo_ctx *ctx);
 
-/* EXO_EARG when out_path exists and is not a regular file (the check
- * exo_clstats_write makes), for hosts to call before a run starts. */
+/* EXO_EARG when out_path is a directory, for hosts to call before a run
+ * starts (exo_clstats_write refuses it too, when it opens the path). */
 exo_status exo_clstats_check_path(const char *out_path, exo_ctx *ctx);
 
 void exo_clstats_free(exo_clstats *s); /* NULL-safe; leaves *s zeroed */

@@ -351,28 +351,72 @@ static exo_status open_special(const char *path, int *fd, exo_ctx *ctx) {
   }
 }
 
-/* The lines written straight into a special file, in order, one thread. */
-static exo_status write_special(const char *names_path, const uint64_t *clusters, uint64_t n,
-                                char sep, const char *out_path, exo_ctx *ctx) {
-  exo_reader r;
-  exo_writer w;
-  memset(&r, 0, sizeof r);
-  memset(&w, 0, sizeof w);
-  r.fd = w.fd = -1;
-  int fd = -1;
-  exo_status s = exo_reader_open(&r, names_path, OUT_READ_BUF, 0, UINT64_MAX, 0, ctx);
-  if (!s) s = open_special(out_path, &fd, ctx);
-  if (!s) s = exo_writer_open_stream(&w, fd, out_path, OUT_WRITE_BUF, ctx);
-  if (!s) s = write_lines(&r, &w, clusters, n, sep, names_path, ctx);
-  exo_reader_close(&r);
-  if (!s) s = exo_writer_close(&w, ctx);
-  exo_writer_abort(&w); /* no-op after a close */
+/* A new empty file "<path>.tmp-XXXXXX" beside `path` (the mode a plain
+ * creat() gives: 0666 less the umask); *tmp is malloc'd. */
+static exo_status temp_beside(const char *path, char **tmp, exo_ctx *ctx) {
+  size_t plen = strlen(path);
+  *tmp = malloc(plen + sizeof ".tmp-XXXXXX");
+  if (!*tmp) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  memcpy(*tmp, path, plen);
+  memcpy(*tmp + plen, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+  int fd = exo_make_tempfile(*tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(*tmp);
+    *tmp = NULL;
+    return exo_error_errno(&ctx->err, e, "create a temporary file for", path);
+  }
+  exo_close(fd);
+  return EXO_OK;
+}
+
+static int is_special(const char *path) {
+  uint64_t size = 0;
+  int kind = 0;
+  return exo_path_stat(path, &size, &kind) == 0 && kind == EXO_FILE_OTHER;
+}
+
+exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, exo_ctx *ctx) {
+  memset(o, 0, sizeof *o);
+  o->w.fd = -1;
+  o->path = path;
+  exo_status s;
+  if (is_special(path)) {
+    int fd = -1;
+    s = open_special(path, &fd, ctx);
+    if (!s) s = exo_writer_open_stream(&o->w, fd, path, bufsize, ctx);
+    return s;
+  }
+  s = temp_beside(path, &o->tmp, ctx);
+  if (!s) s = exo_writer_open(&o->w, o->tmp, bufsize, ctx);
+  if (s) exo_outfile_abort(o);
   return s;
 }
 
+exo_status exo_outfile_commit(exo_outfile *o, exo_ctx *ctx) {
+  exo_status s = exo_writer_close(&o->w, ctx);
+  if (!s && o->tmp && exo_rename_replace(o->tmp, o->path) != 0)
+    s = exo_error_errno(&ctx->err, errno, "rename the finished output to", o->path);
+  if (s) {
+    exo_outfile_abort(o);
+  } else {
+    free(o->tmp);
+    o->tmp = NULL;
+  }
+  return s;
+}
+
+void exo_outfile_abort(exo_outfile *o) {
+  exo_writer_abort(&o->w);
+  if (o->tmp) exo_unlink(o->tmp);
+  free(o->tmp);
+  o->tmp = NULL;
+}
+
 /* Contract: writes n lines "<name><sep><cluster>\n", names streamed from
- * names_path, to out_path via a same-directory temporary renamed at the end.
- * On any error nothing is left behind and out_path is untouched. */
+ * names_path, to out_path via a same-directory temporary renamed at the end
+ * (or into a special file as it is: exo_output.h). On any error nothing is
+ * left behind and out_path is untouched. */
 exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
                             uint64_t n, char sep, const char *out_path, int threads,
                             exo_ctx *ctx) {
@@ -382,30 +426,13 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
     return EXO_FAIL(ctx, EXO_EARG, "the output separator cannot be a newline");
   exo_status s = exo_poll(ctx);
   if (s) return s;
-  /* a device or a FIFO (links followed) is written into as it is: a file
-   * renamed over it would replace the device node itself */
-  uint64_t osize = 0;
-  int okind = 0;
-  if (exo_path_stat(out_path, &osize, &okind) == 0 && okind == EXO_FILE_OTHER)
-    return write_special(names_path, clusters, n, sep, out_path, ctx);
 
-  size_t plen = strlen(out_path);
-  char *tmp = malloc(plen + sizeof ".tmp-XXXXXX");
-  if (!tmp) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
-  memcpy(tmp, out_path, plen);
-  memcpy(tmp + plen, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
-  /* created with the mode a plain creat() gives (0666 less the umask) */
-  int fd = exo_make_tempfile(tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    return exo_error_errno(&ctx->err, e, "create a temporary file for", out_path);
-  }
-  exo_close(fd);
-
-  /* several threads: blocks of at least OUT_MIN_BLOCK names bytes each */
+  /* several threads (not into a special file, which is written in order):
+   * blocks of at least OUT_MIN_BLOCK names bytes each, written at their
+   * places in a temporary beside out_path */
   uint64_t size = 0;
   uint32_t nblocks = threads > 1 ? (uint32_t)(threads < 256 ? threads : 256) : 1;
+  if (nblocks > 1 && is_special(out_path)) nblocks = 1;
   if (nblocks > 1 && exo_file_size(names_path, &size, ctx) != EXO_OK) {
     exo_error_clear(&ctx->err); /* the one-thread writer reports it */
     nblocks = 1;
@@ -413,24 +440,31 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
   if (nblocks > 1 && size / OUT_MIN_BLOCK < nblocks)
     nblocks = size / OUT_MIN_BLOCK > 1 ? (uint32_t)(size / OUT_MIN_BLOCK) : 1;
   int fallback = nblocks <= 1;
-  if (!fallback)
+  if (!fallback) {
+    char *tmp = NULL;
+    s = temp_beside(out_path, &tmp, ctx);
+    if (s) return s;
     s = write_parallel(names_path, clusters, n, sep, tmp, nblocks, size, &fallback, ctx);
-  if (!s && fallback) {
-    exo_reader r;
-    exo_writer w;
-    memset(&r, 0, sizeof r);
-    memset(&w, 0, sizeof w);
-    r.fd = w.fd = -1;
-    s = exo_reader_open(&r, names_path, OUT_READ_BUF, 0, UINT64_MAX, 0, ctx);
-    if (!s) s = exo_writer_open(&w, tmp, OUT_WRITE_BUF, ctx);
-    if (!s) s = write_lines(&r, &w, clusters, n, sep, names_path, ctx);
-    exo_reader_close(&r);
-    if (!s) s = exo_writer_close(&w, ctx);
-    exo_writer_abort(&w); /* no-op after a close */
+    if (!s && !fallback && exo_rename_replace(tmp, out_path) != 0)
+      s = exo_error_errno(&ctx->err, errno, "rename the finished output to", out_path);
+    if (s || fallback) exo_unlink(tmp);
+    free(tmp);
+    if (s || !fallback) return s;
   }
-  if (!s && exo_rename_replace(tmp, out_path) != 0)
-    s = exo_error_errno(&ctx->err, errno, "rename the finished output to", out_path);
-  if (s) exo_unlink(tmp);
-  free(tmp);
+  /* one thread, through exo_outfile */
+  exo_reader r;
+  exo_outfile o;
+  memset(&r, 0, sizeof r);
+  r.fd = -1;
+  s = exo_reader_open(&r, names_path, OUT_READ_BUF, 0, UINT64_MAX, 0, ctx);
+  if (!s) {
+    s = exo_outfile_open(&o, out_path, OUT_WRITE_BUF, ctx);
+    if (!s) {
+      s = write_lines(&r, &o.w, clusters, n, sep, names_path, ctx);
+      if (!s) s = exo_outfile_commit(&o, ctx);
+      else exo_outfile_abort(&o);
+    }
+  }
+  exo_reader_close(&r);
   return s;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
+#include "exo_io.h"
 
 /* Renumber labels in place: labels[v] becomes v's cluster number 1..K, in
  * order of first appearance. `labels` holds ids < n. *num_clusters = K.
@@ -31,5 +32,23 @@ exo_status exo_output_renumber(uint64_t *labels, uint64_t n, uint64_t *num_clust
 exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
                             uint64_t n, char sep, const char *out_path, int threads,
                             exo_ctx *ctx);
+
+/* One output file written the safe way, for every writer of results (the
+ * clusters above, the cluster table of exo_clstats.h): a new or regular
+ * `path` gets a temporary "<path>.tmp-XXXXXX" beside it that
+ * exo_outfile_commit renames over it (a symbolic link is replaced, its
+ * target untouched); an existing device or FIFO (links followed) is written
+ * into as it is and never replaced, a FIFO without a reader waited for
+ * (interrupts polled). Write through `o->w` (exo_io.h). On any error,
+ * exo_outfile_abort (commit does it itself) leaves no temporary and `path`
+ * as it was. `path` must stay valid until commit or abort. */
+typedef struct exo_outfile {
+  exo_writer w;
+  const char *path;
+  char *tmp; /* NULL when writing into a special file */
+} exo_outfile;
+exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, exo_ctx *ctx);
+exo_status exo_outfile_commit(exo_outfile *o, exo_ctx *ctx);
+void exo_outfile_abort(exo_outfile *o);
 
 #endif

@@ -459,20 +459,42 @@ START_TEST(refusals) {
   ck_assert_int_eq(exo_clstats_compute(&csr, 0, good, 4, 0, &ctx, &s), EXO_EARG);
   exo_error_clear(&ctx.err);
   ck_assert_int_eq(exo_clstats_compute(&csr, 0, good, 2, 0, &ctx, &s), EXO_OK);
-  /* a FIFO and a directory stay as they are */
+  /* a FIFO is written into as it is (exo_outfile), never replaced; a
+   * directory is refused */
   char *fifo = tu_path(dir, "fifo");
 #ifndef _WIN32 /* no FIFOs */
+  char *got = tu_path(dir, "got.tsv");
   ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  int pid = tu_fifo_reader(fifo, got);
+  ck_assert_int_ge(pid, 0);
   ck_assert_int_eq(exo_clstats_write(&s, g->names_path, good, 3, '\t', fifo, 1 << 20, &ctx),
-                   EXO_EARG);
-  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "not a regular file"));
-  exo_error_clear(&ctx.err);
+                   EXO_OK);
+  ck_assert_msg(tu_fifo_reader_wait(pid) == 0, "the FIFO's reader failed");
   struct stat sb;
-  ck_assert_int_eq(stat(fifo, &sb), 0);
-  ck_assert(S_ISFIFO(sb.st_mode));
+  ck_assert_int_eq(lstat(fifo, &sb), 0);
+  ck_assert_msg(S_ISFIFO(sb.st_mode), "the FIFO was replaced");
+  size_t glen = 0;
+  char *text = tu_read_file(got, &glen);
+  ck_assert_ptr_nonnull(text);
+  /* the same bytes as the table written to a regular file */
+  char *reg = tu_path(dir, "reg.tsv");
+  ck_assert_int_eq(exo_clstats_write(&s, g->names_path, good, 3, '\t', reg, 1 << 20, &ctx),
+                   EXO_OK);
+  size_t rlen = 0;
+  char *want = tu_read_file(reg, &rlen);
+  ck_assert_ptr_nonnull(want);
+  ck_assert_ptr_nonnull(strstr(want, "cluster\tsize\tinternal_weight"));
+  ck_assert_uint_eq(glen, rlen);
+  ck_assert_mem_eq(text, want, rlen);
+  free(want);
+  free(text);
+  unlink(reg);
+  unlink(got);
+  free(reg);
+  free(got);
 #endif
   ck_assert_int_eq(exo_clstats_check_path(dir, &ctx), EXO_EARG);
-  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "not a regular file"));
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "is a directory"));
   exo_error_clear(&ctx.err);
   ck_assert_int_eq(exo_clstats_write(&s, g->names_path, good, 3, '\n', fifo, 1 << 20, &ctx),
                    EXO_EARG);

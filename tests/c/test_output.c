@@ -171,22 +171,11 @@ START_TEST(special_outputs_written_in_place) {
   char *fifo = tu_path(dir, "fifo");
   char *got = tu_path(dir, "got.txt");
   ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-  pid_t pid = fork();
+  int pid = tu_fifo_reader(fifo, got);
   ck_assert_int_ge(pid, 0);
-  if (pid == 0) {
-    alarm(20);
-    FILE *in = fopen(fifo, "rb"), *out = fopen(got, "wb");
-    if (!in || !out) _exit(2);
-    int c;
-    while ((c = fgetc(in)) != EOF) fputc(c, out);
-    fclose(out);
-    _exit(0);
-  }
   exo_ctx_init(&ctx);
   ck_assert_int_eq(exo_output_write(np, cl, 3, '\t', fifo, 4, &ctx), EXO_OK);
-  int status = 0;
-  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the FIFO's reader failed");
+  ck_assert_msg(tu_fifo_reader_wait(pid) == 0, "the FIFO's reader failed");
   ck_assert_int_eq(lstat(fifo, &st), 0);
   ck_assert_msg(S_ISFIFO(st.st_mode), "the FIFO was replaced");
   size_t len = 0;

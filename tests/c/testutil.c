@@ -7,6 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifndef _WIN32
+#include <sys/wait.h>
+#endif
 
 #include <check.h>
 
@@ -93,6 +96,25 @@ int tu_count_entries(const char *dir) {
   closedir(d);
   return n;
 }
+
+#ifndef _WIN32
+int tu_fifo_reader(const char *fifo, const char *out) {
+  pid_t pid = fork();
+  if (pid != 0) return (int)pid;
+  alarm(20);
+  FILE *in = fopen(fifo, "rb"), *o = fopen(out, "wb");
+  if (!in || !o) _exit(2);
+  int c;
+  while ((c = fgetc(in)) != EOF) fputc(c, o);
+  _exit(fclose(o) == 0 ? 0 : 3);
+}
+
+int tu_fifo_reader_wait(int pid) {
+  int status = 0;
+  if (waitpid((pid_t)pid, &status, 0) != (pid_t)pid) return -1;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+#endif
 
 int tu_write_gzip(const char *path, const void *data, size_t len) {
   gzFile g = gzopen(path, "wb");

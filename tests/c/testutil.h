@@ -22,6 +22,14 @@ char *tu_write_text(const char *dir, const char *name, const char *text);
 char *tu_read_file(const char *path, size_t *len);
 /* Number of entries (files) in a directory, -1 if it cannot be opened. */
 int tu_count_entries(const char *dir);
+#ifndef _WIN32
+/* A child process copying everything read from the FIFO `fifo` into the
+ * regular file `out` (an alarm ends it after 20 s, so a test never hangs);
+ * returns its pid (negative if fork failed). tu_fifo_reader_wait: 0 when it
+ * read to the end of the FIFO and wrote everything. */
+int tu_fifo_reader(const char *fifo, const char *out);
+int tu_fifo_reader_wait(int pid);
+#endif
 /* gzip-compress `len` bytes of data into path with zlib; 0 on success. */
 int tu_write_gzip(const char *path, const void *data, size_t len);
 

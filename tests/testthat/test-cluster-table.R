@@ -228,20 +228,36 @@ test_that("the command-line tool's --cluster-table is the R function's table", {
         expect_identical(cl2$out, readBin(tab, "raw", file.size(tab)))
         unlink(c(out, tab))
     }
-    # refused before anything is read: "-" twice, the input, a FIFO
+    # refused before anything is read: "-" twice, the input, a directory
     expect_equal(run_cli(c("--cluster-table", "-", shQuote(f)))$status, 2)
     before <- readBin(f, "raw", file.size(f))
     expect_equal(run_cli(c("--cluster-table", shQuote(f), shQuote(f)))$status, 2)
     expect_identical(readBin(f, "raw", file.size(f)), before)
     d <- fresh_dir()
-    fifo <- file.path(d, "fifo")
-    expect_equal(system2("mkfifo", shQuote(fifo)), 0)
-    cl <- run_cli(c("--cluster-table", shQuote(fifo), "-o", shQuote(file.path(d, "o")),
+    cl <- run_cli(c("--cluster-table", shQuote(d), "-o", shQuote(file.path(d, "o")),
                     shQuote(f)))
     expect_equal(cl$status, 2)
-    expect_true(any(grepl("not a regular file", cl$err)))
-    expect_identical(unname(file.info(fifo)$isdir), FALSE)
-    expect_true(grepl("^p", system2("ls", c("-l", shQuote(fifo)), stdout = TRUE)))
+    expect_true(any(grepl("is a directory", cl$err)))
     expect_false(file.exists(file.path(d, "o")))
+    # a FIFO is written into as it is (as -o is), never replaced: the table
+    # read from it is the one written to a regular file
+    tab <- file.path(d, "tab.tsv")
+    expect_equal(run_cli(c("--seed", "1", "-o", shQuote(file.path(d, "o1")),
+                           "--cluster-table", shQuote(tab), shQuote(f)))$status, 0)
+    fifo <- file.path(d, "fifo")
+    got <- file.path(d, "got.tsv")
+    expect_equal(system2("mkfifo", shQuote(fifo)), 0)
+    system2("sh", c("-c", shQuote(sprintf("timeout -s KILL 60 cat %s > %s",
+                                          shQuote(fifo), shQuote(got)))), wait = FALSE)
+    cl <- run_cli(c("--seed", "1", "-o", shQuote(file.path(d, "o2")),
+                    "--cluster-table", shQuote(fifo), shQuote(f)))
+    expect_equal(cl$status, 0)
+    want <- readBin(tab, "raw", file.size(tab))
+    for (i in 1:100) { # the reader ends once the writer has closed the FIFO
+        if (file.exists(got) && file.size(got) == length(want)) break
+        Sys.sleep(0.1)
+    }
+    expect_identical(readBin(got, "raw", length(want) + 1L), want)
+    expect_true(grepl("^p", system2("ls", c("-l", shQuote(fifo)), stdout = TRUE)))
     unlink(d, recursive = TRUE)
 })
