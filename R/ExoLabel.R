@@ -573,13 +573,25 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     refine <- check_refine(refine)
-    algorithm <- match.arg(algorithm)
-    objective <- match.arg(objective)
+    algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
+    objective <- check_option(objective, "objective", c("modularity", "CPM"))
+    if (objective == "CPM" && algorithm != "leiden")
+        stop("objective = \"CPM\" needs algorithm = \"leiden\" (label propagation has ",
+             "no CPM objective; its 'resolution' is the modularity's)", call. = FALSE)
+    if (algorithm == "leiden" && any(refine > 0))
+        stop("'refine' is for label propagation: Leiden refines its own partitions; ",
+             "leave 'refine' at 0 with algorithm = \"leiden\"", call. = FALSE)
     resolution <- check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
                                  self_hits, combine)
+    if (kind == "edges" && (input$format == "blast" || !is.null(columns)))
+        edgelistfiles <- select_columns(edgelistfiles, input$columns)
+    # plain edge lists that look like 12-column search-tool output
+    if (missing(format) && is.null(columns) && is.null(weight_transform) &&
+        kind %in% c("files", "edges"))
+        warn_search_output(if (kind == "files") files else edgelistfiles, sep, header)
 
     source <- switch(kind,
                      files = NULL,
@@ -607,7 +619,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (user_outfile && length(outfile) != nrun)
         stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
     if (!user_outfile)
-        outfile <- tempfile(rep("ExoLabel", nrun), tmpdir = tempfiledir)
+        outfile <- tempfile(rep("ExoLabel", nrun), tmpdir = tempfiledir, fileext = ".tsv")
     outfile <- prepare_outfiles(outfile, nrun)
     if (anyDuplicated(outfile))
         stop("'outfile' paths must differ from each other", call. = FALSE)
@@ -634,6 +646,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                          rep_len(as.integer(algorithm == "leiden"), nrun),
                          rep_len(as.integer(objective == "CPM"), nrun), resolution)
 
+    if (run$negative_edges > 0 && input$transform == 0L)
+        warning(sprintf(paste0("%s edge(s) with a negative weight were dropped (their ",
+                               "nodes are kept); ExoLabel clusters on positive weights only"),
+                        format_count(run$negative_edges)), call. = FALSE)
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
                 call. = FALSE)
@@ -647,7 +663,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             tab <- .exolabel_read_results(outfile[i], sep)
             unlink(outfile[i])
             result <- if (communities)
-                make_communities(edgelistfiles, tab$Cluster)
+                make_communities(edgelistfiles, tab$Cluster, ignore_weights)
             else data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
                             stringsAsFactors = FALSE)
         }
@@ -671,11 +687,27 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   seconds_output = run$seconds_output[i],
                                   input_edges = run$input_edges,
                                   input = input$resolved,
+                                  directed = mode == "directed",
+                                  self_arcs = run$self_arcs,
+                                  negative_edges = run$negative_edges,
+                                  sep = sep,
+                                  temporary = !user_outfile && !want_table,
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
     })
-    # several clusterings come back invisibly, as in SynExtend
-    if (nrun == 1L) out[[1L]] else invisible(out)
+    if (nrun == 1L) return(out[[1L]])
+    # several clusterings: SynExtend's list of results, visible and named
+    # after the parameter values that differ between them
+    varying <- list(add_self_loops = self_loops, attenuation = attenuation,
+                    iterations = iterations, refine = refine, resolution = resolution)
+    varying <- varying[vapply(varying, function(v) length(unique(v)) > 1L, logical(1))]
+    nm <- if (length(varying))
+        do.call(paste, c(lapply(names(varying), function(n)
+            paste0(n, "=", vapply(varying[[n]], format, "", digits = 6))), sep = ", "))
+    else basename(outfile)
+    names(out) <- make.unique(nm, sep = "#")
+    class(out) <- "ExoLabelResults"
+    out
 }
 
 # Edges and nodes of the input, for the disk check: exact for in-memory
@@ -713,9 +745,18 @@ check_disk_space <- function(size, memory, tempfiledir) {
 }
 
 # An igraph communities object; membership() names its entries after the
-# vertices when the graph has names.
-make_communities <- function(graph, membership) {
-    comm <- igraph::make_clusters(graph, membership = membership, algorithm = "ExoLabel")
+# vertices when the graph has names. Its modularity is that of the graph
+# ExoLabel clustered: weighted by the "weight" attribute (unless
+# ignore_weights), edges of weight 0 or below counting as absent.
+make_communities <- function(graph, membership, ignore_weights = FALSE) {
+    w <- NULL
+    if (!ignore_weights && "weight" %in% igraph::edge_attr_names(graph))
+        w <- pmax(as.numeric(igraph::edge_attr(graph, "weight")), 0)
+    q <- if (igraph::ecount(graph) > 0 && (is.null(w) || sum(w) > 0))
+        igraph::modularity(graph, membership, weights = w)
+    else NA_real_
+    comm <- igraph::make_clusters(graph, membership = membership, algorithm = "ExoLabel",
+                                  modularity = q)
     nm <- igraph::vertex_attr(graph, "name")
     if (!is.null(nm)) comm$names <- nm
     comm

@@ -862,6 +862,7 @@ typedef struct range_plan {
   int csr_wide;
   uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
   uint64_t *positive;   /* per range: entries with w > 0 */
+  uint64_t *self;       /* per range: entries with w > 0 from a node to itself */
   /* an intermediate group */
   const char *out_path; /* the new run, created empty */
   int out_wide;         /* its record width */
@@ -1007,8 +1008,9 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   p->key = calloc(T + 1, sizeof *p->key);
   p->base = calloc(T + 1, sizeof *p->base);
   p->pos = calloc((size_t)(T + 1) * (m ? m : 1), sizeof *p->pos);
-  p->entries = calloc(2 * (size_t)T, sizeof *p->entries);
+  p->entries = calloc(3 * (size_t)T, sizeof *p->entries);
   p->positive = p->entries ? p->entries + T : NULL;
+  p->self = p->entries ? p->entries + 2 * (size_t)T : NULL;
   if (T > 1) {
     p->fds = malloc((m ? m : 1) * sizeof *p->fds);
     for (uint32_t i = 0; p->fds && i < m; i++) p->fds[i] = -1;
@@ -1075,7 +1077,7 @@ static void plan_free(range_plan *p) {
     for (uint32_t i = 0; i < p->m; i++)
       if (p->fds[i] >= 0) exo_close(p->fds[i]);
   free(p->fds);
-  p->key = p->pos = p->base = p->entries = p->positive = NULL;
+  p->key = p->pos = p->base = p->entries = p->positive = p->self = NULL;
   p->fds = NULL;
 }
 
@@ -1245,7 +1247,7 @@ typedef struct csr_out {
   int wide;
   size_t as;            /* adjacency entry size */
   uint64_t next_node;   /* offsets written for nodes < next_node */
-  uint64_t arcs, positive;
+  uint64_t arcs, positive, self;
   exo_combine combine;
   exo_arc pend[2];      /* pending entries of one (key, nbr) */
   int npend;
@@ -1279,6 +1281,7 @@ static exo_status csr_put(csr_out *c, const exo_arc *a, exo_ctx *ctx) {
   exo_writer_commit(aw, c->as);
   c->arcs++;
   c->positive += a->w > 0.0f;
+  c->self += a->w > 0.0f && a->key == a->nbr;
   return EXO_OK;
 }
 
@@ -1369,6 +1372,7 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
   if (!st) exo_progress(ctx, EXO_STAGE_CSR, done, total);
   pl->entries[t] = c.arcs - base;
   pl->positive[t] = c.positive;
+  pl->self[t] = c.self;
   return st;
 }
 
@@ -1461,6 +1465,7 @@ static exo_status merge_to_csr(exo_sorter *s, uint32_t mem, uint64_t num_nodes,
   for (uint32_t t = 0; !st && t < p.nranges; t++) {
     stats->arcs += p.entries[t];
     stats->arcs_positive += p.positive[t];
+    stats->arcs_self += p.self[t];
   }
   plan_free(&p);
   return st;
