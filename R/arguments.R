@@ -124,14 +124,23 @@ check_sep <- function(sep) {
     sep
 }
 
+# threads: NULL = every core; more than the machine's cores is capped at
+# them with a warning (more threads than cores only add buffers: 6 MiB each
+# taken off memory_limit while reading). The internal test option
+# ExoLabel.oversubscribe = TRUE lets tests run several threads on small
+# machines (the results are the same for any threads).
 check_threads <- function(threads) {
-    if (is.null(threads)) {
-        threads <- parallel::detectCores(logical = TRUE)
-        if (is.na(threads)) threads <- 1L
-    }
+    cores <- parallel::detectCores(logical = TRUE)
+    if (is.na(cores)) cores <- 1L
+    if (is.null(threads)) threads <- cores
     if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) ||
         threads < 1 || threads != floor(threads))
         stop("'threads' must be NULL or a positive whole number", call. = FALSE)
+    if (threads > cores && !isTRUE(getOption("ExoLabel.oversubscribe"))) {
+        warning(sprintf("'threads' = %s is more than the %d cores of this machine: using %d",
+                        format(threads, scientific = FALSE), cores, cores), call. = FALSE)
+        threads <- cores
+    }
     as.integer(min(threads, 256L))
 }
 

@@ -251,13 +251,26 @@ static void cb_message(void *user, const char *text) {
   if (s->verbose) fprintf(stderr, "exolabel: %s\n", text);
 }
 
+static uint64_t memory_limit_given; /* --memory-limit, for fail()'s message */
+
 static int fail(const exo_ctx *ctx, exo_status st) {
   if (st == EXO_EINTR || got_signal) {
     fprintf(stderr, "%s: interrupted\n", prog);
     return EXIT_INTERRUPTED;
   }
-  fprintf(stderr, "%s: error: %s\n", prog,
+  fprintf(stderr, "%s: error: %s", prog,
           ctx->err.msg[0] ? ctx->err.msg : exo_status_name(st));
+  if (st == EXO_ENOMEM) {
+    uint64_t ram = exo_mem_physical();
+    fputs(" (--memory-limit is ", stderr);
+    put_amount((double)memory_limit_given, 1, "");
+    fputs("; this machine has ", stderr);
+    if (ram) put_amount((double)ram, 1, "");
+    else fputs("an unknown amount", stderr);
+    fputs(" of RAM): lower --memory-limit, which caps the buffers (the per-node arrays "
+          "come on top), or run on a machine with more memory", stderr);
+  }
+  fputc('\n', stderr);
   return exo_opt_exit_code(st);
 }
 
@@ -465,6 +478,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: warning: 'iterations' above 32767 is capped at 32767\n", prog);
     iterations = EXO_LP_MAX_VISITS;
   }
+  memory_limit_given = memory;
   if (!threads) threads = exo_cpu_count();
   if (threads > 256) threads = 256;
   char *default_tempdir = NULL;

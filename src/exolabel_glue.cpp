@@ -48,6 +48,7 @@ struct GlueState {
   uint64_t parse_total = 0;    // bytes of all input files, or edges pushed
   bool parse_bytes = true;     // parse progress counts bytes (else edges)
   bool leiden = false;         // the clustering being run is Leiden's
+  double memory_limit = 0;     // bytes, for the out-of-memory message
   double started = 0, last_report = 0;
   SEXP bar = R_NilValue;   // cli progress bar (preserved), verbose == 2
 };
@@ -262,6 +263,13 @@ void glue_message(void *user, const char *text) {
   if (ctx.err.code == EXO_EINTR || state.interrupted)
     throw Rcpp::internal::InterruptedException();
   std::string msg(ctx.err.msg[0] ? ctx.err.msg : exo_status_name(ctx.err.code));
+  if (ctx.err.code == EXO_ENOMEM) {
+    const uint64_t ram = exo_mem_physical();
+    msg += " (memory_limit is " + human(state.memory_limit, true) + "; this machine has " +
+           (ram ? human(static_cast<double>(ram), true) : std::string("an unknown amount")) +
+           " of RAM): lower 'memory_limit', which caps the buffers (the per-node arrays "
+           "come on top), or run on a machine with more memory";
+  }
   Rcpp::stop(msg);
 }
 
@@ -444,6 +452,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
 
   GlueState state;
   state.verbose = verbose;
+  state.memory_limit = memory_limit;
   if (source != R_NilValue) {
     state.parse_bytes = false;
   } else {
