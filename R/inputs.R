@@ -210,17 +210,26 @@ is_search_output <- function(tab) {
     whole && all(num[[1L]] >= 0 & num[[1L]] <= 100) && all(num[[9L]] >= 0)
 }
 
+# The first n lines of a file (plain or compressed), character() when it
+# cannot be read. Only regular files with content are opened (a pipe, a
+# FIFO or a device has size 0): peeking must not consume a stream.
+head_lines <- function(path, n) {
+    size <- file.size(path)
+    if (is.na(size) || size == 0) return(character())
+    con <- tryCatch(gzfile(path, "rb"), error = function(e) NULL)
+    if (is.null(con)) return(character())
+    on.exit(close(con))
+    tryCatch(readLines(con, n = n, warn = FALSE), error = function(e) character(),
+             warning = function(w) character())
+}
+
 # Warn when a plain edge list (files or a table) looks like search-tool
 # output: column 3 (% identity) would be the weight and self hits kept.
 warn_search_output <- function(x, sep, header) {
     hit <- NULL
     if (is.character(x)) {
         for (f in x) {
-            lines <- tryCatch({
-                con <- gzfile(f, "rb")
-                on.exit(close(con), add = TRUE)
-                readLines(con, n = header + 20L, warn = FALSE)
-            }, error = function(e) character())
+            lines <- head_lines(f, header + 20L)
             if (header > 0) lines <- lines[-seq_len(min(length(lines), header))]
             lines <- sub("\r$", "", lines[nzchar(lines)])
             if (!length(lines)) next

@@ -50,3 +50,36 @@ test_that("threads beyond the cores are capped with a warning", {
     expect_silent(b <- ExoLabel(edges, threads = 1, return_table = TRUE))
     expect_identical(a$results, b$results)
 })
+
+# EstimateExoLabel() prints; keep the test output quiet
+est_q <- function(...) {
+    utils::capture.output(r <- EstimateExoLabel(...))
+    r
+}
+
+test_that("EstimateExoLabel takes edge-list files and estimates Leiden (issue 24 item 16)", {
+    edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    tab <- utils::read.delim(edges, header = FALSE, colClasses = "character")
+    n_lines <- nrow(tab)
+    est <- NULL
+    expect_output(est <- EstimateExoLabel(edges), "resource estimate")
+    d <- attr(est, "details")
+    expect_equal(d$input[["num_edges"]], n_lines, tolerance = 0.2)
+    expect_equal(est[["Expected Input File Size"]], file.size(edges))
+    # avg_degree gives the nodes
+    est2 <- est_q(edges, avg_degree = n_lines / 200)
+    expect_equal(attr(est2, "details")$input[["num_vertices"]], 200, tolerance = 0.2)
+    # gzip files: the size once decompressed
+    gz <- tempfile(fileext = ".tsv.gz")
+    con <- gzfile(gz, "w"); writeLines(readLines(edges), con); close(con)
+    expect_gt(attr(est_q(gz), "details")$input[["num_edges"]], n_lines / 2)
+    unlink(gz)
+    expect_error(EstimateExoLabel("no-such-file.tsv"), "does not exist")
+    # Leiden: at least 32 bytes more per node while clustering, more disk
+    lp <- attr(est_q(1e6, 20), "details")
+    le <- attr(est_q(1e6, 20, algorithm = "leiden"), "details")
+    expect_gte(le$stages$ram[3] - lp$stages$ram[3], 32 * 1e6)
+    expect_gt(le$peak_temp_disk, lp$peak_temp_disk)
+    expect_output(print(est_q(1e6, 20, algorithm = "Leiden")), "Leiden")
+    expect_error(EstimateExoLabel(1e6, algorithm = "louvain"), "'algorithm' must be one of")
+})
