@@ -269,7 +269,8 @@
 #'   `1..n` without names), every row is a node in matrix order. Directed,
 #'   each stored entry `x[i, j]` is the arc `i -> j`. Undirected, the pair
 #'   `{i, j}` is one edge weighing the larger of `x[i, j]` and `x[j, i]`
-#'   (igraph's `mode = "max"`): a symmetric matrix, its upper triangle or
+#'   when both are nonzero, else the nonzero one (igraph's `mode = "max"`
+#'   for positive weights): a symmetric matrix, its upper triangle or
 #'   its lower triangle all give the same graph, and a matrix whose two
 #'   triangles hold different values gets a warning with the number of
 #'   such pairs. The diagonal holds self-loops. Stored zeros register nodes

@@ -210,8 +210,9 @@ estimate_files <- function(files) {
         if (!length(lines)) next
         per_line <- mean(nchar(lines, type = "bytes")) + 1
         edges <- edges + size / per_line
-        fields <- strsplit(lines, "[\t ,;]")
-        name_bytes <- c(name_bytes, nchar(unlist(lapply(fields, `[`, 1:2)), type = "bytes"))
+        fields <- strsplit(lines, "[\t ,;]", useBytes = TRUE)
+        names2 <- unlist(lapply(fields, `[`, 1:2))
+        name_bytes <- c(name_bytes, nchar(names2[!is.na(names2)], type = "bytes"))
     }
     c(edges = round(edges), name_length = if (length(name_bytes)) mean(name_bytes) else 10)
 }

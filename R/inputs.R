@@ -147,15 +147,15 @@ matrix_source <- function(x, directed, ignore_weights) {
          i = x@i, p = x@p, x = vals, upper = !directed)
 }
 
-# An undirected graph from a general dgCMatrix: max(x, t(x)) entry by entry
-# (a missing entry counting 0), with a warning when both triangles hold
-# entries and differ somewhere.
+# An undirected graph from a general dgCMatrix: the pair {i, j} weighs
+# max(x[i, j], x[j, i]) when both are given (nonzero), else the one given
+# (so a negative entry in one triangle stays negative: dropped with the
+# core's count and warning). Warns when both triangles hold a pair with
+# different values.
 symmetrise_max <- function(x) {
     tx <- Matrix::t(x)
-    d <- x - tx
-    d <- Matrix::drop0(d)
+    d <- Matrix::drop0(x - tx)
     if (length(d@x) == 0L) return(x) # symmetric
-    # pairs given in both triangles with different values
     both <- Matrix::drop0(x != 0) * Matrix::drop0(tx != 0)
     differ <- sum(Matrix::triu(both * (d != 0), k = 1L))
     if (differ > 0)
@@ -164,7 +164,8 @@ symmetrise_max <- function(x) {
                                "undirected mode the edge {i, j} weighs the larger of ",
                                "x[i, j] and x[j, i]; use mode = \"directed\" for arcs"),
                         format_count(differ)), call. = FALSE)
-    m <- (x + tx + abs(d)) / 2
+    # given twice: x + tx - min(x, tx) = the larger; given once: x + tx
+    m <- x + tx - both * ((x + tx - abs(d)) / 2)
     m <- methods::as(methods::as(m, "CsparseMatrix"), "generalMatrix")
     if (!methods::is(m, "dMatrix")) m <- methods::as(m, "dMatrix")
     m
@@ -231,9 +232,9 @@ warn_search_output <- function(x, sep, header) {
         for (f in x) {
             lines <- head_lines(f, header + 20L)
             if (header > 0) lines <- lines[-seq_len(min(length(lines), header))]
-            lines <- sub("\r$", "", lines[nzchar(lines)])
+            lines <- sub("\r$", "", lines[nzchar(lines)], useBytes = TRUE)
             if (!length(lines)) next
-            fields <- strsplit(lines, sep, fixed = TRUE)
+            fields <- strsplit(lines, sep, fixed = TRUE, useBytes = TRUE)
             if (any(lengths(fields) != 12L)) next
             if (is_search_output(do.call(rbind, fields))) {
                 hit <- paste0("'", basename(f), "' looks")

@@ -56,6 +56,10 @@ test_that("item 7: undirected matrices: both triangles are read, asymmetry warne
                                               mode = "undirected", weighted = TRUE)
     expect_warning(res <- ExoLabel(B, return_table = TRUE), "1 pair\\(s\\) with different")
     expect_equal(unname(res$graph_stats["num_edges"]), 2 * igraph::ecount(ref))
+    # a negative entry in one triangle is a negative edge: dropped with a count
+    N <- lower
+    N[80, 1] <- -2
+    expect_warning(ExoLabel(N), "1 edge\\(s\\) with a negative weight")
     # the stored weights are igraph's: the weighted degree of each node is the
     # same, seen through a Leiden CPM quality at resolution 0 (the total weight)
     set.seed(1)
