@@ -164,12 +164,17 @@ print.ExoLabelResults <- function(x, ...) {
                    largest = format_count(st$largest_cluster),
                    singletons = format_count(if (length(bins)) bins[[1L]] else 0),
                    quality = if (is.null(q) || is.na(q)) "" else format_values(q),
-                   results = summary(r)$results, stringsAsFactors = FALSE)
+                   results = if (is.character(r$results)) r$results
+                             else summary(r)$results,
+                   stringsAsFactors = FALSE)
     })
     tab <- do.call(rbind, rows)
     rownames(tab) <- names(x)
     if (all(tab$quality == "")) tab$quality <- NULL
+    tab$results <- format(tab$results, justify = "left")
     print(tab, right = TRUE)
+    if (any(vapply(unclass(x), function(r) isTRUE(attr(r, "stats")$temporary), logical(1))))
+        cat("(temporary files, deleted when R exits: pass 'outfile' to keep them)\n")
     invisible(x)
 }
 
