@@ -89,7 +89,8 @@ static void usage(FILE *f) {
 "      --memory-limit SIZE buffer memory, e.g. 512MB, 2GB (default 256MB)\n"
 "                          [memory_limit]\n"
 "      --threads N         threads for reading, the merges and the output\n"
-"                          (default: all cores); results do not depend on it\n"
+"                          (default: all cores; more than the cores are capped\n"
+"                          at them with a warning); results do not depend on it\n"
 "                          [threads]\n"
 "      --seed N            random seed, 0 <= N < 2^64 (default: from the clock);\n"
 "                          R's seed is attr(res, \"stats\")$seed\n"
@@ -479,7 +480,15 @@ int main(int argc, char **argv) {
     iterations = EXO_LP_MAX_VISITS;
   }
   memory_limit_given = memory;
-  if (!threads) threads = exo_cpu_count();
+  {
+    const uint64_t cores = (uint64_t)(exo_cpu_count() > 0 ? exo_cpu_count() : 1);
+    if (!threads) threads = cores;
+    if (threads > cores) { /* more only adds buffers (6 MiB each while reading) */
+      fprintf(stderr, "%s: warning: --threads %" PRIu64 " is more than the %" PRIu64
+              " cores of this machine: using %" PRIu64 "\n", prog, threads, cores, cores);
+      threads = cores;
+    }
+  }
   if (threads > 256) threads = 256;
   char *default_tempdir = NULL;
   if (!tempdir) {

@@ -49,6 +49,12 @@ test_that("threads beyond the cores are capped with a warning", {
     set.seed(2)
     expect_silent(b <- ExoLabel(edges, threads = 1, return_table = TRUE))
     expect_identical(a$results, b$results)
+    skip_on_os("windows")
+    r <- run_cli(c("--threads", "1000", "--seed", "3", edges))
+    expect_equal(r$status, 0)
+    expect_true(any(grepl(sprintf("--threads 1000 is more than the %d cores of this machine: using %d",
+                                  cores, cores), r$err, fixed = TRUE)))
+    expect_identical(r$out, run_cli(c("--threads", "1", "--seed", "3", edges))$out)
 })
 
 # EstimateExoLabel() prints; keep the test output quiet
