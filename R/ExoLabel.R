@@ -620,7 +620,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   self_arcs = run$self_arcs,
                                   negative_edges = run$negative_edges,
                                   sep = sep,
-                                  temporary = !user_outfile && !want_table,
+                                  temporary = !user_outfile && !want_table &&
+                                      startsWith(tempfiledir,
+                                                 normalizePath(tempdir(), mustWork = FALSE)),
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
     })

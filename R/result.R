@@ -85,7 +85,7 @@ summary.ExoLabelResult <- function(object, ...) {
     r <- object$results
     desc <- if (is.character(r))
                 paste0("file ", r, if (isTRUE(st$temporary))
-                    " (a temporary file, deleted when R exits: pass 'outfile' to keep it)")
+                    " (in tempdir(), deleted when R exits: pass 'outfile' to keep it)")
             else if (inherits(r, "communities")) "igraph communities object"
             else if (is.data.frame(r)) paste("data.frame with", format_count(nrow(r)), "rows")
             else class(r)[1L]
@@ -174,7 +174,7 @@ print.ExoLabelResults <- function(x, ...) {
     tab$results <- format(tab$results, justify = "left")
     print(tab, right = TRUE)
     if (any(vapply(unclass(x), function(r) isTRUE(attr(r, "stats")$temporary), logical(1))))
-        cat("(temporary files, deleted when R exits: pass 'outfile' to keep them)\n")
+        cat("(files in tempdir(), deleted when R exits: pass 'outfile' to keep them)\n")
     invisible(x)
 }
 

@@ -124,6 +124,10 @@ test_that("item 11: every shape has the same accessors", {
     as_path <- ExoLabel(f)
     expect_type(as_path$results, "character")           # SynExtend's shape
     expect_match(as_path$results, "\\.tsv$")
+    expect_true(any(grepl("in tempdir(), deleted when R exits", capture.output(print(as_path)),
+                          fixed = TRUE)))
+    kept <- ExoLabel(f, outfile = file.path(d, "kept.tsv"))
+    expect_false(any(grepl("deleted when R exits", capture.output(print(kept)))))
     set.seed(9)
     as_table <- ExoLabel(f, return_table = TRUE)
     expect_s3_class(as_table$results, "data.frame")
