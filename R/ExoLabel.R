@@ -95,12 +95,8 @@
 #'   which label propagation counts for the node's own label).
 #' * `combine`: how an edge given more than once is stored, in particular
 #'   the hits `q -> s` and `s -> q` of an undirected graph. `"max"` keeps one
-#'   edge per pair and direction with the largest weight: a pair's two hits
-#'   describe one similarity, and their e-values differ only because the
-#'   database size and composition statistics differ with the query, so
-#'   adding them up would count reciprocal pairs twice against pairs found
-#'   in one direction only (MCL's `--stream-mirror` also keeps the larger).
-#'   `"sum"` keeps every copy, so that label propagation adds their weights
+#'   edge per pair and direction with the largest weight (the vignette says
+#'   why this is the default for searches). `"sum"` keeps every copy, so that label propagation adds their weights
 #'   up: this is the behaviour for plain edge lists (SynExtend's). Combining
 #'   happens in the final merge of the external sort; `graph_stats` then
 #'   counts the arcs left. In `"directed"` mode only copies of the same arc
@@ -115,9 +111,7 @@
 #' TRUE` no weight column is read and nothing is transformed. The disk
 #' check guesses 64 bytes per line for `"blast"` files; combining and the
 #' dropped self hits only shrink the graph. Bitscores normalised by the
-#' self-hit score are not offered: they need every protein's self-hit score
-#' before its first hit is weighed, which a single streaming pass does not
-#' have (and DIAMOND does not always report self hits).
+#' self-hit score are not offered (see the vignette).
 #'
 #' Which method to choose for protein families is discussed in the
 #' vignette (`vignette("ExoLabel")`, section "How the methods work, and why").
