@@ -99,12 +99,8 @@
 #'   which label propagation counts for the node's own label).
 #' * `combine`: how an edge given more than once is stored, in particular
 #'   the hits `q -> s` and `s -> q` of an undirected graph. `"max"` keeps one
-#'   edge per pair and direction with the largest weight: a pair's two hits
-#'   describe one similarity, and their e-values differ only because the
-#'   database size and composition statistics differ with the query, so
-#'   adding them up would count reciprocal pairs twice against pairs found
-#'   in one direction only (MCL's `--stream-mirror` also keeps the larger).
-#'   `"sum"` keeps every copy, so that label propagation adds their weights
+#'   edge per pair and direction with the largest weight (the vignette says
+#'   why this is the default for searches). `"sum"` keeps every copy, so that label propagation adds their weights
 #'   up: this is the behaviour for plain edge lists (SynExtend's). Combining
 #'   happens in the final merge of the external sort; `graph_stats` then
 #'   counts the arcs left. In `"directed"` mode only copies of the same arc
@@ -119,24 +115,10 @@
 #' TRUE` no weight column is read and nothing is transformed. The disk
 #' check guesses 64 bytes per line for `"blast"` files; combining and the
 #' dropped self hits only shrink the graph. Bitscores normalised by the
-#' self-hit score are not offered: they need every protein's self-hit score
-#' before its first hit is weighed, which a single streaming pass does not
-#' have (and DIAMOND does not always report self hits).
+#' self-hit score are not offered (see the vignette).
 #'
-#' **Which method for protein families.** We recommend
-#' `ExoLabel(file, format = "blast", algorithm = "leiden", objective = "CPM",
-#' resolution = 1)`. With CPM a group of proteins stays together only while,
-#' averaged over all pairs of its members (a pair without a hit counting 0),
-#' it holds more than `resolution` units of \eqn{-\log_{10}}{-log10}(e-value):
-#' at 1, roughly, its members must be related on average with an e-value
-#' below 0.1. Raise `resolution` to split families into subfamilies, lower it
-#' to join superfamilies. On simulated protein families searched with DIAMOND
-#' and MMseqs2 (`benchmarks/SSN.md` in the source repository) this setting
-#' was closer to the true families than MCL at its best inflation on every
-#' set (median NMI over five seeds 0.960 against 0.957 for 100,000
-#' proteins), while label propagation kept some large families in pieces
-#' (0.953) and modularity joined small families that chimeras connect.
-#' Label propagation stays the fastest first look at a very large search.
+#' Which method to choose for protein families is discussed in the
+#' vignette (`vignette("ExoLabel")`, section "How the methods work, and why").
 #'
 #' @section Label propagation:
 #' Every node starts in its own cluster and is active. Nodes are processed
@@ -162,14 +144,7 @@
 #' otherwise in the next sweep. The run ends when no node is active. Results
 #' do not depend on `memory_limit`.
 #'
-#' **Resolution: no flooding into one cluster.** Plain label propagation
-#' has one way to fail badly: on noisy graphs (many edges between
-#' communities) one label can snowball until it holds most of the graph, and
-#' the result is a single giant cluster. `resolution` (default 1) stops that.
-#' Think of each node as asking "which neighbouring cluster am I linked to
-#' more strongly than chance would explain?" A cluster that already holds a
-#' large share of all the graph's edges would receive some of any node's
-#' edges purely by chance: a node with `d` edges is expected to have about
+#' **Resolution.** A node with `d` edges is expected to have about
 #' \eqn{e = \gamma\, d\, vol(l) / m}{e = gamma * d * vol(l) / m} of them
 #' into cluster `l`, where `vol(l)` counts the edge ends at `l`'s nodes and
 #' `m` all edge ends (the node's own edges are left out of its current
@@ -177,32 +152,14 @@
 #' rounded to the nearest whole edge, times the node's mean edge weight,
 #' and the node joins the label with the highest reduced weight (ties as
 #' above; when no neighbour holds the node's current label, staying is one
-#' more candidate, reduced the same way). Small clusters, into which a node
-#' would not expect even half an edge by chance, are not reduced at all, so
-#' ordinary families are found exactly as by plain label propagation; only
-#' a cluster that grows to a sizeable share of the graph (for a node with 20
-#' edges, 2.5% of all edge ends) starts paying, and the more it grows the
-#' more it pays, so it cannot swallow the rest. Without the rounding this is
+#' more candidate, reduced the same way). Without the rounding this is
 #' the modularity gain of the move (the LPAm family of methods), with
 #' `resolution` the \eqn{\gamma}{gamma} of the modularity formula: larger
 #' values make large clusters pay sooner (smaller clusters), `0` is plain
 #' label propagation (the rule of earlier versions and of SynExtend). The
 #' cluster volumes take 8 bytes per node; they start from the node degrees
 #' and change with every move, so no extra pass over the edges is needed.
-#' In `"directed"` mode `d` counts the in-arcs and `vol` all arcs. On toy
-#' graphs of a few dozen nodes every cluster is a large share of the graph,
-#' so the penalty is felt everywhere (a ring of three 4-node cliques can end
-#' with one clique in two halves, and disjoint cliques with random weights
-#' of 15 to 30 nodes in all stay split in about 2 of 5 seeds, against 1 in
-#' 20 to 40 without the penalty; none of 40 seeds split 10 cliques of 8 or
-#' more with or without it); use `resolution = 0` there. On the
-#' benchmark graphs (`benchmarks/QUALITY.md`) the default changes nothing
-#' up to mixing 0.5 and keeps every noisy graph out of a flood: at 10^5
-#' nodes and mixing 0.7, unweighted, plain label propagation floods (NMI
-#' 0.10, its largest cluster 103 times the largest community) and the
-#' default reaches NMI 0.85 (igraph's Leiden 0.68). On a
-#' random graph without communities (G(n, m)) it returns many mid-sized
-#' clusters instead of one; see `benchmarks/QUALITY.md` for why.
+#' In `"directed"` mode `d` counts the in-arcs and `vol` all arcs.
 #'
 #' With attenuation `a > 0`, a neighbour `u` contributes
 #' \eqn{w (1 - p^a d_u^a)}{w * (1 - p^a * d_u^a)} instead of `w`, where
@@ -214,15 +171,6 @@
 #' `add_self_loops` is a cutoff: a label can win only if at least one of the
 #' node's arcs from that label has a raw weight of at least `add_self_loops`
 #' (`FALSE` = 0: every positive edge qualifies; `TRUE` = 1).
-#'
-#' Why both default to `FALSE` (measured in `benchmarks/QUALITY.md` on
-#' planted and LFR-style graphs of 10^4 to 10^6 nodes): attenuation costs
-#' NMI on graphs with communities, most on LFR-style graphs (for example
-#' 0.49 instead of 0.98 at mixing 0.5 on 10^5 unweighted nodes); its
-#' benefit was against flooding into one cluster, which the default
-#' `resolution` now prevents with no such cost. The cutoff `add_self_loops = TRUE` means 1, which on
-#' similarity scores in `[0, 1]` lets almost no label win, so nearly every
-#' node stays alone; use a cutoff only on a scale you know.
 #'
 #' @section Merge passes (`refine`):
 #' When many edges leave the communities (high mixing), label propagation
@@ -247,44 +195,15 @@
 #' Each pass reads the graph file front to back, once per thread (the
 #' threads read side by side, each for its own group of clusters; more
 #' reads only when the tables of cluster pairs would exceed
-#' `memory_limit / 4` in all), and needs about 33 bytes per cluster. On graphs with communities they bring
-#' the cluster count close to the planted one and raise NMI at high mixing
-#' (see `benchmarks/QUALITY.md`); on graphs without structure, many passes
-#' grow modularity clusters as Louvain-type methods do. The default is `0`
-#' (plain label propagation, as in SynExtend).
+#' `memory_limit / 4` in all), and needs about 33 bytes per cluster. The
+#' default is `0` (plain label propagation, as in SynExtend).
 #'
 #' `iterations` caps how often any node is processed (the first visit
 #' included), so `iterations = 1` visits each node once. `0` picks
 #' `max(16, floor(sqrt(d)))`, where `d` is the largest number of arcs at a
-#' node (so `T = 12`). Most nodes stop well before the cap: on the planted
-#' graphs of `benchmarks/QUALITY.md` (mean degree 20) nodes are processed
-#' 4 to 10 times on average. A lower cap (the earlier default was
-#' `max(5, ...)`) leaves communities in fragments at high mixing; with
-#' `resolution = 0` on small graphs (10^4 nodes) at mixing 0.6-0.7 the
-#' automatic cap lets label propagation flood into one cluster, as igraph's
-#' does (see `benchmarks/QUALITY.md`). The value used is reported in
-#' `$parameters`.
+#' node (so `T = 12`). The value used is reported in `$parameters`.
 #'
 #' @section Leiden (`algorithm = "leiden"`):
-#' Which to use, for a biologist: label propagation (the default) is the
-#' fastest way to cut a large sequence-similarity network into families,
-#' and it is accurate when the families are clearly separated (most edges
-#' inside them). On noisy networks, where many edges join members of
-#' different families (low-identity hits, multi-domain proteins), it can
-#' leave families in fragments or, worse, merge everything into one giant
-#' cluster without warning. Leiden optimises an explicit score (a single
-#' giant cluster scores 0 in modularity, so it is not what Leiden returns
-#' on a graph with communities), every cluster it returns is connected,
-#' and `resolution` is a granularity knob: with
-#' `objective = "CPM"` a cluster must hold more edge weight per pair of
-#' members than `resolution`, so raising it splits superfamilies into
-#' families and lowering it joins them. It costs a few times the time of
-#' label propagation (about 2.3 times its CPU time for the whole call on a
-#' graph of 2 x 10^7 edges, see `benchmarks/quality/LEIDEN.md`). Use Leiden when the
-#' network is noisy, when you need a granularity knob, or when a result
-#' must not contain a disconnected or a giant cluster; use label
-#' propagation for a fast first look at a huge network.
-#'
 #' The method follows Traag, Waltman and van Eck (2019), "From Louvain to
 #' Leiden: guaranteeing well-connected communities". The objective is
 #' modularity (with resolution \eqn{\gamma}{g}:
@@ -319,19 +238,9 @@
 #' first sweeps of node moving and the refinement on graphs of 32768 nodes
 #' or more (refinement splits the communities between the threads, each
 #' deciding for its own in the order one thread would), and the sorts that
-#' build each smaller graph. For the moving to use several
-#' threads without making the result depend on them, such a graph is cut
-#' into up to 16 fixed ranges of node ids ("lanes", their number set by the
-#' graph's size alone) that decide side by side, each seeing the other
-#' ranges' moves at regular meeting points; this is a different (equally
-#' seeded) order of decisions from the one-range sweep of earlier versions,
-#' so their results on such graphs differ from this version's, by about as
-#' much as a change of seed (`benchmarks/quality/LEIDEN.md`).
-#'
-#' Why an argument of `ExoLabel()` rather than a separate function: the
-#' inputs, the output file, the memory and disk arguments and the result
-#' are the same, and one entry point lets a pipeline switch methods with
-#' one argument.
+#' build each smaller graph. Node moving on several threads runs in fixed
+#' lanes of node ids (see the vignette), so the result depends on the seed
+#' only.
 #'
 #' @section In-memory inputs:
 #' In-memory graphs are streamed edge by edge into the same pipeline as
@@ -339,7 +248,8 @@
 #' edges read from a file.
 #'
 #' * Edge lists (`data.frame`, `data.table`, `DataFrame`): the first two
-#'   columns hold the nodes of each edge, as character, factor or
+#'   columns (or those `columns` or `format = "blast"` choose) hold the
+#'   nodes of each edge, as character, factor or
 #'   whole-number ids (written in decimal as the node names). The weight is
 #'   the column named `weight` (any case) or else a numeric third column;
 #'   without one every edge weighs 1. Missing values are an error.
@@ -348,18 +258,28 @@
 #'   attribute (or numbers `1..n`). `mode` defaults to the graph's
 #'   directedness. The result is an igraph `communities` object (made with
 #'   `igraph::make_clusters()`) so that `membership()`, `sizes()`,
-#'   `modularity()` and `compare()` work on it, unless `outfile` is given.
+#'   `modularity()` and `compare()` work on it, unless `outfile` is given;
+#'   its modularity is that of the weighted graph (the `weight` attribute,
+#'   weights of 0 or below counting as no edge; unweighted with
+#'   `ignore_weights = TRUE`), as `igraph::modularity(g, membership,
+#'   weights = E(g)$weight)` gives it.
 #' * Adjacency matrices: row (or column) names are the node names (numbers
-#'   `1..n` without names), every row is a node in matrix order. Undirected,
-#'   only the upper triangle and the diagonal are read, so a symmetric matrix
-#'   gives each edge once; directed, each stored entry `x[i, j]` is the arc
-#'   `i -> j`. Stored zeros register nodes without an edge.
+#'   `1..n` without names), every row is a node in matrix order. Directed,
+#'   each stored entry `x[i, j]` is the arc `i -> j`. Undirected, the pair
+#'   `{i, j}` is one edge weighing the larger of `x[i, j]` and `x[j, i]`
+#'   when both are nonzero, else the nonzero one (igraph's `mode = "max"`
+#'   for positive weights): a symmetric matrix, its upper triangle or
+#'   its lower triangle all give the same graph, and a matrix whose two
+#'   triangles hold different values gets a warning with the number of
+#'   such pairs. The diagonal holds self-loops. Stored zeros register nodes
+#'   without an edge.
 #'
 #' Node names must not contain the separator `sep`, line ends or NUL.
 #'
 #' @section Progress:
 #' With `verbose = TRUE`, every stage (reading, merging, writing the graph,
-#' label propagation, writing clusters) reports its progress: in an
+#' label propagation or Leiden, Leiden's aggregation of each level, writing
+#' clusters) reports its progress: in an
 #' interactive session as a cli progress bar with counts and rate, otherwise
 #' as `message()` lines (a start and an end line per stage, and one every 10
 #' seconds in between), which [suppressMessages()] silences. `verbose =
@@ -411,6 +331,8 @@
 #' @section Resources:
 #' `memory_limit` bounds the buffers of every stage (the sort's run buffers,
 #' the merge's file buffers, the adjacency buffer of label propagation).
+#' It is a cap: the sort's run buffers start at 16 MiB and grow while
+#' records fill them, the other buffers are sized by the graph.
 #' While reading, the table of name fingerprints (about 23 to 46 bytes per
 #' node: 16 bytes per slot, at most 70% full; one and a half times that for
 #' a moment while it doubles) is counted against `memory_limit` too: the
@@ -478,48 +400,34 @@
 #'   as 0 and decimals are truncated to whole numbers (`1.5` skips 1 line).
 #' @param tempfiledir Directory for temporary files; created if missing.
 #' @param memory_limit Memory for buffers: bytes, or a string like
-#'   `"256MB"`, `"2GB"` (powers of 1024). At least 1MB.
+#'   `"256MB"`, `"2GB"` (powers of 1024). At least 1MB. A cap, not an
+#'   allocation: buffers grow with the data up to it, so a limit far above
+#'   what the graph needs costs nothing. When memory runs out, the error
+#'   names `memory_limit` and the machine's RAM.
 #' @param threads Number of threads; `NULL` (default) uses every available
 #'   core. Results do not depend on it: the clusters, the output file's
 #'   bytes and every temporary file are the same for any `threads` (and any
 #'   `memory_limit`); only the time and the division of `memory_limit` among
-#'   buffers change. Reading: uncompressed files are split into 1 MiB blocks
-#'   that the threads read and parse side by side (a few MiB of buffers per
-#'   thread); gzip files and pipes are read in 1 MiB blocks by one thread at
-#'   a time (gzip is inflated there), and the other threads split and parse
-#'   the blocks already read meanwhile. With two or more threads another one
-#'   sorts and writes the runs. Building the graph:
-#'   every merge of the runs (the intermediate passes, needed when there
-#'   are more runs than one merge takes, and the final merge) is split into
-#'   `threads` ranges of node ids merged side by side. Writing the output: the lines are formatted in `threads`
-#'   blocks side by side (8 MiB of buffers per thread). Label propagation:
-#'   graphs of 8192 nodes or more are swept in up to 16 fixed lanes (runs of
-#'   1024-id blocks; their number depends on the graph only), which up to
-#'   `threads` threads sweep side by side; the lanes meet after every two
-#'   blocks each and read each other's labels as of the last meeting, so
-#'   the clusters are the same for any `threads` (each thread reads the
-#'   graph through its own part of the label propagation buffer). The
-#'   merge passes of `refine`: the clusters are split into at least
-#'   `threads` groups by number, and the threads read the graph side by
-#'   side, each summing the weights between its group's clusters and their
-#'   neighbours (the same sums in the same order as one thread). Leiden:
-#'   the node moving of every graph level of 32768 nodes or more runs its
-#'   first 8 sweeps in up to 16 fixed lanes in the same way (meeting after
-#'   every two blocks; the lanes see each other's moves and community sizes
-#'   as of the last meeting), refinement splits the nodes (first pass) and
-#'   then the communities (merging pass) between the threads, and the sorts
-#'   that build the smaller graphs use the threads as above; the result is
-#'   the same for any `threads`.
+#'   buffers change. A number above the machine's cores is capped at them
+#'   with a warning. Every stage uses the threads (reading and parsing,
+#'   sorting and merging, label propagation and Leiden in fixed lanes of node
+#'   ids, the merge passes, writing the output); the vignette describes how.
 #' @param refine `FALSE` (default, `0`), `TRUE` (= 5) or a whole number of
 #'   merge passes (0 to 100) run after label propagation; see Merge passes.
-#'   A vector runs one clustering per value.
+#'   A vector runs one clustering per value. An error with `algorithm =
+#'   "leiden"`, which refines its own partitions.
 #' @param format `"edges"` (default): an edge list, columns 1, 2, 3. `"blast"`:
 #'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 11)`,
 #'   `weight_transform = "neglog10"`, `self_hits = "drop"`, `combine =
-#'   "max"`. See Search-tool output.
+#'   "max"`. See Search-tool output. Files and edge-list tables take it.
+#'   When neither `format` nor `columns` nor `weight_transform` is given and
+#'   the input has 12 columns that look like search-tool output (numbers in
+#'   columns 3 to 12, an identity between 0 and 100 in column 3), a warning
+#'   suggests `format = "blast"`: read as an edge list, the percent
+#'   identity is the weight and self hits stay.
 #' @param columns `NULL` (the format's columns) or 2 or 3 column numbers:
 #'   node A, node B and optionally the weight (without it every edge weighs
-#'   1).
+#'   1), of a file or of an edge-list table.
 #' @param weight_transform `NULL` (the format's), `"none"` or `"neglog10"`
 #'   (the weight column is an e-value; the weight is its capped `-log10`).
 #' @param min_weight `NULL` (no threshold) or a number: edges with a smaller
@@ -529,11 +437,13 @@
 #' @param combine `NULL` (the format's), `"sum"` (every copy of an edge is
 #'   kept, weights add up) or `"max"` (one edge per pair, the largest
 #'   weight).
-#' @param algorithm `"lp"` (label propagation, default) or `"leiden"`; see
-#'   Leiden. With `"leiden"`, `add_self_loops`, `attenuation` and `refine`
-#'   are not used, and `iterations` counts rounds of Leiden.
+#' @param algorithm `"lp"` (label propagation, default) or `"leiden"`, in
+#'   any case (as the command-line tool takes them) and abbreviated; see
+#'   Leiden. With `"leiden"`, `add_self_loops` and `attenuation` are not
+#'   used, `refine` must be 0, and `iterations` counts rounds of Leiden.
 #' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
-#'   (constant Potts model).
+#'   (constant Potts model), in any case. `"CPM"` needs `algorithm =
+#'   "leiden"` (an error otherwise).
 #' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
 #'   a `data.frame` with the size, internal and external edge weight,
 #'   density and representative member of each cluster; see Cluster table.
@@ -551,18 +461,28 @@
 #'     Leiden `resolution` and `quality` (the objective's value reached), with
 #'     attributes `algorithm` (`"leiden"`) and `objective`.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
-#'     arcs: two per undirected edge with positive weight, one per directed
-#'     edge or self-loop; edges dropped by `min_weight` or `self_hits` are
-#'     not counted, and with `combine = "max"` the copies of an arc count
-#'     once).}
+#'     arcs, as in SynExtend: two per undirected edge with positive weight,
+#'     one per directed edge or self-loop; edges dropped by `min_weight` or
+#'     `self_hits` are not counted, and with `combine = "max"` the copies of
+#'     an arc count once). The print and `summary()` count edges as a user
+#'     does: `(num_edges + self-loops) / 2` when undirected.}
 #'   \item{results}{the output file path, or with `return_table = TRUE` a
 #'     `data.frame(Vertex, Cluster)`, or for `igraph` inputs an igraph
 #'     `communities` object.}
 #'   \item{cluster_table}{only with `cluster_table = TRUE`: a
 #'     `data.frame(Cluster, Size, InternalWeight, ExternalWeight, Density,
 #'     Representative)`, one row per cluster (see Cluster table).}
-#'   For several clusterings, invisibly, a list of such lists, one per
-#'   clustering.
+#'   For several clusterings (a vector of parameters or of `outfile`), a
+#'   list of such lists, one per clustering, of class `"ExoLabelResults"`,
+#'   returned visibly (SynExtend returns it invisibly) and named after the
+#'   parameter values that differ (`"resolution=0.1"`, or
+#'   `"attenuation=0, resolution=1"`; the output file names when only
+#'   `outfile` differs); it prints one line per clustering.
+#'   `as.data.frame()`, [ClusterMembership()], [ClusterSizes()] and `plot()`
+#'   work on every shape (see [ExoLabelAccessors]). A result's default
+#'   output file (no `outfile`, no `return_table`) is a `.tsv` file in
+#'   `tempfiledir`, deleted when R exits if that is `tempdir()`; the print
+#'   says so.
 #'   Each carries an attribute `"stats"`: a list with the number of sorted
 #'   runs, merge passes, merge fan-in, peak temporary disk in bytes (sort
 #'   runs and graph files), `input` (the input options in effect: `format`,
@@ -571,7 +491,10 @@
 #'   size, `size_bins` (number of clusters of size 1, 2-3, 4-7, ...), the
 #'   seconds spent per stage, `refine_merged` (clusters merged by the merge
 #'   passes) and `seconds_refine`, `quality` and `levels` (Leiden: the
-#'   objective's value and the number of levels run), the R process's peak resident memory
+#'   objective's value and the number of levels run), `negative_edges`
+#'   (input edges with a negative weight, dropped with a warning unless the
+#'   weights are e-values), `self_arcs` (stored self-loops), `directed`,
+#'   the R process's peak resident memory
 #'   (`peak_rss`, bytes) and `seed`, the seed of the clustering drawn from
 #'   R's random numbers (the command-line tool's `--seed` reproduces it).
 #'
@@ -639,13 +562,25 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     refine <- check_refine(refine)
-    algorithm <- match.arg(algorithm)
-    objective <- match.arg(objective)
+    algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
+    objective <- check_option(objective, "objective", c("modularity", "CPM"))
+    if (objective == "CPM" && algorithm != "leiden")
+        stop("objective = \"CPM\" needs algorithm = \"leiden\" (label propagation has ",
+             "no CPM objective; its 'resolution' is the modularity's)", call. = FALSE)
+    if (algorithm == "leiden" && any(refine > 0))
+        stop("'refine' is for label propagation: Leiden refines its own partitions; ",
+             "leave 'refine' at 0 with algorithm = \"leiden\"", call. = FALSE)
     resolution <- check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
                                  self_hits, combine)
+    if (kind == "edges" && (input$format == "blast" || !is.null(columns)))
+        edgelistfiles <- select_columns(edgelistfiles, input$columns)
+    # plain edge lists that look like 12-column search-tool output
+    if (missing(format) && is.null(columns) && is.null(weight_transform) &&
+        kind %in% c("files", "edges"))
+        warn_search_output(if (kind == "files") files else edgelistfiles, sep, header)
 
     source <- switch(kind,
                      files = NULL,
@@ -673,7 +608,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (user_outfile && length(outfile) != nrun)
         stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
     if (!user_outfile)
-        outfile <- tempfile(rep("ExoLabel", nrun), tmpdir = tempfiledir)
+        outfile <- tempfile(rep("ExoLabel", nrun), tmpdir = tempfiledir, fileext = ".tsv")
     outfile <- prepare_outfiles(outfile, nrun)
     if (anyDuplicated(outfile))
         stop("'outfile' paths must differ from each other", call. = FALSE)
@@ -708,6 +643,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                          rep_len(as.integer(objective == "CPM"), nrun), resolution,
                          tables)
 
+    if (run$negative_edges > 0 && input$transform == 0L)
+        warning(sprintf(paste0("%s edge(s) with a negative weight were dropped (their ",
+                               "nodes are kept); ExoLabel clusters on positive weights only"),
+                        format_count(run$negative_edges)), call. = FALSE)
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, blank or header-only): the result is empty",
                 call. = FALSE)
@@ -721,7 +660,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             tab <- .exolabel_read_results(outfile[i], sep)
             unlink(outfile[i])
             result <- if (communities)
-                make_communities(edgelistfiles, tab$Cluster)
+                make_communities(edgelistfiles, tab$Cluster, ignore_weights)
             else data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
                             stringsAsFactors = FALSE)
         }
@@ -746,6 +685,13 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   seconds_table = run$seconds_table[i],
                                   input_edges = run$input_edges,
                                   input = input$resolved,
+                                  directed = mode == "directed",
+                                  self_arcs = run$self_arcs,
+                                  negative_edges = run$negative_edges,
+                                  sep = sep,
+                                  temporary = !user_outfile && !want_table &&
+                                      startsWith(tempfiledir,
+                                                 normalizePath(tempdir(), mustWork = FALSE)),
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
         if (cluster_table) {
@@ -755,8 +701,19 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         }
         res
     })
-    # several clusterings come back invisibly, as in SynExtend
-    if (nrun == 1L) out[[1L]] else invisible(out)
+    if (nrun == 1L) return(out[[1L]])
+    # several clusterings: SynExtend's list of results, visible and named
+    # after the parameter values that differ between them
+    varying <- list(add_self_loops = self_loops, attenuation = attenuation,
+                    iterations = iterations, refine = refine, resolution = resolution)
+    varying <- varying[vapply(varying, function(v) length(unique(v)) > 1L, logical(1))]
+    nm <- if (length(varying))
+        do.call(paste, c(lapply(names(varying), function(n)
+            paste0(n, "=", vapply(varying[[n]], format, "", digits = 6))), sep = ", "))
+    else basename(outfile)
+    names(out) <- make.unique(nm, sep = "#")
+    class(out) <- "ExoLabelResults"
+    out
 }
 
 # Edges and nodes of the input, for the disk check: exact for in-memory
@@ -794,9 +751,18 @@ check_disk_space <- function(size, memory, tempfiledir) {
 }
 
 # An igraph communities object; membership() names its entries after the
-# vertices when the graph has names.
-make_communities <- function(graph, membership) {
-    comm <- igraph::make_clusters(graph, membership = membership, algorithm = "ExoLabel")
+# vertices when the graph has names. Its modularity is that of the graph
+# ExoLabel clustered: weighted by the "weight" attribute (unless
+# ignore_weights), edges of weight 0 or below counting as absent.
+make_communities <- function(graph, membership, ignore_weights = FALSE) {
+    w <- NULL
+    if (!ignore_weights && "weight" %in% igraph::edge_attr_names(graph))
+        w <- pmax(as.numeric(igraph::edge_attr(graph, "weight")), 0)
+    q <- if (igraph::ecount(graph) > 0 && (is.null(w) || sum(w) > 0))
+        igraph::modularity(graph, membership, weights = w)
+    else NA_real_
+    comm <- igraph::make_clusters(graph, membership = membership, algorithm = "ExoLabel",
+                                  modularity = q)
     nm <- igraph::vertex_attr(graph, "name")
     if (!is.null(nm)) comm$names <- nm
     comm

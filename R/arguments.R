@@ -124,14 +124,23 @@ check_sep <- function(sep) {
     sep
 }
 
+# threads: NULL = every core; more than the machine's cores is capped at
+# them with a warning (more threads than cores only add buffers: 6 MiB each
+# taken off memory_limit while reading). The internal test option
+# ExoLabel.oversubscribe = TRUE lets tests run several threads on small
+# machines (the results are the same for any threads).
 check_threads <- function(threads) {
-    if (is.null(threads)) {
-        threads <- parallel::detectCores(logical = TRUE)
-        if (is.na(threads)) threads <- 1L
-    }
+    cores <- parallel::detectCores(logical = TRUE)
+    if (is.na(cores)) cores <- 1L
+    if (is.null(threads)) threads <- cores
     if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) ||
         threads < 1 || threads != floor(threads))
         stop("'threads' must be NULL or a positive whole number", call. = FALSE)
+    if (threads > cores && !isTRUE(getOption("ExoLabel.oversubscribe"))) {
+        warning(sprintf("'threads' = %s is more than the %d cores of this machine: using %d",
+                        format(threads, scientific = FALSE), cores, cores), call. = FALSE)
+        threads <- cores
+    }
     as.integer(min(threads, 256L))
 }
 
@@ -239,11 +248,9 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
     self_hits <- check_choice(self_hits, "self_hits", c("drop", "keep"))
     combine <- check_choice(combine, "combine", c("sum", "max"))
     blast <- format == "blast"
-    if (kind != "files" && (blast || !is.null(columns)))
-        stop("'format = \"blast\"' and 'columns' describe the columns of files; for an ",
-             "in-memory edge list give the node and weight columns directly (for example ",
-             "df[, c(1, 2, 11)]) and set weight_transform = \"neglog10\" for e-values",
-             call. = FALSE)
+    if (kind %in% c("igraph", "matrix") && (blast || !is.null(columns)))
+        stop("'format = \"blast\"' and 'columns' describe the columns of files and ",
+             "edge-list tables, not of an igraph graph or a matrix", call. = FALSE)
     if (is.null(columns)) columns <- if (blast) c(1L, 2L, 11L) else 1:3
     if (is.null(weight_transform)) weight_transform <- if (blast) "neglog10" else "none"
     if (length(columns) == 2L && weight_transform != "none")
@@ -260,4 +267,20 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
                          weight_transform = weight_transform,
                          min_weight = if (is.null(min_weight)) NA_real_ else min_weight,
                          self_hits = self_hits, combine = combine))
+}
+
+# A choice among `choices` for `name` (algorithm, objective): the default
+# vector means its first entry; otherwise one string matched without regard
+# to case (as the CLI does), a unique prefix allowed. The error names the
+# argument and the choices.
+check_option <- function(x, name, choices) {
+    if (identical(x, choices)) return(choices[1L])
+    if (!is.character(x) || length(x) != 1L || is.na(x) || !nzchar(x))
+        stop("'", name, "' must be one of ", paste0("\"", choices, "\"", collapse = ", "),
+             call. = FALSE)
+    i <- pmatch(tolower(x), tolower(choices))
+    if (is.na(i))
+        stop("'", name, "' must be one of ", paste0("\"", choices, "\"", collapse = ", "),
+             " (any case), not \"", x, "\"", call. = FALSE)
+    choices[i]
 }

@@ -33,13 +33,20 @@
 #' Cluster labels are only compared for equality: any atomic type works, and
 #' renaming the clusters changes nothing.
 #'
-#' @param x,y The two clusterings. Either vectors of cluster labels of the
-#'   same length, compared position by position (`NA` is not allowed), or
-#'   `data.frame`s with columns `Vertex` and `Cluster` (as returned by
-#'   `ExoLabel(..., return_table = TRUE)$results`), matched by `Vertex`. A
-#'   named vector and a `data.frame` can be mixed; the names of the vector
-#'   are then the vertices. Matched by name, both must cover the same set
-#'   of vertices, each once.
+#' @param x,y The two clusterings, each one of: a vector of cluster labels
+#'   (`NA` is not allowed), compared position by position with another
+#'   vector, or matched by its names with a table, file or result; a table (`data.frame`,
+#'   data.table, `DataFrame`) whose columns `Vertex` and `Cluster` are used
+#'   when it has them, else its first two columns (node, cluster), so a
+#'   truth table with columns `Vertex`, `family` works; the path of a
+#'   two-column file (node, cluster; tab-separated, no header); a result of
+#'   [ExoLabel()] (whatever its `$results` is); or an igraph `communities`
+#'   object. Tables, files and results are matched by node name.
+#' @param unmatched What to do with nodes that only one of the clusterings
+#'   has (when matched by name): `"error"` (the default) stops and says how
+#'   many there are on each side; `"drop"` compares the nodes the two have
+#'   in common; `"singletons"` puts each missing node in a cluster of its
+#'   own in the clustering that lacks it, comparing the union.
 #'
 #' @return A single number.
 #'
@@ -64,8 +71,9 @@ NULL
 
 #' @rdname ClusterCompare
 #' @export
-ClusterNMI <- function(x, y) {
-    tab <- contingency_counts(x, y)
+ClusterNMI <- function(x, y, unmatched = c("error", "drop", "singletons")) {
+    unmatched <- check_option(unmatched, "unmatched", c("error", "drop", "singletons"))
+    tab <- contingency_counts(x, y, unmatched)
     n <- tab$n
     hx <- entropy_counts(tab$a, n)
     hy <- entropy_counts(tab$b, n)
@@ -78,8 +86,9 @@ ClusterNMI <- function(x, y) {
 
 #' @rdname ClusterCompare
 #' @export
-ClusterARI <- function(x, y) {
-    tab <- contingency_counts(x, y)
+ClusterARI <- function(x, y, unmatched = c("error", "drop", "singletons")) {
+    unmatched <- check_option(unmatched, "unmatched", c("error", "drop", "singletons"))
+    tab <- contingency_counts(x, y, unmatched)
     pairs <- function(k) sum(k * (k - 1) / 2)
     n <- tab$n
     sij <- pairs(tab$nij)
@@ -92,36 +101,60 @@ ClusterARI <- function(x, y) {
     (sij - expected) / (maximum - expected)
 }
 
-# Bring x and y to two aligned vectors of labels (matching by vertex name
-# when either is a data.frame; plain vectors are compared by position).
-align_clusterings <- function(x, y) {
+# Bring x and y to two aligned vectors of labels: matched by node name
+# when either is a table, a file, a result or a named vector; two unnamed
+# vectors are compared by position.
+align_clusterings <- function(x, y, unmatched = "error") {
     as_named <- function(z, what) {
-        if (is.data.frame(z)) {
-            if (!all(c("Vertex", "Cluster") %in% names(z)))
-                stop("'", what, "' must have columns 'Vertex' and 'Cluster'", call. = FALSE)
-            return(stats::setNames(z$Cluster, as.character(z$Vertex)))
+        if (inherits(z, "ExoLabelResults"))
+            stop("'", what, "' holds several clusterings: pick one with [[ ]]",
+                 call. = FALSE)
+        table_like <- inherits(z, c("ExoLabelResult", "communities", "DataFrame")) ||
+            is.data.frame(z) || (is.character(z) && length(z) == 1L && !is.na(z) &&
+                                 is.null(names(z)) && file.exists(z) && !dir.exists(z))
+        if (table_like) {
+            tab <- result_table(z)
+            return(list(labels = stats::setNames(tab$Cluster, as.character(tab$Vertex)),
+                        named = TRUE))
         }
         if (is.factor(z)) z <- stats::setNames(as.character(z), names(z))
         if (!is.atomic(z) || is.null(z))
-            stop("'", what, "' must be a vector of cluster labels or a data.frame(Vertex, Cluster)",
+            stop("'", what, "' must be a vector of cluster labels, a table (node, ",
+                 "cluster), a cluster file, an ExoLabel() result or igraph communities",
                  call. = FALSE)
-        z
+        list(labels = z, named = FALSE) # vectors alone: by position
     }
-    by_name <- is.data.frame(x) || is.data.frame(y)
-    x <- as_named(x, "x")
-    y <- as_named(y, "y")
-    if (by_name) {
+    ax <- as_named(x, "x")
+    ay <- as_named(y, "y")
+    x <- ax$labels
+    y <- ay$labels
+    if (ax$named || ay$named) {
         if (is.null(names(x)) || is.null(names(y)))
-            stop("to compare with a data.frame, the other clustering must be a data.frame ",
-                 "or a named vector", call. = FALSE)
+            stop("to compare with a table, a file or a result, the other clustering must ",
+                 "have node names too (a table or a named vector)", call. = FALSE)
         if (anyDuplicated(names(x)) || anyDuplicated(names(y)))
             stop("a vertex appears more than once in a clustering", call. = FALSE)
-        idx <- match(names(x), names(y))
-        if (anyNA(idx) || length(x) != length(y))
-            stop("the two clusterings do not cover the same vertices (",
-                 sum(is.na(idx)), " of x not in y, ",
-                 length(y) - sum(!is.na(idx)), " of y not in x)", call. = FALSE)
-        y <- y[idx]
+        only_x <- setdiff(names(x), names(y))
+        only_y <- setdiff(names(y), names(x))
+        if (length(only_x) || length(only_y)) {
+            if (unmatched == "error")
+                stop("the two clusterings do not cover the same vertices (",
+                     length(only_x), " of x not in y, ", length(only_y),
+                     " of y not in x); set unmatched = \"drop\" to compare the common ",
+                     "ones or \"singletons\" to count the others as clusters of one",
+                     call. = FALSE)
+            if (unmatched == "drop") {
+                x <- x[!(names(x) %in% only_x)]
+            } else {
+                # fresh labels, distinct from every existing one
+                fresh <- function(n) sprintf("\001unmatched%d\001", seq_len(n))
+                x <- c(stats::setNames(as.character(x), names(x)),
+                       stats::setNames(fresh(length(only_y)), only_y))
+                y <- c(stats::setNames(as.character(y), names(y)),
+                       stats::setNames(fresh(length(only_x)), only_x))
+            }
+        }
+        y <- y[match(names(x), names(y))]
     } else if (length(x) != length(y)) {
         stop("'x' and 'y' must have the same length (", length(x), " and ", length(y), ")",
              call. = FALSE)
@@ -133,8 +166,8 @@ align_clusterings <- function(x, y) {
 
 # Contingency table in sparse form: nonzero cells nij at rows i, columns j,
 # with row sums a and column sums b (all as doubles), and n.
-contingency_counts <- function(x, y) {
-    al <- align_clusterings(x, y)
+contingency_counts <- function(x, y, unmatched = "error") {
+    al <- align_clusterings(x, y, unmatched)
     cx <- match(al$x, unique(al$x))
     cy <- match(al$y, unique(al$y))
     ky <- max(cy)

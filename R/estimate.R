@@ -25,7 +25,13 @@
 #' Like SynExtend's, the function prints the estimate and returns it
 #' invisibly.
 #'
-#' @param num_v Number of distinct nodes.
+#' @param num_v Number of distinct nodes, or the path(s) of the edge-list
+#'   file(s) to be clustered: the number of edges is then estimated from the
+#'   file sizes and the first 1,000 lines of each file (their mean length and
+#'   name length; gzip files are taken to be 3.5 times larger once
+#'   decompressed), and the number of nodes is `num_edges / avg_degree` when
+#'   `avg_degree` is given, else a quarter of the edges (the guess of
+#'   [ExoLabel()]'s disk check).
 #' @param avg_degree Average number of edges (input lines) per node; used
 #'   only to compute the default of `num_edges`.
 #' @param is_undirected Whether the graph is undirected. ExoLabel stores two
@@ -43,6 +49,12 @@
 #'   per node while clustering.
 #' @param threads Reader threads, as in [ExoLabel()] (`NULL`: every core);
 #'   each holds input buffers.
+#' @param algorithm `"lp"` (label propagation) or `"leiden"`, as in
+#'   [ExoLabel()]. Leiden keeps about 32 more bytes per node (40 above 2^32
+#'   nodes) while clustering, its adjacency read buffer (at most 64 MiB) and
+#'   the sort buffers of each level's aggregation, and on disk up to two
+#'   coarse graphs (each at most the input graph) with their sort runs and
+#'   56 bytes per node.
 #' @return Invisibly, a named numeric vector of class `"ExoLabelEstimate"`
 #'   with SynExtend's six entries, in bytes except the last:
 #'   \item{RAM Upper Bound Estimate}{the peak memory on top of R.}
@@ -71,8 +83,18 @@
 EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
                              num_edges = num_v * avg_degree, node_name_length = 10L,
                              memory_limit = "256MB", attenuation = FALSE,
-                             threads = NULL) {
-    if (!missing(avg_degree) && !missing(num_edges))
+                             threads = NULL, algorithm = c("lp", "leiden")) {
+    algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
+    file_bytes <- NULL
+    if (is.character(num_v)) {
+        paths <- check_input_files(num_v)
+        file_bytes <- sum(file.size(paths))
+        sz <- estimate_files(paths)
+        if (missing(num_edges)) num_edges <- sz[["edges"]]
+        if (missing(node_name_length)) node_name_length <- sz[["name_length"]]
+        num_v <- if (missing(avg_degree)) num_edges / 4 else num_edges / avg_degree
+        avg_degree <- num_edges / max(num_v, 1)
+    } else if (!missing(avg_degree) && !missing(num_edges))
         warning("'avg_degree' is ignored because 'num_edges' is given", call. = FALSE)
     for (a in list(list(num_v, "num_v"), list(avg_degree, "avg_degree"),
                    list(num_edges, "num_edges"),
@@ -82,8 +104,8 @@ EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
             stop("'", a[[2L]], "' must be a single non-negative number", call. = FALSE)
     check_flag(as.logical(is_undirected), "is_undirected")
     d <- estimate_resources(num_v, num_edges, memory_limit, attenuation,
-                            node_name_length, threads)
-    input <- (2 * node_name_length + 8) * num_edges
+                            node_name_length, threads, algorithm)
+    input <- if (is.null(file_bytes)) (2 * node_name_length + 8) * num_edges else file_bytes
     digits <- nchar(format(max(1, num_v), scientific = FALSE))
     out <- c("RAM Upper Bound Estimate" = d$peak_ram,
              "Expected Input File Size" = input,
@@ -100,7 +122,8 @@ EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
 # The estimate behind EstimateExoLabel() and ExoLabel()'s disk check: n
 # nodes, m input edges.
 estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
-                               attenuation = FALSE, name_bytes = 12, threads = NULL) {
+                               attenuation = FALSE, name_bytes = 12, threads = NULL,
+                               algorithm = "lp") {
     limit <- parse_memory_limit(memory_limit)
     threads <- check_threads(threads)
     att <- check_attenuation(attenuation)[1L] > 0
@@ -141,6 +164,15 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     # active bit, label volumes 8 (resolution > 0, the default), distance 4
     # with attenuation (counted with 8-byte labels); adjacency buffer up to limit/4
     ram_cluster <- n * (26.125 + if (att) 4 else 0) + min(limit / 4, adj * records) + 2 * mib
+    if (algorithm == "leiden") {
+        # exo_leiden.h: 32.125 bytes per node (40.125 with 64-bit ids), the
+        # final labels (8), the read buffer (limit / 4, at most 64 MiB), the
+        # lanes' tables (about 7 MiB) and the sort buffers of an aggregation
+        # (they grow with its records, up to the memory limit)
+        ram_cluster <- n * ((if (wide) 40.125 else 32.125) + 8) +
+            min(limit / 4, 64 * mib, adj * records) + 7 * mib +
+            min(limit, 3 * rec * records) + 2 * mib
+    }
     # output: labels and the renumbering map
     ram_output <- 16 * n + 2 * mib
 
@@ -153,13 +185,36 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     runs_disk <- rec * (records - in_memory)
     csr_disk <- adj * records + 8 * (n + 1)
     disk_sort <- names_disk + runs_disk + csr_disk
+    cluster_disk <- names_disk + csr_disk
+    if (algorithm == "leiden") # two coarse levels, their sort runs, per-node files
+        cluster_disk <- cluster_disk + 2 * csr_disk + rec * records + 56 * n
     stages <- data.frame(stage = c("read", "sort", "cluster", "output"),
                          ram = c(ram_read, ram_sort, ram_cluster, ram_output),
                          temp_disk = c(names_disk + runs_disk, disk_sort,
-                                       names_disk + csr_disk, names_disk + csr_disk))
+                                       cluster_disk, names_disk + csr_disk))
     list(peak_ram = max(stages$ram), peak_temp_disk = max(stages$temp_disk),
          stages = stages,
-         input = c(num_vertices = n, num_edges = m, memory_limit = limit))
+         input = c(num_vertices = n, num_edges = m, memory_limit = limit),
+         algorithm = algorithm)
+}
+
+# Edges and mean name length of edge-list files, from their sizes and their
+# first 1,000 lines (gzip files: 3.5 times their size once decompressed).
+estimate_files <- function(files) {
+    edges <- 0
+    name_bytes <- numeric()
+    for (f in files) {
+        lines <- head_lines(f, 1000L)
+        lines <- lines[nzchar(lines)]
+        size <- file.size(f) * if (is_gzip(f)) 3.5 else 1
+        if (!length(lines)) next
+        per_line <- mean(nchar(lines, type = "bytes")) + 1
+        edges <- edges + size / per_line
+        fields <- strsplit(lines, "[\t ,;]", useBytes = TRUE)
+        names2 <- unlist(lapply(fields, `[`, 1:2))
+        name_bytes <- c(name_bytes, nchar(names2[!is.na(names2)], type = "bytes"))
+    }
+    c(edges = round(edges), name_length = if (length(name_bytes)) mean(name_bytes) else 10)
 }
 
 
@@ -169,9 +224,10 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
 #' @export
 print.ExoLabelEstimate <- function(x, ...) {
     d <- attr(x, "details")
-    cat("ExoLabel resource estimate for ", format_count(d$input[["num_vertices"]]),
-        " nodes and ", format_count(d$input[["num_edges"]]), " edges (memory_limit ",
-        format_bytes(d$input[["memory_limit"]]), ")\n", sep = "")
+    cat("ExoLabel resource estimate for ", format_count(round(d$input[["num_vertices"]])),
+        " nodes and ", format_count(round(d$input[["num_edges"]])), " edges (",
+        if (identical(d$algorithm, "leiden")) "Leiden, " else "",
+        "memory_limit ", format_bytes(d$input[["memory_limit"]]), ")\n", sep = "")
     cat("  peak memory:          ", format_bytes(d$peak_ram), " (on top of R)\n", sep = "")
     cat("  peak temporary disk:  ", format_bytes(d$peak_temp_disk), "\n", sep = "")
     cat("  input file (text):    ", format_bytes(x[["Expected Input File Size"]]), "\n",

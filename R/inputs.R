@@ -112,9 +112,11 @@ igraph_source <- function(g, ignore_weights) {
          from = el[, 1L], to = el[, 2L], weight = weight)
 }
 
-# A square adjacency matrix, as a column-compressed double matrix. Undirected:
-# only the upper triangle and the diagonal are read; directed: x[i, j] is
-# the arc i -> j.
+# A square adjacency matrix, as a column-compressed double matrix. Directed:
+# x[i, j] is the arc i -> j. Undirected: the pair {i, j} weighs
+# max(x[i, j], x[j, i]) (igraph's mode = "max"), so a symmetric matrix, an
+# upper and a lower triangle all give their edges; a matrix with different
+# values in the two triangles gets a warning with the number of such pairs.
 matrix_source <- function(x, directed, ignore_weights) {
     if (!requireNamespace("Matrix", quietly = TRUE))
         stop("the Matrix package is needed for matrix inputs", call. = FALSE)
@@ -137,11 +139,36 @@ matrix_source <- function(x, directed, ignore_weights) {
     if (methods::is(x, "symmetricMatrix") || methods::is(x, "triangularMatrix"))
         x <- methods::as(x, "generalMatrix")
     if (!methods::is(x, "dMatrix")) x <- methods::as(x, "dMatrix")
+    if (anyNA(x@x)) stop("the adjacency matrix has missing values", call. = FALSE)
+    if (!directed) x <- symmetrise_max(x)
     vals <- x@x
-    if (anyNA(vals)) stop("the adjacency matrix has missing values", call. = FALSE)
     if (ignore_weights) vals <- rep(1, length(vals))
     list(kind = "csc", labels = labels, register = nrow(x),
          i = x@i, p = x@p, x = vals, upper = !directed)
+}
+
+# An undirected graph from a general dgCMatrix: the pair {i, j} weighs
+# max(x[i, j], x[j, i]) when both are given (nonzero), else the one given
+# (so a negative entry in one triangle stays negative: dropped with the
+# core's count and warning). Warns when both triangles hold a pair with
+# different values.
+symmetrise_max <- function(x) {
+    tx <- Matrix::t(x)
+    d <- Matrix::drop0(x - tx)
+    if (length(d@x) == 0L) return(x) # symmetric
+    both <- Matrix::drop0(x != 0) * Matrix::drop0(tx != 0)
+    differ <- sum(Matrix::triu(both * (d != 0), k = 1L))
+    if (differ > 0)
+        warning(sprintf(paste0("the adjacency matrix is not symmetric (%s pair(s) with ",
+                               "different values above and below the diagonal): in ",
+                               "undirected mode the edge {i, j} weighs the larger of ",
+                               "x[i, j] and x[j, i]; use mode = \"directed\" for arcs"),
+                        format_count(differ)), call. = FALSE)
+    # given twice: x + tx - min(x, tx) = the larger; given once: x + tx
+    m <- x + tx - both * ((x + tx - abs(d)) / 2)
+    m <- methods::as(methods::as(m, "CsparseMatrix"), "generalMatrix")
+    if (!methods::is(m, "dMatrix")) m <- methods::as(m, "dMatrix")
+    m
 }
 
 # Number of edges an in-memory source will push.
@@ -154,4 +181,74 @@ source_edges <- function(src) {
         return(length(src$i))
     }
     length(src$from)
+}
+
+# The columns `columns` (3 numbers, the third 0 = no weight) of an edge-list
+# table, for format = "blast" or `columns` on in-memory tables.
+select_columns <- function(x, columns) {
+    cols <- columns[columns > 0L]
+    if (max(cols) > ncol(x))
+        stop("'columns' (or format = \"blast\", columns 1, 2 and 11) asks for column ",
+             max(cols), " but the edge list has ", ncol(x), call. = FALSE)
+    out <- lapply(cols, function(i) x[[i]])
+    names(out) <- c("from", "to", "weight")[seq_along(cols)]
+    as.data.frame(out, stringsAsFactors = FALSE)
+}
+
+# TRUE when the rows of `tab` (a data.frame or a character matrix of 12
+# columns) look like the tabular output of BLAST+, DIAMOND or MMseqs2:
+# columns 3 to 12 numbers, the identity (3) between 0 and 100, the
+# alignment length, mismatches, gap opens and positions (4 to 10) whole
+# numbers, the e-value (11) not negative.
+is_search_output <- function(tab) {
+    if (NCOL(tab) != 12L || NROW(tab) == 0L) return(FALSE)
+    num <- lapply(3:12, function(j) {
+        v <- tab[, j]
+        if (is.numeric(v)) v else suppressWarnings(as.numeric(as.character(v)))
+    })
+    if (any(vapply(num, anyNA, logical(1)))) return(FALSE)
+    whole <- all(vapply(num[2:8], function(v) all(v == floor(v)), logical(1)))
+    whole && all(num[[1L]] >= 0 & num[[1L]] <= 100) && all(num[[9L]] >= 0)
+}
+
+# The first n lines of a file (plain or compressed), character() when it
+# cannot be read. Only regular files with content are opened (a pipe, a
+# FIFO or a device has size 0): peeking must not consume a stream.
+head_lines <- function(path, n) {
+    size <- file.size(path)
+    if (is.na(size) || size == 0) return(character())
+    con <- tryCatch(gzfile(path, "rb"), error = function(e) NULL)
+    if (is.null(con)) return(character())
+    on.exit(close(con))
+    tryCatch(readLines(con, n = n, warn = FALSE), error = function(e) character(),
+             warning = function(w) character())
+}
+
+# Warn when a plain edge list (files or a table) looks like search-tool
+# output: column 3 (% identity) would be the weight and self hits kept.
+warn_search_output <- function(x, sep, header) {
+    hit <- NULL
+    if (is.character(x)) {
+        for (f in x) {
+            lines <- head_lines(f, header + 20L)
+            if (header > 0) lines <- lines[-seq_len(min(length(lines), header))]
+            lines <- sub("\r$", "", lines[nzchar(lines)], useBytes = TRUE)
+            if (!length(lines)) next
+            fields <- strsplit(lines, sep, fixed = TRUE, useBytes = TRUE)
+            if (any(lengths(fields) != 12L)) next
+            if (is_search_output(do.call(rbind, fields))) {
+                hit <- paste0("'", basename(f), "' looks")
+                break
+            }
+        }
+    } else if (is_search_output(utils::head(as.data.frame(x), 20L))) {
+        hit <- "the edge list looks"
+    }
+    if (!is.null(hit))
+        warning(hit, " like BLAST/DIAMOND/MMseqs2 tabular output (12 columns): read as a ",
+                "plain edge list, column 3 (percent identity) is the weight and self hits ",
+                "are kept; use format = \"blast\" to weigh hits by -log10(e-value), drop ",
+                "self hits and keep one edge per pair (set 'format' or 'columns' to ",
+                "silence this)", call. = FALSE)
+    invisible(!is.null(hit))
 }

@@ -20,6 +20,27 @@ format_bytes <- function(x) {
 
 format_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
 
+# Parameter values one by one, with 4 significant digits but every digit of
+# the integer part (a CPM quality of 612,345.6 prints as 612,346, not 6e+05;
+# a modularity as 0.5112).
+format_values <- function(x) {
+    vapply(unname(x), function(v) {
+        if (is.na(v)) return("NA")
+        if (abs(v) >= 1e15 || (v != 0 && abs(v) < 1e-4))
+            return(format(v, digits = 4))
+        trimws(formatC(v, digits = 4, format = "fg", big.mark = ","))
+    }, "")
+}
+
+# Edges as a user counts them: graph_stats' num_edges counts the stored
+# arcs, two per undirected edge but one per self-loop.
+user_edges <- function(res) {
+    st <- attr(res, "stats")
+    arcs <- res$graph_stats[["num_edges"]]
+    if (isTRUE(st$directed) || is.null(st$self_arcs)) return(arcs)
+    (arcs + st$self_arcs) / 2
+}
+
 # Cluster sizes in powers of two from the bins the core counted
 size_table <- function(bins) {
     if (length(bins) == 0L) return(NULL)
@@ -62,13 +83,16 @@ NULL
 summary.ExoLabelResult <- function(object, ...) {
     st <- attr(object, "stats")
     r <- object$results
-    desc <- if (is.character(r)) paste("file", r)
+    desc <- if (is.character(r))
+                paste0("file ", r, if (isTRUE(st$temporary))
+                    " (in tempdir(), deleted when R exits: pass 'outfile' to keep it)")
             else if (inherits(r, "communities")) "igraph communities object"
             else if (is.data.frame(r)) paste("data.frame with", format_count(nrow(r)), "rows")
             else class(r)[1L]
     bins <- st$size_bins
     out <- list(num_vertices = object$graph_stats[["num_vertices"]],
-                num_edges = object$graph_stats[["num_edges"]],
+                num_edges = user_edges(object),
+                num_arcs = object$graph_stats[["num_edges"]],
                 num_clusters = st$num_clusters,
                 largest_cluster = st$largest_cluster,
                 singletons = if (length(bins)) bins[[1L]] else NA_real_,
@@ -78,7 +102,7 @@ summary.ExoLabelResult <- function(object, ...) {
                             cluster = st$seconds_cluster, output = st$seconds_output),
                 peak_temp_disk = st$peak_temp_disk, peak_rss = st$peak_rss,
                 sort_runs = st$sort_runs, merge_passes = st$merge_passes,
-                seed = st$seed, results = desc)
+                seed = st$seed, results = desc, directed = isTRUE(st$directed))
     class(out) <- "summary.ExoLabelResult"
     out
 }
@@ -88,7 +112,8 @@ summary.ExoLabelResult <- function(object, ...) {
 print.summary.ExoLabelResult <- function(x, ...) {
     cat("ExoLabel clustering\n")
     cat("  graph:    ", format_count(x$num_vertices), " nodes, ",
-        format_count(x$num_edges), " arcs\n", sep = "")
+        format_count(x$num_edges), if (isTRUE(x$directed)) " arcs\n" else " edges\n",
+        sep = "")
     cat("  clusters: ", format_count(x$num_clusters), " (largest ",
         format_count(x$largest_cluster), " nodes, ", format_count(x$singletons),
         " singletons)\n", sep = "")
@@ -101,8 +126,8 @@ print.summary.ExoLabelResult <- function(x, ...) {
     p <- x$parameters
     algo <- if (is.null(attr(p, "algorithm"))) ""
             else sprintf("%s (%s), ", attr(p, "algorithm"), attr(p, "objective"))
-    cat("  parameters: ", algo, paste(names(p), format(p, digits = 4, trim = TRUE),
-                                      sep = " = ", collapse = ", "), "\n", sep = "")
+    cat("  parameters: ", algo, paste(names(p), format_values(p), sep = " = ",
+                                      collapse = ", "), "\n", sep = "")
     cat("  time:     ", sprintf("%.2f s", sum(x$seconds)), " (",
         paste(names(x$seconds), sprintf("%.2f", x$seconds), sep = " ", collapse = ", "),
         ")\n", sep = "")
@@ -119,4 +144,208 @@ print.summary.ExoLabelResult <- function(x, ...) {
 print.ExoLabelResult <- function(x, ...) {
     print(summary(x))
     invisible(x)
+}
+
+# ---- several clusterings -------------------------------------------------
+
+#' @rdname ExoLabelResult
+#' @export
+print.ExoLabelResults <- function(x, ...) {
+    first <- x[[1L]]
+    s <- summary(first)
+    cat("ExoLabel: ", length(x), " clusterings of one graph (",
+        format_count(s$num_vertices), " nodes, ", format_count(s$num_edges),
+        if (s$directed) " arcs)\n" else " edges)\n", sep = "")
+    rows <- lapply(unclass(x), function(r) {
+        st <- attr(r, "stats")
+        bins <- st$size_bins
+        q <- st$quality
+        data.frame(clusters = format_count(st$num_clusters),
+                   largest = format_count(st$largest_cluster),
+                   singletons = format_count(if (length(bins)) bins[[1L]] else 0),
+                   quality = if (is.null(q) || is.na(q)) "" else format_values(q),
+                   results = if (is.character(r$results)) r$results
+                             else summary(r)$results,
+                   stringsAsFactors = FALSE)
+    })
+    tab <- do.call(rbind, rows)
+    rownames(tab) <- names(x)
+    if (all(tab$quality == "")) tab$quality <- NULL
+    tab$results <- format(tab$results, justify = "left")
+    print(tab, right = TRUE)
+    if (any(vapply(unclass(x), function(r) isTRUE(attr(r, "stats")$temporary), logical(1))))
+        cat("(files in tempdir(), deleted when R exits: pass 'outfile' to keep them)\n")
+    invisible(x)
+}
+
+# ---- accessors -----------------------------------------------------------
+
+# The clustering of one result, whatever its shape: data.frame(Vertex,
+# Cluster). `x` is an ExoLabel() result, its $results (a path, a data.frame
+# or an igraph communities object) or any two-column table.
+result_table <- function(x, sep = "\t") {
+    own <- inherits(x, "ExoLabelResult")
+    if (own) {
+        st <- attr(x, "stats")
+        if (!is.null(st$sep)) sep <- st$sep
+        x <- x$results
+    }
+    if (inherits(x, "communities")) {
+        m <- x$membership
+        v <- if (is.null(x$names)) seq_along(m) else x$names
+        return(data.frame(Vertex = v, Cluster = m, stringsAsFactors = FALSE))
+    }
+    if (is.character(x) && length(x) == 1L && !is.na(x)) {
+        if (!file.exists(x))
+            stop("the cluster file '", x, "' does not exist (a result in tempdir() is ",
+                 "deleted when R exits)", call. = FALSE)
+        if (own) { # ExoLabel's own file: read exactly and fast
+            tab <- .exolabel_read_results(x, sep)
+            return(data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
+                              stringsAsFactors = FALSE))
+        }
+        tab <- utils::read.table(x, sep = sep, quote = "", comment.char = "",
+                                 colClasses = "character", header = FALSE,
+                                 na.strings = character(), fill = FALSE)
+        if (ncol(tab) < 2L)
+            stop("the cluster file '", x, "' needs two columns: node and cluster",
+                 call. = FALSE)
+        cl <- tab[[2L]]
+        if (length(cl) && all(grepl("^[0-9]{1,9}$", cl))) cl <- as.integer(cl)
+        return(data.frame(Vertex = tab[[1L]], Cluster = cl, stringsAsFactors = FALSE))
+    }
+    if (is.data.frame(x) || inherits(x, "DataFrame")) {
+        x <- as.data.frame(x, stringsAsFactors = FALSE)
+        if (all(c("Vertex", "Cluster") %in% names(x)))
+            return(data.frame(Vertex = x$Vertex, Cluster = x$Cluster,
+                              stringsAsFactors = FALSE))
+        if (ncol(x) < 2L)
+            stop("a clustering table needs two columns: node and cluster", call. = FALSE)
+        return(data.frame(Vertex = x[[1L]], Cluster = x[[2L]], stringsAsFactors = FALSE))
+    }
+    stop("not a clustering: give an ExoLabel() result, a cluster file path, a ",
+         "data.frame (node, cluster) or an igraph communities object", call. = FALSE)
+}
+
+#' Cluster table, membership and sizes of a result
+#'
+#' The same accessors for every shape [ExoLabel()] returns: whether
+#' `$results` is the path of the cluster file, a `data.frame` or an igraph
+#' `communities` object, and for several clusterings at once.
+#'
+#' * `as.data.frame()` gives the table `Vertex`, `Cluster` (read from the
+#'   file when the result is a path; the file is not changed).
+#' * `ClusterMembership()` gives the cluster of every node as an integer
+#'   vector named by the nodes, the shape of `igraph::membership()`.
+#' * `ClusterSizes()` gives the number of nodes per cluster, a table indexed
+#'   by cluster as `igraph::sizes()` returns it.
+#' * `plot()` draws the distribution of cluster sizes (number of clusters
+#'   per size range, sizes in powers of two, both axes logarithmic) from
+#'   the counts the run made, without reading the clusters.
+#'
+#' igraph's `membership()` and `sizes()` keep working on igraph
+#' `communities` (they are not masked); these functions have their own
+#' names so that both packages can be attached.
+#'
+#' @param x A result of [ExoLabel()] (one or several clusterings), its
+#'   `$results` (a cluster file path, a `data.frame` or a `communities`
+#'   object), or a two-column table (node, cluster).
+#' @param sep Separator of a cluster file given as a path (a result knows
+#'   its own).
+#' @param row.names,optional Not used (the generic's arguments).
+#' @param ... Not used (`plot()`: passed to [graphics::plot()]).
+#' @return `as.data.frame()`: a `data.frame` with columns `Vertex` and
+#'   `Cluster` (several clusterings: one more column, `clustering`, the
+#'   name of each). `ClusterMembership()`: a named integer vector (a list
+#'   of them for several clusterings). `ClusterSizes()`: a table of
+#'   cluster sizes (a list of them for several). `plot()`: `x`, invisibly.
+#' @examples
+#' edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+#' set.seed(1)
+#' res <- ExoLabel(edges)          # $results is a file path
+#' head(as.data.frame(res))
+#' head(ClusterMembership(res))
+#' ClusterSizes(res)
+#' plot(res)
+#' several <- ExoLabel(edges, resolution = c(0, 1))
+#' several
+#' lapply(ClusterSizes(several), length)
+#' @name ExoLabelAccessors
+NULL
+
+#' @rdname ExoLabelAccessors
+#' @export
+as.data.frame.ExoLabelResult <- function(x, row.names = NULL, optional = FALSE, ...) {
+    result_table(x)
+}
+
+#' @rdname ExoLabelAccessors
+#' @export
+as.data.frame.ExoLabelResults <- function(x, row.names = NULL, optional = FALSE, ...) {
+    tabs <- lapply(unclass(x), result_table)
+    out <- do.call(rbind, tabs)
+    out$clustering <- rep(names(x), vapply(tabs, nrow, integer(1)))
+    rownames(out) <- NULL
+    out
+}
+
+#' @rdname ExoLabelAccessors
+#' @export
+ClusterMembership <- function(x, sep = "\t") {
+    if (inherits(x, "ExoLabelResults")) return(lapply(unclass(x), ClusterMembership))
+    tab <- result_table(x, sep)
+    cl <- tab$Cluster
+    if (!is.numeric(cl) || anyNA(cl) || any(cl != floor(cl)))
+        cl <- match(cl, unique(cl)) # labels: numbered by first appearance
+    stats::setNames(as.integer(cl), as.character(tab$Vertex))
+}
+
+#' @rdname ExoLabelAccessors
+#' @export
+ClusterSizes <- function(x, sep = "\t") {
+    if (inherits(x, "ExoLabelResults")) return(lapply(unclass(x), ClusterSizes))
+    m <- ClusterMembership(x, sep)
+    table(`Community sizes` = m)
+}
+
+# Clusters per size range 2^k .. 2^(k+1) - 1, from the run's counts (or the
+# clusters, for results without them).
+size_bins_of <- function(x) {
+    bins <- attr(x, "stats")$size_bins
+    if (length(bins)) return(bins)
+    sz <- as.vector(ClusterSizes(x))
+    if (!length(sz)) return(numeric())
+    tabulate(floor(log2(sz)) + 1L)
+}
+
+#' @rdname ExoLabelAccessors
+#' @export
+plot.ExoLabelResult <- function(x, ...) {
+    plot_size_bins(list(result = size_bins_of(x)), ...)
+    invisible(x)
+}
+
+#' @rdname ExoLabelAccessors
+#' @export
+plot.ExoLabelResults <- function(x, ...) {
+    plot_size_bins(lapply(unclass(x), size_bins_of), ...)
+    invisible(x)
+}
+
+plot_size_bins <- function(bins, ...) {
+    pts <- lapply(bins, function(b) {
+        k <- which(b > 0)
+        list(x = 2^(k - 1), y = b[k])
+    })
+    xs <- unlist(lapply(pts, `[[`, "x"))
+    ys <- unlist(lapply(pts, `[[`, "y"))
+    if (!length(xs)) xs <- ys <- 1
+    graphics::plot(range(xs), range(ys), type = "n", log = "xy",
+                   xlab = "cluster size (nodes, from)", ylab = "clusters", ...)
+    for (i in seq_along(pts))
+        if (length(pts[[i]]$x))
+            graphics::lines(pts[[i]]$x, pts[[i]]$y, type = "b", col = i, pch = 19)
+    if (length(pts) > 1L)
+        graphics::legend("topright", legend = names(pts), col = seq_along(pts),
+                         pch = 19, lty = 1, bty = "n")
 }

@@ -95,7 +95,8 @@ static void usage(FILE *f) {
 "      --memory-limit SIZE buffer memory, e.g. 512MB, 2GB (default 256MB)\n"
 "                          [memory_limit]\n"
 "      --threads N         threads for reading, the merges and the output\n"
-"                          (default: all cores); results do not depend on it\n"
+"                          (default: all cores; more than the cores are capped\n"
+"                          at them with a warning); results do not depend on it\n"
 "                          [threads]\n"
 "      --seed N            random seed, 0 <= N < 2^64 (default 1, as exolabel_mpi:\n"
 "                          the same input and options give the same output);\n"
@@ -182,6 +183,8 @@ typedef struct cli_state {
   int stage;
   uint64_t base, last_done, total;
   double started, last_report;
+  int leiden; /* set once Leiden runs: its levels are sorted with the merge
+                 and CSR stages */
 } cli_state;
 
 static double now_seconds(void) {
@@ -195,14 +198,48 @@ static int cb_interrupted(void *user) {
   return got_signal != 0;
 }
 
+/* A count with its unit: bytes (reading files) in KiB, MiB, ...; other
+ * counts as they are, followed by the unit. */
+static void put_amount(double x, int bytes, const char *unit) {
+  static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (!bytes) {
+    fprintf(stderr, "%.0f %s", x, unit);
+    return;
+  }
+  int u = 0;
+  while (x >= 1024.0 && u < 5) {
+    x /= 1024.0;
+    u++;
+  }
+  fprintf(stderr, u ? "%.1f %s" : "%.0f %s", x, sizes[u]);
+}
+
 static void report(cli_state *s, int final) {
   double secs = now_seconds() - s->started;
   uint64_t done = s->base + s->last_done;
-  fprintf(stderr, "%sexolabel: %s: %" PRIu64, s->tty && !final ? "\r" : (s->tty ? "\r" : ""),
-          exo_stage_name((exo_stage)s->stage), done);
-  if (s->total && !final) fprintf(stderr, " of %" PRIu64, s->total);
+  /* units of each stage's counts: the parser counts the bytes of the input
+   * files, the sort its records (two per edge), clustering node visits (label
+   * propagation) or nodes (Leiden), the output nodes */
+  const int bytes = s->stage == EXO_STAGE_PARSE;
+  const char *unit = s->stage == EXO_STAGE_MERGE || s->stage == EXO_STAGE_CSR ? "arcs"
+                     : s->stage == EXO_STAGE_CLUSTER ? "node visits" : "nodes";
+  const char *name = exo_stage_name((exo_stage)s->stage);
+  if (s->leiden && (s->stage == EXO_STAGE_MERGE || s->stage == EXO_STAGE_CSR))
+    name = "leiden: aggregating a level";
+  else if (s->leiden && s->stage == EXO_STAGE_CLUSTER)
+    name = "leiden";
+  fprintf(stderr, "%sexolabel: %s: ", s->tty ? "\r" : "", name);
+  put_amount((double)done, bytes, unit);
+  if (s->total && !final) {
+    fputs(" of ", stderr);
+    put_amount((double)s->total, bytes, unit);
+  }
   fprintf(stderr, " in %.1f s", secs);
-  if (secs > 0.05) fprintf(stderr, " (%.0f/s)", (double)done / secs);
+  if (secs > 0.05) {
+    fputs(" (", stderr);
+    put_amount((double)done / secs, bytes, unit);
+    fputs("/s)", stderr);
+  }
   fputs(final || !s->tty ? "\n" : "   ", stderr);
 }
 
@@ -230,14 +267,73 @@ static void cb_message(void *user, const char *text) {
   if (s->verbose) fprintf(stderr, "exolabel: %s\n", text);
 }
 
+static uint64_t memory_limit_given; /* --memory-limit, for fail()'s message */
+
 static int fail(const exo_ctx *ctx, exo_status st) {
   if (st == EXO_EINTR || got_signal) {
     fprintf(stderr, "%s: interrupted\n", prog);
     return EXIT_INTERRUPTED;
   }
-  fprintf(stderr, "%s: error: %s\n", prog,
+  fprintf(stderr, "%s: error: %s", prog,
           ctx->err.msg[0] ? ctx->err.msg : exo_status_name(st));
+  if (st == EXO_ENOMEM) {
+    uint64_t ram = exo_mem_physical();
+    fputs(" (--memory-limit is ", stderr);
+    put_amount((double)memory_limit_given, 1, "");
+    fputs("; this machine has ", stderr);
+    if (ram) put_amount((double)ram, 1, "");
+    else fputs("an unknown amount", stderr);
+    fputs(" of RAM): lower --memory-limit, which caps the buffers (the per-node arrays "
+          "come on top), or run on a machine with more memory", stderr);
+  }
+  fputc('\n', stderr);
   return exo_opt_exit_code(st);
+}
+
+/* Whether the first data lines of a plain-text file (after `header` lines;
+ * gzip files and standard input are not looked at) look like the 12-column
+ * tabular output of BLAST+, DIAMOND or MMseqs2: 12 fields, fields 3-12
+ * numbers, the identity (3) within 0-100, fields 4-10 whole numbers and the
+ * e-value (11) not negative. */
+static int looks_like_search_output(const char *path, char sep, uint64_t header) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  char line[4096];
+  int checked = 0, ok = 1;
+  int c0 = fgetc(f), c1 = fgetc(f);
+  if (c0 == 0x1f && c1 == 0x8b) ok = 0; /* gzip: not looked at */
+  rewind(f);
+  for (uint64_t skipped = 0; ok && checked < 20 && fgets(line, sizeof line, f);) {
+    size_t len = strlen(line);
+    if (len == sizeof line - 1 && line[len - 1] != '\n') { ok = 0; break; }
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+    if (skipped < header) { skipped++; continue; }
+    if (!len) continue;
+    char *field[13];
+    int n = 0;
+    char *p = line;
+    for (;;) {
+      if (n == 13) break;
+      field[n++] = p;
+      char *q = strchr(p, sep);
+      if (!q) break;
+      *q = '\0';
+      p = q + 1;
+    }
+    if (n != 12) { ok = 0; break; }
+    for (int j = 2; j < 12 && ok; j++) {
+      char *end = NULL;
+      errno = 0;
+      double v = strtod(field[j], &end);
+      if (!*field[j] || *end || errno || !isfinite(v)) ok = 0;
+      else if (j == 2 && (v < 0 || v > 100)) ok = 0;
+      else if (j >= 3 && j <= 9 && v != floor(v)) ok = 0;
+      else if (j == 10 && v < 0) ok = 0;
+    }
+    checked++;
+  }
+  fclose(f);
+  return ok && checked > 0;
 }
 
 /* Copy a file to standard output through a large buffer. */
@@ -318,6 +414,7 @@ int main(int argc, char **argv) {
   uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
   uint64_t memory = (uint64_t)256 << 20;
   int leiden = 0, cpm = 0;
+  int input_chosen = 0; /* --format or --columns given */
   char sep = '\t';
   exo_opt_input input; /* --format and the options that refine it */
   exo_opt_input_init(&input);
@@ -369,6 +466,7 @@ int main(int argc, char **argv) {
       break;
     case OPT_FORMAT: case OPT_COLUMNS: case OPT_TRANSFORM: case OPT_MINW: case OPT_SELFHITS:
     case OPT_COMBINE:
+      if (c == OPT_FORMAT || c == OPT_COLUMNS || c == OPT_TRANSFORM) input_chosen = 1;
       if (exo_opt_input_set(&input, longopts[optidx].name, optarg, ierr, sizeof ierr))
         die_usage("%s", ierr);
       break;
@@ -390,6 +488,11 @@ int main(int argc, char **argv) {
     default: fprintf(stderr, "Try '%s --help'.\n", prog); return EXIT_USAGE;
     }
   }
+  if (cpm && !leiden)
+    die_usage("--objective cpm needs --algorithm leiden (label propagation has no CPM "
+              "objective; its --resolution is the modularity's)");
+  if (refine && leiden)
+    die_usage("--refine is for label propagation: Leiden refines its own partitions");
   /* the R function's adjustments, with the same warnings */
   if (self_loops < 0) {
     fprintf(stderr, "%s: warning: self loops weight supplied is negative, setting to zero.\n", prog);
@@ -403,7 +506,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: warning: 'iterations' above 32767 is capped at 32767\n", prog);
     iterations = EXO_LP_MAX_VISITS;
   }
-  if (!threads) threads = exo_cpu_count();
+  memory_limit_given = memory;
+  {
+    const uint64_t cores = (uint64_t)(exo_cpu_count() > 0 ? exo_cpu_count() : 1);
+    if (!threads) threads = cores;
+    if (threads > cores) { /* more only adds buffers (6 MiB each while reading) */
+      fprintf(stderr, "%s: warning: --threads %" PRIu64 " is more than the %" PRIu64
+              " cores of this machine: using %" PRIu64 "\n", prog, threads, cores, cores);
+      threads = cores;
+    }
+  }
   if (threads > 256) threads = 256;
   char *default_tempdir = NULL;
   if (!tempdir) {
@@ -433,7 +545,7 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
 #endif
 
-  cli_state state = {verbose, isatty(STDERR_FILENO), -1, 0, 0, 0, 0, 0};
+  cli_state state = {verbose, isatty(STDERR_FILENO), -1, 0, 0, 0, 0, 0, 0};
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   ctx.cb.user = &state;
@@ -474,6 +586,18 @@ int main(int argc, char **argv) {
     opt.nfiles = (size_t)(argc - optind);
   }
 
+  if (!input_chosen)
+    for (int i = optind; i < argc; i++)
+      if (strcmp(argv[i], "-") && looks_like_search_output(argv[i], sep, header)) {
+        fprintf(stderr,
+                "%s: warning: %s looks like BLAST/DIAMOND/MMseqs2 tabular output (12 "
+                "columns): read as a plain edge list, column 3 (percent identity) is the "
+                "weight and self hits are kept; use --format blast to weigh hits by "
+                "-log10(e-value), drop self hits and keep one edge per pair (give --format "
+                "or --columns to silence this)\n", prog, argv[i]);
+        break;
+      }
+
   double t0 = now_seconds();
   exo_builder *b = NULL;
   exo_status st = exo_builder_create(&opt, &ctx, &b);
@@ -499,6 +623,10 @@ int main(int argc, char **argv) {
   else if (g->num_edges == 0)
     fprintf(stderr, "%s: warning: no edge with a positive weight: every node is its own "
             "cluster\n", prog);
+  if (g->num_negative && opt.parse.transform == EXO_WT_NONE)
+    fprintf(stderr, "%s: warning: %" PRIu64 " edge(s) with a negative weight were dropped "
+            "(their nodes are kept); ExoLabel clusters on positive weights only\n", prog,
+            g->num_negative);
 
   exo_lp_params p;
   memset(&p, 0, sizeof p);
@@ -536,6 +664,9 @@ int main(int argc, char **argv) {
   rp.ratio = EXO_REFINE_RATIO;
   rp.memory_limit = memory;
   if (leiden) {
+    if (state.stage >= 0) report(&state, 1); /* the build's last stage, by its name */
+    state.stage = -1;
+    state.leiden = 1;
     exo_leiden_params lp;
     memset(&lp, 0, sizeof lp);
     lp.objective = cpm ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;

@@ -48,6 +48,8 @@ struct GlueState {
   uint64_t total = 0;      // total units (0 = unknown)
   uint64_t parse_total = 0;    // bytes of all input files, or edges pushed
   bool parse_bytes = true;     // parse progress counts bytes (else edges)
+  bool leiden = false;         // the clustering being run is Leiden's
+  double memory_limit = 0;     // bytes, for the out-of-memory message
   double started = 0, last_report = 0;
   SEXP bar = R_NilValue;   // cli progress bar (preserved), verbose == 2
 };
@@ -91,7 +93,16 @@ void emit_message(GlueState *s, const std::string &text) {
   UNPROTECT(2);
 }
 
-const char *stage_label(int stage) {
+const char *stage_label(const GlueState *s, int stage) {
+  // Leiden reports its moves as the cluster stage and sorts each level's
+  // aggregated graph with the merge and CSR stages
+  if (s->leiden) {
+    switch (stage) {
+    case EXO_STAGE_MERGE: case EXO_STAGE_CSR: return "Leiden: aggregating a level";
+    case EXO_STAGE_CLUSTER: return "Leiden";
+    default: break;
+    }
+  }
   switch (stage) {
   case EXO_STAGE_PARSE: return "reading edges";
   case EXO_STAGE_MERGE: return "merging sorted runs";
@@ -131,7 +142,7 @@ std::string progress_line(const GlueState *s, bool finished) {
   const uint64_t done = s->base + s->last_done;
   const bool bytes = stage_counts_bytes(s, s->stage);
   const double secs = now_seconds() - s->started;
-  std::string line = std::string(stage_label(s->stage)) + (finished ? " done: " : ": ");
+  std::string line = std::string(stage_label(s, s->stage)) + (finished ? " done: " : ": ");
   line += human((double)done, bytes);
   if (s->total && !finished) line += " of " + human((double)s->total, bytes);
   if (!bytes) line += std::string(" ") + stage_unit(s, s->stage);
@@ -172,7 +183,7 @@ SEXP bar_guarded(GlueState *s, BarCall *c) {
 
 void bar_start(GlueState *s) {
   const bool bytes = stage_counts_bytes(s, s->stage);
-  std::string fmt = std::string("ExoLabel ") + stage_label(s->stage) +
+  std::string fmt = std::string("ExoLabel ") + stage_label(s, s->stage) +
                     (bytes ? " {cli::pb_current_bytes}" : " {cli::pb_current}");
   if (s->total) fmt += bytes ? "/{cli::pb_total_bytes} {cli::pb_bar} {cli::pb_percent}"
                              : "/{cli::pb_total} {cli::pb_bar} {cli::pb_percent}";
@@ -229,7 +240,7 @@ void glue_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
     s->total = stage == EXO_STAGE_PARSE && s->parse_total ? s->parse_total : total;
     s->started = s->last_report = now;
     if (s->verbose == 2) bar_start(s);
-    else emit_message(s, std::string(stage_label(stage)) + " ...");
+    else emit_message(s, std::string(stage_label(s, stage)) + " ...");
   }
   if (done < s->last_done) s->base += s->last_done;  // next file of the stage
   s->last_done = done;
@@ -253,6 +264,13 @@ void glue_message(void *user, const char *text) {
   if (ctx.err.code == EXO_EINTR || state.interrupted)
     throw Rcpp::internal::InterruptedException();
   std::string msg(ctx.err.msg[0] ? ctx.err.msg : exo_status_name(ctx.err.code));
+  if (ctx.err.code == EXO_ENOMEM) {
+    const uint64_t ram = exo_mem_physical();
+    msg += " (memory_limit is " + human(state.memory_limit, true) + "; this machine has " +
+           (ram ? human(static_cast<double>(ram), true) : std::string("an unknown amount")) +
+           " of RAM): lower 'memory_limit', which caps the buffers (the per-node arrays "
+           "come on top), or run on a machine with more memory";
+  }
   Rcpp::stop(msg);
 }
 
@@ -441,6 +459,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
 
   GlueState state;
   state.verbose = verbose;
+  state.memory_limit = memory_limit;
   if (source != R_NilValue) {
     state.parse_bytes = false;
   } else {
@@ -543,6 +562,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     lp.seed = p.seed;
     lp.memory_limit = opt.memory_limit;
     graph->cluster_table = table_store[i].empty() ? nullptr : table_store[i].c_str();
+    progress_finish(&state); // the stage names differ between the algorithms
+    state.leiden = leiden[i] != 0;
     exo_status cs =
         leiden[i] ? exo_graph_leiden(graph, &lp, out_store[i].c_str(), sep[0], &ctx, &results[i])
                   : exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep[0],
@@ -564,6 +585,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("seconds_parse") = graph->seconds_parse,
       Rcpp::Named("seconds_csr") = graph->seconds_csr);
   const double input_lines = static_cast<double>(graph->num_lines);
+  const double num_negative = static_cast<double>(graph->num_negative);
+  const double self_arcs = static_cast<double>(graph->sort.arcs_self);
   exo_graph_free(graph);
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
@@ -591,6 +614,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   return Rcpp::List::create(
       Rcpp::Named("num_vertices") = num_vertices, Rcpp::Named("num_edges") = num_edges,
       Rcpp::Named("input_edges") = input_lines,
+      Rcpp::Named("negative_edges") = num_negative, Rcpp::Named("self_arcs") = self_arcs,
       Rcpp::Named("num_clusters") = num_clusters,
       Rcpp::Named("iterations") = used_iterations,
       Rcpp::Named("seconds_build") = seconds_build,

@@ -24,6 +24,7 @@ typedef struct edge_sink {
   int directed;
   int drop_self;    /* self-loops store nothing */
   float min_weight; /* weights below store nothing */
+  uint64_t negative; /* edges with a weight below 0 (stored nothing) */
 } edge_sink;
 
 /* Turn one input edge into arc records (exo_record.h sign convention).
@@ -31,7 +32,10 @@ typedef struct edge_sink {
  * register the names (done by the parser) but store nothing. */
 static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *ctx) {
   edge_sink *s = user;
-  if (!(w > 0.0f) || w < s->min_weight || (a == b && s->drop_self)) return EXO_OK;
+  if (!(w > 0.0f) || w < s->min_weight || (a == b && s->drop_self)) {
+    s->negative += w < 0.0f;
+    return EXO_OK;
+  }
   uint64_t hi = a > b ? a : b;
   exo_status st;
   if (hi >= EXO_NARROW_ID_LIMIT && !exo_sorter_is_wide(s->sorter)) {
@@ -239,6 +243,7 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   exo_graph *g = b->g;
   if (b->pushed) exo_progress(ctx, EXO_STAGE_PARSE, b->pushed, b->expected);
   g->num_nodes = exo_names_count(b->names);
+  g->num_negative = b->sink.negative;
   exo_status st = exo_names_finish(b->names, ctx);
   exo_names_free(b->names); /* finish releases the table, not the object */
   b->names = NULL;

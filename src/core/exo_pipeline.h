@@ -91,6 +91,8 @@ typedef struct exo_graph {
                           after combining (the CSR entries, counting only
                           in-arcs when directed) */
   uint64_t num_arcs;   /* adjacency entries on disk */
+  uint64_t num_negative; /* input edges with a weight below 0 (after the
+                            transform): their names are kept, no arc */
   int directed;
   int wide;
   int threads;         /* parse.threads of the build (>= 1): the output

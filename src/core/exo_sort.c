@@ -37,6 +37,10 @@
 #define RUN_WRITE_BUF (64 * KIB)  /* writer buffer for runs written from memory */
 #define RUN_WRITE_CHUNK (8 * MIB) /* bytes per write call (bypasses that buffer) */
 #define MIN_SORT_BUF (8 * KIB)    /* floor for the run buffer and its scratch */
+#define FIRST_SORT_BUF (16 * MIB) /* the run buffer starts at most this large and
+                                     grows (x4) while records fill it, up to what
+                                     memory_limit grants: a small input never
+                                     reserves a large memory_limit */
 #define MERGE_BUF_PREF (1 * MIB)  /* preferred least buffer per merge source */
 #define MERGE_BUF_MIN (64 * KIB)  /* least buffer per merge source, tiny memory */
 #define MERGE_BUF_MAX (8 * MIB)   /* more than this per file does not help */
@@ -195,6 +199,7 @@ struct exo_sorter {
   exo_combine combine;    /* equal arcs in the final merge */
   run_job job;            /* the run being written in the background */
   size_t buf_bytes;
+  size_t target_bytes; /* what the budget grants buf (buf_bytes grows to it) */
   size_t cap; /* records per run at the current width */
   size_t n;   /* records in buf */
   run_info *runs; /* live runs in creation order */
@@ -313,14 +318,17 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
   if (!s) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
   size_t tl = strlen(opt->tmpdir) + 1;
   s->tmpdir = malloc(tl);
-  s->buf_bytes = (size_t)bytes;
+  s->target_bytes = (size_t)bytes;
+  s->buf_bytes = opt->run_records || bytes <= FIRST_SORT_BUF ? (size_t)bytes
+                                                               : (size_t)FIRST_SORT_BUF;
   s->background = opt->background != 0;
   s->buf = exo_big_alloc(s->buf_bytes);
   if (!alloc_side_buffers(s) || !s->tmpdir || !s->buf) {
     const int nbuf = s->background ? 3 : 2;
+    const unsigned long long first = (unsigned long long)s->buf_bytes;
     exo_sorter_free(s);
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %d sort buffers of %llu bytes",
-                    nbuf, (unsigned long long)bytes);
+                    nbuf, first);
   }
   memcpy(s->tmpdir, opt->tmpdir, tl);
   s->memory_limit = opt->memory_limit;
@@ -489,6 +497,39 @@ static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
 
 /* Contract (exo_sort.h): appends one record; when the buffer is full it is
  * sorted and written as a run first. Ids must fit the current width. */
+/* Give the full run buffer (and its scratch and spare) up to 4 times the
+ * room, at most target_bytes, keeping its records. Returns 1 when it grew;
+ * 0 when it could not (the old buffers stay and the target drops to them:
+ * the runs are then written at this size, which changes no result) or when
+ * waiting for the background run failed (error in ctx). */
+static int grow_buffers(exo_sorter *s, exo_ctx *ctx) {
+  if (job_wait(s, 0, ctx)) return 0; /* the job uses the scratch and spare */
+  const size_t old = s->buf_bytes;
+  size_t want = old > s->target_bytes / 4 ? s->target_bytes : 4 * old;
+  free_side_buffers(s);
+  uint8_t *nb = exo_big_realloc(s->buf, old, want);
+  if (nb) {
+    s->buf = nb;
+    s->buf_bytes = want;
+    if (alloc_side_buffers(s)) {
+      s->cap = current_capacity(s);
+      return 1;
+    }
+    free_side_buffers(s);
+    nb = exo_big_realloc(s->buf, want, old);
+    if (nb) s->buf = nb;
+    s->buf_bytes = nb ? old : want;
+  }
+  s->target_bytes = s->buf_bytes;
+  if (!alloc_side_buffers(s)) {
+    EXO_FAIL(ctx, EXO_ENOMEM, "out of memory keeping the sort buffers (%llu bytes)",
+             (unsigned long long)s->buf_bytes);
+    return 0;
+  }
+  s->cap = current_capacity(s);
+  return 0;
+}
+
 exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
                           exo_ctx *ctx) {
   if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "record added after the sort finished");
@@ -496,7 +537,8 @@ exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
     return EXO_FAIL(ctx, EXO_EARG,
                     "node id %llu does not fit 32 bits; call exo_sorter_set_wide first",
                     (unsigned long long)(key > nbr ? key : nbr));
-  if (s->n == s->cap) {
+  if (s->n == s->cap && !(s->buf_bytes < s->target_bytes && grow_buffers(s, ctx))) {
+    if (ctx->err.code) return ctx->err.code;
     exo_status st = flush_run(s, ctx);
     if (st) return st;
   }
@@ -513,7 +555,11 @@ exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx
   if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "run memory changed after the sort finished");
   if (s->run_records) return EXO_OK; /* the test knob fixes the runs */
   const uint64_t want = run_buffer_bytes(bytes, s->background);
-  if (want == s->buf_bytes) return EXO_OK;
+  if (want >= s->buf_bytes) { /* the buffer grows to it as records come */
+    s->target_bytes = (size_t)want;
+    return EXO_OK;
+  }
+  s->target_bytes = (size_t)want;
   const size_t rs = exo_rec_size(s->wide);
   if (want < s->buf_bytes && s->n > want / rs) {
     exo_status st = flush_run(s, ctx);
@@ -862,6 +908,7 @@ typedef struct range_plan {
   int csr_wide;
   uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
   uint64_t *positive;   /* per range: entries with w > 0 */
+  uint64_t *self;       /* per range: entries with w > 0 from a node to itself */
   /* an intermediate group */
   const char *out_path; /* the new run, created empty */
   int out_wide;         /* its record width */
@@ -1007,8 +1054,9 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   p->key = calloc(T + 1, sizeof *p->key);
   p->base = calloc(T + 1, sizeof *p->base);
   p->pos = calloc((size_t)(T + 1) * (m ? m : 1), sizeof *p->pos);
-  p->entries = calloc(2 * (size_t)T, sizeof *p->entries);
+  p->entries = calloc(3 * (size_t)T, sizeof *p->entries);
   p->positive = p->entries ? p->entries + T : NULL;
+  p->self = p->entries ? p->entries + 2 * (size_t)T : NULL;
   if (T > 1) {
     p->fds = malloc((m ? m : 1) * sizeof *p->fds);
     for (uint32_t i = 0; p->fds && i < m; i++) p->fds[i] = -1;
@@ -1075,7 +1123,7 @@ static void plan_free(range_plan *p) {
     for (uint32_t i = 0; i < p->m; i++)
       if (p->fds[i] >= 0) exo_close(p->fds[i]);
   free(p->fds);
-  p->key = p->pos = p->base = p->entries = p->positive = NULL;
+  p->key = p->pos = p->base = p->entries = p->positive = p->self = NULL;
   p->fds = NULL;
 }
 
@@ -1245,7 +1293,7 @@ typedef struct csr_out {
   int wide;
   size_t as;            /* adjacency entry size */
   uint64_t next_node;   /* offsets written for nodes < next_node */
-  uint64_t arcs, positive;
+  uint64_t arcs, positive, self;
   exo_combine combine;
   exo_arc pend[2];      /* pending entries of one (key, nbr) */
   int npend;
@@ -1279,6 +1327,7 @@ static exo_status csr_put(csr_out *c, const exo_arc *a, exo_ctx *ctx) {
   exo_writer_commit(aw, c->as);
   c->arcs++;
   c->positive += a->w > 0.0f;
+  c->self += a->w > 0.0f && a->key == a->nbr;
   return EXO_OK;
 }
 
@@ -1369,6 +1418,7 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
   if (!st) exo_progress(ctx, EXO_STAGE_CSR, done, total);
   pl->entries[t] = c.arcs - base;
   pl->positive[t] = c.positive;
+  pl->self[t] = c.self;
   return st;
 }
 
@@ -1461,6 +1511,7 @@ static exo_status merge_to_csr(exo_sorter *s, uint32_t mem, uint64_t num_nodes,
   for (uint32_t t = 0; !st && t < p.nranges; t++) {
     stats->arcs += p.entries[t];
     stats->arcs_positive += p.positive[t];
+    stats->arcs_self += p.self[t];
   }
   plan_free(&p);
   return st;

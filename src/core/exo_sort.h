@@ -103,6 +103,9 @@ typedef struct exo_sort_stats {
   uint64_t records;      /* records added */
   uint64_t arcs;         /* CSR entries written (= records with KEEP) */
   uint64_t arcs_positive; /* of those, entries with w > 0 */
+  uint64_t arcs_self;    /* of those, entries with w > 0 from a node to itself
+                            (self-loops: one entry each, so an undirected
+                            graph has (arcs + arcs_self) / 2 edges) */
   uint64_t runs;         /* initial runs (sorted buffers), in memory or written */
   uint64_t runs_in_memory; /* of those, merged from memory without being written:
                             the last buffer and, in background mode, the run

@@ -105,7 +105,7 @@ test_that("weights: zero, negative and underflowing keep the names but add no ed
     d <- fresh_dir()
     # a-b positive; c-d 0; e-f negative; g-h -0; i-j below the smallest float
     f <- cat_file(d, "w.tsv", "a\tb\t2\nc\td\t0\ne\tf\t-1\ng\th\t-0\ni\tj\t1e-50\n")
-    res <- run_table(f, d)
+    expect_warning(res <- run_table(f, d), "1 edge\\(s\\) with a negative weight")
     expect_equal(res$results$Vertex, letters[1:10])
     expect_equal(unname(res$graph_stats["num_edges"]), 2)  # a->b and b->a only
     cl <- as_membership(res$results)
@@ -203,7 +203,8 @@ test_that("inputs without edges give an empty or trivial result and a warning", 
     expect_warning(ExoLabel(empty, outfile = out, tempfiledir = d), "no edges")
     expect_equal(file.size(out), 0)
     unlink(out)
-    expect_warning(res <- run_table(zero, d), "no edge with a positive weight")
+    expect_warning(expect_warning(res <- run_table(zero, d), "no edge with a positive weight"),
+                   "negative weight")
     expect_equal(res$results, data.frame(Vertex = c("a", "b", "c", "d"), Cluster = 1:4))
     expect_only(d, c("empty.tsv", "blank.tsv", "hdronly.tsv", "zero.tsv"))
 })

@@ -213,8 +213,9 @@ test_that("positional calls bind as in SynExtend", {
     expect_equal(res$graph_stats[["num_edges"]], 2 * nrow(df))
     expect_true(dir.exists(td))
     expect_length(stray_files(td), 0)
-    # mode abbreviated through match.arg rules; several clusterings invisible
-    expect_invisible(ExoLabel(f, mode = "dir", sep = ",", header = 2,
+    # mode abbreviated through match.arg rules; several clusterings come back
+    # visible (SynExtend returns them invisibly; issue 24 item 11)
+    expect_visible(ExoLabel(f, mode = "dir", sep = ",", header = 2,
                               attenuation = c(0, 1), return_table = TRUE,
                               tempfiledir = d))
     expect_visible(ExoLabel(f, sep = ",", header = 2, return_table = TRUE,

@@ -168,7 +168,7 @@ test_that("results print a summary and carry the run statistics", {
     expect_equal(s$num_vertices, 200)
     expect_equal(sum(s$cluster_sizes), st$num_clusters)
     out <- capture.output(print(res))
-    expect_match(out[2], "200 nodes, 2,786 arcs", fixed = TRUE)
+    expect_match(out[2], "200 nodes, 1,393 edges", fixed = TRUE) # 2,786 arcs
     expect_match(out[3], paste0("clusters: ", st$num_clusters), fixed = TRUE)
     expect_true(any(grepl("peak temporary disk", out)))
     expect_true(any(grepl("data.frame with 200 rows", out)))

@@ -65,8 +65,9 @@ test_that("CPM: larger resolutions give more, smaller clusters", {
     res <- c(0.002, 0.01, 0.03, 0.1, 0.2, 0.5, 1.2)
     runs <- ExoLabel(g, algorithm = "leiden", objective = "CPM", resolution = res,
                      return_table = TRUE, verbose = FALSE)
-    k <- vapply(runs, function(r) length(unique(igraph::membership(r$results))), 1)
-    expect_equal(vapply(runs, function(r) r$parameters[["resolution"]], 1), res)
+    k <- unname(vapply(runs, function(r) length(unique(igraph::membership(r$results))), 1))
+    expect_equal(unname(vapply(runs, function(r) r$parameters[["resolution"]], 1)), res)
+    expect_named(runs, paste0("resolution=", res))
     expect_true(all(diff(k) >= 0)) # monotone on this graph (not a theorem)
     expect_lte(k[1], 3)
     expect_equal(k[length(k)], igraph::vcount(g)) # above 1 every node is alone
@@ -145,7 +146,7 @@ test_that("Leiden's parameters, the CLI and argument errors", {
     expect_null(attr(lp$parameters, "algorithm"))
     expect_error(ExoLabel(f, algorithm = "leiden", resolution = -1), "resolution")
     expect_error(ExoLabel(f, algorithm = "leiden", resolution = NA), "resolution")
-    expect_error(ExoLabel(f, algorithm = "louvain"), "arg")
+    expect_error(ExoLabel(f, algorithm = "louvain"), "'algorithm' must be one of")
     cli <- Sys.getenv("EXOLABEL_CLI")
     skip_if(cli == "" || !file.exists(cli), "the CLI is not built")
     out <- system2(cli, c("--algorithm", "leiden", "--seed", "1", f), stdout = TRUE)

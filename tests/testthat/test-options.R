@@ -130,7 +130,8 @@ test_that("vectors of parameters run several clusterings on one graph", {
     expect_equal(res[[2]]$parameters[["attenuation"]], 1)
     tabs <- ExoLabel(f, iterations = c(1, 5, 10), return_table = TRUE)
     expect_length(tabs, 3)
-    expect_equal(vapply(tabs, function(r) r$parameters[["iterations"]], 1), c(1, 5, 10))
+    expect_equal(vapply(tabs, function(r) r$parameters[["iterations"]], 1),
+                 c("iterations=1" = 1, "iterations=5" = 5, "iterations=10" = 10))
     expect_error(ExoLabel(f, outfile = tempfile(), attenuation = c(0, 1)), "one 'outfile'")
 })
 

@@ -57,7 +57,9 @@ test_that("data.frames are matched by Vertex, vectors by position", {
     expect_error(ClusterNMI(a, c(1, 1, 2, 2)), "named vector")
     expect_error(ClusterNMI(a, b[1:3, ]), "same vertices")
     expect_error(ClusterNMI(a, rbind(b, b[1, ])), "more than once")
-    expect_error(ClusterNMI(a, data.frame(V = 1, C = 2)), "'Vertex' and 'Cluster'")
+    # any two-column table (issue 24 item 12): node, cluster
+    expect_equal(ClusterNMI(a, data.frame(node = b$Vertex, family = b$Cluster)), 1)
+    expect_error(ClusterNMI(a, data.frame(V = 1)), "two columns")
     expect_error(ClusterNMI(1:3, 1:4), "same length")
     expect_error(ClusterARI(c(1, NA), c(1, 2)), "NA")
     expect_error(ClusterARI(integer(0), integer(0)), "empty")

@@ -150,14 +150,21 @@ test_that("plain edge lists keep today's meaning; extra columns are read past (S
     expect_equal(ExoLabel(dup, combine = "max", self_hits = "drop")$graph_stats[["num_edges"]], 2)
 })
 
-test_that("in-memory inputs take the weight options and refuse file columns", {
+test_that("in-memory inputs take the weight options; tables take format and columns", {
     df <- data.frame(a = c("x", "y", "x", "z"), b = c("y", "x", "x", "w"),
                      e = c(1e-10, 1e-30, 0, 0.5))
     r <- ExoLabel(df, weight_transform = "neglog10", self_hits = "drop", combine = "max",
                   min_weight = 1)
     expect_equal(unname(r$graph_stats), c(4, 2))
-    expect_error(ExoLabel(df, format = "blast"), "describe the columns of files")
-    expect_error(ExoLabel(df, columns = c(1, 2, 3)), "describe the columns of files")
+    # format = "blast" and columns on a table select its columns as in a file
+    # (issue 24 item 8); igraph graphs and matrices have no columns
+    expect_error(ExoLabel(df, format = "blast"), "asks for column 11 but the edge list has 3")
+    r3 <- ExoLabel(df, columns = c(1, 2, 3), weight_transform = "neglog10",
+                   self_hits = "drop", combine = "max", min_weight = 1)
+    expect_equal(r3$graph_stats, r$graph_stats)
+    if (requireNamespace("igraph", quietly = TRUE))
+        expect_error(ExoLabel(igraph::make_ring(3), format = "blast"),
+                     "not of an igraph graph or a matrix")
     expect_error(ExoLabel(data.frame(a = "x", b = "y", e = -1), weight_transform = "neglog10"),
                  "e-value -1 is negative")
 })
@@ -208,4 +215,48 @@ test_that("bad options and bad lines give clear errors naming the file and line"
     for (opt in c("--format", "--columns", "--weight-transform", "--min-weight",
                   "--self-hits", "--combine"))
         expect_match(help, opt, fixed = TRUE)
+})
+
+test_that("12-column search output read as a plain edge list gets a warning (issue 24 item 8)", {
+    h <- make_hits(k = 3, s = 4)
+    d <- fresh_dir()
+    f <- write_m8(h$hits, file.path(d, "hits.m8"))
+    # SynExtend's meaning of the first three columns is kept, with a warning
+    set.seed(2)
+    expect_warning(plain <- ExoLabel(f, return_table = TRUE, tempfiledir = d),
+                   "'hits.m8' looks like BLAST/DIAMOND/MMseqs2 tabular output.*format = \"blast\"")
+    # weights are column 3 and self hits stay: 2 arcs per line but 1 per self hit
+    self <- sum(h$hits$q == h$hits$s)
+    expect_equal(plain$graph_stats[["num_edges"]], 2 * nrow(h$hits) - self)
+    # choosing the format or the columns silences it; so does a plain 3-column file
+    expect_silent(ExoLabel(f, format = "edges", tempfiledir = d))
+    expect_silent(ExoLabel(f, format = "blast", tempfiledir = d))
+    expect_silent(ExoLabel(f, columns = c(1, 2, 12), tempfiledir = d))
+    three <- file.path(d, "three.tsv")
+    writeLines(sub("^([^\t]*\t[^\t]*\t[^\t]*).*$", "\\1", readLines(f)), three)
+    expect_silent(ExoLabel(three, tempfiledir = d))
+    # gzip too
+    gz <- file.path(d, "hits.m8.gz")
+    con <- gzfile(gz, "w"); writeLines(readLines(f), con); close(con)
+    expect_warning(ExoLabel(gz, tempfiledir = d), "looks like BLAST")
+    # a data.frame of 12 columns: the same warning, and format = "blast" works on it
+    df <- utils::read.delim(f, header = FALSE, colClasses = c("character", "character",
+                                                              rep("numeric", 10)))
+    expect_warning(ExoLabel(df), "the edge list looks like BLAST")
+    set.seed(5)
+    from_df <- ExoLabel(df, format = "blast", return_table = TRUE)
+    set.seed(5)
+    from_file <- ExoLabel(f, format = "blast", return_table = TRUE, tempfiledir = d)
+    expect_equal(from_df$graph_stats, from_file$graph_stats)
+    expect_true(same_partition(as_membership(from_df$results),
+                               as_membership(from_file$results)))
+    # the CLI warns too, and not with --format
+    skip_on_os("windows")
+    r <- run_cli(c("--seed", "1", f))
+    expect_equal(r$status, 0)
+    expect_true(any(grepl("looks like BLAST/DIAMOND/MMseqs2.*--format blast", r$err)))
+    r <- run_cli(c("--seed", "1", "--format", "blast", f))
+    expect_false(any(grepl("looks like", r$err)))
+    expect_length(stray_files(d), 0)
+    unlink(d, recursive = TRUE)
 })

@@ -107,7 +107,7 @@ test_that("several clusterings in one call: one graph build, a list, same as sin
     expect_length(grep("label propagation done", msgs), 3)
     expect_type(multi, "list")
     expect_length(multi, 3)
-    expect_equal(t(vapply(multi, function(r) r$parameters, numeric(5))),
+    expect_equal(t(vapply(unname(multi), function(r) r$parameters, numeric(5))),
                  cbind(add_self_loops = c(0, 0, 0.4), attenuation = c(0, 1, 0),
                        iterations = c(16, 16, 3), refine = c(0, 0, 0),
                        resolution = c(1, 1, 0.5)))
@@ -125,7 +125,8 @@ test_that("several clusterings in one call: one graph build, a list, same as sin
     outs <- file.path(fresh_dir(), c("x.tsv", "y.tsv"))
     two <- ExoLabel(f, outfile = outs)
     expect_length(two, 2)
-    expect_identical(vapply(two, function(r) r$results, ""), normalizePath(outs))
+    expect_identical(vapply(two, function(r) r$results, ""),
+                     stats::setNames(normalizePath(outs), c("x.tsv", "y.tsv")))
 })
 
 test_that("directed trees propagate the root's label downstream only", {
@@ -331,7 +332,7 @@ test_that("refine merges fragments of communities, never separate cliques", {
     truth <- truth[!duplicated(names(truth))]
     set.seed(1)
     r <- ExoLabel(f, refine = c(0, 5, 2), return_table = TRUE)
-    expect_equal(vapply(r, function(x) x$parameters[["refine"]], 1), c(0, 5, 2))
+    expect_equal(unname(vapply(r, function(x) x$parameters[["refine"]], 1)), c(0, 5, 2))
     expect_equal(ExoLabel(f, refine = TRUE)$parameters[["refine"]], 5)
     expect_equal(ExoLabel(f, refine = FALSE)$parameters[["refine"]], 0)
     for (x in r) expect_true(same_partition(as_membership(x$results), truth))
@@ -390,7 +391,7 @@ test_that("resolution: the default keeps a noisy graph from flooding, 0 is plain
         keep <- a != b
         h <- write_edges(data.frame(a = a[keep], b = b[keep]), weights = FALSE)
         x <- ExoLabel(h, resolution = c(0, 1), return_table = TRUE)
-        expect_equal(vapply(x, function(r) r$parameters[["resolution"]], 1), c(0, 1))
+        expect_equal(unname(vapply(x, function(r) r$parameters[["resolution"]], 1)), c(0, 1))
         t2 <- tr[tr$Vertex %in% x[[1]]$results$Vertex, ]
         expect_equal(length(unique(x[[1]]$results$Cluster)), 1)
         expect_lte(max(table(x[[2]]$results$Cluster)), 3 * s)
