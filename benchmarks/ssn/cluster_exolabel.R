@@ -3,7 +3,7 @@
 # tabular), in its own R process so that GNU time measures it alone. Writes
 # the clusters (Vertex, Cluster) to OUT.tsv and prints the elapsed seconds of
 # the ExoLabel() call itself (without R's start-up) on stdout.
-# Every run uses seed 1, memory_limit "256MB" (the default, unless the
+# Every run uses seed 1 (SEED in the environment), memory_limit "256MB" (the default, unless the
 # setting says otherwise) and the given threads; SETTINGS below are the settings compared in benchmarks/SSN.md.
 suppressPackageStartupMessages(library(ExoLabel))
 args <- commandArgs(trailingOnly = TRUE)
@@ -35,7 +35,7 @@ SETTINGS <- list(
                            algorithm = "leiden")
 )
 if (!setting %in% names(SETTINGS)) stop("unknown setting ", setting)
-set.seed(1)
+set.seed(as.integer(Sys.getenv("SEED", "1")))
 t0 <- proc.time()[["elapsed"]]
 res <- do.call(ExoLabel, c(list(input, outfile = out, format = "blast",
                                 threads = threads), SETTINGS[[setting]]))
