@@ -27,9 +27,16 @@ THREADS=${THREADS:-2}
 RSCRIPT=${RSCRIPT:-Rscript}
 REAL_EXO=${REAL_EXO:-"default cpm leiden bitscore"}
 REAL_SEEDS=${REAL_SEEDS:-5}
-data=$(git rev-parse --show-toplevel)/../shared/data/$set_name
-if [ ! -d "$data" ]; then
-  echo "real.sh: real set '$set_name' not found at $data (the shared data folder must lie beside the repository's top folder: shared/data/$set_name)" >&2
+# the shared data: SHARED_DATA if set, else shared/data beside the repository's
+# top folder (for a git worktree, also beside the main checkout)
+top=$(git rev-parse --show-toplevel)
+common=$(cd "$(git rev-parse --git-common-dir)/.." && pwd)
+data=""
+for c in ${SHARED_DATA:+"$SHARED_DATA"} "$top/../shared/data" "$common/../shared/data"; do
+  if [ -d "$c/$set_name" ]; then data=$(cd "$c/$set_name" && pwd); break; fi
+done
+if [ -z "$data" ]; then
+  echo "real.sh: real set '$set_name' not found: looked for shared/data/$set_name beside $top${SHARED_DATA:+ and in $SHARED_DATA} (the shared data folder must lie beside the repository's top folder, or set SHARED_DATA)" >&2
   exit 1
 fi
 d=$WORK/$set_name

@@ -151,7 +151,8 @@ for (big in unique(res$size)) for (s in unique(res$search[res$size == big])) {
 # medians over seeds
 if (file.exists(file.path(dir, "real.csv"))) {
     rr <- rd("real.csv"); rs <- rd("real_search.csv")
-    L <- c(L, "## Real proteins: SCOP40", "",
+    rm_ <- if (file.exists(file.path(dir, "real_machine.txt"))) readLines(file.path(dir, "real_machine.txt")) else character()
+    L <- c(L, "## Real proteins: SCOP40", "", if (length(rm_)) c(paste0("- ", rm_), "") else NULL,
            "SCOPe domains filtered to at most 40% identity (11,206 sequences with their SCOP",
            "family and superfamily; shared/data/scop40/README.md), searched all against all",
            "with e-value 1e-3 and at most 1000 targets per query (benchmarks/ssn/real.sh).",

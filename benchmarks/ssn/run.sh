@@ -64,6 +64,14 @@ EXOLABEL_CLI=$BUILD/exolabel
 load1() { cut -d' ' -f1 /proc/loadavg; }
 export WORK THREADS RSCRIPT
 for rs in $REAL_SETS; do bash $here/real.sh "$rs"; done
+if [ -n "$REAL_SETS" ]; then
+  { echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+    echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "tools: $(diamond version 2>&1 | head -1); MMseqs2 $(mmseqs version 2>&1 | head -1); $(mcl --version 2>&1 | head -1)"
+  } > $here/real_machine.txt
+fi
 
 # run_timed CSV SIZE SEARCH METHOD OUT CMD...: runs CMD REPS times (once if
 # the first run is slower than SLOW s), appending size,search,method,rep,
