@@ -16,7 +16,8 @@ peers <- m[candidate %in% c("peer_mcl_1.4", "peer_mcl_2", "peer_mcl_4", "peer_ig
 best <- peers[, .(best_fam = max(fam), best_fam_by = candidate[which.max(fam)],
                   best_sf = if (all(is.na(sf))) NA_real_ else max(sf, na.rm = TRUE),
                   best_sf_by = if (all(is.na(sf))) NA_character_ else candidate[which.max(sf)],
-                  mcl_fam = max(fam[grepl("mcl", candidate)])), by = key]
+                  mcl_fam = if (any(grepl("mcl", candidate))) max(fam[grepl("mcl", candidate)]) else NA_real_),
+              by = key]
 m <- merge(m, best, by = "key")
 m[, `:=`(d_fam = fam - best_fam, d_sf = sf - best_sf)]
 keys <- sort(unique(m$key))
@@ -25,7 +26,8 @@ sg <- function(x) ifelse(is.na(x), "", sprintf("%+.3f", x))
 wide <- dcast(m, candidate + kind ~ key, value.var = "fam")
 worst <- m[, .(worst_fam = min(d_fam), worst_sf = suppressWarnings(min(d_sf, na.rm = TRUE)),
                sets_won = sum(d_fam >= 0 & (is.na(d_sf) | d_sf >= 0)), sets = .N,
-               worst_vs_mcl = min(fam - mcl_fam)), by = candidate]
+               worst_vs_mcl = suppressWarnings(min(fam - mcl_fam, na.rm = TRUE))), by = candidate]
+worst[!is.finite(worst_vs_mcl), worst_vs_mcl := NA]
 worst[!is.finite(worst_sf), worst_sf := NA]
 wide <- merge(wide, worst, by = "candidate")
 setorder(wide, -worst_fam)
@@ -36,7 +38,9 @@ out <- c("Family ARI (median over seeds 1..5 for ExoLabel rows; peers: seed 1) p
          "worst fam / worst sf: the smallest margin to the best peer (MCL any inflation, igraph",
          "Leiden modularity or CPM 1) over the sets, at family and superfamily level (superfamily:",
          "real sets only); won: sets where the margin is >= 0 at both levels; vs MCL: the smallest",
-         "margin to MCL's best inflation alone.", "")
+         "margin to MCL's best inflation alone (sets with an MCL row). n10000x10: ten disjoint
+renamed copies of the n10000 set and its search (one seed, no MCL: MCL's clusters are those
+of n10000 copied).", "")
 tab <- data.frame(candidate = wide$candidate, check.names = FALSE)
 for (k in keys) tab[[k]] <- f3(wide[[k]])
 tab[["worst fam"]] <- sg(wide$worst_fam); tab[["worst sf"]] <- sg(wide$worst_sf)

@@ -18,14 +18,17 @@
 # precision and recall; NMI, inflated by singletons). Rows go to
 # $WORK/SET/real-SEARCH.csv; run.sh collects them into benchmarks/ssn/real.csv.
 # Environment: as run.sh (BUILD, WORK, THREADS, RSCRIPT, SEARCHES, APPEND),
-# REAL_EXO ("default cpm leiden bitscore"), REAL_SEEDS (5).
+# REAL_EXO ("default cpm leiden bitscore cpm_strength"), REAL_SEEDS (5),
+# REAL_PEERS (1; 0 runs only the ExoLabel settings, e.g. with APPEND=1 to
+# add a setting to the rows already there).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 set_name=$1
 here=benchmarks/ssn
 THREADS=${THREADS:-2}
 RSCRIPT=${RSCRIPT:-Rscript}
-REAL_EXO=${REAL_EXO:-"default cpm leiden bitscore"}
+REAL_EXO=${REAL_EXO:-"default cpm leiden bitscore cpm_strength"}
+REAL_PEERS=${REAL_PEERS:-1}
 REAL_SEEDS=${REAL_SEEDS:-5}
 # the shared data: SHARED_DATA if set, else shared/data beside the repository's
 # top folder (for a git worktree, also beside the main checkout)
@@ -70,7 +73,7 @@ timed() {
   echo "  $set_name $search $meth seed $seed: ${wall}s $(tail -n 1 "$csv" | cut -d, -f11,15)" >&2
 }
 # MMseqs2 easy-cluster (its own search and clustering; default settings)
-if [ ! -s "$d/easycluster.csv" ]; then
+if [ "$REAL_PEERS" = 1 ] && [ ! -s "$d/easycluster.csv" ]; then
   rm -rf "$d/ec_tmp"
   echo "$HEAD" > "$d/easycluster.csv"
   timed "$d/easycluster.csv" NA mmseqs_easy-cluster 1 "$d/easycluster.tsv" bash -c '
@@ -97,6 +100,7 @@ for s in $searches; do
         "$RSCRIPT" $here/cluster_exolabel.R "$m8" "$x" "$cdir/exolabel_$x.tsv" "$THREADS"
     done
   done
+  [ "$REAL_PEERS" = 1 ] || continue
   for i in 1.4 2 4; do
     timed "$csv" "$s" "mcl_$i" 1 "$cdir/mcl_$i.tsv" bash $here/cluster_mcl.sh "$m8" "$i" "$cdir/mcl_$i.tsv" "$cdir/mcl-work-$i" "$THREADS"
   done

@@ -193,11 +193,12 @@ for f in datasets search timings metrics seeds; do
 done
 # collect the real sets present in WORK
 for f in real search; do
+  dest=$here/real.csv; [ $f = search ] && dest=$here/real_search.csv
   first=1
   for g in $(ls "$WORK"/*/"$f"-*.csv 2>/dev/null | grep -v '/n[0-9x]*/' | sort); do
     if [ $first = 1 ]; then cat "$g"; first=0; else tail -n +2 "$g"; fi
-  done > $here/real_$f.csv.tmp
-  if [ -s $here/real_$f.csv.tmp ]; then mv $here/real_$f.csv.tmp $here/real_$f.csv; else rm -f $here/real_$f.csv.tmp; fi
+  done > "$dest.tmp"
+  if [ -s "$dest.tmp" ]; then mv "$dest.tmp" "$dest"; else rm -f "$dest.tmp"; fi
 done
 {
   echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"
