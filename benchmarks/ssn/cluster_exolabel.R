@@ -3,7 +3,7 @@
 # tabular), in its own R process so that GNU time measures it alone. Writes
 # the clusters (Vertex, Cluster) to OUT.tsv and prints the elapsed seconds of
 # the ExoLabel() call itself (without R's start-up) on stdout.
-# Every run uses seed 1, memory_limit "256MB" (the default, unless the
+# Every run uses seed 1 (SEED in the environment), memory_limit "256MB" (the default, unless the
 # setting says otherwise) and the given threads; SETTINGS below are the settings compared in benchmarks/SSN.md.
 suppressPackageStartupMessages(library(ExoLabel))
 args <- commandArgs(trailingOnly = TRUE)
@@ -34,8 +34,24 @@ SETTINGS <- list(
     bitscore_leiden = list(columns = c(1, 2, 12), weight_transform = "none",
                            algorithm = "leiden")
 )
+# cpm_strength: the candidate default of issue 25 (benchmarks/ssn/notes.md),
+# prototyped in R: Leiden CPM at gamma = 5e-5 * mean node strength (2W / n,
+# the format's weights, W their total over the distinct pairs, n the
+# proteins in the file). Computing gamma reads the file once more in R
+# (data.table), which counts in the time; a core version would take 2W from
+# the graph it builds.
+if (setting == "cpm_strength") {
+    suppressPackageStartupMessages(library(data.table))
+    h <- fread(input, sep = "\t", header = FALSE, select = c(1L, 2L, 11L),
+               col.names = c("q", "s", "evalue"), colClasses = list(character = 1:2))
+    n <- length(unique(c(h$q, h$s)))
+    h <- h[q != s][, w := pmin(-log10(evalue), 200)][, `:=`(a = pmin(q, s), b = pmax(q, s))]
+    W <- sum(h[, .(w = max(w)), by = .(a, b)]$w)
+    SETTINGS$cpm_strength <- list(algorithm = "leiden", objective = "CPM",
+                                  resolution = 5e-5 * 2 * W / n)
+}
 if (!setting %in% names(SETTINGS)) stop("unknown setting ", setting)
-set.seed(1)
+set.seed(as.integer(Sys.getenv("SEED", "1")))
 t0 <- proc.time()[["elapsed"]]
 res <- do.call(ExoLabel, c(list(input, outfile = out, format = "blast",
                                 threads = threads), SETTINGS[[setting]]))

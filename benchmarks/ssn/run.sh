@@ -13,7 +13,9 @@
 #
 # Environment: BUILD (build dir: ssngen, the CLI, work files under
 # $BUILD/ssn-work unless WORK is set), RLIB (R library with ExoLabel),
-# SIZES ("10000 100000"; a size BASExK, e.g. 10000x10, is K disjoint copies
+# SETS ("scop40 10000 100000": the sets to run; a name that is not a number
+# is a real set of shared/data, run by real.sh: SCOP40, see its header),
+# SIZES (the numeric part of SETS; a size BASExK, e.g. 10000x10, is K disjoint copies
 # of the set BASE with its search outputs, renamed: no new search, a larger
 # graph of the same difficulty for timing the clusterings), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
 # (largest N searched with MMseqs2 too: 100000; its 10^5 search needs hours
@@ -38,8 +40,12 @@ cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd || { mkdir -p "$BUILD"; cd "$BUILD"; pwd; })
 WORK=${WORK:-$BUILD/ssn-work}
-SIZES=${SIZES:-"10000 100000"}
-if [ "${REPORT_ONLY:-0}" = 1 ]; then SIZES=""; fi
+SETS=${SETS:-"scop40 ${SIZES:-10000 100000}"}
+SIZES="" REAL_SETS=""
+for x in $SETS; do
+  case "$x" in [0-9]*) SIZES="$SIZES $x" ;; *) REAL_SETS="$REAL_SETS $x" ;; esac
+done
+if [ "${REPORT_ONLY:-0}" = 1 ]; then SIZES=""; REAL_SETS=""; fi
 REPS=${REPS:-3}
 SLOW=${SLOW:-60}
 THREADS=${THREADS:-2}
@@ -56,6 +62,16 @@ mkdir -p "$WORK"
 cc -std=c11 -O2 -Wall -Wextra -o "$BUILD/ssngen" $here/ssngen.c -lm
 EXOLABEL_CLI=$BUILD/exolabel
 load1() { cut -d' ' -f1 /proc/loadavg; }
+export WORK THREADS RSCRIPT
+for rs in $REAL_SETS; do bash $here/real.sh "$rs"; done
+if [ -n "$REAL_SETS" ]; then
+  { echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+    echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "tools: $(diamond version 2>&1 | head -1); MMseqs2 $(mmseqs version 2>&1 | head -1); $(mcl --version 2>&1 | head -1)"
+  } > $here/real_machine.txt
+fi
 
 # run_timed CSV SIZE SEARCH METHOD OUT CMD...: runs CMD REPS times (once if
 # the first run is slower than SLOW s), appending size,search,method,rep,
@@ -174,6 +190,15 @@ for f in datasets search timings metrics seeds; do
       if [ $first = 1 ]; then cat "$g"; first=0; else tail -n +2 "$g"; fi
     done
   done > $here/$f.csv
+done
+# collect the real sets present in WORK
+for f in real search; do
+  dest=$here/real.csv; [ $f = search ] && dest=$here/real_search.csv
+  first=1
+  for g in $(ls "$WORK"/*/"$f"-*.csv 2>/dev/null | grep -v '/n[0-9x]*/' | sort); do
+    if [ $first = 1 ]; then cat "$g"; first=0; else tail -n +2 "$g"; fi
+  done > "$dest.tmp"
+  if [ -s "$dest.tmp" ]; then mv "$dest.tmp" "$dest"; else rm -f "$dest.tmp"; fi
 done
 {
   echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"

@@ -1,0 +1,174 @@
+# Rscript grid.R SETDIR SEARCH OUT.csv [SEEDS] [CANDIDATES]
+# The experiment that picks the default of ExoLabel(f, format = "blast")
+# (issue 25): clusters SETDIR/SEARCH.m8 (raw 12-column DIAMOND/MMseqs2
+# output) with every candidate setting below, ExoLabel ones with seeds
+# 1..SEEDS (default 5), peers once (seed 1), and appends one row per run to
+# OUT.csv (created with a header if missing): set, search, candidate, kind,
+# seed, seconds, then the scores of scores.R (family and, on real sets,
+# superfamily level). CANDIDATES: a comma-separated subset of the names.
+#
+# Candidates:
+#   exo_*   ExoLabel on the file itself, format = "blast" plus the
+#           arguments listed (what a user can type today);
+#   r_*     prototypes written in R on top of ExoLabel (a weight computed in
+#           R, or ExoLabel run per connected component), given to ExoLabel
+#           as a data.frame: what a new core pass would do;
+#   peer_*  MCL (cluster_mcl.sh: -log10 e-value capped at 200, like the
+#           default weights), igraph Leiden (modularity, CPM), igraph label
+#           propagation, connected components (igraph on the same weights
+#           as cluster_igraph.R).
+# seconds: elapsed time of the clustering call in this R process (the
+# R-level weight computation of r_* included; MCL: its whole script).
+suppressPackageStartupMessages({library(ExoLabel); library(data.table); library(igraph)})
+args <- commandArgs(trailingOnly = TRUE)
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "scores.R"))
+setdir <- args[1]; search <- args[2]; outcsv <- args[3]
+nseed <- if (length(args) >= 4) as.integer(args[4]) else 5L
+only <- if (length(args) >= 5) strsplit(args[5], ",")[[1]] else NULL
+m8 <- file.path(setdir, paste0(search, ".m8"))
+truth <- read_truth(file.path(setdir, "truth.tsv"))
+levels <- truth_levels(truth)
+setname <- basename(normalizePath(setdir))
+threads <- as.integer(Sys.getenv("THREADS", "2"))
+
+# the hits, once: e-value weight as format = "blast" makes it, bit scores,
+# self scores (a protein's best bit score, its self hit when reported)
+h <- fread(m8, sep = "\t", header = FALSE, select = c(1L, 2L, 11L, 12L),
+           col.names = c("q", "s", "evalue", "bits"), colClasses = list(character = 1:2))
+self <- h[, .(self = max(bits)), by = .(p = q)]
+self <- rbind(self, h[, .(self = max(bits)), by = .(p = s)])[, .(self = max(self)), by = p]
+e <- h[q != s]
+e[, w := pmin(-log10(pmax(evalue, 0)), 200)]
+e[, `:=`(a = pmin(q, s), b = pmax(q, s))]
+e <- e[, .(w = max(w), bits = max(bits)), by = .(a, b)]
+e[, sa := self$self[match(a, self$p)]][, sb := self$self[match(b, self$p)]]
+e[, nbits := bits / pmax(sa, sb)]        # bit score over the larger self score
+e[, nbits_min := pmin(bits / pmin(sa, sb), 1)]
+g <- graph_from_data_frame(e[, .(a, b, w)], directed = FALSE)
+# data-derived resolutions (r_cpm_*): CPM's gamma as a multiple of the mean
+# node strength sbar (sum of the weights of a node's edges, averaged over
+# the proteins of the search output, as format = "blast" keeps them: nodes
+# with only a self hit count) or of the mean edge weight wbar
+nodes_all <- length(unique(c(h$q, h$s)))
+sbar <- 2 * sum(e$w) / nodes_all
+wbar <- mean(e$w)
+comp <- components(g)$membership
+cat(sprintf("%s %s: %d hits, %d pairs, %d proteins in the graph, %d components (%d of 3+ nodes); mean strength %.2f, mean weight %.2f\n",
+            setname, search, nrow(h), nrow(e), vcount(g), max(comp), sum(tabulate(comp) >= 3), sbar, wbar))
+
+exo_file <- function(...) { a <- list(...); function(seed) {
+    set.seed(seed)
+    r <- do.call(ExoLabel, c(list(m8, format = "blast", return_table = TRUE, threads = threads,
+                                  verbose = FALSE), a))$results
+    data.table(Vertex = r$Vertex, Cluster = r$Cluster)
+} }
+exo_df <- function(col, ...) { a <- list(...); function(seed) {
+    set.seed(seed)
+    df <- data.frame(from = e$a, to = e$b, weight = e[[col]])
+    r <- do.call(ExoLabel, c(list(df, return_table = TRUE, threads = threads, verbose = FALSE), a))$results
+    data.table(Vertex = r$Vertex, Cluster = r$Cluster)
+} }
+# ExoLabel's Leiden run separately on every connected component (its own
+# modularity null model); components of 1-2 nodes stay whole
+exo_percomp <- function(col, ...) { a <- list(...); function(seed) {
+    set.seed(seed)
+    cm <- comp[e$a]
+    big <- which(tabulate(comp) >= 3)
+    res <- list(data.table(Vertex = names(comp), Cluster = paste0("c", comp)))
+    for (k in big) {
+        sel <- cm == k
+        df <- data.frame(from = e$a[sel], to = e$b[sel], weight = e[[col]][sel])
+        r <- do.call(ExoLabel, c(list(df, return_table = TRUE, threads = threads, verbose = FALSE), a))$results
+        res[[length(res) + 1L]] <- data.table(Vertex = r$Vertex, Cluster = paste0("k", k, "_", r$Cluster))
+    }
+    r <- rbindlist(res)
+    r[, .(Cluster = Cluster[.N]), by = Vertex]   # the per-component result replaces "c<k>"
+} }
+ig <- function(f) function(seed) {
+    set.seed(seed)
+    m <- f()
+    data.table(Vertex = V(g)$name, Cluster = m)
+}
+mcl <- function(infl) function(seed) {
+    out <- tempfile(fileext = ".tsv"); wd <- tempfile()
+    system2("bash", c(file.path(here, "cluster_mcl.sh"), m8, infl, out, wd, threads), stdout = FALSE)
+    r <- fread(out, header = FALSE, col.names = c("Vertex", "Cluster"), colClasses = "character")
+    unlink(c(out, wd), recursive = TRUE)
+    r
+}
+BITS <- list(columns = c(1, 2, 12), weight_transform = "none")
+C <- list(
+    exo_default = exo_file(),
+    exo_res0 = exo_file(resolution = 0),
+    exo_refine = exo_file(refine = TRUE),
+    exo_attenuation = exo_file(attenuation = TRUE),
+    exo_bitscore = do.call(exo_file, BITS),
+    exo_bitscore_refine = do.call(exo_file, c(BITS, refine = TRUE)),
+    exo_leiden = exo_file(algorithm = "leiden"),
+    exo_leiden_res0.5 = exo_file(algorithm = "leiden", resolution = 0.5),
+    exo_leiden_res2 = exo_file(algorithm = "leiden", resolution = 2),
+    exo_leiden_res4 = exo_file(algorithm = "leiden", resolution = 4),
+    exo_bitscore_leiden = do.call(exo_file, c(BITS, algorithm = "leiden")),
+    exo_cpm_res0.01 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.01),
+    exo_cpm_res0.1 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.1),
+    exo_cpm_res0.3 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.3),
+    exo_cpm_res1 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 1),
+    exo_cpm_res3 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 3),
+    exo_cpm_res10 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 10),
+    exo_bitscore_cpm_res10 = do.call(exo_file, c(BITS, algorithm = "leiden", objective = "CPM", resolution = 10)),
+    exo_bitscore_cpm_res30 = do.call(exo_file, c(BITS, algorithm = "leiden", objective = "CPM", resolution = 30)),
+    r_cpm_s0.00003 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.00003 * sbar),
+    r_cpm_s0.0001 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.0001 * sbar),
+    r_cpm_s0.00005 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.00005 * sbar),
+    r_cpm_s0.00001 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.00001 * sbar),
+    r_cpm_s0.0003 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.0003 * sbar),
+    r_cpm_s0.001 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.001 * sbar),
+    r_cpm_s0.003 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.003 * sbar),
+    r_cpm_w0.003 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.003 * wbar),
+    r_cpm_w0.01 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.01 * wbar),
+    r_cpm_w0.03 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.03 * wbar),
+    r_nbits_lp = exo_df("nbits"),
+    r_nbits_leiden = exo_df("nbits", algorithm = "leiden"),
+    r_nbits_cpm_res0.05 = exo_df("nbits", algorithm = "leiden", objective = "CPM", resolution = 0.05),
+    r_nbits_cpm_res0.1 = exo_df("nbits", algorithm = "leiden", objective = "CPM", resolution = 0.1),
+    r_nbits_cpm_res0.2 = exo_df("nbits", algorithm = "leiden", objective = "CPM", resolution = 0.2),
+    r_nbitsmin_cpm_res0.1 = exo_df("nbits_min", algorithm = "leiden", objective = "CPM", resolution = 0.1),
+    r_nbitsmin_cpm_res0.2 = exo_df("nbits_min", algorithm = "leiden", objective = "CPM", resolution = 0.2),
+    r_percomp_leiden = exo_percomp("w", algorithm = "leiden"),
+    r_percomp_nbits_leiden = exo_percomp("nbits", algorithm = "leiden"),
+    peer_mcl_1.4 = mcl(1.4), peer_mcl_2 = mcl(2), peer_mcl_4 = mcl(4),
+    peer_igraph_leiden = ig(function() membership(cluster_leiden(g, objective_function = "modularity",
+                                                     weights = E(g)$w, n_iterations = -1))),
+    peer_igraph_cpm_res1 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+                                                      weights = E(g)$w, resolution_parameter = 1,
+                                                      n_iterations = -1))),
+    peer_igraph_lp = ig(function() membership(cluster_label_prop(g, weights = E(g)$w))),
+    peer_components = ig(function() comp)
+)
+if (!is.null(only)) {
+    bad <- setdiff(only, names(C)); if (length(bad)) stop("unknown candidates: ", paste(bad, collapse = ", "))
+    C <- C[only]
+}
+for (nm in names(C)) {
+    kind <- sub("_.*", "", nm)
+    seeds <- if (kind == "peer") 1L else seq_len(nseed)
+    last_ari <- c()
+    for (sd in seeds) {
+        t0 <- proc.time()[["elapsed"]]
+        r <- C[[nm]](sd)
+        secs <- proc.time()[["elapsed"]] - t0
+        sc <- score_levels(truth, r$Vertex, r$Cluster, levels)
+        row <- data.table(set = setname, search = search, candidate = nm, kind = kind, seed = sd,
+                          seconds = round(secs, 3), proteins = nrow(truth), t(round(sc, 6)))
+        if (!"superfamily_ari" %in% names(row))
+            row[, `:=`(superfamily_ari = NA_real_, superfamily_prec = NA_real_,
+                       superfamily_rec = NA_real_, superfamily_nmi = NA_real_)]
+        setcolorder(row, c("set", "search", "candidate", "kind", "seed", "seconds", "proteins",
+                           paste0(rep(c("family", "superfamily"), each = 4), c("_ari", "_prec", "_rec", "_nmi"))))
+        fwrite(row, outcsv, append = file.exists(outcsv))
+        last_ari <- c(last_ari, sc[["family_ari"]])
+    }
+    cat(sprintf("  %-28s family ARI %s\n", nm,
+                paste(formatC(last_ari, digits = 3, format = "f"), collapse = " ")))
+}
