@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_par.h"
 #include "exo_record.h"
@@ -31,7 +32,6 @@
 #define LP_MAX_BUF ((uint64_t)64 << 20)
 #define LP_READ_STEP ((uint64_t)256 << 10) /* bytes read ahead per window refill */
 #define LP_ALIGN ((uint64_t)4096) /* reads start on page boundaries */
-#define LP_OFFSETS_CHUNK ((size_t)1 << 23) /* offsets read per pread (entries) */
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
 #define TALLY_EMPTY UINT64_MAX   /* labels are node ids, always < 2^61 */
 #define LP_PREFETCH 24            /* entries ahead to prefetch node data for */
@@ -312,47 +312,6 @@ static inline int is_active(const lp_state *st, uint64_t v) {
   return (int)((st->active[v >> 6] >> (v & 63)) & 1u);
 }
 
-/* Load and validate the offsets file. */
-static exo_status load_offsets(lp_state *st) {
-  exo_ctx *ctx = st->ctx;
-  const char *path = st->csr->offsets_path;
-  uint64_t n = st->n, m = st->csr->m;
-  uint64_t size = 0;
-  exo_status s = exo_file_size(path, &size, ctx);
-  if (s) return s;
-  if (size != (n + 1) * 8)
-    return EXO_FAIL(ctx, EXO_EINTERNAL,
-                    "CSR offsets file '%s' has %llu bytes, expected %llu for %llu nodes",
-                    path, (unsigned long long)size, (unsigned long long)((n + 1) * 8),
-                    (unsigned long long)n);
-  size_t nb = bytes_for(n + 1, sizeof(uint64_t));
-  if (!nb) return oom(ctx, "the CSR offsets", (n + 1) * 8);
-  st->off = malloc(nb);
-  if (!st->off) return oom(ctx, "the CSR offsets", nb);
-  int fd = exo_open(path, EXO_OPEN_READ);
-  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
-  for (uint64_t i = 0; i < n + 1 && !s; i += LP_OFFSETS_CHUNK) {
-    uint64_t k = n + 1 - i;
-    if (k > LP_OFFSETS_CHUNK) k = LP_OFFSETS_CHUNK;
-    s = exo_pread_full(fd, st->off + i, (size_t)k * 8, i * 8, path, ctx);
-    if (!s) s = exo_poll(ctx);
-  }
-  exo_close(fd);
-  if (s) return s;
-  if (st->off[0] != 0)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not start at 0", path);
-  for (uint64_t v = 0; v < n; v++) {
-    if (st->off[v + 1] < st->off[v])
-      return EXO_FAIL(ctx, EXO_EINTERNAL,
-                      "CSR offsets file '%s' decreases at node %llu", path,
-                      (unsigned long long)v);
-  }
-  if (st->off[n] != m)
-    return EXO_FAIL(ctx, EXO_EINTERNAL,
-                    "CSR offsets file '%s' ends at %llu, expected %llu entries", path,
-                    (unsigned long long)st->off[n], (unsigned long long)m);
-  return EXO_OK;
-}
 
 static exo_status open_adjacency(lp_state *st) {
   exo_ctx *ctx = st->ctx;
@@ -827,7 +786,7 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
   exo_ctx *ctx = st->ctx;
   const exo_lp_params *par = st->par;
   uint64_t n = st->n;
-  exo_status s = load_offsets(st);
+  exo_status s = exo_csr_load_offsets(st->csr, &st->off, st->ctx);
   if (!s) s = open_adjacency(st);
   if (!s) s = make_lanes(st);
   if (s) return s;

@@ -140,6 +140,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exo_csr.h"
 #include "exo_ctx.h"
 
 #define EXO_LP_MAX_VISITS 32767u
@@ -151,14 +152,6 @@
 #define EXO_LP_LANES 16u                 /* most lanes */
 #define EXO_LP_LANE_MIN_BLOCKS 4u        /* fewest blocks per lane */
 #define EXO_LP_EPOCH_BLOCKS 2u           /* blocks per lane per epoch */
-
-typedef struct exo_csr_files {
-  const char *offsets_path;
-  const char *adj_path;
-  uint64_t n; /* nodes */
-  uint64_t m; /* adjacency entries */
-  int wide;   /* adjacency ids are u64 */
-} exo_csr_files;
 
 typedef struct exo_lp_params {
   int directed;
