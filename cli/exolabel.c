@@ -169,11 +169,7 @@ typedef struct cli_state {
   double started, last_report;
 } cli_state;
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now_seconds(void) { return exo_now_seconds(); }
 
 static int cb_interrupted(void *user) {
   (void)user;

@@ -32,11 +32,7 @@ namespace {
 // longjmp ever crosses the core's frames; an interrupt caught there, like one
 // seen by the poll, makes the core stop at its next poll.
 
-double now_seconds() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+double now_seconds() { return exo_now_seconds(); }
 
 struct GlueState {
   int verbose = 0;

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exo_io.h"
 #include "exo_lp.h"
@@ -52,12 +51,6 @@ typedef struct dist {
   uint64_t rtotal;
   exo_writer spool;
 } dist;
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
   return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
@@ -1298,14 +1291,14 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   if (!st) st = exo_check_outputs(opt->files, opt->nfiles, &opt->out_path, 1, opt->tmpdir, ctx);
   st = checkpoint(&d, st, NULL, 0);
 
-  double t = now_s();
+  double t = exo_now_seconds();
   uint64_t sums[3] = {0, 0, 0};
   if (!st) st = stage_parse(&d, &sums[0]);
   uint64_t spool_bytes = file_bytes(d.spool_path), lnames_bytes = file_bytes(d.lnames_path);
   exo_status cs = checkpoint(&d, st, sums, 1);
   res->num_lines = sums[0];
-  res->seconds[0] = now_s() - t;
-  t = now_s();
+  res->seconds[0] = exo_now_seconds() - t;
+  t = exo_now_seconds();
   if (!cs) cs = stage_resolve(&d);
   if (!cs) {
     sums[0] = d.n_own;
@@ -1318,8 +1311,8 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
     if (d.cm->allreduce_u64(d.cm->user, &d.max_own, 1, EXO_DIST_MAX)) cs = transport_fail(&d, "size");
     d.wide = d.max_own * (uint64_t)d.P > EXO_NARROW_ID_LIMIT;
   }
-  res->seconds[1] = now_s() - t;
-  t = now_s();
+  res->seconds[1] = exo_now_seconds() - t;
+  t = exo_now_seconds();
   exo_sort_stats sst;
   memset(&sst, 0, sizeof sst);
   if (!cs) {
@@ -1331,8 +1324,8 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
     res->num_arcs = sums[1];
     res->sort_runs = sst.runs;
   }
-  res->seconds[2] = now_s() - t;
-  t = now_s();
+  res->seconds[2] = exo_now_seconds() - t;
+  t = exo_now_seconds();
   lpd s;
   memset(&s, 0, sizeof s);
   s.fd = -1;
@@ -1343,10 +1336,10 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   exo_unlink(d.off_path);
   exo_unlink(d.adj_path);
   exo_unlink(d.adjl_path);
-  res->seconds[3] = now_s() - t;
-  t = now_s();
+  res->seconds[3] = exo_now_seconds() - t;
+  t = exo_now_seconds();
   if (!cs) cs = stage_output(&d, lab);
-  res->seconds[4] = now_s() - t;
+  res->seconds[4] = exo_now_seconds() - t;
   free(lab);
   res->temp_disk = spool_bytes + lnames_bytes + sst.peak_disk + file_bytes(d.onames_path) * 2;
   dist_free(&d);
