@@ -13,6 +13,7 @@
 
 #include "exo_io.h"
 #include "exo_lp.h"
+#include "exo_lprule.h"
 #include "exo_names.h"
 #include "exo_outcheck.h"
 #include "exo_output.h"
@@ -490,6 +491,13 @@ typedef struct lpd {
   uint32_t max_visits, tie_visits;
   uint64_t pops, changes;
   uint64_t step, coin_seed;
+  /* resolution > 0: the volume (arcs) of every label of the whole graph,
+   * indexed by global id, replicated on every rank; this rank's label
+   * changes of the superstep (from, to, degree) for the other ranks */
+  uint64_t *vol, nvol;
+  double gamma_m;
+  uint64_t *chg;
+  uint64_t nchg, chg_cap;
 } lpd;
 
 /* The seeded coin that lets a boundary node take part in superstep `step`
@@ -522,6 +530,8 @@ static void lpd_free(lpd *s) {
   free(s->scnt);
   free(s->tally);
   free(s->touched);
+  free(s->vol);
+  free(s->chg);
 }
 
 static inline uint64_t ghost_hash(const lpd *s, uint64_t g) {
@@ -730,6 +740,31 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   return st;
 }
 
+/* Label volumes (resolution > 0): every node starts alone, vol(g) = its
+ * degree (adjacency entries); each rank fills its own nodes' and the sum
+ * over ranks gives every rank the whole array. m = the entries of all CSR
+ * parts, the single-machine run's m. */
+#define VOL_CHUNK ((uint64_t)1 << 22) /* values per allreduce */
+static exo_status vol_setup(dist *d, lpd *s) {
+  const uint64_t P = (uint64_t)d->P;
+  exo_status st = EXO_OK;
+  uint64_t m = s->off[s->n];
+  s->nvol = d->max_own * P;
+  if (s->nvol > SIZE_MAX / 8 || !(s->vol = calloc((size_t)(s->nvol ? s->nvol : 1), 8)))
+    st = oom(d->ctx, "the label volumes", s->nvol * 8);
+  else
+    for (uint64_t v = 0; v < s->n; v++) s->vol[v * P + (uint64_t)d->r] = s->off[v + 1] - s->off[v];
+  exo_status cs = checkpoint(d, st, &m, 1);
+  if (cs) return cs;
+  s->gamma_m = m > 0 ? d->opt->resolution / (double)m : 0.0;
+  for (uint64_t i = 0; i < s->nvol; i += VOL_CHUNK) {
+    uint64_t k = s->nvol - i < VOL_CHUNK ? s->nvol - i : VOL_CHUNK;
+    if (d->cm->allreduce_u64(d->cm->user, s->vol + i, (int)k, EXO_DIST_SUM))
+      return transport_fail(d, "volume");
+  }
+  return EXO_OK;
+}
+
 static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   exo_ctx *ctx = d->ctx;
   uint64_t n = s->n, P = (uint64_t)d->P;
@@ -766,7 +801,7 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   for (uint64_t v = 0; v < n; v++) s->lab[v] = v * P + (uint64_t)d->r;
   for (uint64_t v = 0; v < n; v++) bit_set(s->active, v);
   s->nactive = n;
-  return EXO_OK;
+  return d->opt->resolution > 0.0 ? vol_setup(d, s) : EXO_OK;
 }
 
 static int tally_add(lpd *s, uint64_t label, double w) {
@@ -819,6 +854,8 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   *changed = 0;
   for (uint64_t i = 0; i < s->tcount; i++) s->tally[s->touched[i]].label = EMPTY;
   s->tcount = 0;
+  double strength = 0.0; /* raw weight of the voting arcs */
+  uint64_t nvote = 0;    /* their number */
   for (uint64_t i = 0; i < k; i++) {
     uint64_t u;
     float w;
@@ -826,26 +863,60 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     if (u >= all) return EXO_FAIL(d->ctx, EXO_EINTERNAL, "local neighbour id %llu out of range",
                                   (unsigned long long)u);
     if (directed && !(w > 0.0f)) continue;
+    strength += (double)w;
+    nvote++;
     if (tally_add(s, s->lab[u], (double)w)) return oom(d->ctx, "the label tally", s->tcap * 32);
   }
+  /* the winner and the volume penalty as exo_lp.c (exo_lprule.h); the
+   * volumes of labels changed on other ranks are as of the last exchange */
+  const uint64_t deg = k;
+  const double pen = s->vol ? s->gamma_m * (double)nvote : 0.0;
+  const double unit = nvote ? strength / (double)nvote : 0.0;
   uint64_t cur = s->lab[v], win = cur, ties = 0;
   double best = 0.0;
-  int cur_best = 0;
+  int cur_best = 0, cur_held = 0;
   for (uint64_t i = 0; i < s->tcount; i++) {
     const tally_slot *e = &s->tally[s->touched[i]];
     if (!(e->sum > 0.0)) continue;
-    if (ties == 0 || e->sum > best) {
-      best = e->sum;
+    double score = e->sum;
+    if (s->vol) {
+      uint64_t vl = s->vol[e->label];
+      if (e->label == cur) {
+        vl -= deg;
+        cur_held = 1;
+      }
+      score = exo_lp_score(e->sum, pen, unit, vl);
+    }
+    if (ties == 0 || score > best) {
+      best = score;
       win = e->label;
       ties = 1;
       cur_best = e->label == cur;
-    } else if (e->sum == best) {
+    } else if (score == best) {
       ties++;
       if (e->label == cur) cur_best = 1;
       if (exo_rng_below(&s->rng, ties) == 0) win = e->label;
     }
   }
   if (ties == 0 || win == cur || (cur_best && s->visits[v] > s->tie_visits)) return EXO_OK;
+  if (s->vol) {
+    if (!cur_held && !exo_lp_beats_staying(best, pen, unit, s->vol[win], s->vol[cur] - deg))
+      return EXO_OK;
+    s->vol[cur] -= deg;
+    s->vol[win] += deg;
+    if (d->P > 1) { /* the other ranks apply it at the exchange */
+      if (s->nchg + 3 > s->chg_cap) {
+        uint64_t cap = s->chg_cap ? s->chg_cap * 2 : 3 * 1024;
+        uint64_t *c = realloc(s->chg, (size_t)cap * 8);
+        if (!c) return oom(d->ctx, "the label changes", cap * 8);
+        s->chg = c;
+        s->chg_cap = cap;
+      }
+      s->chg[s->nchg++] = cur;
+      s->chg[s->nchg++] = win;
+      s->chg[s->nchg++] = deg;
+    }
+  }
   s->lab[v] = win;
   bit_set(s->changed, v);
   *changed = 1;
@@ -937,6 +1008,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
     for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += bit_get(s->changed, s->slist[i]);
     for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += bit_get(s->notify, g);
     d->scount[q] = 8 + 16 * nl + 8 * nn;
+    if (s->vol) d->scount[q] += 8 + (q == d->r ? 0 : 8 * s->nchg);
     tot += d->scount[q];
   }
   if (grow(&d->sbuf, &d->scap, tot)) {
@@ -957,6 +1029,12 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
       k++;
     }
     memcpy(head, &k, 8);
+    if (s->vol) { /* this rank's volume changes: from | to | degree */
+      uint64_t c = q == d->r ? 0 : s->nchg / 3;
+      memcpy(p, &c, 8);
+      if (c) memcpy(p + 8, s->chg, (size_t)c * 24);
+      p += 8 + c * 24;
+    }
     for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) {
       if (!bit_get(s->notify, g)) continue;
       memcpy(p, &s->gids[g], 8);
@@ -964,6 +1042,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
     }
     (void)nl;
   }
+  s->nchg = 0;
   memset(s->changed, 0, (size_t)((s->n + 63) / 64 + 1) * 8);
   memset(s->notify, 0, (size_t)(s->ng / 64 + 1) * 8);
   exo_status st = exchange(d, STAT_LP);
@@ -983,6 +1062,21 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
       memcpy(&l, b + 8, 8);
       if (pos >= s->gcount[q]) return EXO_FAIL(ctx, EXO_EINTERNAL, "bad ghost position");
       s->glab[s->gstart[q] + pos] = l;
+    }
+    if (s->vol) {
+      uint64_t c;
+      if ((uint64_t)(end - b) < 8) return EXO_FAIL(ctx, EXO_EINTERNAL, "short label message");
+      memcpy(&c, b, 8);
+      b += 8;
+      if (c > (uint64_t)(end - b) / 24) return EXO_FAIL(ctx, EXO_EINTERNAL, "bad volume message");
+      for (uint64_t i = 0; i < c; i++, b += 24) {
+        uint64_t x[3];
+        memcpy(x, b, 24);
+        if (x[0] >= s->nvol || x[1] >= s->nvol)
+          return EXO_FAIL(ctx, EXO_EINTERNAL, "bad label in a volume message");
+        s->vol[x[0]] -= x[2];
+        s->vol[x[1]] += x[2];
+      }
     }
     for (; b + 8 <= end; b += 8) {
       uint64_t g;
@@ -1008,6 +1102,15 @@ static exo_status stage_lp(dist *d, lpd *s) {
   exo_status st = lp_setup(d, s, &maxdeg);
   if (st) return st;
   s->max_visits = exo_lp_visit_cap(d->opt->max_visits, maxdeg, &s->tie_visits);
+  if (d->opt->max_visits == 0 && d->P > 1) {
+    /* automatic cap over ranks: twice the single-machine one (the tie
+     * threshold stays), as a visit that reads a ghost's label from the last
+     * superstep decides on older news and a boundary node may sit a
+     * superstep out; with the single-machine cap, communities spread over
+     * the ranks stayed in fragments on noisy graphs */
+    uint32_t t;
+    s->max_visits = exo_lp_visit_cap(2 * s->max_visits, 0, &t);
+  }
   res->max_visits = s->max_visits;
   uint64_t mix = ((uint64_t)d->r + 1) * 0xD1B54A32D192ED03ULL;
   exo_rng_seed(&s->rng, d->opt->seed ^ mix);
@@ -1256,6 +1359,8 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
     return EXO_FAIL(ctx, EXO_EARG, "exo_dist_run: invalid arguments");
   if (opt->sep == '\n' || opt->sep == '\r' || opt->sep == '\0' || opt->parse.sep != opt->sep)
     return EXO_FAIL(ctx, EXO_EARG, "invalid separator");
+  if (!(opt->resolution >= 0.0) || !isfinite(opt->resolution))
+    return EXO_FAIL(ctx, EXO_EARG, "resolution must be a finite number >= 0");
   dist d;
   memset(&d, 0, sizeof d);
   d.opt = opt;

@@ -23,6 +23,7 @@
 
 #include "exo_csr.h"
 #include "exo_io.h"
+#include "exo_lprule.h"
 #include "exo_par.h"
 #include "exo_record.h"
 #include "exo_rng.h"
@@ -606,12 +607,6 @@ static exo_status activate_entries(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
   return activate_impl(st, ln, ctx, p, k, label, st->narrow_labels, st->wide);
 }
 
-/* The number of arcs of a node that a label of volume `vol` arcs would hold
- * by chance, rounded to the nearest integer; pen = gamma * d / m. */
-static inline double chance_arcs(double pen, uint64_t vol) {
-  return floor(pen * (double)vol + 0.5);
-}
-
 /* Process node v once; *changed is set when its label changed. */
 static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t v,
                                int *changed) {
@@ -679,7 +674,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
         vl -= deg;
         cur_held = 1;
       }
-      score -= chance_arcs(pen, vl) * unit;
+      score = exo_lp_score(e->sum, pen, unit, vl);
     }
     if (ties == 0 || score > best) {
       best = score;
@@ -698,16 +693,9 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   }
   if (ties == 0 || win == cur || (cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
   if (st->vol) {
-    if (!cur_held) { /* staying is one more candidate */
-      uint64_t vc = st->vol[cur] - deg;
-      double stay = -chance_arcs(pen, vc) * unit;
-      if (best < stay) return EXO_OK;
-      /* a tie made by the rounding: the unrounded scores decide */
-      if (best == stay &&
-          !(best + (chance_arcs(pen, st->vol[win]) - pen * (double)st->vol[win]) * unit >
-            -pen * (double)vc * unit))
-        return EXO_OK;
-    }
+    /* staying is one more candidate (exo_lprule.h) */
+    if (!cur_held && !exo_lp_beats_staying(best, pen, unit, st->vol[win], st->vol[cur] - deg))
+      return EXO_OK;
     if (st->nlanes == 1) { /* one lane: the volumes are live */
       st->vol[cur] -= deg;
       st->vol[win] += deg;

@@ -58,7 +58,8 @@
  * are node ids) and updated on every change (vol(old) -= deg(v),
  * vol(new) += deg(v), deg counting all of v's arcs); they start as the
  * degrees, which the offsets give, so no pass over the edges is added. In
- * "directed" mode d_v and s_v count in-arcs and vol all arcs.
+ * "directed" mode d_v and s_v count in-arcs and vol all arcs. The scoring
+ * is exo_lprule.h's, which the distributed supersteps (exo_dist.h) share.
  *
  * Lanes and epochs (the parallel sweep). The blocks are cut into L lanes,
  * L = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS, max_lanes if set)

@@ -56,6 +56,8 @@ CASES=(
   "leiden-cpm-u|cli|--algorithm leiden --objective cpm --resolution 0.1 --threads 2|u"
   "mpi1-res0-w|mpi|--resolution 0|w"
   "mpi1-res0-v|mpi|--resolution 0|v"
+  "mpi1-default-u|mpi||u"
+  "mpi1-default-w|mpi|--iterations 20|w"
 )
 MPIRUN=(mpirun --oversubscribe --bind-to none)
 if [ "$(id -u)" = 0 ]; then MPIRUN+=(--allow-run-as-root); fi
