@@ -21,6 +21,7 @@
 #include "exo_record.h"
 #include "exo_rng.h"
 #include "exo_sort.h"
+#include "exo_tally.h"
 
 #define SPOOL_REC 20            /* local a u64 | local b u64 | w f32 */
 #define ARC_REC 20              /* key gid u64 | nbr gid u64 | w f32 */
@@ -455,11 +456,6 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
 
 /* ---- 5. label propagation in supersteps ------------------------------------- */
 
-typedef struct tally_slot {
-  uint64_t label;
-  double sum;
-} tally_slot;
-
 typedef struct lpd {
   uint64_t n;
   uint64_t *off, *lab;
@@ -483,9 +479,7 @@ typedef struct lpd {
   uint64_t *sstart;       /* P: first send-list entry of each reader rank */
   uint64_t *slist, nslist;/* owned indices other ranks read, by reader rank */
   uint64_t *scnt;         /* P */
-  tally_slot *tally;
-  uint64_t *touched;
-  uint64_t tcap, tcount;
+  exo_tally tally;        /* the votes of the node processed */
   exo_rng rng, order_rng;
   uint16_t perm[EXO_LP_BLOCK];
   uint32_t max_visits, tie_visits;
@@ -528,8 +522,7 @@ static void lpd_free(lpd *s) {
   free(s->gcount);
   free(s->slist);
   free(s->scnt);
-  free(s->tally);
-  free(s->touched);
+  exo_tally_free(&s->tally);
   free(s->vol);
   free(s->chg);
 }
@@ -650,15 +643,12 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->gmask = 1023;
   s->gkey = malloc(1024 * 8);
   s->gslot = malloc(1024 * 8);
-  s->tcap = 1024;
-  s->tally = malloc(s->tcap * sizeof *s->tally);
-  s->touched = malloc(s->tcap / 2 * 8);
+  int tfail = exo_tally_alloc(&s->tally, 1024);
   if (!s->off || !s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
       !s->gstart || !s->sstart || !s->scnt ||
-      !s->gkey || !s->gslot || !s->tally || !s->touched)
+      !s->gkey || !s->gslot || tfail)
     return oom(ctx, "the label propagation arrays", (n + 1) * 27);
   for (uint64_t i = 0; i < 1024; i++) s->gkey[i] = EMPTY;
-  for (uint64_t i = 0; i < s->tcap; i++) s->tally[i].label = EMPTY;
 
   int fd = exo_open(d->off_path, EXO_OPEN_READ);
   if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->off_path);
@@ -804,47 +794,6 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   return d->opt->resolution > 0.0 ? vol_setup(d, s) : EXO_OK;
 }
 
-static int tally_add(lpd *s, uint64_t label, double w) {
-  for (;;) {
-    uint64_t mask = s->tcap - 1;
-    uint64_t h = (label * 0x9E3779B97F4A7C15ULL) >> 20 & mask;
-    while (s->tally[h].label != EMPTY) {
-      if (s->tally[h].label == label) {
-        s->tally[h].sum += w;
-        return 0;
-      }
-      h = (h + 1) & mask;
-    }
-    if ((s->tcount + 1) * 2 <= s->tcap) {
-      s->tally[h].label = label;
-      s->tally[h].sum = w;
-      s->touched[s->tcount++] = h;
-      return 0;
-    }
-    /* double, keeping insertion order */
-    uint64_t ncap = s->tcap * 2;
-    tally_slot *nt = malloc(ncap * sizeof *nt);
-    uint64_t *ntouch = malloc(ncap / 2 * 8);
-    if (!nt || !ntouch) {
-      free(nt);
-      free(ntouch);
-      return -1;
-    }
-    for (uint64_t i = 0; i < ncap; i++) nt[i].label = EMPTY;
-    for (uint64_t i = 0; i < s->tcount; i++) {
-      tally_slot e = s->tally[s->touched[i]];
-      uint64_t g = (e.label * 0x9E3779B97F4A7C15ULL) >> 20 & (ncap - 1);
-      while (nt[g].label != EMPTY) g = (g + 1) & (ncap - 1);
-      nt[g] = e;
-      ntouch[i] = g;
-    }
-    free(s->tally);
-    free(s->touched);
-    s->tally = nt;
-    s->touched = ntouch;
-    s->tcap = ncap;
-  }
-}
 
 
 /* Process node v whose k adjacency entries are at p (exo_lp.h's rule). */
@@ -852,8 +801,7 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   const int directed = d->opt->directed;
   const uint64_t n = s->n, all = s->n + s->ng;
   *changed = 0;
-  for (uint64_t i = 0; i < s->tcount; i++) s->tally[s->touched[i]].label = EMPTY;
-  s->tcount = 0;
+  exo_tally_clear(&s->tally);
   double strength = 0.0; /* raw weight of the voting arcs */
   uint64_t nvote = 0;    /* their number */
   for (uint64_t i = 0; i < k; i++) {
@@ -865,7 +813,8 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     if (directed && !(w > 0.0f)) continue;
     strength += (double)w;
     nvote++;
-    if (tally_add(s, s->lab[u], (double)w)) return oom(d->ctx, "the label tally", s->tcap * 32);
+    if (exo_tally_add(&s->tally, s->lab[u], (double)w, 0, 1))
+      return oom(d->ctx, "the label tally", (uint64_t)s->tally.cap * 2 * sizeof(exo_tally_slot));
   }
   /* the winner and the volume penalty as exo_lp.c (exo_lprule.h); the
    * volumes of labels changed on other ranks are as of the last exchange */
@@ -875,8 +824,8 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   uint64_t cur = s->lab[v], win = cur, ties = 0;
   double best = 0.0;
   int cur_best = 0, cur_held = 0;
-  for (uint64_t i = 0; i < s->tcount; i++) {
-    const tally_slot *e = &s->tally[s->touched[i]];
+  for (size_t i = 0; i < s->tally.count; i++) {
+    const exo_tally_slot *e = &s->tally.slots[s->tally.touched[i]];
     if (!(e->sum > 0.0)) continue;
     double score = e->sum;
     if (s->vol) {
