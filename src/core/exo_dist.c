@@ -813,7 +813,7 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     if (directed && !(w > 0.0f)) continue;
     strength += (double)w;
     nvote++;
-    if (exo_tally_add(&s->tally, s->lab[u], (double)w, 0, 1))
+    if (exo_tally_add_sum(&s->tally, s->lab[u], (double)w))
       return oom(d->ctx, "the label tally", (uint64_t)s->tally.cap * 2 * sizeof(exo_tally_slot));
   }
   /* the winner and the volume penalty as exo_lp.c (exo_lprule.h); the

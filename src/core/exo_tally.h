@@ -60,7 +60,7 @@ static inline void exo_tally_clear(exo_tally *t) {
 
 /* Add one arc's vote. Returns -1 when the table cannot grow. */
 static inline int exo_tally_add(exo_tally *t, uint64_t label, double w, uint32_t dist,
-                            int eligible) {
+                                int eligible) {
   exo_tally_slot *e = t->last;
   if (e && e->label == label) {
     e->sum += w;
@@ -91,6 +91,37 @@ static inline int exo_tally_add(exo_tally *t, uint64_t label, double w, uint32_t
   e->sum = w;
   e->dist = dist;
   e->eligible = (uint32_t)eligible;
+  t->touched[t->count++] = h;
+  t->last = e;
+  return 0;
+}
+
+/* exo_tally_add(t, label, w, 0, 1) for callers with no hop distances and
+ * no cutoff (the distributed supersteps): the sum alone is updated. */
+static inline int exo_tally_add_sum(exo_tally *t, uint64_t label, double w) {
+  exo_tally_slot *e = t->last;
+  if (e && e->label == label) {
+    e->sum += w;
+    return 0;
+  }
+  size_t mask = t->cap - 1;
+  size_t h = exo_tally_hash(t, label);
+  for (;;) {
+    e = &t->slots[h];
+    if (e->label == label) {
+      e->sum += w;
+      t->last = e;
+      return 0;
+    }
+    if (e->label == EXO_TALLY_EMPTY) break;
+    h = (h + 1) & mask;
+  }
+  if (t->count + 1 > t->cap / 2) return exo_tally_add(t, label, w, 0, 1);
+  e = &t->slots[h];
+  e->label = label;
+  e->sum = w;
+  e->dist = 0;
+  e->eligible = 1;
   t->touched[t->count++] = h;
   t->last = e;
   return 0;
