@@ -4,6 +4,7 @@
 #   make ctest     only the C unit tests
 #   make cli       the standalone command-line tool $(BUILD)/exolabel
 #   make mpi       the MPI program $(BUILD)/exolabel-mpi; make mpi-test its tests
+#   make ref-test  every stage's output byte for byte against tests/ref/expected.md5
 #   make check     R CMD build + R CMD check --as-cran + BiocCheck
 #   make sanitize  C unit tests under AddressSanitizer + UBSan
 #   make micro     I/O micro-benchmarks and the parse benchmark (benchmarks/micro/README.md)
@@ -30,7 +31,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
-.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean quality bench leiden-bench profile ssn-bench win-test portable-test
+.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean ref-test quality bench leiden-bench profile ssn-bench win-test portable-test
 
 all: ctest
 
@@ -241,6 +242,16 @@ mpi: $(BUILD)/exolabel-mpi
 mpi-test: deps
 	$(MAKE) mpi cli BUILD=$(BUILD)
 	BUILD=$(abspath $(BUILD)) bash tests/mpi/run.sh
+	BUILD=$(abspath $(BUILD)) bash tests/ref/run.sh
+
+# `make ref-test`: tests/ref/run.sh, every stage's output (label propagation,
+# Leiden, refine, the MPI mode at P = 1) on seeded generated graphs compared
+# byte for byte (md5) with tests/ref/expected.md5; about 10 s. `make mpi-test`
+# runs it too (so CI does).
+ref-test:
+	$(MAKE) cli BUILD=$(BUILD)
+	-$(MAKE) mpi BUILD=$(BUILD)
+	BUILD=$(abspath $(BUILD)) bash tests/ref/run.sh
 
 MPI_BENCH_EDGES ?= 20000000
 mpi-bench: deps

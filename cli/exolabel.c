@@ -187,11 +187,6 @@ typedef struct cli_state {
                  and CSR stages */
 } cli_state;
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cb_interrupted(void *user) {
   (void)user;
@@ -215,7 +210,7 @@ static void put_amount(double x, int bytes, const char *unit) {
 }
 
 static void report(cli_state *s, int final) {
-  double secs = now_seconds() - s->started;
+  double secs = exo_now_seconds() - s->started;
   uint64_t done = s->base + s->last_done;
   /* units of each stage's counts: the parser counts the bytes of the input
    * files, the sort its records (two per edge), clustering node visits (label
@@ -246,7 +241,7 @@ static void report(cli_state *s, int final) {
 static void cb_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
   cli_state *s = user;
   if (!s->verbose) return;
-  double now = now_seconds();
+  double now = exo_now_seconds();
   if ((int)stage != s->stage) {
     if (s->stage >= 0) report(s, 1);
     s->stage = (int)stage;
@@ -598,7 +593,7 @@ int main(int argc, char **argv) {
         break;
       }
 
-  double t0 = now_seconds();
+  double t0 = exo_now_seconds();
   exo_builder *b = NULL;
   exo_status st = exo_builder_create(&opt, &ctx, &b);
   free(default_tempdir); /* the builder has made its directory */
@@ -691,7 +686,7 @@ int main(int argc, char **argv) {
             "\npeak_rss\t%.0f\nseconds\t%.3f\n",
             g->num_nodes, g->num_edges, res.num_clusters, res.largest, res.max_visits,
             res.pops, res.changes, res.rounds, seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
-            (double)exo_peak_rss(), now_seconds() - t0);
+            (double)exo_peak_rss(), exo_now_seconds() - t0);
     fprintf(stderr,
             "threads\t%d\nseconds_parse\t%.3f\nseconds_csr\t%.3f\nseconds_cluster\t%.3f"
             "\nseconds_output\t%.3f\n",

@@ -151,6 +151,9 @@ static void usage(FILE *f) {
 "  -d, --directed          same as --mode directed\n"
 "      --ignore-weights    every edge weighs 1\n"
 "      --iterations N      cap on visits per node, 0 = automatic (default)\n"
+"      --resolution G      >= 0 (default 1): label propagation's penalty on\n"
+"                          labels that hold a large share of the graph (0 =\n"
+"                          plain label propagation), as exolabel's\n"
 "      --seed N            random seed (default 1); the same seed, P and files\n"
 "                          give the same output bytes\n"
 "      --sep C             one-byte field separator; \\t (default), tab, comma,\n"
@@ -174,10 +177,9 @@ static void usage(FILE *f) {
 "                          standard error\n"
 "  -h, --help              this help\n"
 "      --version           the version\n"
-"Refused (exit 2, the option named): --attenuation, --resolution and\n"
-"--add-self-loops other than 0, --refine other than 0, --algorithm leiden,\n"
-"--objective, standard input. The supersteps run plain label propagation,\n"
-"exolabel's --resolution 0.\n"
+"Refused (exit 2, the option named): --attenuation and --add-self-loops\n"
+"other than 0, --refine other than 0, --algorithm leiden, --objective,\n"
+"standard input.\n"
 "Exit codes as exolabel's: 2 usage, 3 malformed input (file and line named),\n"
 "4 I/O (full disk included), 5 out of memory, 70 internal; a rank that dies\n"
 "makes mpirun end the job with a non-zero code.\n");
@@ -217,6 +219,7 @@ typedef struct mpi_opts {
   const char *out, *tempdir;
   int directed, ignore_weights, verbose, help;
   uint64_t iterations, seed, header, memory, threads;
+  double resolution;
   char sep;
   exo_opt_input input;
   exo_parse_options parse; /* the columns and transform the input options give */
@@ -270,6 +273,7 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
       {0, 0, 0, 0}};
   memset(o, 0, sizeof *o);
   o->seed = 1;
+  o->resolution = EXO_LP_RESOLUTION;
   o->memory = (uint64_t)256 << 20;
   o->threads = 1;
   o->sep = '\t';
@@ -322,10 +326,8 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
       break;
     case OPT_RES:
       bad = parse_number(optarg, "--resolution", &x);
-      if (!bad && x != 0)
-        bad = refuse("--resolution", "the volume penalty needs the global volume of every label "
-                     "at every node visit, which the supersteps do not exchange; exolabel-mpi "
-                     "runs plain label propagation, exolabel's --resolution 0");
+      if (!bad && !(x >= 0)) bad = usage_error("--resolution must be >= 0, not '%s'", optarg);
+      if (!bad) o->resolution = x;
       break;
     case OPT_REFINE:
       bad = parse_u64(optarg, "--refine", &passes);
@@ -479,6 +481,7 @@ int main(int argc, char **argv) {
   opt.tmpdir = tmpdir;
   opt.memory_limit = o.memory;
   opt.max_visits = (uint32_t)o.iterations;
+  opt.resolution = o.resolution;
   opt.seed = o.seed;
   opt.out_path = o.out;
   opt.sep = o.sep;

@@ -33,12 +33,6 @@ namespace {
 // longjmp ever crosses the core's frames; an interrupt caught there, like one
 // seen by the poll, makes the core stop at its next poll.
 
-double now_seconds() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 struct GlueState {
   int verbose = 0;
   bool interrupted = false;
@@ -141,7 +135,7 @@ std::string human(double x, bool bytes) {
 std::string progress_line(const GlueState *s, bool finished) {
   const uint64_t done = s->base + s->last_done;
   const bool bytes = stage_counts_bytes(s, s->stage);
-  const double secs = now_seconds() - s->started;
+  const double secs = exo_now_seconds() - s->started;
   std::string line = std::string(stage_label(s, s->stage)) + (finished ? " done: " : ": ");
   line += human((double)done, bytes);
   if (s->total && !finished) line += " of " + human((double)s->total, bytes);
@@ -231,7 +225,7 @@ void progress_finish(GlueState *s) {
 void glue_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
   GlueState *s = static_cast<GlueState *>(user);
   if (!s->verbose) return;
-  const double now = now_seconds();
+  const double now = exo_now_seconds();
   if ((int)stage != s->stage) {
     progress_finish(s);
     s->stage = (int)stage;
@@ -519,7 +513,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       opt.fan_in = static_cast<uint32_t>(Rf_asReal(o));
   }
 
-  const double t_start = now_seconds();
+  const double t_start = exo_now_seconds();
   exo_graph *graph = nullptr;
   exo_builder *builder = nullptr;
   if (exo_builder_create(&opt, &ctx, &builder) != EXO_OK) raise_core_error(ctx, state);
@@ -625,7 +619,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("seconds_refine") = seconds_refine,
       Rcpp::Named("quality") = quality, Rcpp::Named("levels") = levels,
       Rcpp::Named("seconds_table") = seconds_table,
-      Rcpp::Named("seconds_total") = now_seconds() - t_start,
+      Rcpp::Named("seconds_total") = exo_now_seconds() - t_start,
       Rcpp::Named("peak_rss") = peak_rss_bytes(),
       Rcpp::Named("sort") = sort_stats);
 }

@@ -70,7 +70,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
-#include "exo_lp.h" /* exo_csr_files */
+#include "exo_csr.h"
 
 typedef struct exo_clstats {
   uint64_t k;          /* clusters; the arrays have k + 1 entries, [0] unused */

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exo_io.h"
 #include "exo_lp.h"
+#include "exo_lprule.h"
 #include "exo_names.h"
 #include "exo_outcheck.h"
 #include "exo_output.h"
@@ -21,6 +21,7 @@
 #include "exo_record.h"
 #include "exo_rng.h"
 #include "exo_sort.h"
+#include "exo_tally.h"
 
 #define SPOOL_REC 20            /* local a u64 | local b u64 | w f32 */
 #define ARC_REC 20              /* key gid u64 | nbr gid u64 | w f32 */
@@ -52,12 +53,6 @@ typedef struct dist {
   uint64_t rtotal;
   exo_writer spool;
 } dist;
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
   return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
@@ -461,11 +456,6 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
 
 /* ---- 5. label propagation in supersteps ------------------------------------- */
 
-typedef struct tally_slot {
-  uint64_t label;
-  double sum;
-} tally_slot;
-
 typedef struct lpd {
   uint64_t n;
   uint64_t *off, *lab;
@@ -489,14 +479,19 @@ typedef struct lpd {
   uint64_t *sstart;       /* P: first send-list entry of each reader rank */
   uint64_t *slist, nslist;/* owned indices other ranks read, by reader rank */
   uint64_t *scnt;         /* P */
-  tally_slot *tally;
-  uint64_t *touched;
-  uint64_t tcap, tcount;
+  exo_tally tally;        /* the votes of the node processed */
   exo_rng rng, order_rng;
   uint16_t perm[EXO_LP_BLOCK];
   uint32_t max_visits, tie_visits;
   uint64_t pops, changes;
   uint64_t step, coin_seed;
+  /* resolution > 0: the volume (arcs) of every label of the whole graph,
+   * indexed by global id, replicated on every rank; this rank's label
+   * changes of the superstep (from, to, degree) for the other ranks */
+  uint64_t *vol, nvol;
+  double gamma_m;
+  uint64_t *chg;
+  uint64_t nchg, chg_cap;
 } lpd;
 
 /* The seeded coin that lets a boundary node take part in superstep `step`
@@ -527,8 +522,9 @@ static void lpd_free(lpd *s) {
   free(s->gcount);
   free(s->slist);
   free(s->scnt);
-  free(s->tally);
-  free(s->touched);
+  exo_tally_free(&s->tally);
+  free(s->vol);
+  free(s->chg);
 }
 
 static inline uint64_t ghost_hash(const lpd *s, uint64_t g) {
@@ -647,15 +643,12 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->gmask = 1023;
   s->gkey = malloc(1024 * 8);
   s->gslot = malloc(1024 * 8);
-  s->tcap = 1024;
-  s->tally = malloc(s->tcap * sizeof *s->tally);
-  s->touched = malloc(s->tcap / 2 * 8);
+  int tfail = exo_tally_alloc(&s->tally, 1024);
   if (!s->off || !s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
       !s->gstart || !s->sstart || !s->scnt ||
-      !s->gkey || !s->gslot || !s->tally || !s->touched)
+      !s->gkey || !s->gslot || tfail)
     return oom(ctx, "the label propagation arrays", (n + 1) * 27);
   for (uint64_t i = 0; i < 1024; i++) s->gkey[i] = EMPTY;
-  for (uint64_t i = 0; i < s->tcap; i++) s->tally[i].label = EMPTY;
 
   int fd = exo_open(d->off_path, EXO_OPEN_READ);
   if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->off_path);
@@ -737,6 +730,31 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   return st;
 }
 
+/* Label volumes (resolution > 0): every node starts alone, vol(g) = its
+ * degree (adjacency entries); each rank fills its own nodes' and the sum
+ * over ranks gives every rank the whole array. m = the entries of all CSR
+ * parts, the single-machine run's m. */
+#define VOL_CHUNK ((uint64_t)1 << 22) /* values per allreduce */
+static exo_status vol_setup(dist *d, lpd *s) {
+  const uint64_t P = (uint64_t)d->P;
+  exo_status st = EXO_OK;
+  uint64_t m = s->off[s->n];
+  s->nvol = d->max_own * P;
+  if (s->nvol > SIZE_MAX / 8 || !(s->vol = calloc((size_t)(s->nvol ? s->nvol : 1), 8)))
+    st = oom(d->ctx, "the label volumes", s->nvol * 8);
+  else
+    for (uint64_t v = 0; v < s->n; v++) s->vol[v * P + (uint64_t)d->r] = s->off[v + 1] - s->off[v];
+  exo_status cs = checkpoint(d, st, &m, 1);
+  if (cs) return cs;
+  s->gamma_m = m > 0 ? d->opt->resolution / (double)m : 0.0;
+  for (uint64_t i = 0; i < s->nvol; i += VOL_CHUNK) {
+    uint64_t k = s->nvol - i < VOL_CHUNK ? s->nvol - i : VOL_CHUNK;
+    if (d->cm->allreduce_u64(d->cm->user, s->vol + i, (int)k, EXO_DIST_SUM))
+      return transport_fail(d, "volume");
+  }
+  return EXO_OK;
+}
+
 static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   exo_ctx *ctx = d->ctx;
   uint64_t n = s->n, P = (uint64_t)d->P;
@@ -773,50 +791,9 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   for (uint64_t v = 0; v < n; v++) s->lab[v] = v * P + (uint64_t)d->r;
   for (uint64_t v = 0; v < n; v++) bit_set(s->active, v);
   s->nactive = n;
-  return EXO_OK;
+  return d->opt->resolution > 0.0 ? vol_setup(d, s) : EXO_OK;
 }
 
-static int tally_add(lpd *s, uint64_t label, double w) {
-  for (;;) {
-    uint64_t mask = s->tcap - 1;
-    uint64_t h = (label * 0x9E3779B97F4A7C15ULL) >> 20 & mask;
-    while (s->tally[h].label != EMPTY) {
-      if (s->tally[h].label == label) {
-        s->tally[h].sum += w;
-        return 0;
-      }
-      h = (h + 1) & mask;
-    }
-    if ((s->tcount + 1) * 2 <= s->tcap) {
-      s->tally[h].label = label;
-      s->tally[h].sum = w;
-      s->touched[s->tcount++] = h;
-      return 0;
-    }
-    /* double, keeping insertion order */
-    uint64_t ncap = s->tcap * 2;
-    tally_slot *nt = malloc(ncap * sizeof *nt);
-    uint64_t *ntouch = malloc(ncap / 2 * 8);
-    if (!nt || !ntouch) {
-      free(nt);
-      free(ntouch);
-      return -1;
-    }
-    for (uint64_t i = 0; i < ncap; i++) nt[i].label = EMPTY;
-    for (uint64_t i = 0; i < s->tcount; i++) {
-      tally_slot e = s->tally[s->touched[i]];
-      uint64_t g = (e.label * 0x9E3779B97F4A7C15ULL) >> 20 & (ncap - 1);
-      while (nt[g].label != EMPTY) g = (g + 1) & (ncap - 1);
-      nt[g] = e;
-      ntouch[i] = g;
-    }
-    free(s->tally);
-    free(s->touched);
-    s->tally = nt;
-    s->touched = ntouch;
-    s->tcap = ncap;
-  }
-}
 
 
 /* Process node v whose k adjacency entries are at p (exo_lp.h's rule). */
@@ -824,8 +801,9 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   const int directed = d->opt->directed;
   const uint64_t n = s->n, all = s->n + s->ng;
   *changed = 0;
-  for (uint64_t i = 0; i < s->tcount; i++) s->tally[s->touched[i]].label = EMPTY;
-  s->tcount = 0;
+  exo_tally_clear(&s->tally);
+  double strength = 0.0; /* raw weight of the voting arcs */
+  uint64_t nvote = 0;    /* their number */
   for (uint64_t i = 0; i < k; i++) {
     uint64_t u;
     float w;
@@ -833,26 +811,61 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     if (u >= all) return EXO_FAIL(d->ctx, EXO_EINTERNAL, "local neighbour id %llu out of range",
                                   (unsigned long long)u);
     if (directed && !(w > 0.0f)) continue;
-    if (tally_add(s, s->lab[u], (double)w)) return oom(d->ctx, "the label tally", s->tcap * 32);
+    strength += (double)w;
+    nvote++;
+    if (exo_tally_add_sum(&s->tally, s->lab[u], (double)w))
+      return oom(d->ctx, "the label tally", (uint64_t)s->tally.cap * 2 * sizeof(exo_tally_slot));
   }
+  /* the winner and the volume penalty as exo_lp.c (exo_lprule.h); the
+   * volumes of labels changed on other ranks are as of the last exchange */
+  const uint64_t deg = k;
+  const double pen = s->vol ? s->gamma_m * (double)nvote : 0.0;
+  const double unit = nvote ? strength / (double)nvote : 0.0;
   uint64_t cur = s->lab[v], win = cur, ties = 0;
   double best = 0.0;
-  int cur_best = 0;
-  for (uint64_t i = 0; i < s->tcount; i++) {
-    const tally_slot *e = &s->tally[s->touched[i]];
+  int cur_best = 0, cur_held = 0;
+  for (size_t i = 0; i < s->tally.count; i++) {
+    const exo_tally_slot *e = &s->tally.slots[s->tally.touched[i]];
     if (!(e->sum > 0.0)) continue;
-    if (ties == 0 || e->sum > best) {
-      best = e->sum;
+    double score = e->sum;
+    if (s->vol) {
+      uint64_t vl = s->vol[e->label];
+      if (e->label == cur) {
+        vl -= deg;
+        cur_held = 1;
+      }
+      score = exo_lp_score(e->sum, pen, unit, vl);
+    }
+    if (ties == 0 || score > best) {
+      best = score;
       win = e->label;
       ties = 1;
       cur_best = e->label == cur;
-    } else if (e->sum == best) {
+    } else if (score == best) {
       ties++;
       if (e->label == cur) cur_best = 1;
       if (exo_rng_below(&s->rng, ties) == 0) win = e->label;
     }
   }
   if (ties == 0 || win == cur || (cur_best && s->visits[v] > s->tie_visits)) return EXO_OK;
+  if (s->vol) {
+    if (!cur_held && !exo_lp_beats_staying(best, pen, unit, s->vol[win], s->vol[cur] - deg))
+      return EXO_OK;
+    s->vol[cur] -= deg;
+    s->vol[win] += deg;
+    if (d->P > 1) { /* the other ranks apply it at the exchange */
+      if (s->nchg + 3 > s->chg_cap) {
+        uint64_t cap = s->chg_cap ? s->chg_cap * 2 : 3 * 1024;
+        uint64_t *c = realloc(s->chg, (size_t)cap * 8);
+        if (!c) return oom(d->ctx, "the label changes", cap * 8);
+        s->chg = c;
+        s->chg_cap = cap;
+      }
+      s->chg[s->nchg++] = cur;
+      s->chg[s->nchg++] = win;
+      s->chg[s->nchg++] = deg;
+    }
+  }
   s->lab[v] = win;
   bit_set(s->changed, v);
   *changed = 1;
@@ -944,6 +957,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
     for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += bit_get(s->changed, s->slist[i]);
     for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += bit_get(s->notify, g);
     d->scount[q] = 8 + 16 * nl + 8 * nn;
+    if (s->vol) d->scount[q] += 8 + (q == d->r ? 0 : 8 * s->nchg);
     tot += d->scount[q];
   }
   if (grow(&d->sbuf, &d->scap, tot)) {
@@ -964,6 +978,12 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
       k++;
     }
     memcpy(head, &k, 8);
+    if (s->vol) { /* this rank's volume changes: from | to | degree */
+      uint64_t c = q == d->r ? 0 : s->nchg / 3;
+      memcpy(p, &c, 8);
+      if (c) memcpy(p + 8, s->chg, (size_t)c * 24);
+      p += 8 + c * 24;
+    }
     for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) {
       if (!bit_get(s->notify, g)) continue;
       memcpy(p, &s->gids[g], 8);
@@ -971,6 +991,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
     }
     (void)nl;
   }
+  s->nchg = 0;
   memset(s->changed, 0, (size_t)((s->n + 63) / 64 + 1) * 8);
   memset(s->notify, 0, (size_t)(s->ng / 64 + 1) * 8);
   exo_status st = exchange(d, STAT_LP);
@@ -990,6 +1011,21 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
       memcpy(&l, b + 8, 8);
       if (pos >= s->gcount[q]) return EXO_FAIL(ctx, EXO_EINTERNAL, "bad ghost position");
       s->glab[s->gstart[q] + pos] = l;
+    }
+    if (s->vol) {
+      uint64_t c;
+      if ((uint64_t)(end - b) < 8) return EXO_FAIL(ctx, EXO_EINTERNAL, "short label message");
+      memcpy(&c, b, 8);
+      b += 8;
+      if (c > (uint64_t)(end - b) / 24) return EXO_FAIL(ctx, EXO_EINTERNAL, "bad volume message");
+      for (uint64_t i = 0; i < c; i++, b += 24) {
+        uint64_t x[3];
+        memcpy(x, b, 24);
+        if (x[0] >= s->nvol || x[1] >= s->nvol)
+          return EXO_FAIL(ctx, EXO_EINTERNAL, "bad label in a volume message");
+        s->vol[x[0]] -= x[2];
+        s->vol[x[1]] += x[2];
+      }
     }
     for (; b + 8 <= end; b += 8) {
       uint64_t g;
@@ -1015,6 +1051,15 @@ static exo_status stage_lp(dist *d, lpd *s) {
   exo_status st = lp_setup(d, s, &maxdeg);
   if (st) return st;
   s->max_visits = exo_lp_visit_cap(d->opt->max_visits, maxdeg, &s->tie_visits);
+  if (d->opt->max_visits == 0 && d->P > 1) {
+    /* automatic cap over ranks: twice the single-machine one (the tie
+     * threshold stays), as a visit that reads a ghost's label from the last
+     * superstep decides on older news and a boundary node may sit a
+     * superstep out; with the single-machine cap, communities spread over
+     * the ranks stayed in fragments on noisy graphs */
+    uint32_t t;
+    s->max_visits = exo_lp_visit_cap(2 * s->max_visits, 0, &t);
+  }
   res->max_visits = s->max_visits;
   uint64_t mix = ((uint64_t)d->r + 1) * 0xD1B54A32D192ED03ULL;
   exo_rng_seed(&s->rng, d->opt->seed ^ mix);
@@ -1263,6 +1308,8 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
     return EXO_FAIL(ctx, EXO_EARG, "exo_dist_run: invalid arguments");
   if (opt->sep == '\n' || opt->sep == '\r' || opt->sep == '\0' || opt->parse.sep != opt->sep)
     return EXO_FAIL(ctx, EXO_EARG, "invalid separator");
+  if (!(opt->resolution >= 0.0) || !isfinite(opt->resolution))
+    return EXO_FAIL(ctx, EXO_EARG, "resolution must be a finite number >= 0");
   dist d;
   memset(&d, 0, sizeof d);
   d.opt = opt;
@@ -1298,14 +1345,14 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   if (!st) st = exo_check_outputs(opt->files, opt->nfiles, &opt->out_path, 1, opt->tmpdir, ctx);
   st = checkpoint(&d, st, NULL, 0);
 
-  double t = now_s();
+  double t = exo_now_seconds();
   uint64_t sums[3] = {0, 0, 0};
   if (!st) st = stage_parse(&d, &sums[0]);
   uint64_t spool_bytes = file_bytes(d.spool_path), lnames_bytes = file_bytes(d.lnames_path);
   exo_status cs = checkpoint(&d, st, sums, 1);
   res->num_lines = sums[0];
-  res->seconds[0] = now_s() - t;
-  t = now_s();
+  res->seconds[0] = exo_now_seconds() - t;
+  t = exo_now_seconds();
   if (!cs) cs = stage_resolve(&d);
   if (!cs) {
     sums[0] = d.n_own;
@@ -1318,8 +1365,8 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
     if (d.cm->allreduce_u64(d.cm->user, &d.max_own, 1, EXO_DIST_MAX)) cs = transport_fail(&d, "size");
     d.wide = d.max_own * (uint64_t)d.P > EXO_NARROW_ID_LIMIT;
   }
-  res->seconds[1] = now_s() - t;
-  t = now_s();
+  res->seconds[1] = exo_now_seconds() - t;
+  t = exo_now_seconds();
   exo_sort_stats sst;
   memset(&sst, 0, sizeof sst);
   if (!cs) {
@@ -1331,8 +1378,8 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
     res->num_arcs = sums[1];
     res->sort_runs = sst.runs;
   }
-  res->seconds[2] = now_s() - t;
-  t = now_s();
+  res->seconds[2] = exo_now_seconds() - t;
+  t = exo_now_seconds();
   lpd s;
   memset(&s, 0, sizeof s);
   s.fd = -1;
@@ -1343,10 +1390,10 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   exo_unlink(d.off_path);
   exo_unlink(d.adj_path);
   exo_unlink(d.adjl_path);
-  res->seconds[3] = now_s() - t;
-  t = now_s();
+  res->seconds[3] = exo_now_seconds() - t;
+  t = exo_now_seconds();
   if (!cs) cs = stage_output(&d, lab);
-  res->seconds[4] = now_s() - t;
+  res->seconds[4] = exo_now_seconds() - t;
   free(lab);
   res->temp_disk = spool_bytes + lnames_bytes + sst.peak_disk + file_bytes(d.onames_path) * 2;
   dist_free(&d);

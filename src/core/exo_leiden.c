@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exo_io.h"
+#include "exo_platform.h"
 #include "exo_output.h"
 #include "exo_par.h"
 #include "exo_record.h"
@@ -42,12 +42,6 @@
 #else
 #define LD_PREFETCH_ADDR(p) ((void)0)
 #endif
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- ids: u32 while every id fits, else u64 ----------------------------- */
 typedef struct idvec {
@@ -1595,10 +1589,10 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     if (!s && level == 0 && p->objective == EXO_LEIDEN_MODULARITY) *have_degrees = 1;
     if (s) return s;
     uint64_t moves = 0, sweeps = 0, merges = 0;
-    double t0 = now_seconds(), t_move, t_refine = 0.0, t_agg = 0.0;
+    double t0 = exo_now_seconds(), t_move, t_refine = 0.0, t_agg = 0.0;
     if ((s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK) goto fail;
-    t_move = now_seconds() - t0;
-    t0 = now_seconds();
+    t_move = exo_now_seconds() - t0;
+    t0 = exo_now_seconds();
     res->levels++;
     res->moves += moves;
     res->sweeps += sweeps;
@@ -1615,8 +1609,8 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
       last = merges == 0;
       if (last && (s = init_communities(lv)) != EXO_OK) goto fail;
     }
-    t_refine = now_seconds() - t0;
-    t0 = now_seconds();
+    t_refine = exo_now_seconds() - t0;
+    t0 = exo_now_seconds();
     exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
     if (last) {
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
@@ -1626,7 +1620,7 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
         goto fail;
       if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
     }
-    t_agg = now_seconds() - t0;
+    t_agg = exo_now_seconds() - t0;
     exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
                 "%llu communities, %llu merged by refinement; seconds: moving %.3f, "
                 "refinement %.3f, %s %.3f",

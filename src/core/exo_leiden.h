@@ -153,7 +153,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
-#include "exo_lp.h"
+#include "exo_csr.h"
 
 #define EXO_LEIDEN_BLOCK 1024u          /* ids per block (power of two) */
 #define EXO_LEIDEN_MAX_ITERATIONS 100u  /* cap for iterations = 0 */

@@ -21,7 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_csr.h"
 #include "exo_io.h"
+#include "exo_lprule.h"
+#include "exo_tally.h"
 #include "exo_par.h"
 #include "exo_record.h"
 #include "exo_rng.h"
@@ -31,9 +34,7 @@
 #define LP_MAX_BUF ((uint64_t)64 << 20)
 #define LP_READ_STEP ((uint64_t)256 << 10) /* bytes read ahead per window refill */
 #define LP_ALIGN ((uint64_t)4096) /* reads start on page boundaries */
-#define LP_OFFSETS_CHUNK ((size_t)1 << 23) /* offsets read per pread (entries) */
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
-#define TALLY_EMPTY UINT64_MAX   /* labels are node ids, always < 2^61 */
 #define LP_PREFETCH 24            /* entries ahead to prefetch node data for */
 #define LP_NO_LOOKAHEAD UINT64_MAX
 
@@ -42,119 +43,6 @@
 #else
 #define LP_PREFETCH_ADDR(p) ((void)0)
 #endif
-
-/* ---- label tally: open addressing, linear probing --------------------- */
-
-typedef struct tally_slot {
-  uint64_t label;
-  double sum;        /* attenuated weight of the label's arcs */
-  uint32_t dist;     /* smallest hop distance among the label's arcs */
-  uint32_t eligible; /* some arc has raw |w| >= self_loop_cutoff */
-} tally_slot;
-
-typedef struct tally {
-  tally_slot *slots;
-  size_t *touched; /* indices of occupied slots, in insertion order */
-  size_t cap;      /* power of two */
-  unsigned shift;  /* 64 - log2(cap) */
-  size_t count;
-  tally_slot *last; /* the slot of the last vote (NULL: none); neighbours
-                       mostly share a label, so most votes find it here */
-} tally;
-
-static size_t tally_hash(const tally *t, uint64_t label) {
-  return (size_t)((label * 0x9E3779B97F4A7C15ULL) >> t->shift);
-}
-
-static int tally_alloc(tally *t, size_t cap) {
-  tally_slot *s = malloc(cap * sizeof *s);
-  size_t *tl = malloc((cap / 2) * sizeof *tl);
-  if (!s || !tl) {
-    free(s);
-    free(tl);
-    return -1;
-  }
-  for (size_t i = 0; i < cap; i++) s[i].label = TALLY_EMPTY;
-  unsigned bits = 0;
-  while (((size_t)1 << bits) < cap) bits++;
-  t->slots = s;
-  t->touched = tl;
-  t->cap = cap;
-  t->shift = 64u - bits;
-  t->count = 0;
-  t->last = NULL;
-  return 0;
-}
-
-static void tally_free(tally *t) {
-  free(t->slots);
-  free(t->touched);
-  t->slots = NULL;
-  t->touched = NULL;
-}
-
-/* Clear only the slots in use. */
-static void tally_clear(tally *t) {
-  for (size_t i = 0; i < t->count; i++) t->slots[t->touched[i]].label = TALLY_EMPTY;
-  t->count = 0;
-  t->last = NULL;
-}
-
-/* Double the table, keeping the entries and their insertion order. */
-static int tally_grow(tally *t) {
-  tally old = *t;
-  if (old.cap > SIZE_MAX / 2 / sizeof(tally_slot) || tally_alloc(t, old.cap * 2) != 0) {
-    *t = old;
-    return -1;
-  }
-  for (size_t i = 0; i < old.count; i++) {
-    const tally_slot *e = &old.slots[old.touched[i]];
-    size_t h = tally_hash(t, e->label);
-    while (t->slots[h].label != TALLY_EMPTY) h = (h + 1) & (t->cap - 1);
-    t->slots[h] = *e;
-    t->touched[t->count++] = h;
-  }
-  tally_free(&old);
-  return 0;
-}
-
-/* Add one arc's vote. Returns -1 when the table cannot grow. */
-static inline int tally_add(tally *t, uint64_t label, double w, uint32_t dist,
-                            int eligible) {
-  tally_slot *e = t->last;
-  if (e && e->label == label) {
-    e->sum += w;
-    if (dist < e->dist) e->dist = dist;
-    e->eligible |= (uint32_t)eligible;
-    return 0;
-  }
-  size_t mask = t->cap - 1;
-  size_t h = tally_hash(t, label);
-  for (;;) {
-    e = &t->slots[h];
-    if (e->label == label) {
-      e->sum += w;
-      if (dist < e->dist) e->dist = dist;
-      e->eligible |= (uint32_t)eligible;
-      t->last = e;
-      return 0;
-    }
-    if (e->label == TALLY_EMPTY) break;
-    h = (h + 1) & mask;
-  }
-  if (t->count + 1 > t->cap / 2) { /* keep the load at most 1/2 */
-    if (tally_grow(t) != 0) return -1;
-    return tally_add(t, label, w, dist, eligible);
-  }
-  e = &t->slots[h];
-  e->label = label;
-  e->sum = w;
-  e->dist = dist;
-  e->eligible = (uint32_t)eligible;
-  t->touched[t->count++] = h;
-  t->last = e;
-  return 0;
-}
 
 /* ---- run state ---------------------------------------------------------- */
 
@@ -192,7 +80,7 @@ typedef struct lp_worker {
   uint64_t advised_from, advised_to; /* last range announced with WILLNEED */
   uint64_t bytes_read, reads;
   uint64_t pops;       /* nodes this worker processed (its progress) */
-  tally tally;
+  exo_tally tally;
   double strength;     /* raw weight of the voting arcs of the node processed */
   uint64_t nvote;      /* number of those arcs */
 } lp_worker;
@@ -262,7 +150,7 @@ static void lp_state_free(lp_state *st) {
   if (st->workers) {
     for (uint32_t i = 0; i < st->nworkers; i++) {
       free(st->workers[i].buf);
-      tally_free(&st->workers[i].tally);
+      exo_tally_free(&st->workers[i].tally);
     }
     free(st->workers);
   }
@@ -312,47 +200,6 @@ static inline int is_active(const lp_state *st, uint64_t v) {
   return (int)((st->active[v >> 6] >> (v & 63)) & 1u);
 }
 
-/* Load and validate the offsets file. */
-static exo_status load_offsets(lp_state *st) {
-  exo_ctx *ctx = st->ctx;
-  const char *path = st->csr->offsets_path;
-  uint64_t n = st->n, m = st->csr->m;
-  uint64_t size = 0;
-  exo_status s = exo_file_size(path, &size, ctx);
-  if (s) return s;
-  if (size != (n + 1) * 8)
-    return EXO_FAIL(ctx, EXO_EINTERNAL,
-                    "CSR offsets file '%s' has %llu bytes, expected %llu for %llu nodes",
-                    path, (unsigned long long)size, (unsigned long long)((n + 1) * 8),
-                    (unsigned long long)n);
-  size_t nb = bytes_for(n + 1, sizeof(uint64_t));
-  if (!nb) return oom(ctx, "the CSR offsets", (n + 1) * 8);
-  st->off = malloc(nb);
-  if (!st->off) return oom(ctx, "the CSR offsets", nb);
-  int fd = exo_open(path, EXO_OPEN_READ);
-  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
-  for (uint64_t i = 0; i < n + 1 && !s; i += LP_OFFSETS_CHUNK) {
-    uint64_t k = n + 1 - i;
-    if (k > LP_OFFSETS_CHUNK) k = LP_OFFSETS_CHUNK;
-    s = exo_pread_full(fd, st->off + i, (size_t)k * 8, i * 8, path, ctx);
-    if (!s) s = exo_poll(ctx);
-  }
-  exo_close(fd);
-  if (s) return s;
-  if (st->off[0] != 0)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not start at 0", path);
-  for (uint64_t v = 0; v < n; v++) {
-    if (st->off[v + 1] < st->off[v])
-      return EXO_FAIL(ctx, EXO_EINTERNAL,
-                      "CSR offsets file '%s' decreases at node %llu", path,
-                      (unsigned long long)v);
-  }
-  if (st->off[n] != m)
-    return EXO_FAIL(ctx, EXO_EINTERNAL,
-                    "CSR offsets file '%s' ends at %llu, expected %llu entries", path,
-                    (unsigned long long)st->off[n], (unsigned long long)m);
-  return EXO_OK;
-}
 
 static exo_status open_adjacency(lp_state *st) {
   exo_ctx *ctx = st->ctx;
@@ -546,7 +393,7 @@ static inline void prefetch_entry(const lp_state *st, const uint8_t *p, size_t i
 typedef struct lp_votes {
   const lp_state *st;
   uint64_t lo, hi;  /* the lane: nodes read live; others from the published copy */
-  tally *t;
+  exo_tally *t;
   double strength;  /* raw weight of the voting arcs so far */
   uint64_t nvote;   /* their number */
 } lp_votes;
@@ -580,8 +427,8 @@ LP_INLINE exo_status tally_impl(lp_votes *vt, exo_ctx *ctx, uint64_t v, const ui
     vt->nvote++;
     const uint64_t l = nb_label(st, u, lo, hi, narrow);
     const size_t labels_before = vt->t->count;
-    if (tally_add(vt->t, l, wd, d, eligible) != 0)
-      return oom(ctx, "the label tally", (uint64_t)vt->t->cap * 2 * sizeof(tally_slot));
+    if (exo_tally_add(vt->t, l, wd, d, eligible) != 0)
+      return oom(ctx, "the label tally", (uint64_t)vt->t->cap * 2 * sizeof(exo_tally_slot));
     /* a new label: its volume is read when the labels are scored, after
      * the whole list; fetch it now (one random access per label, which
      * cost a full miss each when scored in a row) */
@@ -647,12 +494,6 @@ static exo_status activate_entries(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
   return activate_impl(st, ln, ctx, p, k, label, st->narrow_labels, st->wide);
 }
 
-/* The number of arcs of a node that a label of volume `vol` arcs would hold
- * by chance, rounded to the nearest integer; pen = gamma * d / m. */
-static inline double chance_arcs(double pen, uint64_t vol) {
-  return floor(pen * (double)vol + 0.5);
-}
-
 /* Process node v once; *changed is set when its label changed. */
 static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t v,
                                int *changed) {
@@ -663,7 +504,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   const uint8_t *p = NULL;
   *changed = 0;
   if (len == 0) return EXO_OK; /* no votes */
-  tally_clear(&wk->tally);
+  exo_tally_clear(&wk->tally);
   lp_votes vt = {st, ln->lo, ln->hi, &wk->tally, 0.0, 0};
   const uint64_t chunk = wk->cap / st->esz; /* entries per chunk of a long list */
   const int whole = len <= chunk;
@@ -701,7 +542,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
    * v moves when the winner scores more, and on equal scores when the
    * winner's unrounded score (sum - gamma * d_v * vol(l) / m * s_v / d_v,
    * the modularity gain) beats staying's unrounded one. */
-  const tally *t = &wk->tally;
+  const exo_tally *t = &wk->tally;
   const uint64_t deg = len;
   const double pen = st->vol ? st->gamma_m * (double)vt.nvote : 0.0;
   const double unit = vt.nvote ? vt.strength / (double)vt.nvote : 0.0;
@@ -711,7 +552,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   uint64_t ties = 0;
   int cur_best = 0, cur_held = 0;
   for (size_t i = 0; i < t->count; i++) {
-    const tally_slot *e = &t->slots[t->touched[i]];
+    const exo_tally_slot *e = &t->slots[t->touched[i]];
     if (!e->eligible || !(e->sum > 0.0)) continue;
     double score = e->sum;
     if (st->vol) {
@@ -720,7 +561,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
         vl -= deg;
         cur_held = 1;
       }
-      score -= chance_arcs(pen, vl) * unit;
+      score = exo_lp_score(e->sum, pen, unit, vl);
     }
     if (ties == 0 || score > best) {
       best = score;
@@ -739,16 +580,9 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   }
   if (ties == 0 || win == cur || (cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
   if (st->vol) {
-    if (!cur_held) { /* staying is one more candidate */
-      uint64_t vc = st->vol[cur] - deg;
-      double stay = -chance_arcs(pen, vc) * unit;
-      if (best < stay) return EXO_OK;
-      /* a tie made by the rounding: the unrounded scores decide */
-      if (best == stay &&
-          !(best + (chance_arcs(pen, st->vol[win]) - pen * (double)st->vol[win]) * unit >
-            -pen * (double)vc * unit))
-        return EXO_OK;
-    }
+    /* staying is one more candidate (exo_lprule.h) */
+    if (!cur_held && !exo_lp_beats_staying(best, pen, unit, st->vol[win], st->vol[cur] - deg))
+      return EXO_OK;
     if (st->nlanes == 1) { /* one lane: the volumes are live */
       st->vol[cur] -= deg;
       st->vol[win] += deg;
@@ -827,7 +661,7 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
   exo_ctx *ctx = st->ctx;
   const exo_lp_params *par = st->par;
   uint64_t n = st->n;
-  exo_status s = load_offsets(st);
+  exo_status s = exo_csr_load_offsets(st->csr, &st->off, st->ctx);
   if (!s) s = open_adjacency(st);
   if (!s) s = make_lanes(st);
   if (s) return s;
@@ -856,8 +690,8 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
     wk->buf_alloc = cap + LP_ALIGN;
     wk->buf = malloc((size_t)wk->buf_alloc);
     if (!wk->buf) return oom(ctx, "the adjacency buffer", wk->buf_alloc);
-    if (tally_alloc(&wk->tally, 1024) != 0)
-      return oom(ctx, "the label tally", 1024 * sizeof(tally_slot));
+    if (exo_tally_alloc(&wk->tally, 1024) != 0)
+      return oom(ctx, "the label tally", 1024 * sizeof(exo_tally_slot));
   }
 
   size_t nb8 = bytes_for(n, 8);

@@ -58,7 +58,8 @@
  * are node ids) and updated on every change (vol(old) -= deg(v),
  * vol(new) += deg(v), deg counting all of v's arcs); they start as the
  * degrees, which the offsets give, so no pass over the edges is added. In
- * "directed" mode d_v and s_v count in-arcs and vol all arcs.
+ * "directed" mode d_v and s_v count in-arcs and vol all arcs. The scoring
+ * is exo_lprule.h's, which the distributed supersteps (exo_dist.h) share.
  *
  * Lanes and epochs (the parallel sweep). The blocks are cut into L lanes,
  * L = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS, max_lanes if set)
@@ -140,6 +141,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exo_csr.h"
 #include "exo_ctx.h"
 
 #define EXO_LP_MAX_VISITS 32767u
@@ -151,14 +153,6 @@
 #define EXO_LP_LANES 16u                 /* most lanes */
 #define EXO_LP_LANE_MIN_BLOCKS 4u        /* fewest blocks per lane */
 #define EXO_LP_EPOCH_BLOCKS 2u           /* blocks per lane per epoch */
-
-typedef struct exo_csr_files {
-  const char *offsets_path;
-  const char *adj_path;
-  uint64_t n; /* nodes */
-  uint64_t m; /* adjacency entries */
-  int wide;   /* adjacency ids are u64 */
-} exo_csr_files;
 
 typedef struct exo_lp_params {
   int directed;

@@ -4,19 +4,13 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exo_clstats.h"
 #include "exo_io.h"
+#include "exo_platform.h"
 #include "exo_names.h"
 #include "exo_output.h"
 #include "exo_record.h"
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* State shared with the parser's per-edge callback. */
 typedef struct edge_sink {
@@ -128,7 +122,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   g->tmpdir_lock = -1;
   g->directed = opt->directed;
   g->threads = opt->parse.threads > 1 ? opt->parse.threads : 1;
-  b->t0 = now_seconds();
+  b->t0 = exo_now_seconds();
 
   st = exo_tempdir_create_run(opt->tempdir_base, &g->tmpdir, &g->tmpdir_lock, ctx);
   if (!st) st = exo_check_outputs(NULL, 0, opt->outputs, opt->noutputs, g->tmpdir, ctx);
@@ -248,9 +242,9 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   exo_names_free(b->names); /* finish releases the table, not the object */
   b->names = NULL;
   if (st) goto fail;
-  g->seconds_parse = now_seconds() - b->t0;
+  g->seconds_parse = exo_now_seconds() - b->t0;
 
-  double t0 = now_seconds();
+  double t0 = exo_now_seconds();
   g->wide = b->opt.force_wide_ids || g->num_nodes > EXO_NARROW_ID_LIMIT;
   st = exo_sorter_finish_csr(b->sorter, g->num_nodes, g->offsets_path, g->adj_path,
                              g->wide, ctx, &g->sort);
@@ -259,7 +253,7 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   b->sorter = NULL;
   g->num_arcs = g->sort.arcs;
   g->num_edges = g->directed ? g->sort.arcs_positive : g->sort.arcs;
-  g->seconds_csr = now_seconds() - t0;
+  g->seconds_csr = exo_now_seconds() - t0;
   b->g = NULL;
   free(b);
   *out = g;
@@ -318,7 +312,7 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
 static exo_status write_table(exo_graph *g, const uint64_t *clusters, char sep,
                               uint64_t memory_limit, exo_ctx *ctx, exo_cluster_result *res) {
   if (!g->cluster_table) return EXO_OK;
-  double t0 = now_seconds();
+  double t0 = exo_now_seconds();
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
   exo_clstats cs;
   exo_message(ctx, "writing the cluster table (%llu clusters)",
@@ -329,7 +323,7 @@ static exo_status write_table(exo_graph *g, const uint64_t *clusters, char sep,
     st = exo_clstats_write(&cs, g->names_path, clusters, g->num_nodes, sep, g->cluster_table,
                            memory_limit, ctx);
   exo_clstats_free(&cs);
-  res->seconds_table = now_seconds() - t0;
+  res->seconds_table = exo_now_seconds() - t0;
   return st;
 }
 
@@ -359,7 +353,7 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
   if (p.threads == 0) p.threads = (uint32_t)g->threads; /* lanes at once; same labels */
   exo_lp_result lr;
   memset(&lr, 0, sizeof lr);
-  double t0 = now_seconds();
+  double t0 = exo_now_seconds();
   exo_status st = exo_lp_run(&csr, &p, ctx, &lr);
   if (st) {
     free(lr.labels);
@@ -369,24 +363,24 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
   res->pops = lr.pops;
   res->changes = lr.changes;
   res->rounds = lr.rounds;
-  res->seconds_cluster = now_seconds() - t0;
+  res->seconds_cluster = exo_now_seconds() - t0;
 
-  t0 = now_seconds();
+  t0 = exo_now_seconds();
   st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
   if (!st && refine && refine->passes > 0) {
-    double t1 = now_seconds();
+    double t1 = exo_now_seconds();
     exo_refine_result rr;
     exo_refine_params rp = *refine;
     if (rp.threads == 0) rp.threads = (int)p.threads; /* readers side by side; same merges */
     st = exo_refine_merge(&csr, &rp, lr.labels, &res->num_clusters, ctx, &rr);
     res->refine_merged = rr.merged;
     res->refine_passes = rr.passes;
-    res->seconds_refine = now_seconds() - t1;
+    res->seconds_refine = exo_now_seconds() - t1;
   }
   if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
   if (!st) st = write_table(g, lr.labels, sep, p.memory_limit, ctx, res);
   free(lr.labels);
-  res->seconds_output = now_seconds() - t0 - res->seconds_refine - res->seconds_table;
+  res->seconds_output = exo_now_seconds() - t0 - res->seconds_refine - res->seconds_table;
   return st;
 }
 
@@ -399,7 +393,7 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   p.tmpdir = g->tmpdir;
   p.threads = g->threads;
   exo_leiden_result lr;
-  double t0 = now_seconds();
+  double t0 = exo_now_seconds();
   exo_status st = exo_leiden_run(&csr, &p, ctx, &lr);
   if (st) return st;
   res->pops = lr.moves;
@@ -408,13 +402,13 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   res->quality = lr.quality;
   res->levels = lr.levels;
   res->iterations = lr.iterations;
-  res->seconds_cluster = now_seconds() - t0;
-  t0 = now_seconds();
+  res->seconds_cluster = exo_now_seconds() - t0;
+  t0 = exo_now_seconds();
   st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
   if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
   if (!st) st = write_table(g, lr.labels, sep, params->memory_limit, ctx, res);
   free(lr.labels);
-  res->seconds_output = now_seconds() - t0 - res->seconds_table;
+  res->seconds_output = exo_now_seconds() - t0 - res->seconds_table;
   return st;
 }
 

@@ -28,7 +28,8 @@
  * the parser's worker threads (exo_parse.h), the run thread of the sort
  * (T > 1), the T key ranges of every merge of the sort (exo_sort.h), the output's T
  * blocks (exo_output.h) and the lanes of label propagation's sweep, up to T at
- * once (exo_lp.h); refine runs on the caller's thread. None of them changes a result: the names file, the CSR files, the
+ * once (exo_lp.h), Leiden's lanes and refinement passes (exo_leiden.h) and
+ * refine's T readers (exo_refine.h). None of them changes a result: the names file, the CSR files, the
  * labels and the output bytes are the same for every T (and every
  * memory_limit); T changes only the time and how memory_limit is divided
  * among buffers. Host callbacks are only ever called from the caller's

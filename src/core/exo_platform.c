@@ -1022,3 +1022,9 @@ char *exo_default_tempdir(void) {
 void exo_args_utf8(int *argc, char ***argv) { (void)argc, (void)argv; }
 
 #endif
+
+double exo_now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -202,6 +202,9 @@ unsigned exo_cpu_count(void);      /* online processors; >= 1 */
 uint64_t exo_open_files_max(void);
 uint64_t exo_peak_rss(void);       /* peak resident set in bytes; 0 if unknown */
 uint64_t exo_process_id(void);
+/* Seconds on a monotonic clock (CLOCK_MONOTONIC), for durations only: the
+ * stages' timings, progress rates. */
+double exo_now_seconds(void);
 /* Windows: replace argv by the UTF-8 form of the wide command line (the
  * narrow one is in the ANSI code page), so paths reach exo_open intact.
  * Elsewhere nothing. The new vector lives until the process exits. */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_output.h"
 #include "exo_par.h"
@@ -98,32 +99,6 @@ static void state_free(refine_state *st) {
   free(st->move);
 }
 
-static exo_status load_offsets(refine_state *st) {
-  exo_ctx *ctx = st->ctx;
-  const char *path = st->csr->offsets_path;
-  uint64_t n = st->n, size = 0;
-  exo_status s = exo_file_size(path, &size, ctx);
-  if (s) return s;
-  if (size != (n + 1) * 8)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' has %llu bytes, expected %llu",
-                    path, (unsigned long long)size, (unsigned long long)((n + 1) * 8));
-  if (n + 1 > SIZE_MAX / 8) return oom(ctx, "the CSR offsets", (n + 1) * 8);
-  st->off = malloc((size_t)(n + 1) * 8);
-  if (!st->off) return oom(ctx, "the CSR offsets", (n + 1) * 8);
-  int fd = exo_open(path, EXO_OPEN_READ);
-  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
-  s = exo_pread_full(fd, st->off, (size_t)(n + 1) * 8, 0, path, ctx);
-  exo_close(fd);
-  if (s) return s;
-  if (st->off[0] != 0 || st->off[n] != st->csr->m)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not span %llu entries",
-                    path, (unsigned long long)st->csr->m);
-  for (uint64_t v = 0; v < n; v++)
-    if (st->off[v + 1] < st->off[v])
-      return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' decreases at node %llu",
-                      path, (unsigned long long)v);
-  return EXO_OK;
-}
 
 /* Pair (a, b), a < b, a in the read's group, as one u64: a's rank in its
  * group times (k + 1), plus b. It fits: the group count is at least
@@ -383,7 +358,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   st.esz = exo_adj_size(csr->wide);
   st.fd = -1;
   st.groups = 1;
-  exo_status s = load_offsets(&st);
+  exo_status s = exo_csr_load_offsets(csr, &st.off, ctx);
   if (s) goto done;
   for (uint64_t v = 0; v < st.n; v++)
     if (labels[v] == 0 || labels[v] > k) {

@@ -49,7 +49,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
-#include "exo_lp.h"
+#include "exo_csr.h"
 
 #define EXO_REFINE_MAX_PASSES 100u
 #define EXO_REFINE_RATIO 0.3 /* the threshold used by the R package */

@@ -3,7 +3,7 @@
  * Contract: a core function that fails returns a non-zero exo_status and has
  * written a human-readable message (naming the file and line where that
  * applies) into the context's exo_error. The first error wins: later calls to
- * exo_fail() while an error is set do not overwrite it, so cleanup code can
+ * exo_error_set() (EXO_FAIL) while an error is set do not overwrite it, so cleanup code can
  * report secondary failures without hiding the cause. */
 #ifndef EXO_STATUS_H
 #define EXO_STATUS_H

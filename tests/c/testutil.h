@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exo_lp.h" /* exo_csr_files */
+#include "exo_csr.h"
 
 /* A fresh directory under $TMPDIR (or /tmp); malloc'd path. */
 char *tu_mkdtemp(void);

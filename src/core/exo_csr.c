@@ -1,0 +1,62 @@
+/* exo_csr.c: the CSR offsets loader (exo_csr.h). */
+#include "exo_csr.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "exo_io.h"
+
+#define CSR_OFFSETS_CHUNK ((uint64_t)1 << 23) /* offsets read per pread (entries) */
+
+static exo_status load(const exo_csr_files *csr, uint64_t *off, exo_ctx *ctx) {
+  const char *path = csr->offsets_path;
+  const uint64_t n = csr->n, m = csr->m;
+  int fd = exo_open(path, EXO_OPEN_READ);
+  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
+  exo_status s = EXO_OK;
+  for (uint64_t i = 0; i < n + 1 && !s; i += CSR_OFFSETS_CHUNK) {
+    uint64_t k = n + 1 - i;
+    if (k > CSR_OFFSETS_CHUNK) k = CSR_OFFSETS_CHUNK;
+    s = exo_pread_full(fd, off + i, (size_t)k * 8, i * 8, path, ctx);
+    if (!s) s = exo_poll(ctx);
+  }
+  exo_close(fd);
+  if (s) return s;
+  if (off[0] != 0)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not start at 0", path);
+  for (uint64_t v = 0; v < n; v++)
+    if (off[v + 1] < off[v])
+      return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' decreases at node %llu", path,
+                      (unsigned long long)v);
+  if (off[n] != m)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
+                    path, (unsigned long long)off[n], (unsigned long long)m);
+  return EXO_OK;
+}
+
+exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, exo_ctx *ctx) {
+  const char *path = csr->offsets_path;
+  const uint64_t n = csr->n;
+  uint64_t size = 0;
+  *off = NULL;
+  exo_status s = exo_file_size(path, &size, ctx);
+  if (s) return s;
+  if (size != (n + 1) * 8)
+    return EXO_FAIL(ctx, EXO_EINTERNAL,
+                    "CSR offsets file '%s' has %llu bytes, expected %llu for %llu nodes", path,
+                    (unsigned long long)size, (unsigned long long)((n + 1) * 8),
+                    (unsigned long long)n);
+  if (n + 1 > SIZE_MAX / 8)
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for the CSR offsets",
+                    (unsigned long long)((n + 1) * 8));
+  uint64_t *o = malloc((size_t)(n + 1) * 8);
+  if (!o)
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for the CSR offsets",
+                    (unsigned long long)((n + 1) * 8));
+  if ((s = load(csr, o, ctx)) != EXO_OK) {
+    free(o);
+    return s;
+  }
+  *off = o;
+  return EXO_OK;
+}
