@@ -44,14 +44,14 @@ greedy_merge <- function(g, m) {
 exo <- list(
     list(lab = "ExoLabel default (resolution=1 refine=0)", a = list(refine = 0)),  # the default before
     list(lab = "ExoLabel refine=TRUE", a = list(refine = TRUE)),
-    list(lab = "ExoLabel resolution=0", a = list(resolution = 0)),
+    list(lab = "ExoLabel resolution=0", a = list(resolution = 0, refine = 0)),
     list(lab = "ExoLabel resolution=0 refine=TRUE", a = list(resolution = 0, refine = TRUE)),
-    list(lab = "ExoLabel resolution=0.5", a = list(resolution = 0.5)),
+    list(lab = "ExoLabel resolution=0.5", a = list(resolution = 0.5, refine = 0)),
     list(lab = "ExoLabel resolution=0.5 refine=TRUE", a = list(resolution = 0.5, refine = TRUE)),
-    list(lab = "ExoLabel resolution=0.25", a = list(resolution = 0.25)),
+    list(lab = "ExoLabel resolution=0.25", a = list(resolution = 0.25, refine = 0)),
     list(lab = "ExoLabel algorithm=leiden", a = list(algorithm = "leiden")),
     list(lab = "ExoLabel default +greedy merge (prototype)", a = list(refine = 0), gm = TRUE),
-    list(lab = "ExoLabel resolution=0 +greedy merge (prototype)", a = list(resolution = 0), gm = TRUE))
+    list(lab = "ExoLabel resolution=0 +greedy merge (prototype)", a = list(resolution = 0, refine = 0), gm = TRUE))
 for (nm in names(graphs)) {
     g <- graphs[[nm]]$g; tr <- graphs[[nm]]$truth
     f <- tempfile(fileext = ".tsv")
