@@ -25,7 +25,8 @@ fi
 # R packages that must be loadable (CRAN if Debian's are missing or broken)
 Rscript -e '
 need <- c("Rcpp", "testthat", "igraph", "roxygen2", "knitr", "rmarkdown", "callr",
-          "cli", "Matrix", "data.table", "BiocStyle", "BiocCheck", "S4Vectors")
+          "cli", "Matrix", "data.table", "BiocStyle", "BiocCheck", "S4Vectors",
+          "igraphdata")  # igraphdata: karate, UKfaculty (benchmarks/quality, a test)
 miss <- need[!vapply(need, requireNamespace, logical(1), quietly = TRUE)]
 if (length(miss)) {
   message("install-deps: installing from CRAN: ", paste(miss, collapse = " "))
