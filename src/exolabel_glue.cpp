@@ -682,6 +682,19 @@ SEXP make_name(const char *p, size_t n) {
   bool valid = valid_utf8(reinterpret_cast<const unsigned char *>(p), n);
   return Rf_mkCharLenCE(p, (int)n, valid ? CE_UTF8 : CE_BYTES);
 }
+// The whole of a file the core wrote, as bytes; `what` names it in errors.
+std::string read_whole_file(const std::string &path, const char *what) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) Rcpp::stop("cannot open %s '%s'", what, path.c_str());
+  std::string data;
+  std::vector<char> buf(1 << 20);
+  size_t k;
+  while ((k = std::fread(buf.data(), 1, buf.size(), f)) > 0) data.append(buf.data(), k);
+  bool bad = std::ferror(f) != 0;
+  std::fclose(f);
+  if (bad) Rcpp::stop("cannot read %s '%s'", what, path.c_str());
+  return data;
+}
 } // namespace
 
 // Read an output file "name<sep>cluster\n" exactly as written (no quoting,
@@ -689,15 +702,7 @@ SEXP make_name(const char *p, size_t n) {
 // [[Rcpp::export(.exolabel_read_results)]]
 Rcpp::List exolabel_read_results(std::string path, std::string sep) {
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
-  std::FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) Rcpp::stop("cannot open the cluster file '" + path + "'");
-  std::string data;
-  std::vector<char> buf(1 << 20);
-  size_t k;
-  while ((k = std::fread(buf.data(), 1, buf.size(), f)) > 0) data.append(buf.data(), k);
-  bool bad = std::ferror(f) != 0;
-  std::fclose(f);
-  if (bad) Rcpp::stop("cannot read the cluster file '" + path + "'");
+  const std::string data = read_whole_file(path, "the cluster file");
   R_xlen_t lines = 0;
   for (char c : data) lines += (c == '\n');
   Rcpp::CharacterVector vertex(lines);
@@ -724,15 +729,7 @@ Rcpp::List exolabel_read_results(std::string path, std::string sep) {
 // [[Rcpp::export(.exolabel_read_table)]]
 Rcpp::List exolabel_read_table(std::string path, std::string sep) {
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
-  std::FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) Rcpp::stop("cannot open the cluster table '" + path + "'");
-  std::string data;
-  std::vector<char> buf(1 << 20);
-  size_t k;
-  while ((k = std::fread(buf.data(), 1, buf.size(), f)) > 0) data.append(buf.data(), k);
-  bool bad = std::ferror(f) != 0;
-  std::fclose(f);
-  if (bad) Rcpp::stop("cannot read the cluster table '" + path + "'");
+  const std::string data = read_whole_file(path, "the cluster table");
   R_xlen_t lines = 0;
   for (char c : data) lines += (c == '\n');
   R_xlen_t rows = lines > 0 ? lines - 1 : 0;

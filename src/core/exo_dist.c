@@ -821,35 +821,12 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   const uint64_t deg = k;
   const double pen = s->vol ? s->gamma_m * (double)nvote : 0.0;
   const double unit = nvote ? strength / (double)nvote : 0.0;
-  uint64_t cur = s->lab[v], win = cur, ties = 0;
-  double best = 0.0;
-  int cur_best = 0, cur_held = 0;
-  for (size_t i = 0; i < s->tally.count; i++) {
-    const exo_tally_slot *e = &s->tally.slots[s->tally.touched[i]];
-    if (!(e->sum > 0.0)) continue;
-    double score = e->sum;
-    if (s->vol) {
-      uint64_t vl = s->vol[e->label];
-      if (e->label == cur) {
-        vl -= deg;
-        cur_held = 1;
-      }
-      score = exo_lp_score(e->sum, pen, unit, vl);
-    }
-    if (ties == 0 || score > best) {
-      best = score;
-      win = e->label;
-      ties = 1;
-      cur_best = e->label == cur;
-    } else if (score == best) {
-      ties++;
-      if (e->label == cur) cur_best = 1;
-      if (exo_rng_below(&s->rng, ties) == 0) win = e->label;
-    }
-  }
-  if (ties == 0 || win == cur || (cur_best && s->visits[v] > s->tie_visits)) return EXO_OK;
+  const uint64_t cur = s->lab[v];
+  const exo_lp_choice ch = exo_lp_choose(&s->tally, cur, deg, s->vol, pen, unit, &s->rng);
+  const uint64_t win = ch.win;
+  if (ch.ties == 0 || win == cur || (ch.cur_best && s->visits[v] > s->tie_visits)) return EXO_OK;
   if (s->vol) {
-    if (!cur_held && !exo_lp_beats_staying(best, pen, unit, s->vol[win], s->vol[cur] - deg))
+    if (!ch.cur_held && !exo_lp_beats_staying(ch.best, pen, unit, s->vol[win], s->vol[cur] - deg))
       return EXO_OK;
     s->vol[cur] -= deg;
     s->vol[win] += deg;

@@ -546,42 +546,13 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   const uint64_t deg = len;
   const double pen = st->vol ? st->gamma_m * (double)vt.nvote : 0.0;
   const double unit = vt.nvote ? vt.strength / (double)vt.nvote : 0.0;
-  double best = 0.0;
-  uint64_t win = cur;
-  uint32_t win_dist = 0;
-  uint64_t ties = 0;
-  int cur_best = 0, cur_held = 0;
-  for (size_t i = 0; i < t->count; i++) {
-    const exo_tally_slot *e = &t->slots[t->touched[i]];
-    if (!e->eligible || !(e->sum > 0.0)) continue;
-    double score = e->sum;
-    if (st->vol) {
-      uint64_t vl = st->vol[e->label];
-      if (e->label == cur) {
-        vl -= deg;
-        cur_held = 1;
-      }
-      score = exo_lp_score(e->sum, pen, unit, vl);
-    }
-    if (ties == 0 || score > best) {
-      best = score;
-      win = e->label;
-      win_dist = e->dist;
-      ties = 1;
-      cur_best = e->label == cur;
-    } else if (score == best) {
-      ties++;
-      if (e->label == cur) cur_best = 1;
-      if (exo_rng_below(&ln->rng, ties) == 0) {
-        win = e->label;
-        win_dist = e->dist;
-      }
-    }
-  }
-  if (ties == 0 || win == cur || (cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
+  const exo_lp_choice ch = exo_lp_choose(t, cur, deg, st->vol, pen, unit, &ln->rng);
+  const uint64_t win = ch.win;
+  const uint32_t win_dist = ch.win_dist;
+  if (ch.ties == 0 || win == cur || (ch.cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
   if (st->vol) {
     /* staying is one more candidate (exo_lprule.h) */
-    if (!cur_held && !exo_lp_beats_staying(best, pen, unit, st->vol[win], st->vol[cur] - deg))
+    if (!ch.cur_held && !exo_lp_beats_staying(ch.best, pen, unit, st->vol[win], st->vol[cur] - deg))
       return EXO_OK;
     if (st->nlanes == 1) { /* one lane: the volumes are live */
       st->vol[cur] -= deg;

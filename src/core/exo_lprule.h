@@ -17,6 +17,9 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "exo_rng.h"
+#include "exo_tally.h"
+
 /* The number of v's arcs a label of volume `vol` arcs would hold by
  * chance, rounded to the nearest integer. */
 static inline double exo_lp_chance_arcs(double pen, uint64_t vol) {
@@ -42,6 +45,55 @@ static inline int exo_lp_beats_staying(double best, double pen, double unit, uin
         -pen * (double)vol_cur * unit))
     return 0;
   return 1;
+}
+
+/* The winner among the eligible labels of tally `t` with a positive sum,
+ * for a node of current label `cur` and `deg` adjacency entries: the
+ * largest score (the sum, or exo_lp_score when `vol` is given: the labels'
+ * volumes in arcs, `cur`'s counted without v's own arcs), ties broken by a
+ * uniform pick (reservoir sampling: one draw from `rng` per further tie).
+ * `ties` = 0 when no label qualifies; `cur_best`: `cur` is among the best;
+ * `cur_held`: `cur` was scored (then staying needs no extra candidate). The
+ * one rule of exo_lp.c's sweep and exo_dist.c's supersteps. */
+typedef struct exo_lp_choice {
+  double best;
+  uint64_t win, ties;
+  uint32_t win_dist;
+  int cur_best, cur_held;
+} exo_lp_choice;
+
+static inline exo_lp_choice exo_lp_choose(const exo_tally *t, uint64_t cur, uint64_t deg,
+                                          const uint64_t *vol, double pen, double unit,
+                                          exo_rng *rng) {
+  exo_lp_choice c = {0.0, cur, 0, 0, 0, 0};
+  for (size_t i = 0; i < t->count; i++) {
+    const exo_tally_slot *e = &t->slots[t->touched[i]];
+    if (!e->eligible || !(e->sum > 0.0)) continue;
+    double score = e->sum;
+    if (vol) {
+      uint64_t vl = vol[e->label];
+      if (e->label == cur) {
+        vl -= deg;
+        c.cur_held = 1;
+      }
+      score = exo_lp_score(e->sum, pen, unit, vl);
+    }
+    if (c.ties == 0 || score > c.best) {
+      c.best = score;
+      c.win = e->label;
+      c.win_dist = e->dist;
+      c.ties = 1;
+      c.cur_best = e->label == cur;
+    } else if (score == c.best) {
+      c.ties++;
+      if (e->label == cur) c.cur_best = 1;
+      if (exo_rng_below(rng, c.ties) == 0) {
+        c.win = e->label;
+        c.win_dist = e->dist;
+      }
+    }
+  }
+  return c;
 }
 
 #endif
