@@ -562,6 +562,16 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     refine <- check_refine(refine)
+    # format = "blast" with none of algorithm, objective, resolution given:
+    # Leiden CPM at a resolution relative to the mean node strength
+    blast_default <- FALSE
+    if (missing(algorithm) && missing(objective) && missing(resolution) &&
+        !identical(format, c("edges", "blast")) && check_format(format) == "blast") {
+        algorithm <- "leiden"
+        objective <- "CPM"
+        resolution <- "auto"
+        blast_default <- TRUE
+    }
     algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
     objective <- check_option(objective, "objective", c("modularity", "CPM"))
     if (objective == "CPM" && algorithm != "leiden")
@@ -569,8 +579,15 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
              "no CPM objective; its 'resolution' is the modularity's)", call. = FALSE)
     if (algorithm == "leiden" && any(refine > 0))
         stop("'refine' is for label propagation: Leiden refines its own partitions; ",
-             "leave 'refine' at 0 with algorithm = \"leiden\"", call. = FALSE)
-    resolution <- check_resolution(resolution)
+             "leave 'refine' at 0 with algorithm = \"leiden\"",
+             if (blast_default) " (format = \"blast\" runs Leiden unless told: give " else "",
+             if (blast_default) "algorithm = \"lp\" to refine label propagation)" else "",
+             call. = FALSE)
+    auto_resolution <- identical(resolution, "auto")
+    if (auto_resolution && !(algorithm == "leiden" && objective == "CPM"))
+        stop("resolution = \"auto\" (", AUTO_RESOLUTION, " x the mean node strength) is ",
+             "for algorithm = \"leiden\", objective = \"CPM\"", call. = FALSE)
+    resolution <- if (auto_resolution) AUTO_RESOLUTION else check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
@@ -640,7 +657,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                          refine, input[c("columns", "transform", "min_weight",
                                          "drop_self", "combine")],
                          rep_len(as.integer(algorithm == "leiden"), nrun),
-                         rep_len(as.integer(objective == "CPM"), nrun), resolution,
+                         rep_len(as.integer(objective == "CPM") * (1L + auto_resolution),
+                                 nrun), resolution,
                          tables)
 
     if (run$negative_edges > 0 && input$transform == 0L)
@@ -668,6 +686,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             c(add_self_loops = self_loops[i], attenuation = attenuation[i],
               iterations = run$iterations[i], refine = refine[i],
               resolution = resolution[i])
+        else if (auto_resolution)
+            structure(c(resolution = run$resolution[i], quality = run$quality[i]),
+                      algorithm = "leiden", objective = objective,
+                      resolution = "auto", per_strength = resolution[i])
         else structure(c(resolution = resolution[i], quality = run$quality[i]),
                        algorithm = "leiden", objective = objective)
         res <- new_result(parameters = params,

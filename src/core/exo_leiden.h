@@ -162,6 +162,9 @@
 #define EXO_LEIDEN_EPOCH_BLOCKS 2u     /* blocks of each lane per epoch */
 #define EXO_LEIDEN_LANE_SWEEPS 8u      /* sweeps of a level run in lanes; then one lane */
 #define EXO_LEIDEN_LANE_POOL 64u       /* empty community ids a lane may take per epoch */
+#define EXO_LEIDEN_AUTO_RESOLUTION 5e-5 /* the drivers' resolution "auto": CPM
+                                           with resolution_per_strength at this
+                                           (benchmarks/ssn on the ssn branch) */
 #define EXO_LEIDEN_DEFAULT_ITERATIONS 2u /* what the R function and the CLI run
                                             unless told (igraph's default) */
 
