@@ -95,12 +95,23 @@ test_that("format = 'blast' equals the pairs combined by max in R, byte for byte
     for (seed in 1:3) {
         o1 <- tempfile()
         o2 <- tempfile()
+        # label propagation (algorithm = "lp": format = "blast" alone runs
+        # Leiden) and the format's default, Leiden CPM at 5e-5 x the mean
+        # strength, against absolute CPM at the gamma it reports
         set.seed(seed)
-        r1 <- ExoLabel(f, format = "blast", outfile = o1)
+        r1 <- ExoLabel(f, format = "blast", algorithm = "lp", outfile = o1)
         set.seed(seed)
         r2 <- ExoLabel(plain, outfile = o2)
         expect_identical(readBin(o1, "raw", file.size(o1)), readBin(o2, "raw", file.size(o2)))
         expect_equal(r1$graph_stats, r2$graph_stats)
+        set.seed(seed)
+        r1 <- ExoLabel(f, format = "blast", outfile = o1)
+        gamma <- unname(r1$parameters[["resolution"]])
+        expect_equal(gamma, 5e-5 * 2 * sum(comb$w) / length(order_nodes), tolerance = 1e-6)
+        set.seed(seed)
+        r2 <- ExoLabel(plain, algorithm = "leiden", objective = "CPM", resolution = gamma,
+                       outfile = o2)
+        expect_identical(readBin(o1, "raw", file.size(o1)), readBin(o2, "raw", file.size(o2)))
     }
     expect_equal(r1$graph_stats[["num_edges"]], 2 * nrow(comb))
 })
