@@ -69,8 +69,10 @@ test_that("a 12-column search output clusters into its families, same bytes from
     expect_equal(cl$status, 0)
     expect_identical(cl$out, readBin(out, "raw", file.size(out)))
     # explicit options equal to the format's defaults give the same bytes too
+    # (the clustering included: Leiden CPM at resolution auto)
     cl <- run_cli(c("--seed", seed, "--columns", "1,2,11", "--weight-transform", "neglog10",
                     "--self-hits", "drop", "--combine", "max", "--min-weight", "3",
+                    "--algorithm", "leiden", "--objective", "cpm", "--resolution", "auto",
                     shQuote(f)))
     expect_identical(cl$out, readBin(out, "raw", file.size(out)))
 })
