@@ -751,7 +751,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     varying <- varying[vapply(varying, function(v) length(unique(v)) > 1L, logical(1))]
     nm <- if (length(varying))
         do.call(paste, c(lapply(names(varying), function(n)
-            paste0(n, "=", vapply(varying[[n]], format, "", digits = 6))), sep = ", "))
+            paste0(n, "=", vapply(varying[[n]], base::format, "", digits = 6))), sep = ", "))
     else basename(outfile)
     names(out) <- make.unique(nm, sep = "#")
     class(out) <- "ExoLabelResults"

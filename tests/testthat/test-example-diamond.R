@@ -79,6 +79,12 @@ test_that("format = 'blast' alone runs Leiden CPM at 5e-5 x the mean node streng
                           resolution = "auto"), "is for algorithm = \"leiden\", objective")
     expect_error(ExoLabel(hits_file, format = "blast", refine = TRUE),
                  "give algorithm = \"lp\"")
+    expect_output(print(auto), "resolution auto: 5e-05 x the mean node strength")
+    # several resolutions with format = "blast" (the names once failed:
+    # the argument 'format' hid base::format)
+    several <- ExoLabel(hits_file, format = "blast", algorithm = "leiden", objective = "CPM",
+                        resolution = c(0.01, 0.1))
+    expect_identical(names(several), c("resolution=0.01", "resolution=0.1"))
     # plain edge lists keep label propagation
     e <- ExoLabel(data.frame(a = c("x", "y"), b = c("y", "z"), w = 1), return_table = TRUE)
     expect_true("attenuation" %in% names(e$parameters))
