@@ -75,6 +75,20 @@ test_that("a 12-column search output clusters into its families, same bytes from
                     "--algorithm", "leiden", "--objective", "cpm", "--resolution", "auto",
                     shQuote(f)))
     expect_identical(cl$out, readBin(out, "raw", file.size(out)))
+    # --stats reports the resolution used, R's gamma to 10 digits
+    cl <- run_cli(c("--seed", seed, "--format", "blast", "--min-weight", "3", "--stats",
+                    "-o", shQuote(tempfile()), shQuote(f)))
+    gam <- as.numeric(sub("^leiden_resolution\t", "",
+                          grep("^leiden_resolution\t", cl$err, value = TRUE)))
+    expect_equal(gam, unname(r$parameters[["resolution"]]), tolerance = 1e-9)
+    # auto is CPM's; --format blast with --refine needs --algorithm lp
+    cl <- run_cli(c("--format", "blast", "--algorithm", "lp", "--resolution", "auto",
+                    shQuote(f)))
+    expect_equal(cl$status, 2)
+    expect_match(paste(cl$err, collapse = " "), "--resolution auto .* is for --algorithm leiden")
+    cl <- run_cli(c("--format", "blast", "--refine", "2", shQuote(f)))
+    expect_equal(cl$status, 2)
+    expect_match(paste(cl$err, collapse = " "), "give --algorithm lp")
 })
 
 test_that("format = 'blast' equals the pairs combined by max in R, byte for byte", {
