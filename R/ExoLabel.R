@@ -117,8 +117,14 @@
 #' dropped self hits only shrink the graph. Bitscores normalised by the
 #' self-hit score are not offered (see the vignette).
 #'
-#' Which method to choose for protein families is discussed in the
-#' vignette (`vignette("ExoLabel")`, section "How the methods work, and why").
+#' Clustering: `format = "blast"` with none of `algorithm`, `objective` and
+#' `resolution` given runs Leiden with `objective = "CPM"` and `resolution =
+#' "auto"` (gamma = 5e-5 times the mean node strength; see `resolution`);
+#' any of the three given, the usual defaults apply to the others
+#' (`algorithm = "lp"` alone gives label propagation, as earlier versions
+#' did). Which method to choose for protein families, and the benchmark
+#' behind this default, is discussed in the vignette
+#' (`vignette("ExoLabel")`, section "How the methods work, and why").
 #'
 #' @section Label propagation:
 #' Every node starts in its own cluster and is active. Nodes are processed
@@ -419,7 +425,10 @@
 #' @param format `"edges"` (default): an edge list, columns 1, 2, 3. `"blast"`:
 #'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 11)`,
 #'   `weight_transform = "neglog10"`, `self_hits = "drop"`, `combine =
-#'   "max"`. See Search-tool output. Files and edge-list tables take it.
+#'   "max"`, and, when none of `algorithm`, `objective` and `resolution` is
+#'   given, clustered with `algorithm = "leiden", objective = "CPM",
+#'   resolution = "auto"` (give `algorithm = "lp"` for label propagation).
+#'   See Search-tool output. Files and edge-list tables take it.
 #'   When neither `format` nor `columns` nor `weight_transform` is given and
 #'   the input has 12 columns that look like search-tool output (numbers in
 #'   columns 3 to 12, an identity between 0 and 100 in column 3), a warning
@@ -437,7 +446,8 @@
 #' @param combine `NULL` (the format's), `"sum"` (every copy of an edge is
 #'   kept, weights add up) or `"max"` (one edge per pair, the largest
 #'   weight).
-#' @param algorithm `"lp"` (label propagation, default) or `"leiden"`, in
+#' @param algorithm `"lp"` (label propagation, default; `"leiden"` with
+#'   `format = "blast"`, see there) or `"leiden"`, in
 #'   any case (as the command-line tool takes them) and abbreviated; see
 #'   Leiden. With `"leiden"`, `add_self_loops` and `attenuation` are not
 #'   used, `refine` must be 0, and `iterations` counts rounds of Leiden.
@@ -452,14 +462,24 @@
 #'   strongly a label is held back once it holds a large share of the graph
 #'   (see Label propagation); `0` is plain label propagation. Leiden: the
 #'   objective's resolution; larger values give more, smaller clusters. A
-#'   vector runs one clustering per value.
+#'   vector runs one clustering per value. `"auto"` (with `algorithm =
+#'   "leiden", objective = "CPM"` only, an error otherwise; the default of
+#'   `format = "blast"`): CPM's gamma is 5e-5 times the mean node
+#'   strength, `2W / n` with `2W` the sum of the node strengths (each edge's
+#'   weight counted at both ends, after `combine`) and `n` the nodes of the
+#'   graph, singletons included; computed once in one pass over the graph,
+#'   the same for any `threads` and `memory_limit`, and reported in
+#'   `$parameters`. Reasons and figures: the vignette, "Which method for
+#'   protein families".
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
 #'   \item{parameters}{named numeric: `add_self_loops`, `attenuation`,
 #'     `iterations` (the cap actually used), `refine`, `resolution`; for
 #'     Leiden `resolution` and `quality` (the objective's value reached), with
-#'     attributes `algorithm` (`"leiden"`) and `objective`.}
+#'     attributes `algorithm` (`"leiden"`) and `objective`; with
+#'     `resolution = "auto"`, `resolution` is the gamma used and the
+#'     attributes `resolution` (`"auto"`) and `per_strength` (5e-5) say how.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs, as in SynExtend: two per undirected edge with positive weight,
 #'     one per directed edge or self-loop; edges dropped by `min_weight` or
@@ -562,6 +582,16 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
     refine <- check_refine(refine)
+    # format = "blast" with none of algorithm, objective, resolution given:
+    # Leiden CPM at a resolution relative to the mean node strength
+    blast_default <- FALSE
+    if (missing(algorithm) && missing(objective) && missing(resolution) &&
+        !identical(format, c("edges", "blast")) && check_format(format) == "blast") {
+        algorithm <- "leiden"
+        objective <- "CPM"
+        resolution <- "auto"
+        blast_default <- TRUE
+    }
     algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
     objective <- check_option(objective, "objective", c("modularity", "CPM"))
     if (objective == "CPM" && algorithm != "leiden")
@@ -569,8 +599,15 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
              "no CPM objective; its 'resolution' is the modularity's)", call. = FALSE)
     if (algorithm == "leiden" && any(refine > 0))
         stop("'refine' is for label propagation: Leiden refines its own partitions; ",
-             "leave 'refine' at 0 with algorithm = \"leiden\"", call. = FALSE)
-    resolution <- check_resolution(resolution)
+             "leave 'refine' at 0 with algorithm = \"leiden\"",
+             if (blast_default) " (format = \"blast\" runs Leiden unless told: give " else "",
+             if (blast_default) "algorithm = \"lp\" to refine label propagation)" else "",
+             call. = FALSE)
+    auto_resolution <- identical(resolution, "auto")
+    if (auto_resolution && !(algorithm == "leiden" && objective == "CPM"))
+        stop("resolution = \"auto\" (", AUTO_RESOLUTION, " x the mean node strength) is ",
+             "for algorithm = \"leiden\", objective = \"CPM\"", call. = FALSE)
+    resolution <- if (auto_resolution) AUTO_RESOLUTION else check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
@@ -640,7 +677,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                          refine, input[c("columns", "transform", "min_weight",
                                          "drop_self", "combine")],
                          rep_len(as.integer(algorithm == "leiden"), nrun),
-                         rep_len(as.integer(objective == "CPM"), nrun), resolution,
+                         rep_len(as.integer(objective == "CPM") * (1L + auto_resolution),
+                                 nrun), resolution,
                          tables)
 
     if (run$negative_edges > 0 && input$transform == 0L)
@@ -668,6 +706,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             c(add_self_loops = self_loops[i], attenuation = attenuation[i],
               iterations = run$iterations[i], refine = refine[i],
               resolution = resolution[i])
+        else if (auto_resolution)
+            structure(c(resolution = run$resolution[i], quality = run$quality[i]),
+                      algorithm = "leiden", objective = objective,
+                      resolution = "auto", per_strength = resolution[i])
         else structure(c(resolution = resolution[i], quality = run$quality[i]),
                        algorithm = "leiden", objective = objective)
         res <- new_result(parameters = params,
@@ -709,7 +751,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     varying <- varying[vapply(varying, function(v) length(unique(v)) > 1L, logical(1))]
     nm <- if (length(varying))
         do.call(paste, c(lapply(names(varying), function(n)
-            paste0(n, "=", vapply(varying[[n]], format, "", digits = 6))), sep = ", "))
+            paste0(n, "=", vapply(varying[[n]], base::format, "", digits = 6))), sep = ", "))
     else basename(outfile)
     names(out) <- make.unique(nm, sep = "#")
     class(out) <- "ExoLabelResults"

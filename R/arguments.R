@@ -85,9 +85,14 @@ check_iterations <- function(x) {
 
 # resolution: the gamma of the modularity, for label propagation's volume
 # penalty (0 = plain label propagation) and for Leiden; finite, >= 0.
+# resolution = "auto": CPM's resolution is this times the mean node strength
+# (2W / n of the graph built from the input; exo_leiden.h)
+AUTO_RESOLUTION <- 5e-5
+
 check_resolution <- function(x) {
     if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
-        stop("'resolution' must be a finite non-negative number (or a vector of them)",
+        stop("'resolution' must be a finite non-negative number (or a vector of them), ",
+             "or \"auto\"",
              call. = FALSE)
     as.numeric(x)
 }

@@ -126,8 +126,11 @@ print.summary.ExoLabelResult <- function(x, ...) {
     p <- x$parameters
     algo <- if (is.null(attr(p, "algorithm"))) ""
             else sprintf("%s (%s), ", attr(p, "algorithm"), attr(p, "objective"))
+    auto <- if (identical(attr(p, "resolution"), "auto"))
+        sprintf(" (resolution auto: %g x the mean node strength)", attr(p, "per_strength"))
+    else ""
     cat("  parameters: ", algo, paste(names(p), format_values(p), sep = " = ",
-                                      collapse = ", "), "\n", sep = "")
+                                      collapse = ", "), auto, "\n", sep = "")
     cat("  time:     ", sprintf("%.2f s", sum(x$seconds)), " (",
         paste(names(x$seconds), sprintf("%.2f", x$seconds), sep = " ", collapse = ", "),
         ")\n", sep = "")

@@ -65,8 +65,11 @@ static void usage(FILE *f) {
 "                          [objective]\n"
 "      --resolution G      >= 0 (default 1): label propagation's penalty on\n"
 "                          labels that hold a large share of the graph (0 =\n"
-"                          plain label propagation); leiden's resolution\n"
-"                          [resolution]\n"
+"                          plain label propagation); leiden's resolution;\n"
+"                          auto (cpm only): 5e-5 x the mean node strength\n"
+"                          (sum of the edge weights x 2 / nodes) [resolution]\n"
+"                          With --format blast and none of --algorithm,\n"
+"                          --objective, --resolution: leiden, cpm, auto\n"
 "      --sep C             one-byte field separator; \\t (default), tab,\n"
 "                          comma, space or the byte itself [sep]\n"
 "      --header N          lines to skip at the start of each file (default 0)\n"
@@ -409,6 +412,8 @@ int main(int argc, char **argv) {
   uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
   uint64_t memory = (uint64_t)256 << 20;
   int leiden = 0, cpm = 0;
+  int algorithm_given = 0, objective_given = 0, resolution_given = 0, resolution_auto = 0;
+  int blast_default = 0; /* --format blast chose leiden, cpm, auto */
   int input_chosen = 0; /* --format or --columns given */
   char sep = '\t';
   exo_opt_input input; /* --format and the options that refine it */
@@ -437,11 +442,13 @@ int main(int argc, char **argv) {
       if (refine > 100) die_usage("--refine must be a whole number of passes from 0 to 100");
       break;
     case OPT_ALGORITHM:
+      algorithm_given = 1;
       if (!strcasecmp(optarg, "leiden")) leiden = 1;
       else if (!strcasecmp(optarg, "lp")) leiden = 0;
       else die_usage("--algorithm must be 'lp' or 'leiden', not '%s'", optarg);
       break;
     case OPT_OBJECTIVE:
+      objective_given = 1;
       if (!strcasecmp(optarg, "cpm")) cpm = 1;
       else if (!strcasecmp(optarg, "modularity")) cpm = 0;
       else die_usage("--objective must be 'modularity' or 'cpm', not '%s'", optarg);
@@ -449,9 +456,15 @@ int main(int argc, char **argv) {
     case OPT_RESOLUTION: {
       char *end = NULL;
       errno = 0;
+      resolution_given = 1;
+      resolution_auto = !strcasecmp(optarg, "auto");
+      if (resolution_auto) {
+        resolution = EXO_LEIDEN_AUTO_RESOLUTION;
+        break;
+      }
       resolution = strtod(optarg, &end);
       if (!*optarg || *end || errno || !isfinite(resolution) || resolution < 0)
-        die_usage("--resolution must be a number >= 0, not '%s'", optarg);
+        die_usage("--resolution must be a number >= 0 or 'auto', not '%s'", optarg);
       break;
     }
     case OPT_SEP: sep = parse_sep(optarg); break;
@@ -483,11 +496,23 @@ int main(int argc, char **argv) {
     default: fprintf(stderr, "Try '%s --help'.\n", prog); return EXIT_USAGE;
     }
   }
+  /* --format blast with none of --algorithm, --objective, --resolution:
+   * Leiden CPM at a resolution relative to the mean node strength (as the
+   * R function) */
+  if (input.blast && !algorithm_given && !objective_given && !resolution_given) {
+    leiden = cpm = resolution_auto = blast_default = 1;
+    resolution = EXO_LEIDEN_AUTO_RESOLUTION;
+  }
+  if (resolution_auto && !(leiden && cpm))
+    die_usage("--resolution auto (%g x the mean node strength) is for --algorithm leiden "
+              "--objective cpm", EXO_LEIDEN_AUTO_RESOLUTION);
   if (cpm && !leiden)
     die_usage("--objective cpm needs --algorithm leiden (label propagation has no CPM "
               "objective; its --resolution is the modularity's)");
   if (refine && leiden)
-    die_usage("--refine is for label propagation: Leiden refines its own partitions");
+    die_usage("--refine is for label propagation: Leiden refines its own partitions%s",
+              blast_default ? " (--format blast runs Leiden unless told: give --algorithm lp "
+                              "to refine label propagation)" : "");
   /* the R function's adjustments, with the same warnings */
   if (self_loops < 0) {
     fprintf(stderr, "%s: warning: self loops weight supplied is negative, setting to zero.\n", prog);
@@ -666,6 +691,7 @@ int main(int argc, char **argv) {
     memset(&lp, 0, sizeof lp);
     lp.objective = cpm ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;
     lp.resolution = resolution;
+    lp.resolution_per_strength = resolution_auto;
     lp.seed = seed;
     lp.memory_limit = memory;
     lp.iterations = iterations ? (uint32_t)iterations : EXO_LEIDEN_DEFAULT_ITERATIONS;
@@ -693,8 +719,9 @@ int main(int argc, char **argv) {
             g->threads, g->seconds_parse, g->seconds_csr, res.seconds_cluster,
             res.seconds_output);
     if (leiden)
-      fprintf(stderr, "leiden_quality\t%.10g\nleiden_levels\t%u\nleiden_iterations\t%u\n",
-              res.quality, res.levels, res.iterations);
+      fprintf(stderr, "leiden_quality\t%.10g\nleiden_levels\t%u\nleiden_iterations\t%u\n"
+              "leiden_resolution\t%.10g\n",
+              res.quality, res.levels, res.iterations, res.resolution);
     else if (refine > 0)
       fprintf(stderr, "refine_passes\t%u\nrefine_merged\t%" PRIu64 "\nseconds_refine\t%.3f\n",
               res.refine_passes, res.refine_merged, res.seconds_refine);

@@ -550,6 +550,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     std::memset(&lp, 0, sizeof lp);
     lp.objective = cpm[i] ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;
     lp.resolution = resolution[i];
+    lp.resolution_per_strength = cpm[i] == 2; // resolution x the mean strength
     // iterations = 0 (the R default): igraph's default of 2 iterations
     lp.iterations = iterations[i] > 0 ? static_cast<uint32_t>(iterations[i])
                                       : EXO_LEIDEN_DEFAULT_ITERATIONS;
@@ -585,7 +586,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
       seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun),
-      quality(nrun), levels(nrun), seconds_table(nrun);
+      quality(nrun), levels(nrun), seconds_table(nrun), resolution_used(nrun);
   Rcpp::List size_bins(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
@@ -596,6 +597,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     refine_merged[i] = static_cast<double>(results[i].refine_merged);
     seconds_refine[i] = results[i].seconds_refine;
     quality[i] = leiden[i] ? results[i].quality : NA_REAL;
+    resolution_used[i] = leiden[i] ? results[i].resolution : resolution[i];
     levels[i] = results[i].levels;
     seconds_table[i] = results[i].seconds_table;
     int last = 0;
@@ -605,7 +607,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     for (int k = 0; k <= last; k++) bins[k] = static_cast<double>(results[i].size_bins[k]);
     size_bins[i] = bins;
   }
-  return Rcpp::List::create(
+  Rcpp::List out = Rcpp::List::create(
       Rcpp::Named("num_vertices") = num_vertices, Rcpp::Named("num_edges") = num_edges,
       Rcpp::Named("input_edges") = input_lines,
       Rcpp::Named("negative_edges") = num_negative, Rcpp::Named("self_arcs") = self_arcs,
@@ -622,6 +624,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("seconds_total") = exo_now_seconds() - t_start,
       Rcpp::Named("peak_rss") = peak_rss_bytes(),
       Rcpp::Named("sort") = sort_stats);
+  out["resolution"] = resolution_used; // List::create takes at most 20
+  return out;
 }
 
 // Free bytes for an unprivileged user in the file system holding `path`

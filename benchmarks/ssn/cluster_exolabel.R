@@ -5,6 +5,8 @@
 # the ExoLabel() call itself (without R's start-up) on stdout.
 # Every run uses seed 1 (SEED in the environment), memory_limit "256MB" (the default, unless the
 # setting says otherwise) and the given threads; SETTINGS below are the settings compared in benchmarks/SSN.md.
+# A setting without `algorithm` is label propagation (format = "blast" alone
+# now runs Leiden CPM at resolution "auto": the setting `auto`).
 suppressPackageStartupMessages(library(ExoLabel))
 args <- commandArgs(trailingOnly = TRUE)
 stopifnot(length(args) == 4L)
@@ -28,6 +30,7 @@ SETTINGS <- list(
     bitscore_refine_32MB = list(columns = c(1, 2, 12), weight_transform = "none", refine = TRUE,
                                 memory_limit = "32MB"),
     cpm         = list(algorithm = "leiden", objective = "CPM", resolution = 1),
+    auto        = list(algorithm = "leiden", objective = "CPM", resolution = "auto"),
     cpm_32MB    = list(algorithm = "leiden", objective = "CPM", resolution = 1,
                        memory_limit = "32MB"),
     leiden      = list(algorithm = "leiden"),
@@ -53,6 +56,8 @@ if (setting == "cpm_strength") {
 if (!setting %in% names(SETTINGS)) stop("unknown setting ", setting)
 set.seed(as.integer(Sys.getenv("SEED", "1")))
 t0 <- proc.time()[["elapsed"]]
+opts <- SETTINGS[[setting]]
+if (is.null(opts$algorithm)) opts$algorithm <- "lp"
 res <- do.call(ExoLabel, c(list(input, outfile = out, format = "blast",
-                                threads = threads), SETTINGS[[setting]]))
+                                threads = threads), opts))
 cat(sprintf("%.3f\n", proc.time()[["elapsed"]] - t0))

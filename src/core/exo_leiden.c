@@ -1572,6 +1572,33 @@ static exo_status write_ids(const char *path, const uint64_t *ids, uint64_t n, e
 
 enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
 
+/* 2W, the sum of the input graph's degrees (as write_degrees counts them:
+ * |w| per arc, input self-loops twice), in one sequential pass: node by
+ * node in id order, each node's arcs in CSR order, so the same double for
+ * any threads and memory_limit. */
+static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_params *p,
+                                 exo_ctx *ctx, double *two_w) {
+  exo_leiden_params q = *p;
+  q.objective = EXO_LEIDEN_CPM; /* no degree file */
+  q.resolution_per_strength = 0;
+  exo_leiden_level *lv = NULL;
+  exo_status s = level_open(csr, &q, NULL, NULL, 1, NULL, ctx, &lv);
+  if (s) return s;
+  double total = 0.0;
+  for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
+    if ((s = load_block(lv, first)) != EXO_OK) break;
+    for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
+      double k = 0.0;
+      FOR_ARCS(lv, v, u, w, s, { k += w; });
+      total += k;
+    }
+  }
+  exo_leiden_level_free(lv);
+  if (s) return ctx->err.code ? ctx->err.code : s;
+  *two_w = total;
+  return EXO_OK;
+}
+
 /* One iteration from level 0 (start_path: its initial communities, or
  * NULL). degrees: the input graph's node weights file, written by the first
  * iteration (modularity; *have_degrees then set) and read by the others. */
@@ -1653,8 +1680,12 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     return EXO_FAIL(ctx, EXO_EARG, "leiden: unknown objective %d", (int)params->objective);
   if (!isfinite(params->resolution) || params->resolution < 0.0)
     return EXO_FAIL(ctx, EXO_EARG, "leiden: the resolution must be a finite number >= 0");
+  if (params->resolution_per_strength && params->objective != EXO_LEIDEN_CPM)
+    return EXO_FAIL(ctx, EXO_EARG,
+                    "leiden: a resolution relative to the mean strength needs objective CPM");
   const uint64_t n = csr->n;
   if (n == 0) {
+    result->resolution = params->resolution_per_strength ? 0.0 : params->resolution;
     result->labels = malloc(8);
     return result->labels ? EXO_OK : oom(ctx, "the labels");
   }
@@ -1663,6 +1694,24 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   if (s) return s;
   exo_leiden_params p = *params;
   p.tmpdir = dir;
+  result->resolution = params->resolution;
+  if (params->resolution_per_strength && params->objective == EXO_LEIDEN_CPM) {
+    /* CPM's g = resolution * 2W / n, fixed here for every level and
+     * iteration (coarse node weights are member counts: the scale of g
+     * must not change between levels) */
+    double two_w = 0.0;
+    if ((s = total_strength(csr, &p, ctx, &two_w)) != EXO_OK) {
+      exo_tempdir_remove(dir);
+      free(dir);
+      memset(result, 0, sizeof *result);
+      return ctx->err.code ? ctx->err.code : s;
+    }
+    p.resolution = params->resolution * (two_w / (double)n);
+    p.resolution_per_strength = 0;
+    result->resolution = p.resolution;
+    exo_message(ctx, "leiden: CPM resolution %.10g = %.10g x mean strength %.10g", p.resolution,
+                params->resolution, two_w / (double)n);
+  }
   static const char *const names[F_COUNT] = {"offsets", "adjacency", "weights", "init", "top"};
   char *files[2][F_COUNT];
   memset(files, 0, sizeof files);

@@ -162,6 +162,9 @@
 #define EXO_LEIDEN_EPOCH_BLOCKS 2u     /* blocks of each lane per epoch */
 #define EXO_LEIDEN_LANE_SWEEPS 8u      /* sweeps of a level run in lanes; then one lane */
 #define EXO_LEIDEN_LANE_POOL 64u       /* empty community ids a lane may take per epoch */
+#define EXO_LEIDEN_AUTO_RESOLUTION 5e-5 /* the drivers' resolution "auto": CPM
+                                           with resolution_per_strength at this
+                                           (benchmarks/ssn on the ssn branch) */
 #define EXO_LEIDEN_DEFAULT_ITERATIONS 2u /* what the R function and the CLI run
                                             unless told (igraph's default) */
 
@@ -173,6 +176,21 @@ typedef enum exo_leiden_objective {
 typedef struct exo_leiden_params {
   exo_leiden_objective objective;
   double resolution;     /* g, finite and >= 0 */
+  int resolution_per_strength; /* CPM only (EXO_EARG otherwise): 1 = g is
+                            resolution * 2W / n, 2W the sum of the input
+                            graph's degrees k_v (as above: |w| per arc,
+                            input self-loops twice) and n its node count,
+                            i.e. resolution x the mean node strength.
+                            Computed once, in one sequential pass over the
+                            input CSR before level 0 (node by node in id
+                            order, each node's arcs in CSR order: the same
+                            double for any threads and memory_limit), and
+                            kept for every level and iteration (coarse
+                            node weights are member counts, so the scale
+                            of g must not change). Memory: one double
+                            (the pass opens the input level as level 0
+                            does, and frees it before). Reported in
+                            result->resolution. */
   uint32_t iterations;   /* at most this many runs of the whole algorithm
                             (fewer when one moves nothing); 0 = until stable */
   uint64_t seed;
@@ -190,6 +208,9 @@ typedef struct exo_leiden_params {
 typedef struct exo_leiden_result {
   uint64_t *labels;      /* n community ids (0-based, < n); free() */
   double quality;        /* of the result, as defined above */
+  double resolution;     /* the g used: params->resolution, or with
+                            resolution_per_strength resolution * 2W / n
+                            (0 for an empty graph) */
   uint32_t iterations;   /* iterations run */
   uint32_t levels;       /* levels run, over all iterations */
   uint64_t moves;        /* local moves, over all levels */

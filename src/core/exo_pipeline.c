@@ -400,6 +400,7 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   res->rounds = lr.sweeps;
   res->changes = lr.merges;
   res->quality = lr.quality;
+  res->resolution = lr.resolution;
   res->levels = lr.levels;
   res->iterations = lr.iterations;
   res->seconds_cluster = exo_now_seconds() - t0;

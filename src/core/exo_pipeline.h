@@ -122,6 +122,7 @@ typedef struct exo_cluster_result {
   uint32_t refine_passes;  /* refine passes run */
   double seconds_refine;
   double quality;          /* Leiden: the objective's value (exo_leiden.h) */
+  double resolution;       /* Leiden: the resolution g used (exo_leiden_result) */
   uint32_t levels;         /* Leiden: levels run over all iterations */
   uint32_t iterations;     /* Leiden: iterations run */
   double seconds_table;    /* the cluster table (g->cluster_table), if asked */

@@ -614,6 +614,94 @@ START_TEST(test_lanes_same_result_any_threads) {
 }
 END_TEST
 
+/* resolution_per_strength: the g reported is resolution * 2W / n with 2W
+ * summed here from the CSR files (|w| per arc, a self-loop twice), the
+ * same double for 1..3 threads, small memory limits and u64 ids; the labels
+ * and quality equal those of absolute CPM at that g; a non-CPM objective
+ * is refused. The graph is large enough for lanes (and has an isolated
+ * node and a self-loop, which count in n and 2W). */
+START_TEST(test_resolution_per_strength) {
+  const uint64_t n = 40 * EXO_LEIDEN_BLOCK + 1; /* node n - 1 isolated */
+  tu_edge *e = malloc((n * 5 + 1) * sizeof *e);
+  size_t ne = planted(e, n - 1, 60, 5, 6, 1, 33);
+  e[ne++] = (tu_edge){7, 7, 2.5f};
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  uint64_t *off = read_all(g.csr.offsets_path, 8, n + 1);
+  uint8_t *adj = read_all(g.csr.adj_path, exo_adj_size(g.csr.wide), g.csr.m);
+  double two_w = 0.0;
+  int loops = 0;
+  for (uint64_t v = 0; v < n; v++)
+    for (uint64_t i = off[v]; i < off[v + 1]; i++) {
+      uint64_t u;
+      float w;
+      exo_adj_decode(adj + i * exo_adj_size(g.csr.wide), g.csr.wide, &u, &w);
+      two_w += u == v ? 2.0 * fabs((double)w) : fabs((double)w);
+      loops += u == v;
+    }
+  ck_assert_int_gt(loops, 0);
+  free(off);
+  free(adj);
+  const double c = 0.05, want = c * two_w / (double)n;
+  ck_assert(want > 0.0);
+  exo_leiden_result first = {0};
+  const int threads[5] = {1, 2, 3, 1, 2};
+  const uint64_t mems[5] = {(uint64_t)1 << 30, 1 << 17, 1 << 18, 1 << 17, (uint64_t)1 << 30};
+  for (int i = 0; i < 5; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_CPM, c, mems[i]);
+    p.resolution_per_strength = 1;
+    p.threads = threads[i];
+    p.force_wide_ids = i == 3;
+    p.iterations = 2;
+    int before = tu_count_entries(g.dir);
+    exo_leiden_result r;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+    ck_assert_int_eq(tu_count_entries(g.dir), before);
+    ck_assert_double_eq_tol(r.resolution, want, 1e-12 * want);
+    if (i == 0) {
+      first = r;
+      continue;
+    }
+    ck_assert(r.resolution == first.resolution); /* bit for bit */
+    ck_assert_mem_eq(r.labels, first.labels, n * 8);
+    ck_assert(r.quality == first.quality);
+    free(r.labels);
+  }
+  /* absolute CPM at the reported g: the same run */
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_CPM, first.resolution, 1 << 20);
+  p.iterations = 2;
+  p.threads = 2;
+  exo_leiden_result r;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+  ck_assert(r.resolution == first.resolution);
+  ck_assert_mem_eq(r.labels, first.labels, n * 8);
+  ck_assert(r.quality == first.quality);
+  ck_assert_uint_eq(r.moves, first.moves);
+  /* and not the run at g = c: the option changes something */
+  exo_leiden_result r0;
+  p.resolution = c;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r0), EXO_OK);
+  ck_assert(memcmp(r0.labels, first.labels, n * 8) != 0);
+  free(r0.labels);
+  free(r.labels);
+  free(first.labels);
+  /* modularity with it: refused, nothing left behind */
+  exo_ctx_init(&ctx);
+  p = lparams(g.dir, EXO_LEIDEN_MODULARITY, c, 1 << 20);
+  p.resolution_per_strength = 1;
+  int before = tu_count_entries(g.dir);
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EARG);
+  ck_assert_ptr_null(r.labels);
+  ck_assert_int_eq(tu_count_entries(g.dir), before);
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
 /* A level in lanes interrupted at its k-th poll: EXO_EINTR, no file left,
  * and the level's partition as before the interrupted sweep's syncs left it
  * (the published copy gone: `refined` is the identity again). */
@@ -663,6 +751,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_interrupt_cleans_up);
   tcase_add_test(tc, test_lanes_same_result_any_threads);
   tcase_add_test(tc, test_lanes_interrupt);
+  tcase_add_test(tc, test_resolution_per_strength);
   suite_add_tcase(s, tc);
   return s;
 }

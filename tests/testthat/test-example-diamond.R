@@ -38,3 +38,54 @@ test_that("format = 'blast' on the example gives the families back", {
     expect_gt(nmi, 0.85)
     expect_gt(ClusterARI(truth$family, found), 0.6)
 })
+
+test_that("format = 'blast' alone runs Leiden CPM at 5e-5 x the mean node strength", {
+    res <- ExoLabel(hits_file, format = "blast", return_table = TRUE)
+    p <- res$parameters
+    expect_identical(attr(p, "algorithm"), "leiden")
+    expect_identical(attr(p, "objective"), "CPM")
+    expect_identical(attr(p, "resolution"), "auto")
+    expect_identical(attr(p, "per_strength"), 5e-5)
+    # 2W / n computed here: weight -log10(evalue) capped at 200, self hits
+    # dropped (their nodes kept), the two directions combined by max
+    hits <- utils::read.delim(hits_file, header = FALSE)
+    n <- length(unique(c(hits$V1, hits$V2)))
+    hits <- data.table::data.table(a = pmin(hits$V1, hits$V2), b = pmax(hits$V1, hits$V2),
+                                   w = pmin(-log10(hits$V11), 200))[a != b]
+    edges <- hits[, list(w = max(w)), by = c("a", "b")]
+    g <- igraph::graph_from_data_frame(edges, directed = FALSE,
+                                       vertices = unique(c(utils::read.delim(
+                                           hits_file, header = FALSE)$V1)))
+    expect_identical(igraph::vcount(g), n)
+    mean_strength <- sum(igraph::strength(g, weights = igraph::E(g)$w)) / n
+    expect_equal(mean_strength, 2 * sum(edges$w) / n)
+    gamma <- unname(p[["resolution"]])
+    # weights are stored as floats: agreement to float precision
+    expect_equal(gamma, 5e-5 * mean_strength, tolerance = 1e-6)
+    # the same partition as absolute CPM at that gamma (same seed)
+    set.seed(3)
+    auto <- ExoLabel(hits_file, format = "blast", return_table = TRUE)
+    set.seed(3)
+    abs <- ExoLabel(hits_file, format = "blast", algorithm = "leiden", objective = "CPM",
+                    resolution = gamma, return_table = TRUE)
+    expect_identical(unname(abs$parameters[["resolution"]]), gamma)
+    expect_identical(auto$results, abs$results)
+    expect_identical(auto$stats$quality, abs$stats$quality)
+    # explicit arguments win; "auto" is for CPM only
+    lp <- ExoLabel(hits_file, format = "blast", algorithm = "lp", return_table = TRUE)
+    expect_null(attr(lp$parameters, "algorithm"))
+    expect_true("attenuation" %in% names(lp$parameters))
+    expect_error(ExoLabel(hits_file, format = "blast", algorithm = "leiden",
+                          resolution = "auto"), "is for algorithm = \"leiden\", objective")
+    expect_error(ExoLabel(hits_file, format = "blast", refine = TRUE),
+                 "give algorithm = \"lp\"")
+    expect_output(print(auto), "resolution auto: 5e-05 x the mean node strength")
+    # several resolutions with format = "blast" (the names once failed:
+    # the argument 'format' hid base::format)
+    several <- ExoLabel(hits_file, format = "blast", algorithm = "leiden", objective = "CPM",
+                        resolution = c(0.01, 0.1))
+    expect_identical(names(several), c("resolution=0.01", "resolution=0.1"))
+    # plain edge lists keep label propagation
+    e <- ExoLabel(data.frame(a = c("x", "y"), b = c("y", "z"), w = 1), return_table = TRUE)
+    expect_true("attenuation" %in% names(e$parameters))
+})

@@ -69,10 +69,26 @@ test_that("a 12-column search output clusters into its families, same bytes from
     expect_equal(cl$status, 0)
     expect_identical(cl$out, readBin(out, "raw", file.size(out)))
     # explicit options equal to the format's defaults give the same bytes too
+    # (the clustering included: Leiden CPM at resolution auto)
     cl <- run_cli(c("--seed", seed, "--columns", "1,2,11", "--weight-transform", "neglog10",
                     "--self-hits", "drop", "--combine", "max", "--min-weight", "3",
+                    "--algorithm", "leiden", "--objective", "cpm", "--resolution", "auto",
                     shQuote(f)))
     expect_identical(cl$out, readBin(out, "raw", file.size(out)))
+    # --stats reports the resolution used, R's gamma to 10 digits
+    cl <- run_cli(c("--seed", seed, "--format", "blast", "--min-weight", "3", "--stats",
+                    "-o", shQuote(tempfile()), shQuote(f)))
+    gam <- as.numeric(sub("^leiden_resolution\t", "",
+                          grep("^leiden_resolution\t", cl$err, value = TRUE)))
+    expect_equal(gam, unname(r$parameters[["resolution"]]), tolerance = 1e-9)
+    # auto is CPM's; --format blast with --refine needs --algorithm lp
+    cl <- run_cli(c("--format", "blast", "--algorithm", "lp", "--resolution", "auto",
+                    shQuote(f)))
+    expect_equal(cl$status, 2)
+    expect_match(paste(cl$err, collapse = " "), "--resolution auto .* is for --algorithm leiden")
+    cl <- run_cli(c("--format", "blast", "--refine", "2", shQuote(f)))
+    expect_equal(cl$status, 2)
+    expect_match(paste(cl$err, collapse = " "), "give --algorithm lp")
 })
 
 test_that("format = 'blast' equals the pairs combined by max in R, byte for byte", {
@@ -95,12 +111,23 @@ test_that("format = 'blast' equals the pairs combined by max in R, byte for byte
     for (seed in 1:3) {
         o1 <- tempfile()
         o2 <- tempfile()
+        # label propagation (algorithm = "lp": format = "blast" alone runs
+        # Leiden) and the format's default, Leiden CPM at 5e-5 x the mean
+        # strength, against absolute CPM at the gamma it reports
         set.seed(seed)
-        r1 <- ExoLabel(f, format = "blast", outfile = o1)
+        r1 <- ExoLabel(f, format = "blast", algorithm = "lp", outfile = o1)
         set.seed(seed)
         r2 <- ExoLabel(plain, outfile = o2)
         expect_identical(readBin(o1, "raw", file.size(o1)), readBin(o2, "raw", file.size(o2)))
         expect_equal(r1$graph_stats, r2$graph_stats)
+        set.seed(seed)
+        r1 <- ExoLabel(f, format = "blast", outfile = o1)
+        gamma <- unname(r1$parameters[["resolution"]])
+        expect_equal(gamma, 5e-5 * 2 * sum(comb$w) / length(order_nodes), tolerance = 1e-6)
+        set.seed(seed)
+        r2 <- ExoLabel(plain, algorithm = "leiden", objective = "CPM", resolution = gamma,
+                       outfile = o2)
+        expect_identical(readBin(o1, "raw", file.size(o1)), readBin(o2, "raw", file.size(o2)))
     }
     expect_equal(r1$graph_stats[["num_edges"]], 2 * nrow(comb))
 })
