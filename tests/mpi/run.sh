@@ -232,7 +232,10 @@ input_case() { # name P... -- options...
       awk -v a="$nmi" -v b="$c_nmi" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01) }'
   done
 }
-input_case blast 1 2 4 -- --format blast
+# exolabel-mpi's --format blast is label propagation: the CLI's run with
+# --algorithm lp is its single-machine twin (exolabel's own --format blast
+# default is Leiden CPM, which does not run over ranks)
+input_case blast 1 2 4 -- --format blast --algorithm lp
 input_case blast-minw 2 -- --format blast --min-weight 10 --attenuation 0 --refine 0 --algorithm lp
 input_case columns 2 -- --columns 2,1,12 --self-hits keep --combine sum --threads 2
 # the options change the graph: the arc counts differ between the cases
