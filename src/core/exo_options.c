@@ -636,9 +636,8 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
           "build.min_weight=%.9g\nbuild.threads=%d\n", (int)b.parse.transform,
       b.drop_self_loops, (int)b.combine, (double)b.min_weight, b.parse.threads);
   put(&s, "lp.max_visits=%u\nrefine.passes=%u\nleiden.objective=%d\n"
-          "leiden.per_strength=%d\nleiden.iterations=%u\nblast_default=%d\n",
-      p.max_visits, r.passes, (int)l.objective, l.resolution_per_strength, l.iterations,
-      o->blast_default);
+          "leiden.per_strength=%d\nleiden.iterations=%u\n",
+      p.max_visits, r.passes, (int)l.objective, l.resolution_per_strength, l.iterations);
   return s.at;
 }
 
@@ -670,8 +669,10 @@ size_t exo_options_help(const exo_opt_def *d, char *buf, size_t len) {
   exo_options_display(d, EXO_OPT_STYLE_CLI, name, sizeof name);
   if (d->metavar) snprintf(head, sizeof head, "      %s %s", name, d->metavar);
   else snprintf(head, sizeof head, "      %s", name);
-  if (d->def[0]) snprintf(text, sizeof text, "%s (default %s) [%s]", d->help, d->def, d->name);
-  else snprintf(text, sizeof text, "%s [%s]", d->help, d->name);
+  /* in brackets: the R function's argument (tempdir is its tempfiledir) */
+  const char *rarg = d->id == EXO_OPT_TEMPDIR ? "tempfiledir" : d->name;
+  if (d->def[0]) snprintf(text, sizeof text, "%s (default %s) [%s]", d->help, d->def, rarg);
+  else snprintf(text, sizeof text, "%s [%s]", d->help, rarg);
   /* wrap text at 79 columns from column 26 */
   size_t col;
   put(&s, "%s", head);
