@@ -606,9 +606,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
              call. = FALSE)
     auto_resolution <- identical(resolution, "auto")
     if (auto_resolution && !(algorithm == "leiden" && objective == "CPM"))
-        stop("resolution = \"auto\" (", AUTO_RESOLUTION, " x the mean node strength) is ",
+        stop("resolution = \"auto\" (", auto_resolution_factor(), " x the mean node strength) is ",
              "for algorithm = \"leiden\", objective = \"CPM\"", call. = FALSE)
-    resolution <- if (auto_resolution) AUTO_RESOLUTION else check_resolution(resolution)
+    resolution <- if (auto_resolution) auto_resolution_factor() else check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,

@@ -71,7 +71,8 @@ check_iterations <- function(x) {
 # penalty (0 = plain label propagation) and for Leiden; finite, >= 0.
 # resolution = "auto": CPM's resolution is this times the mean node strength
 # (2W / n of the graph built from the input; exo_leiden.h)
-AUTO_RESOLUTION <- 5e-5
+# (EXO_LEIDEN_AUTO_RESOLUTION, read from the core's option table)
+auto_resolution_factor <- function() .exolabel_option("resolution", "auto")
 
 check_resolution <- function(x) {
     if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
