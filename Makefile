@@ -159,7 +159,8 @@ fuzz-replay: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZERS))
 
 # ---- command-line tool -----------------------------------------------------
 # `make cli`: $(BUILD)/exolabel from cli/exolabel.c and the same core library.
-# cli/exo_opts.c holds the option values the CLI and the MPI driver share.
+# cli/exo_opts.c holds the exit codes the CLI and the MPI driver share; their
+# options come from the core's table (src/core/exo_options.h).
 CLI_SRC := cli/exolabel.c cli/exo_opts.c cli/exo_opts.h
 $(BUILD)/exolabel: $(CLI_SRC) $(BUILD)/libexocore.a $(CORE_HDR)
 	$(CC) $(CFLAGS_CORE) -Isrc/core cli/exolabel.c cli/exo_opts.c $(BUILD)/libexocore.a $(LDLIBS_CORE) -o $@
