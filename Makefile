@@ -5,6 +5,7 @@
 #   make cli       the standalone command-line tool $(BUILD)/exolabel
 #   make mpi       the MPI program $(BUILD)/exolabel-mpi; make mpi-test its tests
 #   make ref-test  every stage's output byte for byte against tests/ref/expected.md5
+#   make options-test  the R function, the CLI and exolabel-mpi resolve the same options alike
 #   make check     R CMD build + R CMD check --as-cran + BiocCheck
 #   make sanitize  C unit tests under AddressSanitizer + UBSan
 #   make micro     I/O micro-benchmarks and the parse benchmark (benchmarks/micro/README.md)
@@ -31,6 +32,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 
 .PHONY: check
+.PHONY: options-test
 .PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean ref-test quality bench leiden-bench profile ssn-bench win-test portable-test
 
 all: ctest
@@ -157,7 +159,8 @@ fuzz-replay: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZERS))
 
 # ---- command-line tool -----------------------------------------------------
 # `make cli`: $(BUILD)/exolabel from cli/exolabel.c and the same core library.
-# cli/exo_opts.c holds the option values the CLI and the MPI driver share.
+# cli/exo_opts.c holds the exit codes the CLI and the MPI driver share; their
+# options come from the core's table (src/core/exo_options.h).
 CLI_SRC := cli/exolabel.c cli/exo_opts.c cli/exo_opts.h
 $(BUILD)/exolabel: $(CLI_SRC) $(BUILD)/libexocore.a $(CORE_HDR)
 	$(CC) $(CFLAGS_CORE) -Isrc/core cli/exolabel.c cli/exo_opts.c $(BUILD)/libexocore.a $(LDLIBS_CORE) -o $@
@@ -276,7 +279,16 @@ demo: install
 
 # The R tests also check the command-line tool against the R function.
 rtest: install cli
-	$(R_LIBS_ENV) EXOLABEL_CLI=$(abspath $(BUILD))/exolabel $(RSCRIPT) tools/run-r-tests.R
+	$(R_LIBS_ENV) EXOLABEL_CLI=$(abspath $(BUILD))/exolabel \
+	  $(if $(wildcard $(BUILD)/exolabel-mpi),EXOLABEL_MPI=$(abspath $(BUILD))/exolabel-mpi,) \
+	  $(RSCRIPT) tools/run-r-tests.R
+
+# `make options-test`: the R function, exolabel and exolabel-mpi (mpirun -n 1)
+# given the same options give the core the same (EXOLABEL_DUMP_OPTIONS) and the
+# same error messages (tests/testthat/test-options-parity.R).
+options-test: install cli mpi
+	$(R_LIBS_ENV) EXOLABEL_CLI=$(abspath $(BUILD))/exolabel EXOLABEL_MPI=$(abspath $(BUILD))/exolabel-mpi \
+	  $(RSCRIPT) -e 'library(testthat); library(ExoLabel); r <- as.data.frame(test_file("tests/testthat/test-options-parity.R")); if (any(r$$failed > 0 | r$$error)) quit(status = 1)'
 
 # Everything CI runs: C unit tests (Check) then the R tests (testthat).
 test: deps

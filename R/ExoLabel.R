@@ -445,7 +445,8 @@
 #'   a node to itself.
 #' @param combine `NULL` (the format's), `"sum"` (every copy of an edge is
 #'   kept, weights add up) or `"max"` (one edge per pair, the largest
-#'   weight).
+#'   weight). `format`, `weight_transform`, `self_hits` and `combine` take
+#'   any case and unique abbreviations, as the command-line tools do.
 #' @param algorithm `"lp"` (label propagation, default; `"leiden"` with
 #'   `format = "blast"`, see there) or `"leiden"`, in
 #'   any case (as the command-line tool takes them) and abbreviated; see
@@ -605,9 +606,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
              call. = FALSE)
     auto_resolution <- identical(resolution, "auto")
     if (auto_resolution && !(algorithm == "leiden" && objective == "CPM"))
-        stop("resolution = \"auto\" (", AUTO_RESOLUTION, " x the mean node strength) is ",
+        stop("resolution = \"auto\" (", auto_resolution_factor(), " x the mean node strength) is ",
              "for algorithm = \"leiden\", objective = \"CPM\"", call. = FALSE)
-    resolution <- if (auto_resolution) AUTO_RESOLUTION else check_resolution(resolution)
+    resolution <- if (auto_resolution) auto_resolution_factor() else check_resolution(resolution)
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
@@ -671,15 +672,24 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
 
     progress <- if (!verbose) 0L
                 else getOption("ExoLabel.progress_bars", interactive()) + 1L
-    run <- .exolabel_run(files, source, outfile, mode == "directed", self_loops,
-                         attenuation, iterations, seeds, ignore_weights, sep,
-                         header, tempfiledir, memory, threads, progress, input_bytes,
-                         refine, input[c("columns", "transform", "min_weight",
-                                         "drop_self", "combine")],
-                         rep_len(as.integer(algorithm == "leiden"), nrun),
-                         rep_len(as.integer(objective == "CPM") * (1L + auto_resolution),
-                                 nrun), resolution,
-                         tables)
+    # every option that reaches the core, by name (src/core/exo_options.h
+    # checks, resolves and fills the core's structs, as for the command-line
+    # tools): `options` the same for every clustering, `runs` one entry each
+    options <- list(mode = mode, ignore_weights = ignore_weights, sep = sep,
+                    header = header, tempdir = tempfiledir, memory_limit = memory,
+                    threads = threads, format = input$format,
+                    columns = input$resolved$columns,
+                    weight_transform = input$resolved$weight_transform,
+                    min_weight = input$min_weight,
+                    self_hits = input$resolved$self_hits,
+                    combine = input$resolved$combine)
+    runs <- list(add_self_loops = self_loops, attenuation = attenuation,
+                 iterations = iterations, refine = refine,
+                 resolution = if (auto_resolution) rep("auto", nrun) else resolution,
+                 algorithm = rep(algorithm, nrun), objective = rep(objective, nrun),
+                 seed = seeds)
+    run <- .exolabel_run(files, source, outfile, tables, options, runs, progress,
+                         input_bytes)
 
     if (run$negative_edges > 0 && input$transform == 0L)
         warning(sprintf(paste0("%s edge(s) with a negative weight were dropped (their ",

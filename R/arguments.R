@@ -2,31 +2,15 @@
 # message that names the argument and says what is wrong.
 
 # Parse a memory size: a number of bytes, or a string such as "512MB",
-# "2GB", "64MiB" or "1.5G". K, M, G and T (with or without B, or as KiB,
-# MiB, GiB, TiB) are powers of 1024.
+# "2GB", "64MiB" or "1.5G" (K, M, G and T, with or without B, or as KiB,
+# MiB, GiB, TiB, are powers of 1024). The core's option table parses it
+# (src/core/exo_options.h), as it does the command-line tools' --memory-limit,
+# and words the error.
 parse_memory_limit <- function(x) {
-    what <- "'memory_limit'"
-    if (length(x) != 1L || is.na(x))
-        stop(what, " must be a single number of bytes or a string like \"512MB\"",
+    if (length(x) != 1L || is.na(x) || !(is.numeric(x) || is.character(x)))
+        stop("'memory_limit' must be a single number of bytes or a string like \"512MB\"",
              call. = FALSE)
-    if (is.numeric(x)) {
-        bytes <- as.numeric(x)
-    } else if (is.character(x)) {
-        m <- regmatches(x, regexec(
-            "^\\s*([0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\\s*([KkMmGgTt]?)(i?[Bb])?\\s*$",
-            x, perl = TRUE))[[1L]]
-        if (length(m) == 0L)
-            stop(what, " must be a number of bytes or a string like \"512MB\" or \"2GB\", not \"",
-                 x, "\"", call. = FALSE)
-        power <- match(toupper(m[3L]), c("", "K", "M", "G", "T")) - 1L
-        bytes <- as.numeric(m[2L]) * 1024^power
-    } else {
-        stop(what, " must be a number of bytes or a string like \"512MB\"",
-             call. = FALSE)
-    }
-    if (!is.finite(bytes) || bytes < 2^20)
-        stop(what, " must be at least 1MB", call. = FALSE)
-    floor(bytes)
+    .exolabel_option("memory_limit", x)
 }
 
 check_flag <- function(x, name) {
@@ -87,7 +71,8 @@ check_iterations <- function(x) {
 # penalty (0 = plain label propagation) and for Leiden; finite, >= 0.
 # resolution = "auto": CPM's resolution is this times the mean node strength
 # (2W / n of the graph built from the input; exo_leiden.h)
-AUTO_RESOLUTION <- 5e-5
+# (EXO_LEIDEN_AUTO_RESOLUTION, read from the core's option table)
+auto_resolution_factor <- function() .exolabel_option("resolution", "auto")
 
 check_resolution <- function(x) {
     if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
@@ -129,18 +114,18 @@ check_sep <- function(sep) {
     sep
 }
 
-# threads: NULL = every core; more than the machine's cores is capped at
-# them with a warning (more threads than cores only add buffers: 6 MiB each
+# threads: NULL = every core (the core's count, exo_cpu_count(), as the
+# command-line tool's "auto"); more than the machine's cores is capped at them
+# with a warning (more threads than cores only add buffers: 6 MiB each
 # taken off memory_limit while reading). The internal test option
 # ExoLabel.oversubscribe = TRUE lets tests run several threads on small
 # machines (the results are the same for any threads).
 check_threads <- function(threads) {
-    cores <- parallel::detectCores(logical = TRUE)
-    if (is.na(cores)) cores <- 1L
-    if (is.null(threads)) threads <- cores
-    if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) ||
-        threads < 1 || threads != floor(threads))
+    cores <- .exolabel_cores()
+    if (is.null(threads)) return(as.integer(min(cores, 256L)))
+    if (!is.numeric(threads) || length(threads) != 1L || is.na(threads))
         stop("'threads' must be NULL or a positive whole number", call. = FALSE)
+    threads <- .exolabel_option("threads", threads) # the core's range check and message
     if (threads > cores && !isTRUE(getOption("ExoLabel.oversubscribe"))) {
         warning(sprintf("'threads' = %s is more than the %d cores of this machine: using %d",
                         format(threads, scientific = FALSE), cores, cores), call. = FALSE)
@@ -196,23 +181,21 @@ check_mode <- function(mode) {
 # ---- search-tool output (format, columns, weight_transform, min_weight,
 # self_hits, combine) ----------------------------------------------------
 
-# One of `choices` or NULL (the format's default).
+# One of `choices` or NULL (the format's default); any case, a unique
+# prefix allowed, matched by the core's option table (as the CLI's).
 check_choice <- function(x, name, choices) {
     if (is.null(x)) return(NULL)
-    if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices))
+    if (!is.character(x) || length(x) != 1L || is.na(x))
         stop("'", name, "' must be ", paste0("\"", choices, "\"", collapse = " or "),
              " (or NULL for the format's default)", call. = FALSE)
-    x
+    .exolabel_option(name, x)
 }
 
 check_format <- function(format) {
     if (identical(format, c("edges", "blast"))) return("edges")
     if (!is.character(format) || length(format) != 1L || is.na(format) || !nzchar(format))
         stop("'format' must be \"edges\" or \"blast\"", call. = FALSE)
-    i <- pmatch(format, c("edges", "blast"))
-    if (is.na(i)) stop("'format' must be \"edges\" or \"blast\", not \"", format, "\"",
-                       call. = FALSE)
-    c("edges", "blast")[i]
+    .exolabel_option("format", format)
 }
 
 # NULL, or 2 (nodes) or 3 (nodes, weight) distinct 1-based column numbers.
@@ -232,10 +215,10 @@ check_columns <- function(columns) {
 
 check_min_weight <- function(x) {
     if (is.null(x)) return(NULL)
-    if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) || abs(x) > 3.4e38)
+    if (!is.numeric(x) || length(x) != 1L || is.na(x))
         stop("'min_weight' must be a single finite number (or NULL: no threshold)",
              call. = FALSE)
-    as.numeric(x)
+    .exolabel_option("min_weight", as.numeric(x)) # the core's range check and message
 }
 
 # The input options resolved against the format's defaults, as the glue
@@ -283,6 +266,10 @@ check_option <- function(x, name, choices) {
     if (!is.character(x) || length(x) != 1L || is.na(x) || !nzchar(x))
         stop("'", name, "' must be one of ", paste0("\"", choices, "\"", collapse = ", "),
              call. = FALSE)
+    # the core's options (algorithm, objective): its table matches them (any
+    # case, a unique prefix) and words the error, as for the command-line tools
+    if (name %in% c("algorithm", "objective"))
+        return(choices[match(.exolabel_option(name, x), tolower(choices))])
     i <- pmatch(tolower(x), tolower(choices))
     if (is.na(i))
         stop("'", name, "' must be one of ", paste0("\"", choices, "\"", collapse = ", "),

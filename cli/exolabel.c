@@ -23,14 +23,13 @@
 
 #include "exo_clstats.h"
 #include "exo_io.h"
+#include "exo_options.h"
 #include "exo_opts.h"
 #include "exo_pipeline.h"
 
 #define EXIT_USAGE EXO_EXIT_USAGE
 #define EXIT_NOMEM EXO_EXIT_NOMEM
 #define EXIT_INTERRUPTED EXO_EXIT_INTERRUPTED
-/* --seed's default: exolabel_mpi's (mpi/exolabel_mpi.c) */
-#define EXO_CLI_DEFAULT_SEED 1
 
 static const char *prog = "exolabel";
 
@@ -42,68 +41,23 @@ static void usage(FILE *f) {
 "with FILE \"-\", the edges are read from standard input. Each output line is\n"
 "\"name<sep>cluster\", nodes in order of first appearance.\n"
 "\n"
-"Options (the R function's argument in brackets):\n"
+"Options (the R function's argument in brackets; the core's options come\n"
+"from one table, src/core/exo_options.c, as the R function's do):\n"
 "  -o, --out FILE          write the clusters to FILE (default: standard output)\n"
 "                          [outfile]; a regular FILE is written beside it and\n"
 "                          renamed over it at the end (a link FILE is replaced,\n"
 "                          its target untouched); a device or a FIFO is written\n"
 "                          into as it is, never replaced\n"
-"  -m, --mode MODE         undirected (default) or directed [mode]\n"
-"  -d, --directed          same as --mode directed\n"
-"      --add-self-loops X  weight cutoff for winning labels, >= 0 (default 0)\n"
-"                          [add_self_loops]\n"
-"      --attenuation A     attenuation power, >= 0 (default 0) [attenuation]\n"
-"      --ignore-weights    every edge weighs 1 [ignore_weights]\n"
-"      --iterations N      cap on visits per node, 0 = automatic (default);\n"
-"                          leiden: iterations of the whole algorithm, at\n"
-"                          most N, 0 = 2 (default, as igraph)\n"
-"                          [iterations]\n"
-"      --refine N          up to N modularity-safe merge passes after label\n"
-"                          propagation, 0 = none (default) [refine]\n"
-"      --algorithm A       lp (label propagation, default) or leiden [algorithm]\n"
-"      --objective O       leiden's objective: modularity (default) or cpm\n"
-"                          [objective]\n"
-"      --resolution G      >= 0 (default 1): label propagation's penalty on\n"
-"                          labels that hold a large share of the graph (0 =\n"
-"                          plain label propagation); leiden's resolution;\n"
-"                          auto (cpm only): 5e-5 x the mean node strength\n"
-"                          (sum of the edge weights x 2 / nodes) [resolution]\n"
-"                          With --format blast and none of --algorithm,\n"
-"                          --objective, --resolution: leiden, cpm, auto\n"
-"      --sep C             one-byte field separator; \\t (default), tab,\n"
-"                          comma, space or the byte itself [sep]\n"
-"      --header N          lines to skip at the start of each file (default 0)\n"
-"                          [header]\n"
-"      --format F          edges (default): columns 1,2,3, weights as given,\n"
-"                          self-loops kept, duplicates all kept (they add up);\n"
-"                          blast: BLAST+ -outfmt 6, DIAMOND --outfmt 6 or\n"
-"                          MMseqs2 default output (qseqid sseqid pident length\n"
-"                          mismatch gapopen qstart qend sstart send evalue\n"
-"                          bitscore): columns 1,2,11, weight -log10(evalue)\n"
-"                          capped at 200, self hits dropped, combine max [format]\n"
-"      --columns A,B[,W]   1-based columns of the two nodes and the weight\n"
-"                          (no W: every weight is 1); overrides --format\n"
-"                          [columns]\n"
-"      --weight-transform T  none, or neglog10: the weight column is an e-value\n"
-"                          E, the weight min(-log10 E, 200) (E = 0 gives 200;\n"
-"                          E >= 1 gives no edge) [weight_transform]\n"
-"      --min-weight X      drop edges whose (transformed) weight is below X;\n"
-"                          their nodes stay (e.g. 5 = e-value 1e-5) [min_weight]\n"
-"      --self-hits S       keep or drop edges A-A (their nodes stay) [self_hits]\n"
-"      --combine C         edges given twice (or A-B and B-A, undirected): sum\n"
-"                          (all kept, weights add up) or max (one edge, the\n"
-"                          largest weight) [combine]\n"
-"      --tempdir DIR       directory for temporary files (default $TMPDIR or\n"
-"                          /tmp) [tempfiledir]\n"
-"      --memory-limit SIZE buffer memory, e.g. 512MB, 2GB (default 256MB)\n"
-"                          [memory_limit]\n"
-"      --threads N         threads for reading, the merges and the output\n"
-"                          (default: all cores; more than the cores are capped\n"
-"                          at them with a warning); results do not depend on it\n"
-"                          [threads]\n"
-"      --seed N            random seed, 0 <= N < 2^64 (default 1, as exolabel_mpi:\n"
-"                          the same input and options give the same output);\n"
-"                          R's seed is attr(res, \"stats\")$seed\n"
+"  -d, --directed          same as --mode directed\n");
+  char buf[2048];
+  const exo_opt_def *t = exo_options_table();
+  for (int i = 0; i < EXO_OPT_COUNT; i++) {
+    exo_options_help(&t[i], buf, sizeof buf);
+    if (t[i].id == EXO_OPT_MODE) memcpy(buf, "  -m,", 5); /* its short form */
+    fputs(buf, f);
+  }
+  fprintf(f,
+"  (--seed: R's seed is attr(res, \"stats\")$seed)\n"
 "  -v, --verbose           progress and statistics on standard error [verbose]\n"
 "      --cluster-table FILE  also write one line per cluster to FILE (\"-\":\n"
 "                          standard output, when --out names a file): cluster,\n"
@@ -137,42 +91,9 @@ static void die_usage(const char *fmt, ...) {
   exit(EXIT_USAGE);
 }
 
-/* ---- option parsing ---------------------------------------------------- */
-
-static double parse_number(const char *s, const char *what) {
-  char *end;
-  errno = 0;
-  double x = strtod(s, &end);
-  if (end == s || *end || errno || !isfinite(x))
-    die_usage("%s must be a number, not '%s'", what, s);
-  return x;
-}
-
-/* TRUE/FALSE as in R, or a number */
-static double parse_flag_number(const char *s, const char *what) {
-  if (!strcasecmp(s, "true")) return 1;
-  if (!strcasecmp(s, "false")) return 0;
-  return parse_number(s, what);
-}
-
-/* Bytes from "123", "512MB", "2GB", "64MiB", "1.5G" (powers of 1024). */
-static uint64_t parse_memory(const char *s) {
-  uint64_t bytes;
-  if (exo_opt_size(s, &bytes)) die_usage("--memory-limit: not a size: '%s'", s);
-  if (bytes < ((uint64_t)1 << 20)) die_usage("--memory-limit must be at least 1MB");
-  return bytes;
-}
-
-static char parse_sep(const char *s) {
-  char c;
-  if (exo_opt_sep(s, &c)) die_usage("--sep must be a single byte other than a line end, not '%s'", s);
-  return c;
-}
-
-static uint64_t parse_u64(const char *s, const char *what) {
-  uint64_t v;
-  if (exo_opt_u64(s, &v)) die_usage("%s must be a non-negative whole number, not '%s'", what, s);
-  return v;
+static void cli_warn(void *user, const char *text) {
+  (void)user;
+  fprintf(stderr, "%s: warning: %s\n", prog, text);
 }
 
 /* ---- callbacks --------------------------------------------------------- */
@@ -370,121 +291,41 @@ static exo_status copy_to_stdout(const char *path, exo_ctx *ctx) {
 
 int main(int argc, char **argv) {
   exo_args_utf8(&argc, &argv); /* Windows: UTF-8 paths */
-  enum { OPT_SELF = 256, OPT_ATT, OPT_IGNORE, OPT_ITER, OPT_SEP, OPT_HEADER,
-         OPT_TEMPDIR, OPT_MEM, OPT_THREADS, OPT_SEED, OPT_STATS, OPT_VERSION, OPT_REFINE,
-         OPT_FORMAT, OPT_COLUMNS, OPT_TRANSFORM, OPT_MINW, OPT_SELFHITS, OPT_COMBINE,
-         OPT_ALGORITHM, OPT_OBJECTIVE, OPT_RESOLUTION,
-         OPT_TABLE };
-  static const struct option longopts[] = {
-      {"out", required_argument, 0, 'o'},
-      {"mode", required_argument, 0, 'm'},
-      {"directed", no_argument, 0, 'd'},
-      {"add-self-loops", required_argument, 0, OPT_SELF},
-      {"attenuation", required_argument, 0, OPT_ATT},
-      {"ignore-weights", no_argument, 0, OPT_IGNORE},
-      {"iterations", required_argument, 0, OPT_ITER},
-      {"refine", required_argument, 0, OPT_REFINE},
-      {"algorithm", required_argument, 0, OPT_ALGORITHM},
-      {"objective", required_argument, 0, OPT_OBJECTIVE},
-      {"resolution", required_argument, 0, OPT_RESOLUTION},
-      {"sep", required_argument, 0, OPT_SEP},
-      {"header", required_argument, 0, OPT_HEADER},
-      {"format", required_argument, 0, OPT_FORMAT},
-      {"columns", required_argument, 0, OPT_COLUMNS},
-      {"weight-transform", required_argument, 0, OPT_TRANSFORM},
-      {"min-weight", required_argument, 0, OPT_MINW},
-      {"self-hits", required_argument, 0, OPT_SELFHITS},
-      {"combine", required_argument, 0, OPT_COMBINE},
-      {"tempdir", required_argument, 0, OPT_TEMPDIR},
-      {"memory-limit", required_argument, 0, OPT_MEM},
-      {"threads", required_argument, 0, OPT_THREADS},
-      {"seed", required_argument, 0, OPT_SEED},
-      {"verbose", no_argument, 0, 'v'},
-      {"stats", no_argument, 0, OPT_STATS},
-      {"cluster-table", required_argument, 0, OPT_TABLE},
-      {"help", no_argument, 0, 'h'},
-      {"version", no_argument, 0, OPT_VERSION},
-      {0, 0, 0, 0}};
-  const char *out = NULL, *tempdir = NULL;
+  /* the driver's own options, then one long option per entry of the core's
+   * table (exo_options.h), named as there with '-' for '_' */
+  enum { OPT_STATS = 256, OPT_VERSION, OPT_TABLE, OPT_CORE = 512 };
+  struct option longopts[EXO_OPT_COUNT + 8];
+  char lnames[EXO_OPT_COUNT][48];
+  int nl = 0;
+  longopts[nl++] = (struct option){"out", required_argument, 0, 'o'};
+  longopts[nl++] = (struct option){"directed", no_argument, 0, 'd'};
+  longopts[nl++] = (struct option){"verbose", no_argument, 0, 'v'};
+  longopts[nl++] = (struct option){"stats", no_argument, 0, OPT_STATS};
+  longopts[nl++] = (struct option){"cluster-table", required_argument, 0, OPT_TABLE};
+  longopts[nl++] = (struct option){"help", no_argument, 0, 'h'};
+  longopts[nl++] = (struct option){"version", no_argument, 0, OPT_VERSION};
+  const exo_opt_def *defs = exo_options_table();
+  for (int i = 0; i < EXO_OPT_COUNT; i++) {
+    exo_options_display(&defs[i], EXO_OPT_STYLE_CLI, lnames[i], sizeof lnames[i]);
+    longopts[nl++] = (struct option){lnames[i] + 2, defs[i].metavar ? required_argument
+                                                                     : no_argument, 0,
+                                     OPT_CORE + i};
+  }
+  longopts[nl] = (struct option){0, 0, 0, 0};
+  const char *out = NULL;
   const char *table = NULL; /* --cluster-table */
-  int directed = 0, ignore_weights = 0, verbose = 0, stats = 0, seed_given = 0;
-  double self_loops = 0, attenuation = 0, resolution = EXO_LP_RESOLUTION;
-  uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
-  uint64_t memory = (uint64_t)256 << 20;
-  int leiden = 0, cpm = 0;
-  int algorithm_given = 0, objective_given = 0, resolution_given = 0, resolution_auto = 0;
-  int blast_default = 0; /* --format blast chose leiden, cpm, auto */
-  int input_chosen = 0; /* --format or --columns given */
-  char sep = '\t';
-  exo_opt_input input; /* --format and the options that refine it */
-  exo_opt_input_init(&input);
-  char ierr[256];
+  int verbose = 0, stats = 0;
+  exo_options o;
+  exo_options_init(&o, EXO_OPT_STYLE_CLI);
+  exo_error oerr;
+  exo_error_clear(&oerr);
   int c;
-  int optidx = 0;
-  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, &optidx)) != -1) {
+  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
+    const char *name = NULL, *value = optarg;
     switch (c) {
     case 'o': out = optarg; break;
-    case 'm':
-      if (!strncmp(optarg, "directed", strlen(optarg)) && *optarg) directed = 1;
-      else if (!strncmp(optarg, "undirected", strlen(optarg)) && *optarg) directed = 0;
-      else die_usage("--mode must be 'undirected' or 'directed', not '%s'", optarg);
-      break;
-    case 'd': directed = 1; break;
-    case OPT_SELF: self_loops = parse_flag_number(optarg, "--add-self-loops"); break;
-    case OPT_ATT:
-      attenuation = parse_flag_number(optarg, "--attenuation");
-      if (attenuation < 0) die_usage("--attenuation must be non-negative");
-      break;
-    case OPT_IGNORE: ignore_weights = 1; break;
-    case OPT_ITER: iterations = parse_u64(optarg, "--iterations"); break;
-    case OPT_REFINE:
-      refine = parse_u64(optarg, "--refine");
-      if (refine > 100) die_usage("--refine must be a whole number of passes from 0 to 100");
-      break;
-    case OPT_ALGORITHM:
-      algorithm_given = 1;
-      if (!strcasecmp(optarg, "leiden")) leiden = 1;
-      else if (!strcasecmp(optarg, "lp")) leiden = 0;
-      else die_usage("--algorithm must be 'lp' or 'leiden', not '%s'", optarg);
-      break;
-    case OPT_OBJECTIVE:
-      objective_given = 1;
-      if (!strcasecmp(optarg, "cpm")) cpm = 1;
-      else if (!strcasecmp(optarg, "modularity")) cpm = 0;
-      else die_usage("--objective must be 'modularity' or 'cpm', not '%s'", optarg);
-      break;
-    case OPT_RESOLUTION: {
-      char *end = NULL;
-      errno = 0;
-      resolution_given = 1;
-      resolution_auto = !strcasecmp(optarg, "auto");
-      if (resolution_auto) {
-        resolution = EXO_LEIDEN_AUTO_RESOLUTION;
-        break;
-      }
-      resolution = strtod(optarg, &end);
-      if (!*optarg || *end || errno || !isfinite(resolution) || resolution < 0)
-        die_usage("--resolution must be a number >= 0 or 'auto', not '%s'", optarg);
-      break;
-    }
-    case OPT_SEP: sep = parse_sep(optarg); break;
-    case OPT_HEADER:
-      header = !strcasecmp(optarg, "true") ? 1 : !strcasecmp(optarg, "false") ? 0
-               : parse_u64(optarg, "--header");
-      break;
-    case OPT_FORMAT: case OPT_COLUMNS: case OPT_TRANSFORM: case OPT_MINW: case OPT_SELFHITS:
-    case OPT_COMBINE:
-      if (c == OPT_FORMAT || c == OPT_COLUMNS || c == OPT_TRANSFORM) input_chosen = 1;
-      if (exo_opt_input_set(&input, longopts[optidx].name, optarg, ierr, sizeof ierr))
-        die_usage("%s", ierr);
-      break;
-    case OPT_TEMPDIR: tempdir = optarg; break;
-    case OPT_MEM: memory = parse_memory(optarg); break;
-    case OPT_THREADS:
-      threads = parse_u64(optarg, "--threads");
-      if (threads < 1) die_usage("--threads must be at least 1");
-      break;
-    case OPT_SEED: seed = parse_u64(optarg, "--seed"); seed_given = 1; break;
+    case 'm': name = "mode"; break;
+    case 'd': name = "mode"; value = "directed"; break;
     case 'v': verbose = 1; break;
     case OPT_STATS: stats = 1; break;
     case OPT_TABLE:
@@ -493,50 +334,36 @@ int main(int argc, char **argv) {
       break;
     case 'h': usage(stdout); return 0;
     case OPT_VERSION: puts("exolabel 0.99.1"); return 0;
-    default: fprintf(stderr, "Try '%s --help'.\n", prog); return EXIT_USAGE;
+    default:
+      if (c >= OPT_CORE && c < OPT_CORE + EXO_OPT_COUNT) {
+        name = defs[c - OPT_CORE].name;
+        if (!defs[c - OPT_CORE].metavar) value = "true";
+        break;
+      }
+      fprintf(stderr, "Try '%s --help'.\n", prog);
+      return EXIT_USAGE;
     }
+    if (name && exo_options_set(&o, name, value, &oerr)) die_usage("%s", oerr.msg);
   }
-  /* --format blast with none of --algorithm, --objective, --resolution:
-   * Leiden CPM at a resolution relative to the mean node strength (as the
-   * R function) */
-  if (input.blast && !algorithm_given && !objective_given && !resolution_given) {
-    leiden = cpm = resolution_auto = blast_default = 1;
-    resolution = EXO_LEIDEN_AUTO_RESOLUTION;
-  }
-  if (resolution_auto && !(leiden && cpm))
-    die_usage("--resolution auto (%g x the mean node strength) is for --algorithm leiden "
-              "--objective cpm", EXO_LEIDEN_AUTO_RESOLUTION);
-  if (cpm && !leiden)
-    die_usage("--objective cpm needs --algorithm leiden (label propagation has no CPM "
-              "objective; its --resolution is the modularity's)");
-  if (refine && leiden)
-    die_usage("--refine is for label propagation: Leiden refines its own partitions%s",
-              blast_default ? " (--format blast runs Leiden unless told: give --algorithm lp "
-                              "to refine label propagation)" : "");
-  /* the R function's adjustments, with the same warnings */
-  if (self_loops < 0) {
-    fprintf(stderr, "%s: warning: self loops weight supplied is negative, setting to zero.\n", prog);
-    self_loops = 0;
-  }
-  if (ignore_weights && self_loops != 0 && self_loops != 1) {
-    fprintf(stderr, "%s: warning: Weight specified for 'add_self_loops' will be ignored\n", prog);
-    self_loops = self_loops > 0;
-  }
-  if (iterations > EXO_LP_MAX_VISITS) {
-    fprintf(stderr, "%s: warning: 'iterations' above 32767 is capped at 32767\n", prog);
-    iterations = EXO_LP_MAX_VISITS;
-  }
-  memory_limit_given = memory;
+  /* the format's defaults, the checks between options and the R function's
+   * adjustments, with the same warnings */
+  if (exo_options_resolve(&o, cli_warn, NULL, &oerr)) die_usage("%s", oerr.msg);
   {
-    const uint64_t cores = (uint64_t)(exo_cpu_count() > 0 ? exo_cpu_count() : 1);
-    if (!threads) threads = cores;
-    if (threads > cores) { /* more only adds buffers (6 MiB each while reading) */
-      fprintf(stderr, "%s: warning: --threads %" PRIu64 " is more than the %" PRIu64
-              " cores of this machine: using %" PRIu64 "\n", prog, threads, cores, cores);
-      threads = cores;
+    int dumped = exo_options_dump_if_asked(&o, &oerr);
+    if (dumped < 0) {
+      fprintf(stderr, "%s: error: %s\n", prog, oerr.msg);
+      return EXO_EXIT_IO;
     }
+    if (dumped) return 0;
   }
-  if (threads > 256) threads = 256;
+  const int input_chosen = (o.given >> EXO_OPT_FORMAT | o.given >> EXO_OPT_COLUMNS |
+                            o.given >> EXO_OPT_WEIGHT_TRANSFORM) & 1u;
+  const int leiden = exo_options_leiden(&o);
+  const uint64_t refine = o.whole[EXO_OPT_REFINE], seed = o.whole[EXO_OPT_SEED];
+  const uint64_t header = o.whole[EXO_OPT_HEADER];
+  const char sep = (char)(int)o.num[EXO_OPT_SEP];
+  memory_limit_given = exo_options_memory(&o);
+  const char *tempdir = o.tempdir && *o.tempdir ? o.tempdir : NULL;
   char *default_tempdir = NULL;
   if (!tempdir) {
     tempdir = default_tempdir = exo_default_tempdir();
@@ -545,9 +372,6 @@ int main(int argc, char **argv) {
       return EXIT_NOMEM;
     }
   }
-  /* a fixed default seed, as exolabel_mpi's: pipelines (Snakemake,
-   * Nextflow) get the same output from the same input */
-  if (!seed_given) seed = EXO_CLI_DEFAULT_SEED;
   int to_stdout = !out || !strcmp(out, "-");
   int table_stdout = table && !strcmp(table, "-");
   if (table_stdout && to_stdout)
@@ -575,16 +399,8 @@ int main(int argc, char **argv) {
 
   exo_build_options opt;
   memset(&opt, 0, sizeof opt);
-  opt.parse.sep = sep;
-  opt.parse.header_lines = header;
-  opt.parse.ignore_weights = ignore_weights;
-  opt.parse.threads = (int)threads;
-  if (exo_opt_input_apply(&input, &opt.parse, &opt.min_weight, &opt.drop_self_loops,
-                          &opt.combine, ierr, sizeof ierr))
-    die_usage("%s", ierr);
-  opt.directed = directed;
+  exo_options_fill_build(&o, &opt);
   opt.tempdir_base = tempdir;
-  opt.memory_limit = memory;
   /* the core refuses an output that is an input (or inside the private
    * directory) before reading anything */
   const char *out_list[2] = {out, NULL};
@@ -650,13 +466,7 @@ int main(int argc, char **argv) {
 
   exo_lp_params p;
   memset(&p, 0, sizeof p);
-  p.directed = directed;
-  p.self_loop_cutoff = self_loops;
-  p.attenuation = attenuation;
-  p.resolution = resolution;
-  p.max_visits = (uint32_t)iterations;
-  p.seed = seed;
-  p.memory_limit = memory;
+  exo_options_fill_lp(&o, &p);
   /* testing hook (exo_lp.h): cap the lanes, e.g. 1 for the sequential sweep */
   const char *max_lanes = getenv("EXOLABEL_MAX_LANES");
   if (max_lanes && *max_lanes) p.max_lanes = (uint32_t)strtoul(max_lanes, NULL, 10);
@@ -680,21 +490,14 @@ int main(int argc, char **argv) {
   }
   exo_refine_params rp;
   memset(&rp, 0, sizeof rp);
-  rp.passes = (uint32_t)refine; /* as the R function does */
-  rp.ratio = EXO_REFINE_RATIO;
-  rp.memory_limit = memory;
+  exo_options_fill_refine(&o, &rp);
   if (leiden) {
     if (state.stage >= 0) report(&state, 1); /* the build's last stage, by its name */
     state.stage = -1;
     state.leiden = 1;
     exo_leiden_params lp;
     memset(&lp, 0, sizeof lp);
-    lp.objective = cpm ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;
-    lp.resolution = resolution;
-    lp.resolution_per_strength = resolution_auto;
-    lp.seed = seed;
-    lp.memory_limit = memory;
-    lp.iterations = iterations ? (uint32_t)iterations : EXO_LEIDEN_DEFAULT_ITERATIONS;
+    exo_options_fill_leiden(&o, &lp);
     lp.max_lanes = p.max_lanes; /* the same testing hook (exo_leiden.h) */
     st = exo_graph_leiden(g, &lp, target, sep, &ctx, &res);
   } else {

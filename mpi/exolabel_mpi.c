@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "exo_dist.h"
+#include "exo_options.h"
 #include "exo_opts.h"
 #include "exo_io.h"
 #include "exo_lp.h"
@@ -147,35 +148,22 @@ static void usage(FILE *f) {
 "\n"
 "Options (exolabel's; memory limit, threads and temp directory per rank):\n"
 "  -o, --out FILE          output file (required; not standard output)\n"
-"  -m, --mode MODE         undirected (default) or directed\n"
 "  -d, --directed          same as --mode directed\n"
-"      --ignore-weights    every edge weighs 1\n"
-"      --iterations N      cap on visits per node, 0 = automatic (default)\n"
-"      --resolution G      >= 0 (default 1): label propagation's penalty on\n"
-"                          labels that hold a large share of the graph (0 =\n"
-"                          plain label propagation), as exolabel's\n"
-"      --seed N            random seed (default 1); the same seed, P and files\n"
-"                          give the same output bytes\n"
-"      --sep C             one-byte field separator; \\t (default), tab, comma,\n"
-"                          space or the byte itself\n"
-"      --header N          lines to skip at the start of each file (default 0)\n"
-"      --format F          edges (default) or blast (BLAST/DIAMOND/MMseqs2\n"
-"                          12-column output: columns 1,2,11, weight\n"
-"                          -log10(evalue) capped at 200, self hits dropped,\n"
-"                          combine max), as exolabel; the clustering stays\n"
-"                          label propagation (exolabel --format blast runs\n"
-"                          Leiden CPM unless told, which does not run over\n"
-"                          ranks: this equals its --algorithm lp)\n"
-"      --columns A,B[,W]   1-based columns of the nodes and the weight\n"
-"      --weight-transform T  none or neglog10 (the weight column is an e-value)\n"
-"      --min-weight X      drop edges whose (transformed) weight is below X\n"
-"      --self-hits S       keep or drop edges A-A\n"
-"      --combine C         sum or max for edges given twice\n"
-"      --memory-limit SIZE buffer memory per rank, e.g. 512MB (default 256MB)\n"
-"      --threads N         parser threads per rank (default 1); the output\n"
-"                          does not depend on it\n"
-"      --tempdir DIR       node-local directory for temporary files (default\n"
-"                          $TMPDIR or /tmp)\n"
+"Options of exolabel's (one table, src/core/exo_options.c, for every driver),\n"
+"except --threads, whose default here is 1 per rank; --format blast stays\n"
+"label propagation (this equals exolabel --format blast --algorithm lp):\n");
+  char buf[2048];
+  const exo_opt_def *t = exo_options_table();
+  for (int i = 0; i < EXO_OPT_COUNT; i++) {
+    const exo_opt_id id = t[i].id;
+    if (id == EXO_OPT_ADD_SELF_LOOPS || id == EXO_OPT_ATTENUATION || id == EXO_OPT_REFINE ||
+        id == EXO_OPT_ALGORITHM || id == EXO_OPT_OBJECTIVE)
+      continue; /* refused below */
+    exo_options_help(&t[i], buf, sizeof buf);
+    if (id == EXO_OPT_MODE) memcpy(buf, "  -m,", 5);
+    fputs(buf, f);
+  }
+  fprintf(f,
 "  -v, --verbose, --stats  statistics per rank and per superstep on rank 0's\n"
 "                          standard error\n"
 "  -h, --help              this help\n"
@@ -200,35 +188,10 @@ static int usage_error(const char *fmt, ...) {
   return -1;
 }
 
-static int parse_u64(const char *s, const char *what, uint64_t *out) {
-  if (exo_opt_u64(s, out))
-    return usage_error("%s must be a non-negative whole number, not '%s'", what, s);
-  return 0;
-}
-
-static int parse_memory(const char *s, uint64_t *out) {
-  if (exo_opt_size(s, out)) return usage_error("--memory-limit: not a size: '%s'", s);
-  if (*out < ((uint64_t)4 << 20)) return usage_error("--memory-limit must be at least 4MB");
-  return 0;
-}
-
-static int parse_sep(const char *s, char *out) {
-  if (exo_opt_sep(s, out))
-    return usage_error("--sep must be a single byte other than a line end, not '%s'", s);
-  return 0;
-}
-
 typedef struct mpi_opts {
-  const char *out, *tempdir;
-  int directed, ignore_weights, verbose, help;
-  uint64_t iterations, seed, header, memory, threads;
-  double resolution;
-  char sep;
-  exo_opt_input input;
-  exo_parse_options parse; /* the columns and transform the input options give */
-  float min_weight;
-  int drop_self;
-  exo_combine combine;
+  const char *out;
+  int verbose, help;
+  exo_options core; /* every option that reaches the core (exo_options.h) */
 } mpi_opts;
 
 /* An option of exolabel that this mode cannot honour: refused by name (the
@@ -238,138 +201,97 @@ static int refuse(const char *opt, const char *why) {
   return usage_error("%s is not available in MPI mode: %s", opt, why);
 }
 
-static int parse_number(const char *s, const char *what, double *out) {
-  char *end;
-  errno = 0;
-  if (!strcasecmp(s, "true")) *out = 1;
-  else if (!strcasecmp(s, "false")) *out = 0;
-  else {
-    *out = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(*out))
-      return usage_error("%s must be a number, not '%s'", what, s);
-  }
-  return 0;
+static void mpi_warn(void *user, const char *text) {
+  (void)user;
+  if (g_rank == 0) fprintf(stderr, "%s: warning: %s\n", prog, text);
 }
 
-/* 0 on success, 1 after --help or --version, -1 on a usage error. */
+/* 0 on success, 1 after --help, 2 after --version, 3 after the options were
+ * dumped (EXOLABEL_DUMP_OPTIONS), -1 on a usage error. */
 static int parse_args(int argc, char **argv, mpi_opts *o) {
-  enum { OPT_ITER = 256, OPT_SEED, OPT_SEP, OPT_HEADER, OPT_MEM, OPT_TMP, OPT_IGNW, OPT_THREADS,
-         OPT_STATS, OPT_VERSION, OPT_INPUT, OPT_SELF, OPT_ATT, OPT_RES, OPT_REFINE, OPT_ALG,
-         OPT_OBJ };
-  static const struct option longopts[] = {
-      {"out", required_argument, 0, 'o'},        {"mode", required_argument, 0, 'm'},
-      {"directed", no_argument, 0, 'd'},         {"iterations", required_argument, 0, OPT_ITER},
-      {"seed", required_argument, 0, OPT_SEED},  {"sep", required_argument, 0, OPT_SEP},
-      {"header", required_argument, 0, OPT_HEADER}, {"memory-limit", required_argument, 0, OPT_MEM},
-      {"tempdir", required_argument, 0, OPT_TMP}, {"ignore-weights", no_argument, 0, OPT_IGNW},
-      {"threads", required_argument, 0, OPT_THREADS},
-      {"format", required_argument, 0, OPT_INPUT}, {"columns", required_argument, 0, OPT_INPUT},
-      {"weight-transform", required_argument, 0, OPT_INPUT},
-      {"min-weight", required_argument, 0, OPT_INPUT},
-      {"self-hits", required_argument, 0, OPT_INPUT}, {"combine", required_argument, 0, OPT_INPUT},
-      {"add-self-loops", required_argument, 0, OPT_SELF},
-      {"attenuation", required_argument, 0, OPT_ATT}, {"resolution", required_argument, 0, OPT_RES},
-      {"refine", required_argument, 0, OPT_REFINE}, {"algorithm", required_argument, 0, OPT_ALG},
-      {"objective", required_argument, 0, OPT_OBJ},
-      {"verbose", no_argument, 0, 'v'},          {"stats", no_argument, 0, OPT_STATS},
-      {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, OPT_VERSION},
-      {0, 0, 0, 0}};
+  /* the driver's own options, then one long option per entry of the core's
+   * table, named as there with '-' for '_' (as exolabel's) */
+  enum { OPT_STATS = 256, OPT_VERSION, OPT_CORE = 512 };
+  struct option longopts[EXO_OPT_COUNT + 8];
+  char lnames[EXO_OPT_COUNT][48];
+  int nl = 0;
+  longopts[nl++] = (struct option){"out", required_argument, 0, 'o'};
+  longopts[nl++] = (struct option){"directed", no_argument, 0, 'd'};
+  longopts[nl++] = (struct option){"verbose", no_argument, 0, 'v'};
+  longopts[nl++] = (struct option){"stats", no_argument, 0, OPT_STATS};
+  longopts[nl++] = (struct option){"help", no_argument, 0, 'h'};
+  longopts[nl++] = (struct option){"version", no_argument, 0, OPT_VERSION};
+  const exo_opt_def *defs = exo_options_table();
+  for (int i = 0; i < EXO_OPT_COUNT; i++) {
+    exo_options_display(&defs[i], EXO_OPT_STYLE_CLI, lnames[i], sizeof lnames[i]);
+    longopts[nl++] = (struct option){lnames[i] + 2, defs[i].metavar ? required_argument
+                                                                     : no_argument, 0,
+                                     OPT_CORE + i};
+  }
+  longopts[nl] = (struct option){0, 0, 0, 0};
   memset(o, 0, sizeof *o);
-  o->seed = 1;
-  o->resolution = EXO_LP_RESOLUTION;
-  o->memory = (uint64_t)256 << 20;
-  o->threads = 1;
-  o->sep = '\t';
-  exo_opt_input_init(&o->input);
+  exo_options *co = &o->core;
+  exo_options_init(co, EXO_OPT_STYLE_CLI);
+  exo_error err;
+  exo_error_clear(&err);
+  /* this mode's own defaults: one parser thread per rank (ranks share a
+   * node's cores), and label propagation for --format blast (Leiden does
+   * not run over ranks: this equals exolabel --format blast --algorithm lp) */
+  exo_options_set(co, "threads", "1", &err);
+  exo_options_set(co, "algorithm", "lp", &err);
+  co->given = 1u << EXO_OPT_ALGORITHM; /* as if given: no --format blast default */
   opterr = g_rank == 0;
-  int c, idx = 0, version = 0;
-  char err[256];
-  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, &idx)) != -1) {
-    int bad = 0;
-    double x = 0;
-    uint64_t passes = 0;
+  int c, version = 0;
+  while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
+    const char *name = NULL, *value = optarg;
     switch (c) {
     case 'o': o->out = optarg; break;
-    case 'm':
-      if (*optarg && !strncmp(optarg, "directed", strlen(optarg))) o->directed = 1;
-      else if (*optarg && !strncmp(optarg, "undirected", strlen(optarg))) o->directed = 0;
-      else bad = usage_error("--mode must be 'undirected' or 'directed', not '%s'", optarg);
-      break;
-    case 'd': o->directed = 1; break;
-    case OPT_ITER: bad = parse_u64(optarg, "--iterations", &o->iterations); break;
-    case OPT_SEED: bad = parse_u64(optarg, "--seed", &o->seed); break;
-    case OPT_SEP: bad = parse_sep(optarg, &o->sep); break;
-    case OPT_HEADER:
-      if (!strcasecmp(optarg, "true")) o->header = 1;
-      else if (!strcasecmp(optarg, "false")) o->header = 0;
-      else bad = parse_u64(optarg, "--header", &o->header);
-      break;
-    case OPT_MEM: bad = parse_memory(optarg, &o->memory); break;
-    case OPT_TMP: o->tempdir = optarg; break;
-    case OPT_IGNW: o->ignore_weights = 1; break;
-    case OPT_THREADS:
-      bad = parse_u64(optarg, "--threads", &o->threads);
-      if (!bad && o->threads < 1) bad = usage_error("--threads must be at least 1");
-      if (o->threads > 256) o->threads = 256;
-      break;
-    case OPT_INPUT:
-      if (exo_opt_input_set(&o->input, longopts[idx].name, optarg, err, sizeof err))
-        bad = usage_error("%s", err);
-      break;
-    case OPT_SELF:
-      bad = parse_number(optarg, "--add-self-loops", &x);
-      if (!bad && x > 0)
-        bad = refuse("--add-self-loops", "the supersteps have no self-loop cutoff (use 0)");
-      break;
-    case OPT_ATT:
-      bad = parse_number(optarg, "--attenuation", &x);
-      if (!bad && x != 0)
-        bad = refuse("--attenuation", "the supersteps do not carry the hop distances of the "
-                                      "ghost labels it needs (use 0)");
-      break;
-    case OPT_RES:
-      bad = parse_number(optarg, "--resolution", &x);
-      if (!bad && !(x >= 0)) bad = usage_error("--resolution must be >= 0, not '%s'", optarg);
-      if (!bad) o->resolution = x;
-      break;
-    case OPT_REFINE:
-      bad = parse_u64(optarg, "--refine", &passes);
-      if (!bad && passes)
-        bad = refuse("--refine", "the merge passes need the whole graph's clusters in one "
-                                 "process (use 0)");
-      break;
-    case OPT_ALG:
-      if (strcasecmp(optarg, "lp"))
-        bad = refuse("--algorithm leiden", "only label propagation (--algorithm lp) runs over ranks");
-      break;
-    case OPT_OBJ: bad = refuse("--objective", "it is leiden's option and leiden does not run over ranks"); break;
+    case 'm': name = "mode"; break;
+    case 'd': name = "mode"; value = "directed"; break;
     case 'v': case OPT_STATS: o->verbose = 1; break;
     case 'h': o->help = 1; break;
     case OPT_VERSION: version = 1; break;
-    default: bad = usage_error("unknown option"); break;
+    default:
+      if (c >= OPT_CORE && c < OPT_CORE + EXO_OPT_COUNT) {
+        name = defs[c - OPT_CORE].name;
+        if (!defs[c - OPT_CORE].metavar) value = "true";
+        break;
+      }
+      return usage_error("unknown option");
     }
-    if (bad) return -1;
+    if (name && exo_options_set(co, name, value, &err)) return usage_error("%s", err.msg);
   }
   if (o->help) return 1;
   if (version) {
     if (g_rank == 0) puts("exolabel-mpi 0.99.1");
     return 2;
   }
+  /* exolabel's options this mode cannot honour, refused by name */
+  if (co->num[EXO_OPT_ADD_SELF_LOOPS] > 0)
+    return refuse("--add-self-loops", "the supersteps have no self-loop cutoff (use 0)");
+  if (co->num[EXO_OPT_ATTENUATION] != 0)
+    return refuse("--attenuation", "the supersteps do not carry the hop distances of the "
+                                   "ghost labels it needs (use 0)");
+  if (co->whole[EXO_OPT_REFINE])
+    return refuse("--refine", "the merge passes need the whole graph's clusters in one "
+                              "process (use 0)");
+  if (exo_options_leiden(co))
+    return refuse("--algorithm leiden", "only label propagation (--algorithm lp) runs over ranks");
+  if ((co->given >> EXO_OPT_OBJECTIVE) & 1u)
+    return refuse("--objective", "it is leiden's option and leiden does not run over ranks");
+  if (exo_options_resolve(co, mpi_warn, NULL, &err)) return usage_error("%s", err.msg);
+  {
+    int dumped = exo_options_dump_if_asked(co, &err);
+    if (dumped < 0) return usage_error("%s", err.msg);
+    if (dumped) return 3;
+  }
   if (!o->out) return usage_error("-o/--out is required");
   if (!strcmp(o->out, "-")) return refuse("--out -", "the ranks write one shared file; give its path");
   if (optind >= argc) return usage_error("no input files (standard input is not supported)");
   for (int i = optind; i < argc; i++)
     if (!strcmp(argv[i], "-")) return refuse("standard input ('-')", "every rank must open the files itself");
-  if (o->iterations > EXO_LP_MAX_VISITS) {
-    if (g_rank == 0)
-      fprintf(stderr, "%s: warning: 'iterations' above 32767 is capped at 32767\n", prog);
-    o->iterations = EXO_LP_MAX_VISITS;
-  }
-  if (exo_opt_input_apply(&o->input, &o->parse, &o->min_weight, &o->drop_self, &o->combine, err,
-                          sizeof err))
-    return usage_error("%s", err);
-  if (!o->tempdir) o->tempdir = getenv("TMPDIR");
-  if (!o->tempdir || !*o->tempdir) o->tempdir = "/tmp";
+  if (!co->tempdir || !*co->tempdir) co->tempdir = getenv("TMPDIR");
+  if (!co->tempdir || !*co->tempdir) co->tempdir = "/tmp";
   return 0;
 }
 
@@ -450,7 +372,7 @@ int main(int argc, char **argv) {
   exo_ctx_init(&ctx);
   char *tmpdir = NULL;
   int tmpdir_lock = -1; /* dead runs' directories are removed, ours locked */
-  exo_status st = exo_tempdir_create_run(o.tempdir, &tmpdir, &tmpdir_lock, &ctx);
+  exo_status st = exo_tempdir_create_run(o.core.tempdir, &tmpdir, &tmpdir_lock, &ctx);
   if (!st) {
     snprintf(g_tmpdir, sizeof g_tmpdir, "%s", tmpdir);
     if (g_rank == 0) snprintf(g_outtmp, sizeof g_outtmp, "%s.mpi-tmp", o.out);
@@ -469,25 +391,9 @@ int main(int argc, char **argv) {
   memset(&opt, 0, sizeof opt);
   opt.files = (const char *const *)(argv + optind);
   opt.nfiles = (size_t)(argc - optind);
-  opt.parse.sep = o.sep;
-  opt.parse.header_lines = o.header;
-  opt.parse.ignore_weights = o.ignore_weights;
-  opt.parse.threads = (int)o.threads;
-  opt.parse.col_a = o.parse.col_a;
-  opt.parse.col_b = o.parse.col_b;
-  opt.parse.col_w = o.parse.col_w;
-  opt.parse.transform = o.parse.transform;
-  opt.min_weight = o.min_weight;
-  opt.drop_self_loops = o.drop_self;
-  opt.combine = o.combine;
-  opt.directed = o.directed;
+  exo_options_fill_dist(&o.core, &opt);
   opt.tmpdir = tmpdir;
-  opt.memory_limit = o.memory;
-  opt.max_visits = (uint32_t)o.iterations;
-  opt.resolution = o.resolution;
-  opt.seed = o.seed;
   opt.out_path = o.out;
-  opt.sep = o.sep;
 
   double t0 = MPI_Wtime();
   exo_dist_result res;

@@ -10,35 +10,53 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// exolabel_option
+SEXP exolabel_option(std::string name, SEXP value);
+RcppExport SEXP _ExoLabel_exolabel_option(SEXP nameSEXP, SEXP valueSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type name(nameSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type value(valueSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_option(name, value));
+    return rcpp_result_gen;
+END_RCPP
+}
+// exolabel_option_table
+Rcpp::List exolabel_option_table();
+RcppExport SEXP _ExoLabel_exolabel_option_table() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(exolabel_option_table());
+    return rcpp_result_gen;
+END_RCPP
+}
+// exolabel_cores
+int exolabel_cores();
+RcppExport SEXP _ExoLabel_exolabel_cores() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(exolabel_cores());
+    return rcpp_result_gen;
+END_RCPP
+}
 // exolabel_run
-Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, bool directed, Rcpp::NumericVector self_loops, Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations, Rcpp::NumericVector seeds, bool ignore_weights, std::string sep, double header, std::string tempdir, double memory_limit, int threads, int verbose, double input_bytes, Rcpp::IntegerVector refine, Rcpp::List input, Rcpp::IntegerVector leiden, Rcpp::IntegerVector cpm, Rcpp::NumericVector resolution, Rcpp::CharacterVector tables);
-RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP directedSEXP, SEXP self_loopsSEXP, SEXP attenuationSEXP, SEXP iterationsSEXP, SEXP seedsSEXP, SEXP ignore_weightsSEXP, SEXP sepSEXP, SEXP headerSEXP, SEXP tempdirSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP, SEXP refineSEXP, SEXP inputSEXP, SEXP leidenSEXP, SEXP cpmSEXP, SEXP resolutionSEXP, SEXP tablesSEXP) {
+Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, Rcpp::CharacterVector tables, Rcpp::List options, Rcpp::List runs, int verbose, double input_bytes);
+RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP tablesSEXP, SEXP optionsSEXP, SEXP runsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type files(filesSEXP);
     Rcpp::traits::input_parameter< SEXP >::type source(sourceSEXP);
     Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type outfiles(outfilesSEXP);
-    Rcpp::traits::input_parameter< bool >::type directed(directedSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type self_loops(self_loopsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type attenuation(attenuationSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type iterations(iterationsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seeds(seedsSEXP);
-    Rcpp::traits::input_parameter< bool >::type ignore_weights(ignore_weightsSEXP);
-    Rcpp::traits::input_parameter< std::string >::type sep(sepSEXP);
-    Rcpp::traits::input_parameter< double >::type header(headerSEXP);
-    Rcpp::traits::input_parameter< std::string >::type tempdir(tempdirSEXP);
-    Rcpp::traits::input_parameter< double >::type memory_limit(memory_limitSEXP);
-    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type tables(tablesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type runs(runsSEXP);
     Rcpp::traits::input_parameter< int >::type verbose(verboseSEXP);
     Rcpp::traits::input_parameter< double >::type input_bytes(input_bytesSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type refine(refineSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type input(inputSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type leiden(leidenSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cpm(cpmSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type resolution(resolutionSEXP);
-    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type tables(tablesSEXP);
-    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, directed, self_loops, attenuation, iterations, seeds, ignore_weights, sep, header, tempdir, memory_limit, threads, verbose, input_bytes, refine, input, leiden, cpm, resolution, tables));
+    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, tables, options, runs, verbose, input_bytes));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -90,7 +108,10 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 22},
+    {"_ExoLabel_exolabel_option", (DL_FUNC) &_ExoLabel_exolabel_option, 2},
+    {"_ExoLabel_exolabel_option_table", (DL_FUNC) &_ExoLabel_exolabel_option_table, 0},
+    {"_ExoLabel_exolabel_cores", (DL_FUNC) &_ExoLabel_exolabel_cores, 0},
+    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 8},
     {"_ExoLabel_exolabel_free_space", (DL_FUNC) &_ExoLabel_exolabel_free_space, 1},
     {"_ExoLabel_exolabel_regular_files", (DL_FUNC) &_ExoLabel_exolabel_regular_files, 1},
     {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 2},

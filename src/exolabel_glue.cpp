@@ -20,6 +20,7 @@
 #include <vector>
 
 extern "C" {
+#include "exo_options.h"
 #include "exo_pipeline.h"
 #include "exo_platform.h"
 }
@@ -268,12 +269,6 @@ void glue_message(void *user, const char *text) {
   Rcpp::stop(msg);
 }
 
-uint64_t seed_from_double(double x) {
-  if (!(x >= 0)) return 0;
-  if (x >= 18446744073709551615.0) return UINT64_MAX;
-  return static_cast<uint64_t>(x);
-}
-
 // ---- in-memory edges ----------------------------------------------------
 // A column of node names or ids, read through raw pointers taken before the
 // core starts (STRING_PTR_RO / INTEGER_RO / REAL_RO also expand ALTREP
@@ -412,32 +407,155 @@ double peak_rss_bytes() {
   return b ? (double)b : NA_REAL;
 }
 
+
+// Set one option of `o` by name from an R value (exo_options.h): a string
+// as text, a logical or a number as a number, "columns" from integers. NULL
+// leaves the default. Errors name the option and the value (R's spelling).
+exo_status set_option(exo_options *o, const char *name, SEXP v, R_xlen_t i, exo_error *err) {
+  if (Rf_isNull(v)) return EXO_OK;
+  if (std::strcmp(name, "columns") == 0 && (TYPEOF(v) == INTSXP || TYPEOF(v) == REALSXP)) {
+    uint32_t cols[3] = {0, 0, 0};
+    const int n = (int)std::min<R_xlen_t>(Rf_xlength(v), 4);
+    for (int k = 0; k < n && k < 3; k++) {
+      const double x = TYPEOF(v) == INTSXP ? (INTEGER(v)[k] == NA_INTEGER ? -1.0 : INTEGER(v)[k])
+                                           : REAL(v)[k];
+      cols[k] = x >= 0 && x < 4e9 ? static_cast<uint32_t>(x) : 0;
+    }
+    return exo_options_set_columns(o, cols, n, err);
+  }
+  if (Rf_xlength(v) <= i)
+    return exo_error_set(err, EXO_EARG, "internal error: option '%s' has no entry %ld", name,
+                         (long)i + 1);
+  switch (TYPEOF(v)) {
+  case STRSXP:
+    if (STRING_ELT(v, i) == NA_STRING) return exo_options_set(o, name, "NA", err);
+    return exo_options_set(o, name, CHAR(STRING_ELT(v, i)), err);
+  case LGLSXP:
+    if (LOGICAL(v)[i] == NA_LOGICAL) return exo_options_set(o, name, "NA", err);
+    return exo_options_set(o, name, LOGICAL(v)[i] ? "true" : "false", err);
+  case INTSXP:
+    if (INTEGER(v)[i] == NA_INTEGER) return exo_options_set(o, name, "NA", err);
+    return exo_options_set_number(o, name, INTEGER(v)[i], err);
+  case REALSXP:
+    return exo_options_set_number(o, name, REAL(v)[i], err);
+  default:
+    return exo_error_set(err, EXO_EARG, "'%s' must be a string, a number or TRUE/FALSE", name);
+  }
+}
+
+void collect_warning(void *user, const char *text) {
+  static_cast<std::vector<std::string> *>(user)->push_back(text);
+}
+
+// The options of run i: the table's defaults, then `options` (one value
+// each, the same for every run) and entry i of each vector of `runs`, by
+// name; resolved. Rcpp::stop() with the core's message on a bad value.
+void build_options(exo_options *o, Rcpp::List options, Rcpp::List runs, R_xlen_t i,
+                   std::vector<std::string> *warnings) {
+  exo_options_init(o, EXO_OPT_STYLE_R);
+  o->allow_oversubscribe = 1; // R has capped 'threads' (check_threads)
+  exo_error err;
+  exo_error_clear(&err);
+  for (int pass = 0; pass < 2; pass++) {
+    Rcpp::List l = pass ? runs : options;
+    if (l.size() == 0) continue;
+    Rcpp::CharacterVector names = l.names();
+    for (R_xlen_t k = 0; k < l.size(); k++) {
+      const std::string name = Rcpp::as<std::string>(names[k]);
+      if (set_option(o, name.c_str(), l[k], pass ? i : 0, &err) != EXO_OK)
+        Rcpp::stop(std::string(err.msg));
+    }
+  }
+  if (exo_options_resolve(o, collect_warning, warnings, &err) != EXO_OK)
+    Rcpp::stop(std::string(err.msg));
+}
+
 } // namespace
+
+// One option checked and parsed by the core's table (exo_options.h), for the
+// R side's argument checks: returns the parsed value (a number, or the
+// choice's name), or stops with the core's message naming the argument.
+// [[Rcpp::export(.exolabel_option)]]
+SEXP exolabel_option(std::string name, SEXP value) {
+  const exo_opt_def *d = exo_options_find(name.c_str());
+  if (!d) Rcpp::stop("internal error: no option '%s'", name.c_str());
+  exo_options o;
+  exo_options_init(&o, EXO_OPT_STYLE_R);
+  exo_error err;
+  exo_error_clear(&err);
+  if (set_option(&o, name.c_str(), value, 0, &err) != EXO_OK)
+    Rcpp::stop(std::string(err.msg));
+  switch (d->type) {
+  case EXO_OT_WHOLE: case EXO_OT_SIZE: return Rf_ScalarReal((double)o.whole[d->id]);
+  case EXO_OT_CHOICE: return Rf_mkString(d->choices[(int)o.num[d->id]]);
+  case EXO_OT_FLAG: return Rf_ScalarLogical(o.num[d->id] != 0);
+  default: return Rf_ScalarReal(o.num[d->id]);
+  }
+}
+
+// The table: name, type, default (as text) and choices of every option,
+// so that R reads defaults from the core rather than a second literal.
+// [[Rcpp::export(.exolabel_option_table)]]
+Rcpp::List exolabel_option_table() {
+  static const char *types[] = {"flag", "number", "whole", "size", "choice", "sep", "columns",
+                                "path"};
+  const exo_opt_def *t = exo_options_table();
+  Rcpp::CharacterVector name(EXO_OPT_COUNT), type(EXO_OPT_COUNT), def(EXO_OPT_COUNT);
+  Rcpp::List choices(EXO_OPT_COUNT);
+  for (int i = 0; i < EXO_OPT_COUNT; i++) {
+    name[i] = t[i].name;
+    type[i] = types[t[i].type];
+    def[i] = t[i].def;
+    Rcpp::CharacterVector ch;
+    for (int k = 0; t[i].choices && t[i].choices[k]; k++) ch.push_back(t[i].choices[k]);
+    choices[i] = ch;
+  }
+  return Rcpp::List::create(Rcpp::Named("name") = name, Rcpp::Named("type") = type,
+                            Rcpp::Named("default") = def, Rcpp::Named("choices") = choices);
+}
+
+// The number of cores the core's threads = "auto" uses (exo_cpu_count()).
+// [[Rcpp::export(.exolabel_cores)]]
+int exolabel_cores() { return (int)exo_cpu_count(); }
 
 // Build the graph once (from files, or from an in-memory source when
 // `source` is a list) and run one clustering per entry of `outfiles`.
-// Parameter vectors are already recycled to length(outfiles) by the R side.
+// `options` is a named list of the core's options (exo_options.h; NULL =
+// the table's default), the same for every run; `runs` a named list of
+// vectors with one entry per run (add_self_loops, attenuation, iterations,
+// refine, resolution, algorithm, objective, seed).
 // [[Rcpp::export(.exolabel_run)]]
 Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
-                        Rcpp::CharacterVector outfiles,
-                        bool directed, Rcpp::NumericVector self_loops,
-                        Rcpp::NumericVector attenuation, Rcpp::IntegerVector iterations,
-                        Rcpp::NumericVector seeds, bool ignore_weights,
-                        std::string sep, double header, std::string tempdir,
-                        double memory_limit, int threads, int verbose,
-                        double input_bytes, Rcpp::IntegerVector refine,
-                        Rcpp::List input, Rcpp::IntegerVector leiden,
-                        Rcpp::IntegerVector cpm, Rcpp::NumericVector resolution,
-                        Rcpp::CharacterVector tables) {
+                        Rcpp::CharacterVector outfiles, Rcpp::CharacterVector tables,
+                        Rcpp::List options, Rcpp::List runs, int verbose,
+                        double input_bytes) {
   const R_xlen_t nrun = outfiles.size();
-  if (self_loops.size() != nrun || attenuation.size() != nrun ||
-      iterations.size() != nrun || seeds.size() != nrun || refine.size() != nrun ||
-      leiden.size() != nrun || cpm.size() != nrun || resolution.size() != nrun ||
-      tables.size() != nrun)
+  if (nrun < 1 || tables.size() != nrun)
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
-  if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
+  if (runs.size()) {
+    for (R_xlen_t k = 0; k < runs.size(); k++)
+      if (Rf_xlength(runs[k]) != nrun)
+        Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
+  }
   if (source != R_NilValue && TYPEOF(source) != VECSXP)
     Rcpp::stop("internal error: 'source' must be NULL or a list");
+  std::vector<exo_options> run_opts(nrun);
+  std::vector<std::string> warnings;
+  for (R_xlen_t i = 0; i < nrun; i++) build_options(&run_opts[i], options, runs, i, &warnings);
+  for (const std::string &w : warnings) Rcpp::warning(w);
+  {
+    exo_error err;
+    exo_error_clear(&err);
+    const int dumped = nrun ? exo_options_dump_if_asked(&run_opts[0], &err) : 0;
+    if (dumped < 0) Rcpp::stop(std::string(err.msg));
+    if (dumped)
+      Rcpp::stop("stopped after writing the options to EXOLABEL_DUMP_OPTIONS (%s)",
+                 std::getenv("EXOLABEL_DUMP_OPTIONS"));
+  }
+  const exo_options &o0 = run_opts[0];
+  const char sep0 = static_cast<char>(static_cast<int>(o0.num[EXO_OPT_SEP]));
+  const std::string tempdir = o0.tempdir ? o0.tempdir : "";
+  const double memory_limit = static_cast<double>(exo_options_memory(&o0));
 
   // Copy every R string before the core runs: nothing below allocates in R
   // (except the guarded progress calls).
@@ -466,29 +584,12 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   ctx.cb.progress = glue_progress;
   ctx.cb.message = glue_message;
 
+  // the graph's options are the same in every run (R passes them in
+  // `options`); the clustering's come from each run's
   exo_build_options opt;
   std::memset(&opt, 0, sizeof opt);
-  opt.parse.sep = sep[0];
-  opt.parse.header_lines = header > 0 ? static_cast<uint64_t>(header) : 0;
-  opt.parse.ignore_weights = ignore_weights ? 1 : 0;
-  opt.parse.threads = threads;
-  // The input options, resolved by the R side (check_input_options):
-  // columns (3 integers, the third 0 = no weight column), transform
-  // (0 none, 1 neglog10), min_weight, drop_self, combine (0 keep, 2 max).
-  {
-    Rcpp::IntegerVector cols = input["columns"];
-    if (cols.size() != 3) Rcpp::stop("internal error: 'columns' must have 3 entries");
-    opt.parse.col_a = static_cast<uint32_t>(cols[0]);
-    opt.parse.col_b = static_cast<uint32_t>(cols[1]);
-    opt.parse.col_w = static_cast<uint32_t>(cols[2]);
-    opt.parse.transform = static_cast<exo_weight_transform>(Rcpp::as<int>(input["transform"]));
-    opt.min_weight = static_cast<float>(Rcpp::as<double>(input["min_weight"]));
-    opt.drop_self_loops = Rcpp::as<bool>(input["drop_self"]) ? 1 : 0;
-    opt.combine = static_cast<exo_combine>(Rcpp::as<int>(input["combine"]));
-  }
-  opt.directed = directed ? 1 : 0;
+  exo_options_fill_build(&o0, &opt);
   opt.tempdir_base = tempdir.c_str();
-  opt.memory_limit = static_cast<uint64_t>(memory_limit);
   // No output may be an input, another output or inside the private
   // directory: checked by the core before anything is read or written.
   std::vector<const char *> file_ptrs, out_ptrs;
@@ -534,35 +635,21 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   for (R_xlen_t i = 0; i < nrun; i++) {
     exo_lp_params p;
     std::memset(&p, 0, sizeof p);
-    p.directed = opt.directed;
-    p.self_loop_cutoff = self_loops[i];
-    p.attenuation = attenuation[i];
-    p.resolution = resolution[i];
-    p.max_visits = iterations[i] > 0 ? static_cast<uint32_t>(iterations[i]) : 0;
-    p.seed = seed_from_double(seeds[i]);
-    p.memory_limit = opt.memory_limit;
+    exo_options_fill_lp(&run_opts[i], &p);
     exo_refine_params rp;
     std::memset(&rp, 0, sizeof rp);
-    rp.passes = refine[i] > 0 ? static_cast<uint32_t>(refine[i]) : 0;
-    rp.ratio = EXO_REFINE_RATIO;
-    rp.memory_limit = opt.memory_limit;
+    exo_options_fill_refine(&run_opts[i], &rp);
     exo_leiden_params lp;
     std::memset(&lp, 0, sizeof lp);
-    lp.objective = cpm[i] ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY;
-    lp.resolution = resolution[i];
-    lp.resolution_per_strength = cpm[i] == 2; // resolution x the mean strength
-    // iterations = 0 (the R default): igraph's default of 2 iterations
-    lp.iterations = iterations[i] > 0 ? static_cast<uint32_t>(iterations[i])
-                                      : EXO_LEIDEN_DEFAULT_ITERATIONS;
-    lp.seed = p.seed;
-    lp.memory_limit = opt.memory_limit;
+    exo_options_fill_leiden(&run_opts[i], &lp);
     graph->cluster_table = table_store[i].empty() ? nullptr : table_store[i].c_str();
     progress_finish(&state); // the stage names differ between the algorithms
-    state.leiden = leiden[i] != 0;
+    const bool leiden = exo_options_leiden(&run_opts[i]) != 0;
+    state.leiden = leiden;
     exo_status cs =
-        leiden[i] ? exo_graph_leiden(graph, &lp, out_store[i].c_str(), sep[0], &ctx, &results[i])
-                  : exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep[0],
-                                              &ctx, &results[i]);
+        leiden ? exo_graph_leiden(graph, &lp, out_store[i].c_str(), sep0, &ctx, &results[i])
+               : exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep0, &ctx,
+                                           &results[i]);
     if (cs != EXO_OK) {
       exo_graph_free(graph);
       raise_core_error(ctx, state);
@@ -596,8 +683,9 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     largest[i] = static_cast<double>(results[i].largest);
     refine_merged[i] = static_cast<double>(results[i].refine_merged);
     seconds_refine[i] = results[i].seconds_refine;
-    quality[i] = leiden[i] ? results[i].quality : NA_REAL;
-    resolution_used[i] = leiden[i] ? results[i].resolution : resolution[i];
+    const bool leiden = exo_options_leiden(&run_opts[i]) != 0;
+    quality[i] = leiden ? results[i].quality : NA_REAL;
+    resolution_used[i] = leiden ? results[i].resolution : run_opts[i].num[EXO_OPT_RESOLUTION];
     levels[i] = results[i].levels;
     seconds_table[i] = results[i].seconds_table;
     int last = 0;

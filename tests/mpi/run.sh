@@ -267,7 +267,7 @@ refused "--objective is not available in MPI mode" --objective cpm
 refused "--add-self-loops is not available in MPI mode" --add-self-loops 0.5
 refused "standard input ('-') is not available in MPI mode" -
 refused "--weight-transform neglog10 needs a weight column" --columns 1,2 --weight-transform neglog10
-refused "--format must be 'edges' or 'blast'" --format m8
+refused "--format must be one of 'edges', 'blast' (any case), not 'm8'" --format m8
 check "refusals: no temporary files" test -z "$(ls -A "$WORK/tmp")"
 
 # ---- a malformed line on rank 1 -----------------------------------------------

@@ -41,7 +41,7 @@ test_that("when memory runs out, the error names memory_limit and the machine's 
 test_that("threads beyond the cores are capped with a warning", {
     withr::local_options(ExoLabel.oversubscribe = NULL)
     edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
-    cores <- parallel::detectCores(logical = TRUE)
+    cores <- ExoLabel:::.exolabel_cores() # the core's count, the CLI's too
     set.seed(2)
     expect_warning(a <- ExoLabel(edges, threads = 1000, return_table = TRUE),
                    sprintf("'threads' = 1000 is more than the %d cores of this machine: using %d",

@@ -216,7 +216,7 @@ test_that("item 13: algorithm and objective name the argument, any case", {
     expect_error(ExoLabel(edges, algorithm = "leidn"),
                  "'algorithm' must be one of \"lp\", \"leiden\"")
     expect_error(ExoLabel(edges, algorithm = "leiden", objective = "cmp"),
-                 "'objective' must be one of \"modularity\", \"CPM\"")
+                 "'objective' must be one of \"modularity\", \"cpm\"")
     set.seed(1)
     a <- ExoLabel(edges, algorithm = "Leiden", objective = "cpm", resolution = 0.1,
                   return_table = TRUE)

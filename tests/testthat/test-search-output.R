@@ -199,7 +199,9 @@ test_that("in-memory inputs take the weight options; tables take format and colu
 test_that("bad options and bad lines give clear errors naming the file and line", {
     h <- make_hits(k = 2, s = 3)
     f <- write_m8(h$hits)
-    expect_error(ExoLabel(f, format = "tsv"), "'format' must be \"edges\" or \"blast\"")
+    expect_error(ExoLabel(f, format = "tsv"),
+                 "'format' must be one of \"edges\", \"blast\" (any case), not \"tsv\"",
+                 fixed = TRUE)
     expect_error(ExoLabel(f, columns = c(1, 2, 11, 12)), "'columns' must be 2 or 3")
     expect_error(ExoLabel(f, columns = c(0, 2)), "'columns' must be 2 or 3")
     expect_error(ExoLabel(f, columns = c(1.5, 2)), "'columns' must be 2 or 3")

@@ -1,0 +1,187 @@
+# Options defined once (issue 26): every driver (the R function, the CLI and
+# exolabel-mpi) parses its options through the core's table
+# (src/core/exo_options.h). With EXOLABEL_DUMP_OPTIONS=FILE each writes the
+# options the core receives (resolved, canonical) to FILE and stops; these
+# tests give the same option set to every driver and compare the dumps, and
+# compare the error messages of a bad value of each type. exolabel-mpi runs
+# under mpirun when EXOLABEL_MPI names it (make options-test, make rtest
+# after make mpi); otherwise only R and the CLI are compared.
+
+mpi_path <- function() {
+    p <- Sys.getenv("EXOLABEL_MPI")
+    if (!nzchar(p) || !file.exists(p) || !nzchar(Sys.which("mpirun"))) return(NULL)
+    p
+}
+
+# The dump of one driver: R (args a list), "cli" or "mpi" (args a character
+# vector). For errors: list(error = message).
+dump_r <- function(args, seed) {
+    f <- tempfile("dump")
+    on.exit(unlink(f))
+    withr::local_envvar(EXOLABEL_DUMP_OPTIONS = f)
+    set.seed(seed)
+    msg <- tryCatch({
+        suppressWarnings(do.call(ExoLabel, args))
+        "no error"
+    }, error = conditionMessage)
+    if (!file.exists(f)) return(list(error = msg))
+    expect_match(msg, "stopped after writing the options", fixed = TRUE)
+    readLines(f)
+}
+
+dump_prog <- function(prog, args, mpi = FALSE) {
+    f <- tempfile("dump")
+    err <- tempfile("err")
+    on.exit(unlink(c(f, err)))
+    cmd <- if (mpi) "mpirun" else prog
+    argv <- if (mpi) c("-n", "1", "--oversubscribe", "--allow-run-as-root", prog, args) else args
+    status <- withr::with_envvar(c(EXOLABEL_DUMP_OPTIONS = f),
+                                 system2(cmd, shQuote(argv), stdout = FALSE, stderr = err))
+    if (status != 0 || !file.exists(f))
+        return(list(error = readLines(err), status = status))
+    readLines(f)
+}
+
+# The seed ExoLabel() draws after set.seed(seed) (R/ExoLabel.R)
+r_seed <- function(seed) {
+    set.seed(seed)
+    format(floor(stats::runif(1) * 2^53), scientific = FALSE)
+}
+
+# One option set: the R arguments and the same options on the command line.
+cases <- function(f, d) {
+    list(
+        defaults = list(r = list(f, tempfiledir = d), cli = character(), mpi = TRUE),
+        sizes_and_case = list(
+            r = list(f, tempfiledir = d, memory_limit = "512MiB", algorithm = "LEIDEN",
+                     objective = "Cpm", resolution = 0.25, iterations = 7L, mode = "dir",
+                     header = TRUE, sep = ","),
+            cli = c("--memory-limit", "512MiB", "--algorithm", "LEIDEN", "--objective", "Cpm",
+                    "--resolution", "0.25", "--iterations", "7", "--mode", "dir",
+                    "--header", "TRUE", "--sep", "comma"),
+            mpi = FALSE),
+        size_bytes = list(
+            r = list(f, tempfiledir = d, memory_limit = 3 * 2^20 + 5, ignore_weights = TRUE,
+                     add_self_loops = 0.5, attenuation = 0.25, refine = TRUE),
+            cli = c("--memory-limit", "3145733", "--ignore-weights", "--add-self-loops", "0.5",
+                    "--attenuation", "0.25", "--refine", "true"),
+            mpi = FALSE),
+        blast_lp = list(
+            r = list(f, tempfiledir = d, format = "Blast", algorithm = "lp", min_weight = 2.5,
+                     self_hits = "KEEP", combine = "Sum", memory_limit = "1.5G",
+                     iterations = 40000, threads = 1),
+            cli = c("--format", "Blast", "--algorithm", "lp", "--min-weight", "2.5",
+                    "--self-hits", "KEEP", "--combine", "Sum", "--memory-limit", "1.5G",
+                    "--iterations", "40000", "--threads", "1"),
+            mpi = TRUE),
+        blast_default = list(
+            r = list(f, tempfiledir = d, format = "blast", columns = c(2, 1, 12),
+                     weight_transform = "None"),
+            cli = c("--format", "blast", "--columns", "2,1,12", "--weight-transform", "None"),
+            mpi = FALSE),
+        columns_two = list(
+            r = list(f, tempfiledir = d, columns = c(1, 2), resolution = 0, mode = "directed"),
+            cli = c("--columns", "1,2", "--resolution", "0", "-d"),
+            mpi = TRUE)
+    )
+}
+
+test_that("every driver gives the core the same options (EXOLABEL_DUMP_OPTIONS)", {
+    skip_on_os("windows")
+    cli <- cli_path()
+    mpi <- mpi_path()
+    d <- normalizePath(tempdir())
+    f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    cores <- ExoLabel:::.exolabel_cores()
+    cs <- cases(f, d)
+    for (k in seq_along(cs)) {
+        cs_k <- cs[[k]]
+        seed <- 100 + k
+        r <- dump_r(cs_k$r, seed)
+        expect_true(is.character(r) && length(r) > 20, info = names(cs)[k])
+        args <- c(cs_k$cli, "--tempdir", d, "--seed", r_seed(seed))
+        c1 <- dump_prog(cli, c(args, f))
+        expect_identical(c1, r, info = paste("CLI vs R:", names(cs)[k]))
+        if (!is.null(mpi) && cs_k$mpi) {
+            # exolabel-mpi's own default is one thread per rank: given here
+            margs <- c(args, if (!"--threads" %in% args) c("--threads", cores), "-o",
+                       file.path(d, "never-written.tsv"))
+            m <- dump_prog(mpi, c(margs, f), mpi = TRUE)
+            expect_identical(m, r, info = paste("exolabel-mpi vs R:", names(cs)[k]))
+        }
+    }
+})
+
+test_that("a bad value of each type gets the same message from every driver", {
+    skip_on_os("windows")
+    cli <- cli_path()
+    mpi <- mpi_path()
+    f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    bad <- list(
+        size = list("memory_limit", "12XB", "12XB"),
+        size_min = list("memory_limit", "512KiB", "512KiB"),
+        choice = list("algorithm", "louvain", "louvain"),
+        choice_input = list("combine", "mean", "mean"),
+        whole = list("threads", 1.5, "1.5"),
+        whole_min = list("threads", 0, "0"),
+        number = list("min_weight", 4e38, "4e+38"))
+    for (b in bad) {
+        name <- b[[1]]
+        rmsg <- tryCatch({
+            do.call(ExoLabel, c(list(f), stats::setNames(list(b[[2]]), name)))
+            "no error"
+        }, error = conditionMessage)
+        # the R spelling ('memory_limit', "x") as the command line's (--memory-limit, 'x')
+        flag <- paste0("--", gsub("_", "-", name))
+        want <- gsub("\"", "'", sub(paste0("'", name, "'"), flag, rmsg, fixed = TRUE))
+        expect_match(want, paste0("^", flag, " must be"), info = rmsg)
+        cl <- dump_prog(cli, c(flag, b[[3]], f))
+        expect_equal(cl$status, 2L)
+        expect_identical(cl$error[1], paste0("exolabel: ", want))
+        if (!is.null(mpi)) {
+            m <- dump_prog(mpi, c(flag, b[[3]], "-o", tempfile(), f), mpi = TRUE)
+            expect_identical(m$error[1], paste0("exolabel-mpi: ", want), info = name)
+        }
+    }
+})
+
+test_that("the R function's defaults and the --help text come from the core's table", {
+    tab <- ExoLabel:::.exolabel_option_table()
+    fm <- formals(ExoLabel)
+    r_name <- c(tempdir = "tempfiledir")
+    for (i in seq_along(tab$name)) {
+        nm <- tab$name[i]
+        arg <- if (nm %in% names(r_name)) r_name[[nm]] else nm
+        if (nm %in% c("seed", "tempdir")) next # R draws seeds; tempfiledir = tempdir()
+        expect_true(arg %in% names(fm), info = nm)
+        def <- eval(fm[[arg]])
+        if (tab$default[i] == "") { # the format's choice
+            expect_null(def, info = nm)
+        } else if (nm == "threads") {
+            expect_null(def) # NULL: every core, the core's "auto"
+        } else {
+            if (length(def) > 1L) def <- def[1L] # match.arg-style choices
+            expect_identical(ExoLabel:::.exolabel_option(nm, def),
+                             ExoLabel:::.exolabel_option(nm, tab$default[i]), info = nm)
+        }
+    }
+    skip_on_os("windows")
+    help <- rawToChar(run_cli("--help")$out)
+    for (i in seq_along(tab$name)) {
+        flag <- paste0("--", gsub("_", "-", tab$name[i]))
+        expect_match(help, flag, fixed = TRUE)
+        if (nzchar(tab$default[i]) && tab$name[i] != "tempdir")
+            expect_match(gsub("\\s+", " ", help), paste0("(default ", tab$default[i], ")"),
+                         fixed = TRUE, info = tab$name[i])
+    }
+    mpi <- mpi_path()
+    if (is.null(mpi)) return(invisible())
+    out <- tempfile()
+    on.exit(unlink(out))
+    system2("mpirun", c("-n", "1", "--oversubscribe", "--allow-run-as-root", mpi, "--help"),
+            stdout = out, stderr = FALSE)
+    mhelp <- paste(readLines(out), collapse = "\n")
+    refused <- c("add_self_loops", "attenuation", "refine", "algorithm", "objective")
+    for (nm in setdiff(tab$name, refused))
+        expect_match(mhelp, paste0("--", gsub("_", "-", nm), " "), fixed = TRUE, info = nm)
+})
