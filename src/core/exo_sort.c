@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exo_io.h"
 #include "exo_loser_tree.h"
@@ -183,6 +184,7 @@ typedef struct run_job {
   atomic_int keep;  /* finish wants the sorted buffer, not the file: stop writing */
   int sorted;       /* buf holds the run sorted */
   int written;      /* the file was written whole */
+  double cpu;       /* CPU seconds the thread took */
 } run_job;
 
 struct exo_sorter {
@@ -209,6 +211,8 @@ struct exo_sorter {
   uint64_t next_index;
   uint64_t records, initial_runs;
   uint64_t disk_now, peak_disk;
+  double run_cpu;  /* CPU seconds of the background run threads */
+  double add_wait; /* seconds exo_sorter_add waited for them */
   /* the final merge's sources in memory, after the files: the last
    * background run when it was kept unwritten, then the buffer */
   uint32_t nmem;
@@ -414,11 +418,23 @@ static exo_status run_done(exo_sorter *s, exo_status st) {
 
 static int job_cancelled(void *user) { return atomic_load(&((run_job *)user)->cancel); }
 
+/* CPU seconds of the calling thread (0 where unknown). */
+static double thread_cpu(void) {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+  return 0.0;
+}
+
 static void *job_main(void *arg) {
   run_job *j = arg;
+  const double c0 = thread_cpu();
   j->st = radix_sort(j->buf, j->scratch, j->n, j->wide, &j->ctx);
   j->sorted = !j->st;
   if (!j->st) j->st = write_run(j->buf, j->n, j->wide, j->path, &j->keep, &j->written, &j->ctx);
+  j->cpu = thread_cpu() - c0;
   return NULL;
 }
 
@@ -430,6 +446,7 @@ static exo_status job_wait(exo_sorter *s, int cancel, exo_ctx *ctx) {
   if (cancel) atomic_store(&j->cancel, 1);
   pthread_join(j->thread, NULL);
   j->running = 0;
+  s->run_cpu += j->cpu;
   exo_status st = j->st;
   if (st && !cancel && ctx) ctx->err = j->ctx.err;
   return run_done(s, cancel && !st ? EXO_EINTR : st);
@@ -444,6 +461,7 @@ static exo_status job_keep(exo_sorter *s, exo_ctx *ctx) {
   run_job *j = &s->job;
   pthread_join(j->thread, NULL);
   j->running = 0;
+  s->run_cpu += j->cpu;
   if (!j->sorted) {
     ctx->err = j->ctx.err;
     return run_done(s, j->st ? j->st : EXO_EINTERNAL);
@@ -463,7 +481,9 @@ static exo_status job_keep(exo_sorter *s, exo_ctx *ctx) {
  * previous run is done) and the spare buffer takes its place. */
 static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
   if (s->n == 0) return EXO_OK;
+  const double w0 = s->finished ? 0.0 : exo_now_seconds();
   exo_status st = job_wait(s, 0, ctx);
+  if (!s->finished) s->add_wait += exo_now_seconds() - w0;
   if (st) return st;
   run_info *r = add_run(s, ctx);
   if (!r) return ctx->err.code;
@@ -1668,5 +1688,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   stats->fan_in = k;
   stats->merge_passes = passes;
   stats->peak_disk = s->peak_disk;
+  stats->run_thread_cpu_seconds = s->run_cpu;
+  stats->add_wait_seconds = s->add_wait;
   return EXO_OK;
 }

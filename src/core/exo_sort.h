@@ -113,6 +113,11 @@ typedef struct exo_sort_stats {
   uint32_t fan_in;       /* fan-in used */
   uint32_t merge_passes; /* merge passes, the final CSR merge included */
   uint64_t peak_disk;    /* bytes: run files + CSR at their largest */
+  /* background mode, for the serial-part figures: CPU seconds the run
+   * thread took (sorting and writing the runs, one run at a time), and the
+   * seconds exo_sorter_add waited for it (the adding thread stalled) */
+  double run_thread_cpu_seconds;
+  double add_wait_seconds;
 } exo_sort_stats;
 
 typedef struct exo_sorter exo_sorter;
