@@ -8,11 +8,12 @@
  * $TMPDIR), with an edge callback that only folds the ids and weights into a
  * checksum (so nothing is optimised away and the checksum proves that every
  * thread count gives the same result). Prints one line per repeat:
- *   threads=T seconds=S cpu=C MB/s=X edges=E nodes=N checksum=C
+ *   threads=T seconds=S cpu=C caller_cpu=C1 MB/s=X edges=E nodes=N resolved=R% checksum=C
  * (cpu: processor seconds of the process, steadier than S on a loaded
  * machine; caller_cpu: those of the calling thread alone, which interns the
  * names in order and runs the callback: with THREADS > 1 the serial part,
- * since it sleeps while it waits for the workers' blocks).
+ * since it sleeps while it waits for the workers' blocks; resolved: the
+ * share of name lookups the worker threads answered).
  * Build: see benchmarks/micro/run.sh (links the core library). */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -104,8 +105,9 @@ int main(int argc, char **argv) {
       return 1;
     }
     printf("threads=%d seconds=%.3f cpu=%.3f caller_cpu=%.3f MB/s=%.1f edges=%" PRIu64
-           " nodes=%" PRIu64 " checksum=%016" PRIx64 "\n",
-           threads, dt, dc, dtc, ps.bytes / dt / 1e6, s.edges, nodes, s.sum);
+           " nodes=%" PRIu64 " resolved=%.1f%% checksum=%016" PRIx64 "\n",
+           threads, dt, dc, dtc, ps.bytes / dt / 1e6, s.edges, nodes,
+           ps.edges ? 100.0 * (double)ps.names_resolved / (2.0 * (double)ps.edges) : 0.0, s.sum);
     fflush(stdout);
   }
   return 0;
