@@ -6,12 +6,24 @@
  *   slot.tag = top 24 bits of the second lane << 40 | (id + 1)
  * so tag == 0 marks an empty slot. Open addressing with linear probing over a
  * power-of-two number of slots, doubled when more than 70% full. New names
- * are appended to the names file as "<name>\n" in id order. */
+ * are appended to the names file as "<name>\n" in id order.
+ *
+ * Concurrent readers (exo_names.h, exo_names_pin): the one inserting thread
+ * writes a slot's fp first and then its tag with a release store; a reader
+ * loads the tag with acquire, so a non-zero tag comes with its fp, and a slot
+ * once filled never changes in that array. A doubling fills a new array and
+ * publishes it (a `view`) with one store of the `pub` pointer; the old view
+ * goes on the retired list. Each reader announces the view it reads in its
+ * hazard slot (pin: load pub, store it as the hazard, load pub again until
+ * both agree; all sequentially consistent), and a retired view is freed
+ * only when no hazard names it (exo_names_reclaim, or the doubling after
+ * it, or exo_names_readers_end). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "exo_names.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,13 +38,28 @@
 
 typedef struct slot {
   uint64_t fp;  /* hash lane 1 */
-  uint64_t tag; /* lane 2 top 24 bits | (id + 1) */
+  uint64_t tag; /* lane 2 top 24 bits | (id + 1); written with release
+                   stores, read by readers with acquire loads */
 } slot;
+
+/* One slot array as the readers see it. */
+struct exo_names_view {
+  slot *slots;
+  size_t cap, mask;
+  struct exo_names_view *next; /* retired list */
+};
+typedef struct exo_names_view view;
 
 struct exo_names {
   slot *slots;
   size_t cap;      /* power of two, 0 after finish */
   size_t mask;
+  view *cur;                 /* the view of `slots` (NULL without readers) */
+  _Atomic(view *) pub;       /* what readers pin: cur */
+  _Atomic(view *) *hazard;   /* per reader: the view it reads, or NULL */
+  unsigned nreaders;
+  view *retired;             /* old arrays some reader may still read */
+  size_t retired_bytes;
   uint64_t grow_at; /* grow before count exceeds this */
   uint64_t count;
   int finished;
@@ -161,6 +188,37 @@ static void free_slots(slot *s, size_t cap) {
   else exo_big_free(s, bytes);
 }
 
+static inline uint64_t tag_acquire(const slot *s) {
+  return __atomic_load_n(&s->tag, __ATOMIC_ACQUIRE);
+}
+
+static inline void tag_publish(slot *s, uint64_t tag) {
+  __atomic_store_n(&s->tag, tag, __ATOMIC_RELEASE);
+}
+
+/* Free the retired views no reader names any more; the growth hook then
+ * hears the bytes left. */
+static exo_status reclaim(exo_names *t, exo_ctx *ctx) {
+  if (!t->retired) return EXO_OK;
+  view **pp = &t->retired;
+  while (*pp) {
+    view *v = *pp;
+    int held = 0;
+    for (unsigned r = 0; r < t->nreaders && !held; r++)
+      held = atomic_load(&t->hazard[r]) == v;
+    if (held) {
+      pp = &v->next;
+      continue;
+    }
+    *pp = v->next;
+    t->retired_bytes -= v->cap * sizeof(slot);
+    free_slots(v->slots, v->cap);
+    free(v);
+  }
+  if (t->retired || !t->on_grow) return EXO_OK;
+  return t->on_grow(t->on_grow_user, t->cap * sizeof(slot), ctx);
+}
+
 /* Install `s` as the slot array of `cap` slots and set the growth mark. */
 static void set_capacity(exo_names *t, slot *s, size_t cap) {
   t->slots = s;
@@ -174,16 +232,21 @@ static exo_status grow(exo_names *t, exo_ctx *ctx) {
   if (t->cap > SIZE_MAX / 2)
     return EXO_FAIL(ctx, EXO_ENOMEM, "name table cannot grow beyond %zu slots", t->cap);
   size_t ncap = t->cap * 2;
-  const size_t old_bytes = t->cap * sizeof(slot), new_bytes = ncap * sizeof(slot);
+  const size_t old_bytes = t->cap * sizeof(slot) + t->retired_bytes,
+               new_bytes = ncap * sizeof(slot);
   if (t->on_grow) { /* both tables live while the slots are copied */
     exo_status st = t->on_grow(t->on_grow_user, old_bytes + new_bytes, ctx);
     if (st) return st;
   }
   slot *ns = alloc_slots(ncap);
-  if (!ns)
+  view *nv = t->cur ? malloc(sizeof *nv) : NULL;
+  if (!ns || (t->cur && !nv)) {
+    if (ns) free_slots(ns, ncap);
+    free(nv);
     return EXO_FAIL(ctx, EXO_ENOMEM,
                     "out of memory growing the name table to %zu slots (%zu MiB)", ncap,
                     ncap * sizeof(slot) >> 20);
+  }
   size_t nmask = ncap - 1;
   for (size_t i = 0; i < t->cap; i++) {
     slot s = t->slots[i];
@@ -191,6 +254,20 @@ static exo_status grow(exo_names *t, exo_ctx *ctx) {
     size_t j = (size_t)s.fp & nmask;
     while (ns[j].tag != 0) j = (j + 1) & nmask;
     ns[j] = s;
+  }
+  if (t->cur) { /* readers: publish the new array, retire the old one */
+    nv->slots = ns;
+    nv->cap = ncap;
+    nv->mask = nmask;
+    nv->next = NULL;
+    view *old = t->cur;
+    t->cur = nv;
+    atomic_store(&t->pub, nv);
+    old->next = t->retired;
+    t->retired = old;
+    t->retired_bytes += old->cap * sizeof(slot);
+    set_capacity(t, ns, ncap);
+    return reclaim(t, ctx);
   }
   free_slots(t->slots, t->cap);
   set_capacity(t, ns, ncap);
@@ -289,7 +366,7 @@ exo_status exo_names_intern_hashed(exo_names *t, const uint8_t *name, size_t len
   if (st) return st;
   uint64_t nid = t->count++;
   s[i].fp = h1;
-  s[i].tag = hi | (nid + 1);
+  tag_publish(&s[i], hi | (nid + 1));
   *id = nid;
   return EXO_OK;
 }
@@ -305,24 +382,109 @@ exo_status exo_names_intern(exo_names *t, const uint8_t *name, size_t len,
 /* Distinct names seen so far (stays valid after finish). */
 uint64_t exo_names_count(const exo_names *t) { return t->count; }
 
-/* Slot memory currently allocated (0 after finish). */
-size_t exo_names_table_bytes(const exo_names *t) { return t->cap * sizeof(slot); }
+/* Slot memory currently allocated (0 after finish), retired arrays included. */
+size_t exo_names_table_bytes(const exo_names *t) {
+  return t->cap * sizeof(slot) + t->retired_bytes;
+}
+
+/* ---- concurrent readers ---------------------------------------------------- */
+
+/* Contract (exo_names.h). */
+exo_status exo_names_readers_begin(exo_names *t, unsigned n, exo_ctx *ctx) {
+  if (t->finished)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "name table used after exo_names_finish");
+  if (t->nreaders || t->cur)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "exo_names_readers_begin called twice");
+  if (n == 0) return EXO_OK;
+  t->hazard = malloc((size_t)n * sizeof *t->hazard);
+  t->cur = malloc(sizeof *t->cur);
+  if (!t->hazard || !t->cur) {
+    free(t->hazard);
+    free(t->cur);
+    t->hazard = NULL;
+    t->cur = NULL;
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory for the name table's readers");
+  }
+  for (unsigned r = 0; r < n; r++) atomic_init(&t->hazard[r], NULL);
+  t->cur->slots = t->slots;
+  t->cur->cap = t->cap;
+  t->cur->mask = t->mask;
+  t->cur->next = NULL;
+  atomic_store(&t->pub, t->cur);
+  t->nreaders = n;
+  return EXO_OK;
+}
+
+/* Contract (exo_names.h): every reader has stopped; free the old arrays. */
+exo_status exo_names_readers_end(exo_names *t, exo_ctx *ctx) {
+  if (!t->cur) return EXO_OK;
+  for (unsigned r = 0; r < t->nreaders; r++) atomic_store(&t->hazard[r], NULL);
+  exo_status st = reclaim(t, ctx);
+  free(t->hazard);
+  free(t->cur);
+  t->hazard = NULL;
+  t->cur = NULL;
+  atomic_store(&t->pub, NULL);
+  t->nreaders = 0;
+  return st;
+}
+
+exo_status exo_names_reclaim(exo_names *t, exo_ctx *ctx) { return reclaim(t, ctx); }
+
+const exo_names_view *exo_names_pin(exo_names *t, unsigned reader) {
+  view *v = atomic_load(&t->pub);
+  for (;;) {
+    atomic_store(&t->hazard[reader], v);
+    view *again = atomic_load(&t->pub);
+    if (again == v) return v;
+    v = again;
+  }
+}
+
+void exo_names_unpin(exo_names *t, unsigned reader) {
+  atomic_store(&t->hazard[reader], NULL);
+}
+
+void exo_names_view_prefetch(const exo_names_view *v, exo_name_hash h) {
+  __builtin_prefetch(&v->slots[(size_t)h.h1 & v->mask], 0, 3);
+}
+
+uint64_t exo_names_find(const exo_names_view *v, exo_name_hash h) {
+  const uint64_t hi = h.h2 & HI_MASK;
+  const slot *s = v->slots;
+  const size_t mask = v->mask;
+  for (size_t i = (size_t)h.h1 & mask;; i = (i + 1) & mask) {
+    const uint64_t tag = tag_acquire(&s[i]);
+    if (tag == 0) return EXO_NAMES_UNKNOWN;
+    if (s[i].fp == h.h1 && (tag & HI_MASK) == hi) return (tag & ID_MASK) - 1;
+  }
+}
 
 /* Flush and close the names file and drop the slots; count stays readable. */
 exo_status exo_names_finish(exo_names *t, exo_ctx *ctx) {
+  exo_status rst = exo_names_readers_end(t, ctx);
   free_slots(t->slots, t->cap);
   t->slots = NULL;
   t->cap = 0;
   t->mask = 0;
   t->grow_at = 0;
   t->finished = 1;
-  return exo_writer_close(&t->out, ctx);
+  exo_status st = exo_writer_close(&t->out, ctx);
+  return st ? st : rst;
 }
 
 /* Free everything; the names file is closed unflushed (error paths). */
 void exo_names_free(exo_names *t) {
   if (!t) return;
   exo_writer_abort(&t->out);
+  while (t->retired) {
+    view *v = t->retired;
+    t->retired = v->next;
+    free_slots(v->slots, v->cap);
+    free(v);
+  }
+  free(t->hazard);
+  free(t->cur);
   free_slots(t->slots, t->cap);
   free(t);
 }

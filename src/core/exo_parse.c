@@ -285,9 +285,10 @@ typedef struct pcfg {
   exo_weight_transform tf;
 } pcfg;
 
-/* One data line of a batch (56 bytes). */
+/* One data line of a batch (72 bytes). */
 typedef struct prec {
   exo_name_hash ha, hb;
+  uint64_t ia, ib;     /* ids the workers found, or EXO_NAMES_UNKNOWN */
   uint32_t aoff, boff; /* names A and B at text + aoff and text + boff */
   uint32_t alen, blen;
   uint32_t line;       /* 0-based index of the line in the batch */
@@ -555,6 +556,7 @@ static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, si
   size_t alen = (size_t)(fae - fa), blen = (size_t)(fbe - fb);
   r->ha = exo_names_hash(fa, alen);
   r->hb = exo_names_hash(fb, blen);
+  r->ia = r->ib = EXO_NAMES_UNKNOWN;
   r->aoff = (uint32_t)(fa - buf); /* b->text == buf */
   r->boff = (uint32_t)(fb - buf);
   r->alen = (uint32_t)alen;
@@ -616,6 +618,9 @@ typedef struct consumer {
    * needs the absolute number (base_fd >= 0 until then) */
   int base_fd;
   uint64_t base_end;
+  uint64_t resolved; /* names whose id a worker found */
+  double worker_cpu; /* CPU seconds of the parser threads */
+  int reclaim;       /* the table has readers: free old arrays after batches */
 } consumer;
 
 static uint64_t count_newlines(int fd, uint64_t end, int *failed);
@@ -631,8 +636,10 @@ static void resolve_base(consumer *C) {
 
 /* Intern the batch's names in order and pass its edges to the callback, with
  * the table slots of the records PREFETCH_AHEAD further on prefetched so
- * that their cache misses overlap. Then raise the batch's error, if any, with
- * its file line number. Polls every PARSE_POLL bytes of text and at the end. */
+ * that their cache misses overlap. Names a worker already resolved (ia, ib
+ * set: exo_names_find) keep that id without a lookup; only the others are
+ * interned here. Then raise the batch's error, if any, with its file line
+ * number. Polls every PARSE_POLL bytes of text and at the end. */
 static exo_status consume(consumer *C, const batch *b) {
   const prec *r = b->rec;
   const size_t n = b->n;
@@ -641,27 +648,38 @@ static exo_status consume(consumer *C, const batch *b) {
   exo_ctx *ctx = C->ctx;
   exo_status st;
   for (size_t i = 0; i < n && i < PREFETCH_AHEAD; i++) {
-    exo_names_prefetch(names, r[i].ha);
-    exo_names_prefetch(names, r[i].hb);
+    if (r[i].ia == EXO_NAMES_UNKNOWN) exo_names_prefetch(names, r[i].ha);
+    if (r[i].ib == EXO_NAMES_UNKNOWN) exo_names_prefetch(names, r[i].hb);
   }
   uint32_t mark = n ? r[0].aoff : 0;
+  uint64_t resolved = 0;
   for (size_t i = 0; i < n; i++) {
     if (i + PREFETCH_AHEAD < n) {
-      exo_names_prefetch(names, r[i + PREFETCH_AHEAD].ha);
-      exo_names_prefetch(names, r[i + PREFETCH_AHEAD].hb);
+      const prec *p = &r[i + PREFETCH_AHEAD];
+      if (p->ia == EXO_NAMES_UNKNOWN) exo_names_prefetch(names, p->ha);
+      if (p->ib == EXO_NAMES_UNKNOWN) exo_names_prefetch(names, p->hb);
     }
     const prec *q = &r[i];
-    const uint8_t *a = text + q->aoff;
-    uint64_t ia, ib;
-    st = exo_names_intern_hashed(names, a, q->alen, q->ha, &ia, ctx);
-    if (st == EXO_OK)
-      st = exo_names_intern_hashed(names, text + q->boff, q->blen, q->hb, &ib, ctx);
+    uint64_t ia = q->ia, ib = q->ib;
+    st = EXO_OK;
+    if (ia == EXO_NAMES_UNKNOWN)
+      st = exo_names_intern_hashed(names, text + q->aoff, q->alen, q->ha, &ia, ctx);
+    else
+      resolved++;
+    if (st == EXO_OK) {
+      if (ib == EXO_NAMES_UNKNOWN)
+        st = exo_names_intern_hashed(names, text + q->boff, q->blen, q->hb, &ib, ctx);
+      else
+        resolved++;
+    }
     if (st) {
+      C->resolved += resolved;
       C->lineno += (uint64_t)q->line + 1;
       return st;
     }
     st = C->fn(C->user, ia, ib, q->w, ctx);
     if (st) {
+      C->resolved += resolved;
       C->lineno += (uint64_t)q->line + 1;
       resolve_base(C);
       EXO_FAIL(ctx, st, "%s:%" PRIu64 ": the edge callback failed (%s)", C->path, C->lineno,
@@ -673,10 +691,16 @@ static exo_status consume(consumer *C, const batch *b) {
       mark = q->aoff;
       st = exo_poll(ctx);
       if (st) {
+        C->resolved += resolved;
         C->lineno += (uint64_t)q->line + 1;
         return st;
       }
     }
+  }
+  C->resolved += resolved;
+  if (C->reclaim) {
+    st = exo_names_reclaim(names, ctx);
+    if (st) return st;
   }
   if (b->err) {
     if (b->err_has_line) {
@@ -859,6 +883,8 @@ typedef struct pctl {
   uint8_t *carry;  /* the partial line after the last block read */
   size_t carry_len, carry_cap;
   uint64_t rbytes; /* decompressed bytes read from the stream */
+  exo_names *names; /* readers 0..nworkers-1 (NULL: the consumer looks up all) */
+  _Atomic uint64_t worker_ns; /* CPU time of the workers, summed at their end */
 } pctl;
 
 /* pread until n bytes or end of file; returns the count or -1 (errno). */
@@ -896,6 +922,40 @@ static void slot_trim(pslot *sl, size_t normal) {
     sl->buf = NULL;
     sl->cap = 0;
   }
+}
+
+/* Worker w looks up the batch's names in the table (concurrently with the
+ * consumer's interning; see exo_names.h): a found id is final, a name not
+ * found is left to the consumer. Slots are prefetched PREFETCH_AHEAD
+ * records ahead. */
+static void resolve_batch(pctl *c, unsigned w, batch *b) {
+  const size_t n = b->n;
+  if (!c->names || n == 0 || atomic_load(&c->stop)) return;
+  prec *r = b->rec;
+  const exo_names_view *v = exo_names_pin(c->names, w);
+  for (size_t i = 0; i < n && i < PREFETCH_AHEAD; i++) {
+    exo_names_view_prefetch(v, r[i].ha);
+    exo_names_view_prefetch(v, r[i].hb);
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (i + PREFETCH_AHEAD < n) {
+      exo_names_view_prefetch(v, r[i + PREFETCH_AHEAD].ha);
+      exo_names_view_prefetch(v, r[i + PREFETCH_AHEAD].hb);
+    }
+    r[i].ia = exo_names_find(v, r[i].ha);
+    r[i].ib = exo_names_find(v, r[i].hb);
+  }
+  exo_names_unpin(c->names, w);
+}
+
+/* CPU seconds of the calling thread so far (0 where unknown). */
+static double thread_cpu_seconds(void) {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+  return 0.0;
 }
 
 /* Read and parse block j into the slot (errors go into the batch). */
@@ -1072,6 +1132,7 @@ static int fill_stream(pctl *c, uint64_t j, pslot *sl) {
 static void *worker_main(void *arg) {
   pworker *W = arg;
   pctl *c = W->ctl;
+  const double cpu0 = thread_cpu_seconds();
   for (uint64_t j = W->idx; j < c->nblocks; j += c->nworkers) {
     pthread_mutex_lock(&W->mu);
     while (W->head - W->tail == c->ring && !atomic_load(&c->stop))
@@ -1084,12 +1145,14 @@ static void *worker_main(void *arg) {
     } else {
       fill_block(c, j, sl);
     }
+    resolve_batch(c, W->idx, &sl->b);
     pthread_mutex_lock(&W->mu);
     W->head++;
     pthread_cond_broadcast(&W->cv);
     pthread_mutex_unlock(&W->mu);
     if (sl->b.err || sl->last) break;
   }
+  atomic_fetch_add(&c->worker_ns, (uint64_t)((thread_cpu_seconds() - cpu0) * 1e9));
   return NULL;
 }
 
@@ -1117,6 +1180,7 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
   if (T > PAR_MAX_THREADS) T = PAR_MAX_THREADS;
   if (T > c.nblocks) T = c.nblocks;
   atomic_init(&c.stop, 0);
+  atomic_init(&c.worker_ns, 0);
   size_t ring = PAR_RING_BYTES / block;
   c.ring = ring < 2 ? 2 : ring > PAR_RING_MAX ? PAR_RING_MAX : (unsigned)ring;
   c.w = calloc((size_t)T, sizeof *c.w);
@@ -1127,6 +1191,16 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory starting the parser threads");
   }
   c.nworkers = (unsigned)T;
+  {
+    exo_status rs = exo_names_readers_begin(C->names, c.nworkers, ctx);
+    if (rs) {
+      free(c.w);
+      free(slots);
+      return rs;
+    }
+    c.names = C->names;
+    C->reclaim = 1;
+  }
   if (in) {
     size_t rl = rest && rest->buf ? rest->len - rest->off : 0;
     c.carry_cap = rl > 4096 ? rl : 4096;
@@ -1135,6 +1209,8 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     int cok = mok && pthread_cond_init(&c.rcv, NULL) == 0;
     if (!c.carry || !cok) {
       if (mok) pthread_mutex_destroy(&c.rmu);
+      C->reclaim = 0;
+      exo_names_readers_end(C->names, ctx);
       free(c.carry);
       free(c.w);
       free(slots);
@@ -1220,6 +1296,10 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     pthread_cond_destroy(&W->cv);
     pthread_mutex_destroy(&W->mu);
   }
+  C->reclaim = 0;
+  exo_status rst = exo_names_readers_end(C->names, ctx); /* the workers are gone */
+  if (st == EXO_OK) st = rst;
+  C->worker_cpu += 1e-9 * (double)atomic_load(&c.worker_ns);
   for (size_t k = 0; k < (size_t)T * c.ring; k++) {
     free(slots[k].buf);
     free(slots[k].b.rec);
@@ -1345,6 +1425,7 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
                              exo_edge_fn fn, void *user, exo_ctx *ctx, exo_parse_stats *stats,
                              int ranged, uint64_t from, uint64_t to) {
   if (stats) memset(stats, 0, sizeof *stats);
+  const double cpu0 = thread_cpu_seconds();
   if (!path || !opt || !names || !fn)
     return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file: missing argument");
   if (opt->sep == '\r' || opt->sep == '\n' || opt->sep == '\0')
@@ -1426,6 +1507,9 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
     stats->lines = C.lineno;
     stats->edges = C.edges;
     stats->bytes = bytes;
+    stats->names_resolved = C.resolved;
+    stats->caller_cpu_seconds = thread_cpu_seconds() - cpu0;
+    stats->worker_cpu_seconds = C.worker_cpu;
   }
   exo_input_close(in);
   return st;

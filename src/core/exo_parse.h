@@ -70,20 +70,30 @@ typedef struct exo_parse_stats {
   uint64_t lines;      /* physical lines read, header included */
   uint64_t edges;      /* data lines passed to the callback */
   uint64_t bytes;      /* decompressed bytes */
+  /* How the work was shared (threads > 1), for the serial-part figures:
+   * the names whose id a worker found in the table (the rest, 2 x edges
+   * less this, were looked up and interned by the calling thread), the CPU
+   * seconds of the calling thread in this call (with threads > 1 the serial
+   * part: interning in order and the edge callback; it sleeps while it
+   * waits for a block) and of the worker threads together. */
+  uint64_t names_resolved;
+  double caller_cpu_seconds;
+  double worker_cpu_seconds;
 } exo_parse_stats;
 
 /* Parse one file. With threads > 1 the BOM and header lines are read
  * first, then the rest is cut into blocks of block_bytes that `threads`
  * worker threads (created and joined inside this call) split, check and
- * hash in parallel; the calling thread interns the names and calls fn in
- * file order. An uncompressed regular file's blocks are read with pread(),
+ * hash in parallel and look the names up in the table (exo_names_pin: the
+ * ids of names interned before); the calling thread interns the names the
+ * workers did not find and calls fn in file order. An uncompressed regular file's blocks are read with pread(),
  * by all workers at once. A stream (gzip, a pipe, standard input, a FIFO)
  * is read by the workers in turn, one block each, serially (gzip is
  * inflated there), each block ending at its last LF; the splitting and
  * hashing still overlap. fn and the ctx callbacks are only ever called from
  * the calling thread. Memory: per worker two blocks of text plus their
- * parsed lines (56 bytes per data line), about 4 MiB for typical 40-byte
- * lines. Ids, callbacks, counts and messages are those of threads = 1; the
+ * parsed lines (72 bytes per data line), about 5.6 MiB for typical 40-byte
+ * lines; the name table's old array is kept until no worker reads it. Ids, callbacks, counts and messages are those of threads = 1; the
  * one difference: when reading a stream fails (a truncated gzip file), the
  * edges delivered before the error stop at a different line.
  * Progress is reported as EXO_STAGE_PARSE with done = raw

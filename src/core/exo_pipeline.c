@@ -175,6 +175,11 @@ exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) 
   st = exo_parse_file(path, &b->opt.parse, b->names, on_edge, &b->sink,
                                  ctx, &ps);
   b->g->num_lines += ps.edges;
+  if (st == EXO_OK && ps.edges)
+    exo_message(ctx, "read %s: reading thread %.2f s CPU, parser threads %.2f s CPU, "
+                "%.1f%% of the names found by the parser threads",
+                path, ps.caller_cpu_seconds, ps.worker_cpu_seconds,
+                100.0 * (double)ps.names_resolved / (2.0 * (double)ps.edges));
   return st;
 }
 
@@ -249,6 +254,11 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   st = exo_sorter_finish_csr(b->sorter, g->num_nodes, g->offsets_path, g->adj_path,
                              g->wide, ctx, &g->sort);
   if (st) goto fail;
+  if (g->sort.run_thread_cpu_seconds > 0)
+    exo_message(ctx, "sort runs: the run thread took %.2f s CPU (%.2f s writing), its sorts "
+                "%.2f s; reading waited %.2f s for it",
+                g->sort.run_thread_cpu_seconds, g->sort.run_write_cpu_seconds,
+                g->sort.run_sort_seconds, g->sort.add_wait_seconds);
   exo_sorter_free(b->sorter);
   b->sorter = NULL;
   g->num_arcs = g->sort.arcs;

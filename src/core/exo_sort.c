@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exo_io.h"
 #include "exo_loser_tree.h"
@@ -149,11 +150,113 @@ static exo_status radix_sort(uint8_t *recs, uint8_t *scratch, size_t count, int 
   return EXO_OK;
 }
 
+/* The same sort on `threads` threads (exo_par): each pass counts the digit
+ * in P equal slices of the records side by side, gives slice t of bucket b
+ * the place after buckets < b and after slices < t of bucket b, and
+ * scatters the slices side by side. Every slice keeps its records' order and
+ * the slices are placed in order, so each pass is stable and the result is
+ * the serial sort's, byte for byte. A digit that one bucket holds entirely
+ * is skipped, as in radix_sort. */
+#define PAR_SORT_MIN ((size_t)1 << 16) /* records per slice, at least */
+
+typedef struct par_sort {
+  const uint8_t *src;
+  uint8_t *dst;
+  size_t count, rs, off;
+  uint32_t P;
+  int scatter;        /* 0: count the digit, 1: scatter */
+  uint64_t (*cnt)[256]; /* per slice: counts, then first positions */
+} par_sort;
+
+static exo_status par_sort_job(void *arg, uint32_t t, exo_ctx *ctx) {
+  (void)ctx;
+  par_sort *p = arg;
+  const size_t rs = p->rs, off = p->off;
+  const size_t lo = p->count * t / p->P, hi = p->count * (t + 1) / p->P;
+  const uint8_t *a = p->src + lo * rs, *e = p->src + hi * rs;
+  uint64_t *c = p->cnt[t];
+  if (!p->scatter) {
+    memset(c, 0, 256 * sizeof *c);
+    for (const uint8_t *q = a; q != e; q += rs) c[q[off]]++;
+    return EXO_OK;
+  }
+  uint8_t *to[256];
+  for (int b = 0; b < 256; b++) to[b] = p->dst + c[b] * rs;
+  if (rs == 12) {
+    for (const uint8_t *q = a; q != e; q += 12) {
+      uint8_t *d = to[q[off]];
+      memcpy(d, q, 12);
+      to[q[off]] = d + 12;
+    }
+  } else {
+    for (const uint8_t *q = a; q != e; q += rs) {
+      uint8_t *d = to[q[off]];
+      memcpy(d, q, rs);
+      to[q[off]] = d + rs;
+    }
+  }
+  return EXO_OK;
+}
+
+static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
+                                     uint32_t threads, exo_ctx *ctx) {
+  uint32_t P = threads;
+  if (P > MAX_MERGE_THREADS) P = MAX_MERGE_THREADS;
+  if (count / PAR_SORT_MIN < P) P = (uint32_t)(count / PAR_SORT_MIN);
+  if (P <= 1 || !ctx) return radix_sort(recs, scratch, count, wide, ctx);
+  par_sort p;
+  p.count = count;
+  p.rs = exo_rec_size(wide);
+  p.P = P;
+  p.cnt = malloc((size_t)P * sizeof *p.cnt);
+  if (!p.cnt) return radix_sort(recs, scratch, count, wide, ctx);
+  const unsigned nbytes = wide ? 16 : 8;
+  const int little = host_is_little_endian();
+  uint8_t *src = recs, *dst = scratch;
+  exo_status st = EXO_OK;
+  for (unsigned d = 0; d < nbytes && !st; d++) {
+    p.src = src;
+    p.dst = dst;
+    p.off = digit_offset(wide, d, little);
+    p.scatter = 0;
+    st = exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx);
+    if (st) break;
+    uint64_t pos = 0;
+    int trivial = 0;
+    for (int b = 0; b < 256; b++) {
+      uint64_t in_b = 0;
+      for (uint32_t t = 0; t < P; t++) {
+        const uint64_t k = p.cnt[t][b];
+        p.cnt[t][b] = pos;
+        pos += k;
+        in_b += k;
+      }
+      if (in_b == count) trivial = 1;
+    }
+    if (trivial) continue;
+    p.scatter = 1;
+    st = exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx);
+    uint8_t *tmp = src;
+    src = dst;
+    dst = tmp;
+  }
+  free(p.cnt);
+  if (st) return st;
+  if (src != recs) memcpy(recs, src, count * p.rs);
+  return EXO_OK;
+}
+
 /* Contract (exo_sort.h): sorts `count` records by (key, nbr), stably, using
  * `scratch` of the same size; the result is in `recs`. One pass computes the
  * histogram of every digit; a digit equal in all records costs nothing. */
 void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int wide) {
   (void)radix_sort(recs, scratch, count, wide, NULL);
+}
+
+exo_status exo_radix_sort_records_threads(uint8_t *recs, uint8_t *scratch, size_t count,
+                                          int wide, int threads, exo_ctx *ctx) {
+  return radix_sort_threads(recs, scratch, count, wide, threads > 1 ? (uint32_t)threads : 1,
+                            ctx);
 }
 
 /* ======================================================================
@@ -176,6 +279,7 @@ typedef struct run_job {
   uint8_t *buf, *scratch;
   size_t n;
   int wide;
+  uint32_t threads; /* sort threads (radix_sort_threads) */
   const char *path; /* owned by the run's run_info */
   exo_status st;
   exo_ctx ctx;
@@ -183,6 +287,9 @@ typedef struct run_job {
   atomic_int keep;  /* finish wants the sorted buffer, not the file: stop writing */
   int sorted;       /* buf holds the run sorted */
   int written;      /* the file was written whole */
+  double cpu;       /* CPU seconds the thread took */
+  double write_cpu; /* of those, writing the run */
+  double sort_wall; /* seconds the sort took (its threads' time is not in cpu) */
 } run_job;
 
 struct exo_sorter {
@@ -209,6 +316,9 @@ struct exo_sorter {
   uint64_t next_index;
   uint64_t records, initial_runs;
   uint64_t disk_now, peak_disk;
+  double run_cpu;  /* CPU seconds of the background run threads */
+  double run_write_cpu, run_sort_wall; /* of those: writing; sorting's wall time */
+  double add_wait; /* seconds exo_sorter_add waited for them */
   /* the final merge's sources in memory, after the files: the last
    * background run when it was kept unwritten, then the buffer */
   uint32_t nmem;
@@ -414,11 +524,26 @@ static exo_status run_done(exo_sorter *s, exo_status st) {
 
 static int job_cancelled(void *user) { return atomic_load(&((run_job *)user)->cancel); }
 
+/* CPU seconds of the calling thread (0 where unknown). */
+static double thread_cpu(void) {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+  return 0.0;
+}
+
 static void *job_main(void *arg) {
   run_job *j = arg;
-  j->st = radix_sort(j->buf, j->scratch, j->n, j->wide, &j->ctx);
+  const double c0 = thread_cpu(), w0 = exo_now_seconds();
+  j->st = radix_sort_threads(j->buf, j->scratch, j->n, j->wide, j->threads, &j->ctx);
+  j->sort_wall = exo_now_seconds() - w0;
   j->sorted = !j->st;
+  const double c1 = thread_cpu();
   if (!j->st) j->st = write_run(j->buf, j->n, j->wide, j->path, &j->keep, &j->written, &j->ctx);
+  j->cpu = thread_cpu() - c0;
+  j->write_cpu = thread_cpu() - c1;
   return NULL;
 }
 
@@ -430,6 +555,9 @@ static exo_status job_wait(exo_sorter *s, int cancel, exo_ctx *ctx) {
   if (cancel) atomic_store(&j->cancel, 1);
   pthread_join(j->thread, NULL);
   j->running = 0;
+  s->run_cpu += j->cpu;
+  s->run_write_cpu += j->write_cpu;
+  s->run_sort_wall += j->sort_wall;
   exo_status st = j->st;
   if (st && !cancel && ctx) ctx->err = j->ctx.err;
   return run_done(s, cancel && !st ? EXO_EINTR : st);
@@ -444,6 +572,9 @@ static exo_status job_keep(exo_sorter *s, exo_ctx *ctx) {
   run_job *j = &s->job;
   pthread_join(j->thread, NULL);
   j->running = 0;
+  s->run_cpu += j->cpu;
+  s->run_write_cpu += j->write_cpu;
+  s->run_sort_wall += j->sort_wall;
   if (!j->sorted) {
     ctx->err = j->ctx.err;
     return run_done(s, j->st ? j->st : EXO_EINTERNAL);
@@ -463,7 +594,9 @@ static exo_status job_keep(exo_sorter *s, exo_ctx *ctx) {
  * previous run is done) and the spare buffer takes its place. */
 static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
   if (s->n == 0) return EXO_OK;
+  const double w0 = s->finished ? 0.0 : exo_now_seconds();
   exo_status st = job_wait(s, 0, ctx);
+  if (!s->finished) s->add_wait += exo_now_seconds() - w0;
   if (st) return st;
   run_info *r = add_run(s, ctx);
   if (!r) return ctx->err.code;
@@ -473,6 +606,7 @@ static exo_status flush_run(exo_sorter *s, exo_ctx *ctx) {
     j->scratch = s->scratch;
     j->n = s->n;
     j->wide = s->wide;
+    j->threads = s->threads;
     j->path = r->path;
     j->st = EXO_OK;
     exo_ctx_init(&j->ctx);
@@ -1668,5 +1802,9 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   stats->fan_in = k;
   stats->merge_passes = passes;
   stats->peak_disk = s->peak_disk;
+  stats->run_thread_cpu_seconds = s->run_cpu;
+  stats->run_write_cpu_seconds = s->run_write_cpu;
+  stats->run_sort_seconds = s->run_sort_wall;
+  stats->add_wait_seconds = s->add_wait;
   return EXO_OK;
 }

@@ -9,8 +9,9 @@
  * files (see exo_record.h). With a single run nothing is merged: it is
  * copied into the CSR as it is read.
  *
- * With `background` set, a full buffer is handed to a thread that sorts and
- * writes it while the caller fills a second buffer (the host's callbacks are
+ * With `background` set, a full buffer is handed to a thread that sorts it
+ * (with `threads` > 1 on that many threads, each pass split into slices:
+ * the same order) and writes it while the caller fills a second buffer (the host's callbacks are
  * still only called from the caller's thread); the runs are the same
  * records in the same order, only smaller. When the input ends while that
  * thread is still at work and everything fits one final merge, the thread
@@ -113,6 +114,15 @@ typedef struct exo_sort_stats {
   uint32_t fan_in;       /* fan-in used */
   uint32_t merge_passes; /* merge passes, the final CSR merge included */
   uint64_t peak_disk;    /* bytes: run files + CSR at their largest */
+  /* background mode, for the serial-part figures: CPU seconds the run
+   * thread took (sorting and writing the runs, one run at a time; with
+   * threads > 1 the sort's slices run on other threads, not counted here),
+   * of those the writing, the seconds the sorts took (wall clock), and the
+   * seconds exo_sorter_add waited for the thread (the adding thread stalled) */
+  double run_thread_cpu_seconds;
+  double run_write_cpu_seconds;
+  double run_sort_seconds;
+  double add_wait_seconds;
 } exo_sort_stats;
 
 typedef struct exo_sorter exo_sorter;
@@ -141,5 +151,9 @@ void exo_sorter_free(exo_sorter *s);
 /* Stable LSD radix sort of `count` records of exo_rec_size(wide) bytes in
  * `recs` by (key, nbr), using `scratch` of the same size. */
 void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int wide);
+/* The same on `threads` threads (slices of at least 65536 records each;
+ * fewer records: one thread); the same bytes for every thread count. */
+exo_status exo_radix_sort_records_threads(uint8_t *recs, uint8_t *scratch, size_t count,
+                                          int wide, int threads, exo_ctx *ctx);
 
 #endif

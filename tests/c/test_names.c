@@ -1,6 +1,8 @@
 /* test_names.c: exo_names: dense ids in first-seen order, repeat lookups,
  * the names file byte for byte, arbitrary and very long names, memory. */
 #include <check.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +334,173 @@ START_TEST(hashed_interning_matches) {
 }
 END_TEST
 
+/* Concurrent readers: one thread interns 300000 names in order (the table
+ * doubles 9 times, past the huge-page size) while 3 readers pin, look up
+ * random names and unpin. A reader first reads how many names were interned
+ * (published by the inserter after each one); every one of those must be
+ * found with its id, and a later name either with its id or not at all. The
+ * growth hook hears each doubling before, and (once the old array is freed)
+ * after; at the end no old array is left. Run under `make tsan` too. */
+#define RD_NAMES 300000u
+#define RD_READERS 3u
+
+typedef struct rd_shared {
+  exo_names *t;
+  atomic_uint done;   /* names interned so far */
+  atomic_int stop;
+  atomic_ullong checked, early; /* lookups checked; later names found */
+  atomic_int bad;
+} rd_shared;
+
+typedef struct rd_arg {
+  rd_shared *sh;
+  unsigned idx;
+} rd_arg;
+
+static int rd_name(char *buf, unsigned i) { return sprintf(buf, "rd-%u-%u", i * 2654435761u, i); }
+
+static void *rd_reader(void *p) {
+  rd_arg *a = p;
+  rd_shared *sh = a->sh;
+  exo_rng r;
+  exo_rng_seed(&r, 100 + a->idx);
+  char name[48];
+  while (!atomic_load(&sh->stop)) {
+    const unsigned seen = atomic_load(&sh->done);
+    const exo_names_view *v = exo_names_pin(sh->t, a->idx);
+    for (int k = 0; k < 256; k++) {
+      unsigned i = (unsigned)exo_rng_below(&r, RD_NAMES);
+      int len = rd_name(name, i);
+      uint64_t id = exo_names_find(v, exo_names_hash((const uint8_t *)name, (size_t)len));
+      if (i < seen && id != i) atomic_store(&sh->bad, 1);
+      if (i >= seen && id != EXO_NAMES_UNKNOWN && id != i) atomic_store(&sh->bad, 1);
+      if (i >= seen && id == i) atomic_fetch_add(&sh->early, 1);
+      atomic_fetch_add(&sh->checked, 1);
+    }
+    exo_names_unpin(sh->t, a->idx);
+  }
+  return NULL;
+}
+
+typedef struct rd_hook {
+  size_t before, after; /* calls */
+  int ok;
+  const exo_names *t;
+} rd_hook;
+
+static exo_status rd_grow(void *user, size_t nbytes, exo_ctx *ctx) {
+  (void)ctx;
+  rd_hook *h = user;
+  if (nbytes == exo_names_table_bytes(h->t)) h->after++;
+  else if (nbytes > exo_names_table_bytes(h->t)) h->before++;
+  else h->ok = 0;
+  return EXO_OK;
+}
+
+START_TEST(concurrent_readers) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "names.txt");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  rd_shared sh;
+  memset(&sh, 0, sizeof sh);
+  ck_assert_int_eq(exo_names_create(&sh.t, path, &ctx), EXO_OK);
+  rd_hook hook = {0, 0, 1, sh.t};
+  exo_names_on_grow(sh.t, rd_grow, &hook);
+  const size_t start = exo_names_table_bytes(sh.t);
+  ck_assert_int_eq(exo_names_readers_begin(sh.t, RD_READERS, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_names_readers_begin(sh.t, RD_READERS, &ctx), EXO_EINTERNAL);
+  exo_ctx_init(&ctx);
+  atomic_init(&sh.done, 0);
+  atomic_init(&sh.stop, 0);
+  atomic_init(&sh.checked, 0);
+  atomic_init(&sh.early, 0);
+  atomic_init(&sh.bad, 0);
+  pthread_t th[RD_READERS];
+  rd_arg args[RD_READERS];
+  for (unsigned k = 0; k < RD_READERS; k++) {
+    args[k].sh = &sh;
+    args[k].idx = k;
+    ck_assert_int_eq(pthread_create(&th[k], NULL, rd_reader, &args[k]), 0);
+  }
+  bytes want = {0};
+  char name[48];
+  for (unsigned i = 0; i < RD_NAMES; i++) {
+    int len = rd_name(name, i);
+    uint64_t id;
+    ck_assert_int_eq(exo_names_intern(sh.t, (const uint8_t *)name, (size_t)len, &id, &ctx),
+                     EXO_OK);
+    ck_assert_uint_eq(id, i);
+    bytes_add(&want, name, (size_t)len);
+    bytes_add(&want, "\n", 1);
+    atomic_store(&sh.done, i + 1);
+    if (i % 4096 == 0) ck_assert_int_eq(exo_names_reclaim(sh.t, &ctx), EXO_OK);
+  }
+  /* let the readers check the full table for a moment */
+  while (atomic_load(&sh.checked) < 200000) sched_yield();
+  atomic_store(&sh.stop, 1);
+  for (unsigned k = 0; k < RD_READERS; k++) pthread_join(th[k], NULL);
+  ck_assert_int_eq(atomic_load(&sh.bad), 0);
+  ck_assert_int_eq(exo_names_readers_end(sh.t, &ctx), EXO_OK);
+  /* 2^19 slots hold the 300000 names: 9 doublings, each heard before and
+   * (perhaps merged with the next one's reclaim) after; nothing retired */
+  ck_assert(hook.ok);
+  ck_assert_uint_eq(hook.before, 9);
+  ck_assert_uint_ge(hook.after, 1);
+  ck_assert_uint_eq(exo_names_table_bytes(sh.t), start << 9);
+  /* the names file and the ids after the readers left */
+  uint64_t id;
+  ck_assert_int_eq(exo_names_intern(sh.t, (const uint8_t *)"rd-0-0", 6, &id, &ctx), EXO_OK);
+  ck_assert_uint_eq(id, 0);
+  ck_assert_int_eq(exo_names_finish(sh.t, &ctx), EXO_OK);
+  check_file(path, &want);
+  exo_names_free(sh.t);
+  free(want.p);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Readers that never pinned, and a table freed with readers on: nothing
+ * leaks (valgrind/ASan), finish ends the readers itself. */
+START_TEST(readers_end_paths) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "n.txt");
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_names *t = NULL;
+  char name[32];
+  uint64_t id;
+  for (int pass = 0; pass < 2; pass++) {
+    ck_assert_int_eq(exo_names_create(&t, path, &ctx), EXO_OK);
+    ck_assert_int_eq(exo_names_readers_begin(t, 2, &ctx), EXO_OK);
+    const exo_names_view *v = exo_names_pin(t, 1); /* holds the first array */
+    for (unsigned i = 0; i < 5000; i++) {
+      int len = snprintf(name, sizeof name, "x%u", i);
+      ck_assert_int_eq(exo_names_intern(t, (const uint8_t *)name, (size_t)len, &id, &ctx), EXO_OK);
+    }
+    /* 8192 slots hold 5000 names; the pinned (first, 1024-slot) array is
+     * kept and still answers */
+    ck_assert_uint_eq(exo_names_table_bytes(t), (8192u + 1024u) * 16u);
+    ck_assert_uint_eq(exo_names_find(v, exo_names_hash((const uint8_t *)"x3", 2)), 3);
+    ck_assert_uint_eq(exo_names_find(v, exo_names_hash((const uint8_t *)"x4999", 5)),
+                      EXO_NAMES_UNKNOWN);
+    exo_names_unpin(t, 1);
+    ck_assert_int_eq(exo_names_reclaim(t, &ctx), EXO_OK);
+    ck_assert_uint_eq(exo_names_table_bytes(t), 8192u * 16u);
+    if (pass == 0) {
+      ck_assert_int_eq(exo_names_finish(t, &ctx), EXO_OK);
+      ck_assert_uint_eq(exo_names_count(t), 5000);
+    }
+    exo_names_free(t);
+  }
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *names_suite(void) {
   Suite *s = suite_create("names");
   TCase *tc = tcase_create("names");
@@ -341,6 +510,8 @@ Suite *names_suite(void) {
   tcase_add_test(tc, create_errors_and_free);
   tcase_add_test(tc, hashed_interning_matches);
   tcase_add_test(tc, growth_hook);
+  tcase_add_test(tc, concurrent_readers);
+  tcase_add_test(tc, readers_end_paths);
   suite_add_tcase(s, tc);
   return s;
 }

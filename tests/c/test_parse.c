@@ -921,7 +921,7 @@ START_TEST(bad_arguments_and_files) {
   exo_ctx_init(&ctx);
   exo_parse_options o = opts('\t', 0, 0);
   char *missing = tu_path(dir, "missing.tsv");
-  exo_parse_stats st = {9, 9, 9};
+  exo_parse_stats st = {9, 9, 9, 9, 9.0, 9.0};
   ck_assert_int_eq(exo_parse_file(missing, &o, t, collect, &c, &ctx, &st), EXO_EIO);
   ck_assert_ptr_nonnull(strstr(ctx.err.msg, missing));
   ck_assert_uint_eq(st.lines, 0);
@@ -1882,6 +1882,120 @@ START_TEST(ranges_every_cut) {
 }
 END_TEST
 
+/* The workers look names up while the calling thread interns (exo_names
+ * readers). Part 1: 40000 names whose edges keep returning to names seen
+ * before, and new ones throughout (the table doubles while the workers read
+ * it), in blocks of 4 KiB to 64 KiB with 2, 3 and 8 threads, plain and
+ * gzipped: edges, ids, names file and counts are the sequential ones. How
+ * many names the workers find there depends on timing; part 2 makes it
+ * certain: a second file parsed into the same table, whose names all
+ * appeared in the first, must have every name found by the workers (2 per
+ * edge) with the ids of the sequential parse; alone, the calling thread
+ * finds none. The CPU figures are filled in. */
+static void two_files(const char *dir, const char *p1, const char *p2, int threads,
+                      size_t block, collector *c, exo_parse_stats *st2) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  char *np = tu_path(dir, "names2.txt");
+  exo_names *t = NULL;
+  ck_assert_int_eq(exo_names_create(&t, np, &ctx), EXO_OK);
+  exo_parse_options o = opts('\t', 0, 0);
+  ck_assert_int_eq(exo_parse_file(p1, &o, t, collect, c, &ctx, NULL), EXO_OK);
+  o.threads = threads;
+  o.block_bytes = block;
+  ck_assert_int_eq(exo_parse_file(p2, &o, t, collect, c, &ctx, st2), EXO_OK);
+  ck_assert_int_eq(exo_names_finish(t, &ctx), EXO_OK);
+  exo_names_free(t);
+  free(np);
+}
+
+START_TEST(parallel_workers_resolve_names) {
+  char *dir = tu_mkdtemp();
+  exo_rng r;
+  exo_rng_seed(&r, 27);
+  size_t cap = (size_t)8 << 20, len = 0;
+  char *text = malloc(cap);
+  const unsigned edges = 120000;
+  for (unsigned i = 0; i < edges; i++) {
+    /* names up to i/3 + 1: new names appear until the end */
+    uint64_t top = i / 3 + 2;
+    uint64_t a = exo_rng_below(&r, top), b = exo_rng_below(&r, top);
+    len += (size_t)snprintf(text + len, cap - len, "node-%llu\tv%llu-x\t%u.5\n",
+                            (unsigned long long)(a * 2654435761u % 40009),
+                            (unsigned long long)b, (unsigned)(i % 7));
+  }
+  exo_parse_options o = opts('\t', 0, 0);
+  static const pvariant vs[] = {{2, 4096, 0, 0}, {3, 16384, 0, 0}, {8, 65536, 0, 0},
+                                {2, 65536, 0, 0}};
+  char *paths[2] = {NULL, NULL};
+  for (int gz = 0; gz < 2; gz++) {
+    char *path = paths[gz] = tu_path(dir, gz ? "w.gz" : "w.tsv");
+    ck_assert_int_eq(gz ? tu_write_gzip(path, text, len) : tu_write_file(path, text, len), 0);
+    result ref;
+    const pvariant seq = {1, 0, 0, 0};
+    parse_variant(dir, path, o, &seq, &ref);
+    ck_assert_int_eq(ref.st, EXO_OK);
+    ck_assert_uint_eq(ref.stats.edges, edges);
+    ck_assert_uint_gt(ref.names.n, 40000);
+    ck_assert_uint_eq(ref.stats.names_resolved, 0);
+    ck_assert(ref.stats.caller_cpu_seconds > 0);
+    ck_assert(ref.stats.worker_cpu_seconds == 0);
+    for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) {
+      result got;
+      parse_variant(dir, path, o, &vs[i], &got);
+      char what[128];
+      snprintf(what, sizeof what, "%s, threads %d, block %zu", gz ? "gzip" : "plain",
+               vs[i].threads, vs[i].block);
+      assert_same(&ref, &got, what);
+      ck_assert_uint_le(got.stats.names_resolved, 2 * edges);
+      ck_assert(got.stats.worker_cpu_seconds > 0);
+      free_result(&got);
+    }
+    free_result(&ref);
+  }
+  /* part 2: the same edges reversed (B A W) as a second file */
+  char *rev = malloc(len + 1);
+  size_t rl = 0;
+  for (size_t s0 = 0; s0 < len;) {
+    const char *t1 = memchr(text + s0, '\t', len - s0);
+    const char *t2 = memchr(t1 + 1, '\t', (size_t)(text + len - t1 - 1));
+    const char *nl = memchr(t2, '\n', (size_t)(text + len - t2));
+    rl += (size_t)snprintf(rev + rl, len + 1 - rl, "%.*s\t%.*s%.*s\n", (int)(t2 - t1 - 1), t1 + 1,
+                           (int)(t1 - (text + s0)), text + s0, (int)(nl - t2), t2);
+    s0 = (size_t)(nl - text) + 1;
+  }
+  ck_assert_uint_eq(rl, len);
+  for (int gz = 0; gz < 2; gz++) {
+    char *p2 = tu_path(dir, gz ? "rev.gz" : "rev.tsv");
+    ck_assert_int_eq(gz ? tu_write_gzip(p2, rev, rl) : tu_write_file(p2, rev, rl), 0);
+    collector want = {0}, got = {0};
+    exo_parse_stats sw, sg;
+    two_files(dir, paths[0], p2, 1, 0, &want, &sw);
+    ck_assert_uint_eq(sw.names_resolved, 0);
+    for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) {
+      memset(&got, 0, sizeof got);
+      two_files(dir, paths[gz], p2, vs[i].threads, vs[i].block, &got, &sg);
+      ck_assert_uint_eq(got.n, want.n);
+      for (size_t k = 0; k < want.n; k++)
+        if (got.e[k].a != want.e[k].a || got.e[k].b != want.e[k].b ||
+            fbits(got.e[k].w) != fbits(want.e[k].w))
+          ck_abort_msg("second file, threads %d, block %zu: edge %zu differs", vs[i].threads,
+                       vs[i].block, k);
+      ck_assert_uint_eq(sg.names_resolved, 2 * (uint64_t)edges);
+      free(got.e);
+    }
+    free(want.e);
+    free(p2);
+  }
+  free(rev);
+  free(paths[0]);
+  free(paths[1]);
+  free(text);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *parse_suite(void) {
   Suite *s = suite_create("parse");
   TCase *tc = tcase_create("parse");
@@ -1917,6 +2031,7 @@ Suite *parse_suite(void) {
   tcase_add_test(tp, parallel_streams);
   tcase_add_test(tp, parallel_truncated_gzip_stream);
   tcase_add_test(tp, ranges_every_cut);
+  tcase_add_test(tp, parallel_workers_resolve_names);
   suite_add_tcase(s, tp);
   return s;
 }

@@ -104,6 +104,43 @@ START_TEST(radix_matches_stable_reference) {
 }
 END_TEST
 
+/* The radix sort on threads (the background run thread's) gives the stable
+ * reference order, byte for byte, for 2, 3 and 7 threads; every distribution
+ * (duplicates show stability: the weights tag the input order), narrow and
+ * wide, sizes from a single slice (one thread then) to several. */
+START_TEST(radix_threads_match_stable_reference) {
+  const size_t sizes[] = {1000, 140000, 500001};
+  const int threads[] = {2, 3, 7};
+  for (int wide = 0; wide <= 1; wide++)
+    for (int d = D_RANDOM; d <= D_HIGH; d++)
+      for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const size_t n = sizes[i], rs = exo_rec_size(wide);
+        tarc *a = malloc(n * sizeof *a);
+        gen_arcs(a, n, (enum dist)d, wide, 31 * i + (size_t)d + 7 * (size_t)wide);
+        uint8_t *in = malloc(n * rs), *recs = malloc(n * rs), *scratch = malloc(n * rs);
+        uint8_t *want = malloc(n * rs);
+        for (size_t k = 0; k < n; k++) exo_rec_encode(in + k * rs, wide, a[k].key, a[k].nbr, a[k].w);
+        qsort(a, n, sizeof *a, tarc_cmp);
+        for (size_t k = 0; k < n; k++) exo_rec_encode(want + k * rs, wide, a[k].key, a[k].nbr, a[k].w);
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+          memcpy(recs, in, n * rs);
+          exo_ctx ctx;
+          exo_ctx_init(&ctx);
+          ck_assert_int_eq(exo_radix_sort_records_threads(recs, scratch, n, wide, threads[t], &ctx),
+                           EXO_OK);
+          ck_assert_msg(memcmp(recs, want, n * rs) == 0,
+                        "threaded radix sort differs: n=%zu dist=%d wide=%d threads=%d", n, d,
+                        wide, threads[t]);
+        }
+        free(a);
+        free(in);
+        free(recs);
+        free(scratch);
+        free(want);
+      }
+}
+END_TEST
+
 START_TEST(radix_two_records_swap_and_keep) {
   uint8_t r[24], s[24];
   exo_rec_encode(r, 0, 2, 1, 1.0f);
@@ -1257,6 +1294,7 @@ Suite *sort_suite(void) {
   TCase *tc = tcase_create("radix");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, radix_matches_stable_reference);
+  tcase_add_test(tc, radix_threads_match_stable_reference);
   tcase_add_test(tc, radix_two_records_swap_and_keep);
   suite_add_tcase(s, tc);
   tc = tcase_create("external");
