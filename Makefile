@@ -83,7 +83,7 @@ sanitize: $(BUILD)/suites.inc
 # of the sort, the key ranges of its merges, the output's blocks, the pipeline
 # using them, label propagation's lanes, the readers of the merge passes)
 # built with ThreadSanitizer; any report fails the run (halt_on_error).
-TSAN_SUITES := parse sort pipeline output lp refine leiden
+TSAN_SUITES := names parse sort pipeline output lp refine leiden
 tsan:
 	@mkdir -p $(BUILD)/tsan
 	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc
