@@ -59,7 +59,8 @@ static void usage(FILE *f) {
 "                          most N, 0 = 2 (default, as igraph)\n"
 "                          [iterations]\n"
 "      --refine N          up to N modularity-safe merge passes after label\n"
-"                          propagation, 0 = none (default) [refine]\n"
+"                          propagation (default 5; 0 with leiden), 0 = none\n"
+"                          [refine]\n"
 "      --algorithm A       lp (label propagation, default) or leiden [algorithm]\n"
 "      --objective O       leiden's objective: modularity (default) or cpm\n"
 "                          [objective]\n"
@@ -409,7 +410,7 @@ int main(int argc, char **argv) {
   const char *table = NULL; /* --cluster-table */
   int directed = 0, ignore_weights = 0, verbose = 0, stats = 0, seed_given = 0;
   double self_loops = 0, attenuation = 0, resolution = EXO_LP_RESOLUTION;
-  uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = 0;
+  uint64_t iterations = 0, header = 0, seed = 0, threads = 0, refine = UINT64_MAX; /* not given */
   uint64_t memory = (uint64_t)256 << 20;
   int leiden = 0, cpm = 0;
   int algorithm_given = 0, objective_given = 0, resolution_given = 0, resolution_auto = 0;
@@ -509,6 +510,7 @@ int main(int argc, char **argv) {
   if (cpm && !leiden)
     die_usage("--objective cpm needs --algorithm leiden (label propagation has no CPM "
               "objective; its --resolution is the modularity's)");
+  if (refine == UINT64_MAX) refine = leiden ? 0 : 5; /* the default (R: refine = TRUE) */
   if (refine && leiden)
     die_usage("--refine is for label propagation: Leiden refines its own partitions%s",
               blast_default ? " (--format blast runs Leiden unless told: give --algorithm lp "

@@ -165,7 +165,7 @@ static void usage(FILE *f) {
 "                          combine max), as exolabel; the clustering stays\n"
 "                          label propagation (exolabel --format blast runs\n"
 "                          Leiden CPM unless told, which does not run over\n"
-"                          ranks: this equals its --algorithm lp)\n"
+"                          ranks: this equals its --algorithm lp --refine 0)\n"
 "      --columns A,B[,W]   1-based columns of the nodes and the weight\n"
 "      --weight-transform T  none or neglog10 (the weight column is an e-value)\n"
 "      --min-weight X      drop edges whose (transformed) weight is below X\n"
