@@ -592,6 +592,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     self_loops <- check_self_loops(add_self_loops, ignore_weights)
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
+    refine_default <- missing(refine) # TRUE for lp, 0 for Leiden (below)
     refine <- check_refine(refine)
     # format = "blast" with none of algorithm, objective, resolution given:
     # Leiden CPM at a resolution relative to the mean node strength
@@ -608,7 +609,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (objective == "CPM" && algorithm != "leiden")
         stop("objective = \"CPM\" needs algorithm = \"leiden\" (label propagation has ",
              "no CPM objective; its 'resolution' is the modularity's)", call. = FALSE)
-    if (algorithm == "leiden" && missing(refine)) refine <- 0L # the default is for lp
+    if (algorithm == "leiden" && refine_default) refine <- 0L
     if (algorithm == "leiden" && any(refine > 0))
         stop("'refine' is for label propagation: Leiden refines its own partitions; ",
              "leave 'refine' at 0 with algorithm = \"leiden\"",
