@@ -239,6 +239,7 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
    * not run over ranks: this equals exolabel --format blast --algorithm lp) */
   exo_options_set(co, "threads", "1", &err);
   exo_options_set(co, "algorithm", "lp", &err);
+  exo_options_set(co, "refine", "0", &err); /* no merge passes over ranks */
   co->given = 1u << EXO_OPT_ALGORITHM; /* as if given: no --format blast default */
   opterr = g_rank == 0;
   int c, version = 0;

@@ -13,6 +13,9 @@
 #   r_*     prototypes written in R on top of ExoLabel (a weight computed in
 #           R, or ExoLabel run per connected component), given to ExoLabel
 #           as a data.frame: what a new core pass would do;
+#   cli_*   the command-line tool (path in the environment variable
+#           EXOLABEL_CLI) on the file, `--format blast --seed S`
+#           plus the options listed;
 #   peer_*  MCL (cluster_mcl.sh: -log10 e-value capped at 200, like the
 #           default weights), igraph Leiden (modularity, CPM), igraph label
 #           propagation, connected components (igraph on the same weights
@@ -97,9 +100,27 @@ mcl <- function(infl) function(seed) {
     unlink(c(out, wd), recursive = TRUE)
     r
 }
+cli <- function(...) { a <- c(...); function(seed) {
+    exe <- Sys.getenv("EXOLABEL_CLI")
+    if (!nzchar(exe)) stop("cli_* candidates need EXOLABEL_CLI (the command-line tool)")
+    out <- tempfile(fileext = ".tsv")
+    st <- system2(exe, c("--format", "blast", "--seed", seed, "--threads", threads, a,
+                         "--out", out, m8), stdout = FALSE)
+    if (st != 0) stop("exolabel exited with status ", st)
+    r <- fread(out, header = FALSE, col.names = c("Vertex", "Cluster"), colClasses = "character")
+    unlink(out)
+    r
+} }
 BITS <- list(columns = c(1, 2, 12), weight_transform = "none")
 C <- list(
-    exo_default = exo_file(),
+    # the default as shipped since issue 25 (Leiden CPM, resolution "auto" =
+    # 5e-5 x mean strength), from R and from the command-line tool, with no
+    # other argument; exo_default is the default before it (label
+    # propagation, resolution 1: what format = "blast" alone ran when the
+    # first rows were made)
+    exo_blast_default = exo_file(),
+    cli_blast_default = cli(),
+    exo_default = exo_file(algorithm = "lp"),
     exo_res0 = exo_file(resolution = 0),
     exo_refine = exo_file(refine = TRUE),
     exo_attenuation = exo_file(attenuation = TRUE),

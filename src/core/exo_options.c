@@ -38,8 +38,9 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
     {EXO_OPT_ITERATIONS, "iterations", EXO_OT_WHOLE, 0, "0", 0, 1.8e19, 0, NULL, "N",
      "cap on visits per node, 0 = automatic; leiden: iterations of the whole algorithm, at "
      "most N, 0 = 2 (as igraph); above 32767 is capped"},
-    {EXO_OPT_REFINE, "refine", EXO_OT_WHOLE, EXO_OPTF_LOGICAL, "0", 0, 100, 5, NULL, "N",
-     "up to N modularity-safe merge passes after label propagation, 0 = none, true = 5"},
+    {EXO_OPT_REFINE, "refine", EXO_OT_WHOLE, EXO_OPTF_LOGICAL, "true", 0, 100, 5, NULL, "N",
+     "up to N modularity-safe merge passes after label propagation, 0 = none, true = 5; "
+     "none with leiden unless given"},
     {EXO_OPT_ALGORITHM, "algorithm", EXO_OT_CHOICE, 0, "lp", NOLIM, 0, algorithm_choices, "A",
      "lp (label propagation) or leiden"},
     {EXO_OPT_OBJECTIVE, "objective", EXO_OT_CHOICE, 0, "modularity", NOLIM, 0,
@@ -434,6 +435,9 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
   if (cpm && !leiden)
     return exo_error_set(err, EXO_EARG, "%s cpm needs %s leiden (label propagation has no "
                          "CPM objective; its %s is the modularity's)", n3, n2, n1);
+  /* refine's default (5 passes) is label propagation's: Leiden refines its
+   * own partitions, so there it is 0 unless given */
+  if (leiden && !GIVEN(o, EXO_OPT_REFINE)) o->whole[EXO_OPT_REFINE] = 0;
   if (o->whole[EXO_OPT_REFINE] && leiden) {
     exo_options_display(&table[EXO_OPT_REFINE], o->style, n1, sizeof n1);
     return exo_error_set(err, EXO_EARG, "%s is for label propagation: Leiden refines its own "

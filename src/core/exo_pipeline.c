@@ -382,6 +382,7 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
     exo_refine_result rr;
     exo_refine_params rp = *refine;
     if (rp.threads == 0) rp.threads = (int)p.threads; /* readers side by side; same merges */
+    rp.self_loop_cutoff = p.self_loop_cutoff; /* merges follow label propagation's cutoff */
     st = exo_refine_merge(&csr, &rp, lr.labels, &res->num_clusters, ctx, &rr);
     res->refine_merged = rr.merged;
     res->refine_passes = rr.passes;

@@ -8,7 +8,8 @@
  * table keeps each unordered pair once, from the arcs at C's nodes with
  * C < D, and one entry serves both clusters' best-neighbour search. A slot
  * is 16 bytes: the pair packed into one u64 key (see pair_key) and the
- * weight. */
+ * weight, whose sign bit says that no arc of the pair has reached the
+ * cutoff yet (the weight is a sum of |w|, so its magnitude is the sum). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -72,6 +73,7 @@ typedef struct refine_state {
   double *in;      /* k + 1: internal weight */
   double *vol;     /* k + 1: total weight of the arcs at the cluster's nodes */
   double total;    /* total weight of all arcs */
+  double cutoff;   /* a pair can merge only with an arc of |w| >= cutoff */
   uint64_t groups; /* cluster groups (file reads) per pass, >= 1 */
   double *bw;      /* k + 1: weight to the best neighbouring cluster */
   uint64_t *best;  /* k + 1: that cluster, 0 = none */
@@ -126,13 +128,18 @@ static void table_clear(const refine_state *st, rf_reader *rd) {
   rd->used = 0;
 }
 
-/* Add w to the pair with this key. Returns 0, or -1 when the table is full. */
-static inline int table_add(const refine_state *st, rf_reader *rd, uint64_t key, double w) {
+/* Add w >= 0 to the pair with this key; `eligible`: this arc reaches the
+ * cutoff. The slot's weight is the sum, negated (sign bit set, -0.0
+ * included) while no arc of the pair has been eligible. Returns 0, or -1
+ * when the table is full. */
+static inline int table_add(const refine_state *st, rf_reader *rd, uint64_t key, double w,
+                            int eligible) {
   size_t mask = st->cap - 1, h = key_hash(st, key);
   for (;;) {
     pair_slot *e = &rd->table[h];
     if (e->key == key) {
-      e->w += w;
+      double sum = fabs(e->w) + w;
+      e->w = eligible || !signbit(e->w) ? sum : -sum;
       return 0;
     }
     if (e->key == RF_EMPTY) break;
@@ -140,7 +147,7 @@ static inline int table_add(const refine_state *st, rf_reader *rd, uint64_t key,
   }
   if (rd->used >= st->limit) return -1;
   rd->table[h].key = key;
-  rd->table[h].w = w;
+  rd->table[h].w = eligible ? w : -w;
   rd->used++;
   return 0;
 }
@@ -213,7 +220,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       uint64_t b = labels[u];
       if (a == b) {
         st->in[a] += w;
-      } else if (a < b && table_add(st, rd, pair_key(st, a, b), w) != 0) {
+      } else if (a < b && table_add(st, rd, pair_key(st, a, b), w, w >= st->cutoff) != 0) {
         rd->full_at = i + 1;
         return EXO_OK;
       }
@@ -242,7 +249,7 @@ static void offer_pairs(refine_state *st, const rf_reader *rd) {
   const uint64_t k1 = st->k + 1, groups = st->cur_groups;
   for (size_t i = 0; i < st->cap && rd->used; i++) {
     const pair_slot *e = &rd->table[i];
-    if (e->key == RF_EMPTY) continue;
+    if (e->key == RF_EMPTY || signbit(e->w)) continue; /* no arc reaches the cutoff */
     uint64_t a = (e->key / k1) * groups + rd->group, b = e->key % k1;
     double x = e->w - st->vol[a] * st->vol[b] / st->total;
     if (!(x > 0.0)) continue;
@@ -341,6 +348,8 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
     return EXO_FAIL(ctx, EXO_EARG, "exo_refine_merge: NULL argument");
   if (!(params->ratio > 0.0) || !isfinite(params->ratio))
     return EXO_FAIL(ctx, EXO_EARG, "refine ratio must be a finite number > 0");
+  if (!(params->self_loop_cutoff >= 0.0))
+    return EXO_FAIL(ctx, EXO_EARG, "refine self_loop_cutoff must be >= 0");
   if (params->passes > EXO_REFINE_MAX_PASSES)
     return EXO_FAIL(ctx, EXO_EARG, "refine passes must be at most %u", EXO_REFINE_MAX_PASSES);
   if (params->passes == 0 || csr->n == 0 || csr->m == 0) return EXO_OK;
@@ -358,6 +367,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   st.esz = exo_adj_size(csr->wide);
   st.fd = -1;
   st.groups = 1;
+  st.cutoff = params->self_loop_cutoff;
   exo_status s = exo_csr_load_offsets(csr, &st.off, ctx);
   if (s) goto done;
   for (uint64_t v = 0; v < st.n; v++)

@@ -23,6 +23,13 @@
  * refinement. Arc weights are taken as |w| (a directed graph is refined as
  * undirected).
  *
+ * Cutoff (self_loop_cutoff, label propagation's add_self_loops rule): D
+ * can be C's best neighbour only when at least one arc between C's and
+ * D's nodes, in either direction, has raw weight |w| >= the cutoff (the
+ * comparison exo_lp.c makes); the sums above still count every arc. 0 =
+ * every arc qualifies. exo_graph_cluster_refined passes label
+ * propagation's cutoff.
+ *
  * Out of core: each pass reads the CSR adjacency file sequentially,
  * through a buffer. The cluster pairs {C, D} (each unordered pair once,
  * 16 bytes) live in a hash table bounded by the memory budget; when they do
@@ -59,6 +66,7 @@ typedef struct exo_refine_params {
   double ratio;          /* merge threshold, > 0 (see above) */
   uint64_t memory_limit; /* budget for the read buffers and the pair tables */
   int threads;           /* readers side by side (<= 1: the caller's thread) */
+  double self_loop_cutoff; /* >= 0; a merge needs an arc with |w| >= it (0: any) */
 } exo_refine_params;
 
 typedef struct exo_refine_result {

@@ -95,6 +95,80 @@ START_TEST(test_true_clusters_stay) {
 }
 END_TEST
 
+/* The cutoff (label propagation's add_self_loops rule): a cluster can join
+ * a neighbouring one only when an arc between them has |w| >= the cutoff.
+ * X = {0, 1}, Y = {2, 3}, Z = {4, 5} (inner edges 1.0); X-Y: four arcs of
+ * 0.5 (the larger excess), X-Z: one arc of 1.5; a 10-clique (6-15) adds
+ * volume. Without a cutoff X, Y and Z end as one cluster (Y joins X, its
+ * best; Z joins X); with cutoff 1 Y has no eligible neighbour and X's
+ * eligible best is Z, so X and Z merge and Y stays alone; with cutoff 2
+ * no arc qualifies and nothing merges. */
+static exo_status refine_cut(const tu_csr *g, double cutoff, uint64_t *labels, uint64_t *k,
+                             exo_refine_result *res, exo_ctx *ctx) {
+  exo_refine_params p = rparams(5, 64 << 20);
+  p.self_loop_cutoff = cutoff;
+  exo_ctx_init(ctx);
+  return exo_refine_merge(&g->csr, &p, labels, k, ctx, res);
+}
+
+START_TEST(test_cutoff) {
+  tu_edge e[64];
+  size_t ne = 0;
+  e[ne++] = (tu_edge){0, 1, 1.0f};
+  e[ne++] = (tu_edge){2, 3, 1.0f};
+  e[ne++] = (tu_edge){4, 5, 1.0f};
+  e[ne++] = (tu_edge){0, 2, 0.5f};
+  e[ne++] = (tu_edge){0, 3, 0.5f};
+  e[ne++] = (tu_edge){1, 2, 0.5f};
+  e[ne++] = (tu_edge){1, 3, 0.5f};
+  e[ne++] = (tu_edge){1, 4, 1.5f};
+  ne = tu_add_clique(e, ne, 6, 10, 1.0f);
+  const uint64_t start[16] = {1, 1, 2, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+  for (int directed = 0; directed <= 1; directed++) {
+    tu_csr g;
+    tu_csr_build(&g, 16, e, ne, directed, 0);
+    uint64_t lab[16], k;
+    exo_refine_result r;
+    exo_ctx ctx;
+    /* no cutoff (and a cutoff at or below every weight: the same) */
+    const double none[2] = {0.0, 0.5};
+    for (int i = 0; i < 2; i++) {
+      memcpy(lab, start, sizeof lab);
+      k = 4;
+      ck_assert_int_eq(refine_cut(&g, none[i], lab, &k, &r, &ctx), EXO_OK);
+      ck_assert_uint_eq(k, 2);
+      for (int v = 1; v < 6; v++) ck_assert_uint_eq(lab[v], lab[0]);
+      ck_assert_uint_ne(lab[6], lab[0]);
+    }
+    /* cutoff 1: only the X-Z arc (and the inner ones) qualify */
+    memcpy(lab, start, sizeof lab);
+    k = 4;
+    ck_assert_int_eq(refine_cut(&g, 1.0, lab, &k, &r, &ctx), EXO_OK);
+    ck_assert_uint_eq(k, 3);
+    ck_assert_uint_eq(lab[1], lab[0]);
+    ck_assert_uint_eq(lab[4], lab[0]);
+    ck_assert_uint_eq(lab[5], lab[0]);
+    ck_assert_uint_eq(lab[3], lab[2]);
+    ck_assert_uint_ne(lab[2], lab[0]);
+    ck_assert_uint_ne(lab[6], lab[0]);
+    ck_assert_uint_ne(lab[6], lab[2]);
+    ck_assert_uint_eq(r.merged, 1);
+    /* cutoff 2: no arc between clusters qualifies, nothing merges */
+    memcpy(lab, start, sizeof lab);
+    k = 4;
+    ck_assert_int_eq(refine_cut(&g, 2.0, lab, &k, &r, &ctx), EXO_OK);
+    ck_assert_uint_eq(k, 4);
+    ck_assert_uint_eq(r.merged, 0);
+    ck_assert_mem_eq(lab, start, sizeof lab);
+    /* a negative cutoff is refused */
+    memcpy(lab, start, sizeof lab);
+    k = 4;
+    ck_assert_int_eq(refine_cut(&g, -1.0, lab, &k, &r, &ctx), EXO_EARG);
+    tu_csr_free(&g);
+  }
+}
+END_TEST
+
 /* One pass never chains: singletons 0-1-2-3 on a path, each wanting to join
  * a neighbour; a cluster joins only a cluster that stays. */
 START_TEST(test_no_chains_within_a_pass) {
@@ -241,6 +315,7 @@ Suite *refine_suite(void) {
   tcase_add_test(tc, test_fragments_merge);
   tcase_add_test(tc, test_true_clusters_stay);
   tcase_add_test(tc, test_no_chains_within_a_pass);
+  tcase_add_test(tc, test_cutoff);
   tcase_add_test(tc, test_groups_same_result);
   tcase_add_test(tc, test_threads_bad_neighbour);
   tcase_add_test(tc, test_bad_arguments);

@@ -69,7 +69,9 @@ names_of() { cut -f1 "$1" | LC_ALL=C sort; }
 # clusters are 1..K with every number used
 dense() { awk -F'\t' '{ c[$2] = 1; if ($2 > m) m = $2 } END { n = 0; for (k in c) n++; exit !(n == m && n > 0) }' "$1"; }
 
-"$CLI" --seed 5 --threads 1 --stats -o "$WORK/cli.tsv" "${PARTS[@]}" 2> "$WORK/cli.err"
+# --refine 0 on every exolabel run here: exolabel-mpi has no merge passes,
+# exolabel runs 5 by default (the R function's refine = TRUE).
+"$CLI" --seed 5 --threads 1 --refine 0 --stats -o "$WORK/cli.tsv" "${PARTS[@]}" 2> "$WORK/cli.err"
 cli_nodes=$(stat_of nodes "$WORK/cli.err")
 cli_arcs=$(stat_of arcs "$WORK/cli.err")
 cli_nmi=$($NMI "$WORK/truth.tsv" "$WORK/cli.tsv")
@@ -109,7 +111,7 @@ done
 # gave 0.78-0.84 over seeds 5-7, P = 1 0.85).
 "$WORK/exogen" --nodes 20000 --edges 150000 --mixing 0.6 --seed 9 --unweighted --quiet \
   --out "$WORK/noisy.tsv" --truth "$WORK/noisy-truth.tsv" 2> /dev/null
-"$CLI" --seed 5 --threads 1 -o "$WORK/cli-noisy.tsv" "$WORK/noisy.tsv"
+"$CLI" --seed 5 --threads 1 --refine 0 -o "$WORK/cli-noisy.tsv" "$WORK/noisy.tsv"
 noisy_nmi=$($NMI "$WORK/noisy-truth.tsv" "$WORK/cli-noisy.tsv")
 for P in 1 2 4; do
   for res in 1 0; do
@@ -136,7 +138,7 @@ for P in 2 4; do
 done
 
 # ---- directed mode at P = 2 -------------------------------------------------
-"$CLI" --seed 3 --threads 1 --directed --stats -o "$WORK/cli-d.tsv" "${PARTS[@]}" 2> "$WORK/cli-d.err"
+"$CLI" --seed 3 --threads 1 --refine 0 --directed --stats -o "$WORK/cli-d.tsv" "${PARTS[@]}" 2> "$WORK/cli-d.err"
 if run_mpi 2 "$WORK/mpi-d.tsv" "$WORK/mpi-d.err" -v --directed --seed 3 "${PARTS[@]}"; then
   check "directed P=2: same vertex set" cmp -s <(names_of "$WORK/mpi-d.tsv") <(names_of "$WORK/cli-d.tsv")
   check "directed P=2: same arc count" test "$(stat_of arcs "$WORK/mpi-d.err")" = "$(stat_of arcs "$WORK/cli-d.err")"
@@ -150,7 +152,7 @@ fi
 # it by byte ranges (every rank a range; lines straddling a boundary go to
 # the rank they start in), P = 1 whole; each must see every line once.
 { printf '# header 1\n# header 2\nq\ts\tw\n'; cat "$WORK/g.tsv"; } > "$WORK/one.tsv"
-"$CLI" --seed 5 --threads 1 --header 3 --stats -o "$WORK/cli-one.tsv" "$WORK/one.tsv" 2> "$WORK/cli-one.err"
+"$CLI" --seed 5 --threads 1 --refine 0 --header 3 --stats -o "$WORK/cli-one.tsv" "$WORK/one.tsv" 2> "$WORK/cli-one.err"
 for P in 1 2 4; do
   if ! run_mpi "$P" "$WORK/one$P.tsv" "$WORK/one$P.err" -v --seed 5 --header 3 --threads 2 "$WORK/one.tsv"; then
     bad "one file P=$P: exit status ($(head -c 400 "$WORK/one$P.err"))"
@@ -213,7 +215,7 @@ input_case() { # name P... -- options...
   local ps=()
   while [ "$1" != "--" ]; do ps+=("$1"); shift; done
   shift
-  "$CLI" --seed 5 --threads 1 --stats -o "$WORK/cli-$name.tsv" "$@" "${HITS[@]}" 2> "$WORK/cli-$name.err"
+  "$CLI" --seed 5 --threads 1 --refine 0 --stats -o "$WORK/cli-$name.tsv" "$@" "${HITS[@]}" 2> "$WORK/cli-$name.err"
   local c_arcs c_nmi
   c_arcs=$(stat_of arcs "$WORK/cli-$name.err")
   c_nmi=$($NMI "$WORK/truth.tsv" "$WORK/cli-$name.tsv")
