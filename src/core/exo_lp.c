@@ -16,7 +16,6 @@
 #include "exo_lp.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,9 @@
 #include "exo_par.h"
 #include "exo_record.h"
 #include "exo_rng.h"
+#include "exo_sweep.h"
+
+_Static_assert(EXO_LP_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 
 #define LP_POLL_POPS 4096u       /* exo_poll / progress interval */
 #define LP_MIN_BUF ((uint64_t)64 << 10)
@@ -54,17 +56,12 @@ typedef struct lp_change {
 } lp_change;
 
 typedef struct lp_lane {
-  uint64_t lo, hi;          /* nodes [lo, hi) */
-  uint64_t blk_lo, blk_hi;  /* blocks [blk_lo, blk_hi) */
-  uint64_t cursor;          /* next block of this sweep */
+  exo_sweep_lane sw;        /* nodes, blocks, cursor, outbox (exo_sweep.h) */
   exo_rng rng;              /* tie-breaking */
   exo_rng own_order;        /* block masks (lanes > 1) */
   exo_rng *order;           /* where the block masks are drawn */
   lp_change *chg;           /* changes of this epoch (lanes > 1) */
   size_t nchg, chg_cap;
-  uint64_t *outbox;         /* other lanes' nodes to activate at the sync */
-  size_t nout, out_cap;
-  int64_t nactive_delta;    /* own active bits set minus cleared this epoch */
   uint64_t pops, changes, sweep_changes;
 } lp_lane;
 
@@ -108,7 +105,7 @@ typedef struct lp_state {
   uint64_t *vol;       /* n label volumes (arcs), only with resolution > 0 */
   double gamma_m;      /* resolution / (adjacency entries) */
   exo_rng order_rng;   /* block orders */
-  uint16_t perm[EXO_LP_BLOCK];
+  uint32_t perm[EXO_SWEEP_BLOCK];
   uint32_t max_visits;
   uint32_t tie_visits; /* visits that break ties among all best labels */
   double att;          /* attenuation exponent a */
@@ -119,7 +116,7 @@ typedef struct lp_state {
   uint64_t epoch_blocks; /* blocks per lane per epoch */
   uint32_t nworkers;
   lp_worker *workers;
-  atomic_uint next_lane; /* lanes handed out in the current epoch */
+  exo_sweep_epoch ep;    /* the epochs (exo_sweep.h) */
   uint64_t epochs;
 } lp_state;
 
@@ -143,7 +140,7 @@ static void lp_state_free(lp_state *st) {
   if (st->lanes) {
     for (uint32_t i = 0; i < st->nlanes; i++) {
       free(st->lanes[i].chg);
-      free(st->lanes[i].outbox);
+      free(st->lanes[i].sw.outbox);
     }
     free(st->lanes);
   }
@@ -248,31 +245,8 @@ static inline double dist_pow(const lp_state *st, uint32_t d) {
   return pow((double)d, st->att);
 }
 
-/* First active node in [from, to), or `to`. */
-static uint64_t next_active(const lp_state *st, uint64_t from, uint64_t to) {
-  while (from < to) {
-    uint64_t w = st->active[from >> 6] >> (from & 63);
-    if (w) {
-      uint64_t v = from + (uint64_t)__builtin_ctzll(w);
-      return v < to ? v : to;
-    }
-    from = (from | 63) + 1;
-  }
-  return to;
-}
-
-/* Last active node in [from, to), or UINT64_MAX. */
-static uint64_t last_active(const lp_state *st, uint64_t from, uint64_t to) {
-  while (to > from) {
-    uint64_t v = to - 1;
-    uint64_t w = st->active[v >> 6] & (~(uint64_t)0 >> (63 - (v & 63)));
-    if (w) {
-      uint64_t u = (v & ~(uint64_t)63) + 63 - (uint64_t)__builtin_clzll(w);
-      return u >= from ? u : UINT64_MAX;
-    }
-    to = v & ~(uint64_t)63;
-  }
-  return UINT64_MAX;
+static inline uint64_t next_active(const lp_state *st, uint64_t from, uint64_t to) {
+  return exo_sweep_next_active(st->active, from, to);
 }
 
 /* Make file bytes [b0, b1) (b1 - b0 <= cap) available in the window and
@@ -443,19 +417,6 @@ static exo_status tally_entries(lp_votes *vt, exo_ctx *ctx, uint64_t v, const ui
   return tally_impl(vt, ctx, v, p, k, vt->st->narrow_labels, vt->st->wide);
 }
 
-/* Append u to the lane's outbox. */
-static int outbox_push(lp_lane *ln, uint64_t u) {
-  if (ln->nout == ln->out_cap) {
-    size_t cap = ln->out_cap ? ln->out_cap * 2 : 1024;
-    uint64_t *o = realloc(ln->outbox, cap * sizeof *o);
-    if (!o) return -1;
-    ln->outbox = o;
-    ln->out_cap = cap;
-  }
-  ln->outbox[ln->nout++] = u;
-  return 0;
-}
-
 /* Activate the out-neighbours in entries [0, k) of p whose label differs
  * from `label`, unless active already or out of visits; a neighbour in
  * another lane goes to the lane's outbox (applied at the sync). */
@@ -463,7 +424,7 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
                                    size_t k, uint64_t label, int narrow, int wide) {
   const int directed = st->par->directed;
   const size_t esz = exo_adj_size(wide);
-  const uint64_t lo = ln->lo, hi = ln->hi;
+  const uint64_t lo = ln->sw.lo, hi = ln->sw.hi;
   const uint8_t *q = p;
   for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, lo, hi, 0, 1, narrow, wide);
   for (size_t i = 0; i < k; i++, q += esz) {
@@ -474,8 +435,8 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
     if (directed && !(w < 0.0f)) continue; /* in-arcs are not followed */
     if (nb_label(st, u, lo, hi, narrow) == label) continue;
     if (u - lo >= hi - lo) {
-      if (outbox_push(ln, u) != 0)
-        return oom(ctx, "the activation outbox", (uint64_t)ln->out_cap * 16);
+      if (exo_sweep_outbox_push(&ln->sw, u) != 0)
+        return oom(ctx, "the activation outbox", (uint64_t)ln->sw.out_cap * 16);
       continue;
     }
     if (st->visits[u] >= st->max_visits) continue;
@@ -483,7 +444,7 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
     uint64_t *word = &st->active[u >> 6];
     if (*word & bit) continue;
     *word |= bit;
-    ln->nactive_delta++;
+    ln->sw.nactive_delta++;
   }
   return EXO_OK;
 }
@@ -505,7 +466,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   *changed = 0;
   if (len == 0) return EXO_OK; /* no votes */
   exo_tally_clear(&wk->tally);
-  lp_votes vt = {st, ln->lo, ln->hi, &wk->tally, 0.0, 0};
+  lp_votes vt = {st, ln->sw.lo, ln->sw.hi, &wk->tally, 0.0, 0};
   const uint64_t chunk = wk->cap / st->esz; /* entries per chunk of a long list */
   const int whole = len <= chunk;
   if (whole) {
@@ -590,32 +551,21 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   return s;
 }
 
-/* Cut the blocks into lanes of about equal adjacency entries (exo_lp.h):
- * lanes = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS, max_lanes if not
- * 0), at least 1. */
+static exo_status off_at(void *user, uint64_t node, uint64_t *off) {
+  *off = ((const lp_state *)user)->off[node];
+  return EXO_OK;
+}
+
+/* The lanes (exo_sweep.h), their seeded streams and the epoch length. */
 static exo_status make_lanes(lp_state *st) {
-  uint64_t nb = (st->n + EXO_LP_BLOCK - 1) / EXO_LP_BLOCK, m = st->csr->m;
-  uint64_t L = nb / EXO_LP_LANE_MIN_BLOCKS;
-  if (L > EXO_LP_LANES) L = EXO_LP_LANES;
-  if (st->par->max_lanes && L > st->par->max_lanes) L = st->par->max_lanes;
-  if (L < 1) L = 1;
-  st->nlanes = (uint32_t)L;
+  const uint32_t L = exo_sweep_lane_count(st->n, EXO_LP_LANES, EXO_LP_LANE_MIN_BLOCKS,
+                                          st->par->max_lanes);
+  st->nlanes = L;
   st->lanes = calloc((size_t)L, sizeof *st->lanes);
   if (!st->lanes) return oom(st->ctx, "the lanes", L * sizeof *st->lanes);
-  uint64_t b = 0;
+  exo_sweep_cut(st->n, st->csr->m, L, off_at, st, st->lanes, sizeof *st->lanes);
   for (uint64_t i = 0; i < L; i++) {
     lp_lane *ln = &st->lanes[i];
-    ln->blk_lo = b;
-    if (i + 1 == L) {
-      b = nb;
-    } else {
-      uint64_t target = m / L * (i + 1) + m % L * (i + 1) / L; /* entries before lane i+1 */
-      b++;
-      while (b < nb - (L - 1 - i) && st->off[b * EXO_LP_BLOCK] < target) b++;
-    }
-    ln->blk_hi = b;
-    ln->lo = ln->blk_lo * EXO_LP_BLOCK;
-    ln->hi = b * EXO_LP_BLOCK < st->n ? b * EXO_LP_BLOCK : st->n;
     /* lane 0 draws as the single-lane sweep always did */
     exo_rng_seed(&ln->rng, i == 0 ? st->par->seed
                                   : st->par->seed ^ (0x9E3779B97F4A7C15ULL * (i + 1)));
@@ -624,6 +574,7 @@ static exo_status make_lanes(lp_state *st) {
     ln->order = L == 1 ? &st->order_rng : &ln->own_order;
   }
   /* one lane: the sweep is one epoch (nothing crosses a lane) */
+  uint64_t nb = (st->n + EXO_LP_BLOCK - 1) / EXO_LP_BLOCK;
   st->epoch_blocks = L == 1 ? (nb ? nb : 1) : EXO_LP_EPOCH_BLOCKS;
   return EXO_OK;
 }
@@ -718,24 +669,13 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
   return EXO_OK;
 }
 
-/* A fresh random permutation of 0..EXO_LP_BLOCK-1 for the next sweep. */
-static void new_sweep_order(lp_state *st) {
-  for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) st->perm[i] = (uint16_t)i;
-  for (uint32_t i = EXO_LP_BLOCK; i > 1; i--) { /* Fisher-Yates */
-    uint32_t j = (uint32_t)exo_rng_below(&st->order_rng, i);
-    uint16_t tmp = st->perm[i - 1];
-    st->perm[i - 1] = st->perm[j];
-    st->perm[j] = tmp;
-  }
-}
-
 /* Process the active nodes of block [first, first + EXO_LP_BLOCK) of lane
  * ln in this sweep's order for the block. */
 static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t first) {
   uint64_t end = first + EXO_LP_BLOCK < st->n ? first + EXO_LP_BLOCK : st->n;
   uint64_t lo = next_active(st, first, end);
   if (lo >= end) return EXO_OK;
-  uint64_t hi = last_active(st, first, end);
+  uint64_t hi = exo_sweep_last_active(st->active, first, end);
   uint32_t mask = (uint32_t)exo_rng_below(ln->order, EXO_LP_BLOCK);
   exo_status s;
   wk->look_from = end;
@@ -749,7 +689,7 @@ static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t f
     uint64_t v = first + (uint64_t)(st->perm[i] ^ mask);
     if (v >= end || !is_active(st, v)) continue;
     st->active[v >> 6] &= ~((uint64_t)1 << (v & 63));
-    ln->nactive_delta--;
+    ln->sw.nactive_delta--;
     st->visits[v]++;
     int changed = 0;
     if ((s = process_node(st, wk, ln, v, &changed)) != EXO_OK) return s;
@@ -769,38 +709,30 @@ static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t f
 
 /* One epoch of lane ln: its next epoch_blocks blocks. */
 static exo_status run_lane_epoch(lp_state *st, lp_worker *wk, lp_lane *ln) {
-  uint64_t stop = ln->cursor + st->epoch_blocks;
-  if (stop > ln->blk_hi) stop = ln->blk_hi;
+  uint64_t stop = ln->sw.cursor + st->epoch_blocks;
+  if (stop > ln->sw.blk_hi) stop = ln->sw.blk_hi;
   /* the read-ahead stays inside the epoch: the next epoch of this lane may
    * run on another worker, whose window starts fresh */
-  wk->look_to = stop * EXO_LP_BLOCK < ln->hi ? stop * EXO_LP_BLOCK : ln->hi;
+  wk->look_to = stop * EXO_LP_BLOCK < ln->sw.hi ? stop * EXO_LP_BLOCK : ln->sw.hi;
   exo_status s = EXO_OK;
   /* one lane: stop the sweep when no node is left active (nothing else
    * can activate one) */
-  for (; ln->cursor < stop && !s; ln->cursor++) {
-    if (st->nlanes == 1 && (int64_t)st->nactive + ln->nactive_delta == 0) break;
-    s = run_block(st, wk, ln, ln->cursor * EXO_LP_BLOCK);
+  for (; ln->sw.cursor < stop && !s; ln->sw.cursor++) {
+    if (st->nlanes == 1 && (int64_t)st->nactive + ln->sw.nactive_delta == 0) break;
+    s = run_block(st, wk, ln, ln->sw.cursor * EXO_LP_BLOCK);
   }
-  if (!s) ln->cursor = stop;
+  if (!s) ln->sw.cursor = stop;
   return s;
 }
 
-/* exo_par_run job: take lanes of the epoch until none is left. */
-static exo_status epoch_job(void *arg, uint32_t index, exo_ctx *ctx) {
-  lp_state *st = arg;
-  lp_worker *wk = &st->workers[index];
+/* exo_sweep_epoch's lane run: lane `lane` on worker `worker`'s window (a
+ * lane's data is not in another's window). */
+static exo_status epoch_lane(void *user, uint32_t worker, uint32_t lane, exo_ctx *ctx) {
+  lp_state *st = user;
+  lp_worker *wk = &st->workers[worker];
   wk->ctx = ctx;
-  wk->win_beg = wk->win_end = 0; /* a lane's data is not in another's window */
-  exo_status s = EXO_OK;
-  for (;;) {
-    unsigned i = atomic_fetch_add(&st->next_lane, 1u);
-    if (i >= st->nlanes || s) break;
-    lp_lane *ln = &st->lanes[i];
-    if (ln->cursor >= ln->blk_hi) continue;
-    if (st->nlanes > 1) wk->win_beg = wk->win_end = 0;
-    s = run_lane_epoch(st, wk, ln);
-  }
-  return s;
+  wk->win_beg = wk->win_end = 0;
+  return run_lane_epoch(st, wk, &st->lanes[lane]);
 }
 
 /* The sync point after an epoch (one thread): publish the lanes' changes,
@@ -809,8 +741,8 @@ static exo_status epoch_job(void *arg, uint32_t index, exo_ctx *ctx) {
 static void sync_epoch(lp_state *st) {
   for (uint32_t i = 0; i < st->nlanes; i++) {
     lp_lane *ln = &st->lanes[i];
-    st->nactive = (uint64_t)((int64_t)st->nactive + ln->nactive_delta);
-    ln->nactive_delta = 0;
+    st->nactive = (uint64_t)((int64_t)st->nactive + ln->sw.nactive_delta);
+    ln->sw.nactive_delta = 0;
     for (size_t j = 0; j < ln->nchg; j++) {
       const lp_change *c = &ln->chg[j];
       uint64_t v = c->v;
@@ -827,14 +759,14 @@ static void sync_epoch(lp_state *st) {
   }
   for (uint32_t i = 0; i < st->nlanes; i++) {
     lp_lane *ln = &st->lanes[i];
-    for (size_t j = 0; j < ln->nout; j++) {
-      uint64_t u = ln->outbox[j];
+    for (size_t j = 0; j < ln->sw.nout; j++) {
+      uint64_t u = ln->sw.outbox[j];
       uint64_t bit = (uint64_t)1 << (u & 63);
       if (st->visits[u] >= st->max_visits || (st->active[u >> 6] & bit)) continue;
       st->active[u >> 6] |= bit;
       st->nactive++;
     }
-    ln->nout = 0;
+    ln->sw.nout = 0;
   }
 }
 
@@ -869,10 +801,11 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
   st.fd = -1;
   st.att = params->attenuation;
   st.pa = 0.0; /* first sweep: p = 0 */
-  atomic_init(&st.next_lane, 0u);
 
   exo_progress(ctx, EXO_STAGE_CLUSTER, 0, 0);
   s = lp_setup(&st, params->threads);
+  st.ep = (exo_sweep_epoch){.lanes = st.lanes, .stride = sizeof *st.lanes, .nlanes = st.nlanes,
+                            .run = epoch_lane, .user = &st};
 
   uint64_t sweeps = 0, sweep_changes = 0;
   while (!s && st.nactive > 0) {
@@ -882,14 +815,11 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     }
     sweeps++;
     sweep_changes = 0;
-    new_sweep_order(&st);
-    for (uint32_t i = 0; i < st.nlanes; i++) st.lanes[i].cursor = st.lanes[i].blk_lo;
-    for (;;) { /* epochs */
-      int left = 0;
-      for (uint32_t i = 0; i < st.nlanes; i++) left |= st.lanes[i].cursor < st.lanes[i].blk_hi;
-      if (!left || st.nactive == 0) break;
-      atomic_store(&st.next_lane, 0u);
-      s = exo_par_run(st.nworkers, epoch_job, &st, EXO_STAGE_CLUSTER, 0, ctx);
+    exo_sweep_order(st.perm, &st.order_rng);
+    exo_sweep_rewind(st.lanes, sizeof *st.lanes, st.nlanes);
+    /* epochs */
+    while (st.nactive > 0 && exo_sweep_lanes_left(st.lanes, sizeof *st.lanes, st.nlanes)) {
+      s = exo_sweep_epoch_run(&st.ep, st.nworkers, 0, ctx);
       if (s) break;
       sync_epoch(&st);
       st.epochs++;
