@@ -1,10 +1,11 @@
-/* exo_csr.c: the CSR offsets loader (exo_csr.h). */
+/* exo_csr.c: the CSR offsets loader and the adjacency windows (exo_csr.h). */
 #include "exo_csr.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #include "exo_io.h"
+#include "exo_record.h"
 
 #define CSR_OFFSETS_CHUNK ((uint64_t)1 << 23) /* offsets read per pread (entries) */
 
@@ -58,5 +59,41 @@ exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, exo_ct
     return s;
   }
   *off = o;
+  return EXO_OK;
+}
+
+exo_status exo_csr_open_adj(const exo_csr_files *csr, int *fd, exo_ctx *ctx) {
+  const size_t esz = exo_adj_size(csr->wide);
+  uint64_t size = 0;
+  *fd = -1;
+  exo_status s = exo_file_size(csr->adj_path, &size, ctx);
+  if (s) return s;
+  if (csr->m > UINT64_MAX / esz || size != csr->m * esz)
+    return EXO_FAIL(ctx, EXO_EINTERNAL,
+                    "CSR adjacency file '%s' has %llu bytes, expected %llu entries of %zu bytes",
+                    csr->adj_path, (unsigned long long)size, (unsigned long long)csr->m, esz);
+  *fd = exo_open(csr->adj_path, EXO_OPEN_READ);
+  if (*fd < 0) return exo_error_errno(&ctx->err, errno, "open", csr->adj_path);
+  return EXO_OK;
+}
+
+exo_status exo_csr_window_fill(exo_csr_window *w, uint64_t lo, uint64_t hi, exo_ctx *ctx) {
+  if (hi <= lo || (lo >= w->lo && hi <= w->hi)) return EXO_OK;
+  w->lo = w->hi = 0;
+  exo_status s = exo_pread_full(w->fd, w->buf, (size_t)((hi - lo) * w->esz), lo * w->esz, w->path,
+                                ctx);
+  if (s) return s;
+  w->lo = lo;
+  w->hi = hi;
+  return EXO_OK;
+}
+
+exo_status exo_csr_window_get(exo_csr_window *w, uint64_t pos, uint64_t end, const uint8_t **p,
+                              uint64_t *cnt, exo_ctx *ctx) {
+  if (end - pos > w->entries) end = pos + w->entries;
+  exo_status s = exo_csr_window_fill(w, pos, end, ctx);
+  if (s) return s;
+  *p = w->buf + (pos - w->lo) * w->esz;
+  *cnt = end - pos;
   return EXO_OK;
 }

@@ -199,19 +199,9 @@ static inline int is_active(const lp_state *st, uint64_t v) {
 
 
 static exo_status open_adjacency(lp_state *st) {
-  exo_ctx *ctx = st->ctx;
-  const char *path = st->csr->adj_path;
-  uint64_t m = st->csr->m;
-  uint64_t size = 0;
-  exo_status s = exo_file_size(path, &size, ctx);
+  exo_status s = exo_csr_open_adj(st->csr, &st->fd, st->ctx);
   if (s) return s;
-  if (m > UINT64_MAX / st->esz || size != m * st->esz)
-    return EXO_FAIL(ctx, EXO_EINTERNAL,
-                    "CSR adjacency file '%s' has %llu bytes, expected %llu entries of %zu bytes",
-                    path, (unsigned long long)size, (unsigned long long)m, st->esz);
-  st->file_size = size;
-  st->fd = exo_open(path, EXO_OPEN_READ);
-  if (st->fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
+  st->file_size = st->csr->m * st->esz;
   exo_hint_sequential(st->fd, 0, 0);
   return EXO_OK;
 }
