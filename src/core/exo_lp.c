@@ -6,7 +6,7 @@
  * node, an active bitmap (1 bit per node), a u32 hop distance per node only
  * when attenuation > 0, with more than one lane the published copies of the
  * labels and distances, per lane its streams, change list and outbox, and
- * per worker one read buffer holding a window [win_beg, win_end) of the
+ * per worker one read-ahead window (exo_csr_ahead, exo_csr.h) of the
  * adjacency file and the label tally: an open-addressing hash map cleared
  * through its touched list. Worker threads come from exo_par_run, once per
  * epoch; the sync point runs on the caller's thread. */
@@ -34,11 +34,8 @@ _Static_assert(EXO_LP_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 #define LP_POLL_POPS 4096u       /* exo_poll / progress interval */
 #define LP_MIN_BUF ((uint64_t)64 << 10)
 #define LP_MAX_BUF ((uint64_t)64 << 20)
-#define LP_READ_STEP ((uint64_t)256 << 10) /* bytes read ahead per window refill */
-#define LP_ALIGN ((uint64_t)4096) /* reads start on page boundaries */
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
 #define LP_PREFETCH 24            /* entries ahead to prefetch node data for */
-#define LP_NO_LOOKAHEAD UINT64_MAX
 
 #if defined(__GNUC__)
 #define LP_PREFETCH_ADDR(p) __builtin_prefetch(p)
@@ -68,14 +65,7 @@ typedef struct lp_lane {
 /* A worker: one job slot of exo_par_run with its read window and tally. */
 typedef struct lp_worker {
   exo_ctx *ctx;        /* the job's ctx while it runs */
-  uint8_t *buf;        /* window of the adjacency file */
-  uint64_t cap;        /* largest list range kept whole in the window (bytes) */
-  uint64_t buf_alloc;  /* cap + LP_ALIGN */
-  uint64_t win_beg, win_end; /* file bytes held in buf[0, win_end - win_beg) */
-  uint64_t look_from;  /* first node the read-ahead may pull in */
-  uint64_t look_to;    /* end of the lane being processed */
-  uint64_t advised_from, advised_to; /* last range announced with WILLNEED */
-  uint64_t bytes_read, reads;
+  exo_csr_ahead ra;    /* its read-ahead window of the adjacency file (exo_csr.h) */
   uint64_t pops;       /* nodes this worker processed (its progress) */
   exo_tally tally;
   double strength;     /* raw weight of the voting arcs of the node processed */
@@ -146,7 +136,7 @@ static void lp_state_free(lp_state *st) {
   }
   if (st->workers) {
     for (uint32_t i = 0; i < st->nworkers; i++) {
-      free(st->workers[i].buf);
+      free(st->workers[i].ra.buf);
       exo_tally_free(&st->workers[i].tally);
     }
     free(st->workers);
@@ -239,82 +229,10 @@ static inline uint64_t next_active(const lp_state *st, uint64_t from, uint64_t t
   return exo_sweep_next_active(st->active, from, to);
 }
 
-/* Make file bytes [b0, b1) (b1 - b0 <= cap) available in the window and
- * return a pointer to b0. On a miss the window is refilled: bytes of the
- * old window at or after b0 are kept, a gap of at most EXO_LP_GAP after the
- * old window is read through, longer gaps are skipped by a forward seek; the
- * read then extends over the lists of the next active nodes from
- * wk->look_from on while they fit and are close. */
-static exo_status window_get(const lp_state *st, lp_worker *wk, uint64_t b0, uint64_t b1,
-                             const uint8_t **out) {
-  if (b0 >= wk->win_beg && b1 <= wk->win_end) {
-    *out = wk->buf + (b0 - wk->win_beg);
-    return EXO_OK;
-  }
-  uint64_t start, have_end;
-  if (b0 >= wk->win_beg && b0 < wk->win_end) { /* keep the overlap */
-    start = b0 & ~(LP_ALIGN - 1);
-    if (start < wk->win_beg) start = wk->win_beg;
-    memmove(wk->buf, wk->buf + (start - wk->win_beg), (size_t)(wk->win_end - start));
-    have_end = wk->win_end;
-  } else if (b0 >= wk->win_end && wk->win_end > wk->win_beg && b0 - wk->win_end <= EXO_LP_GAP &&
-             b1 - wk->win_end <= wk->cap) { /* read through a short gap */
-    start = have_end = wk->win_end;
-  } else {
-    start = have_end = b0 & ~(LP_ALIGN - 1);
-  }
-  uint64_t limit = start + wk->buf_alloc; /* window cannot grow beyond */
-  if (limit > st->file_size) limit = st->file_size;
-  /* read ahead about LP_READ_STEP at a time, so that the lists are still in
-   * the CPU caches when they are tallied (a 64 MiB read is not) */
-  uint64_t soft = have_end + LP_READ_STEP;
-  if (soft < b1) soft = b1;
-  if (soft > limit) soft = limit;
-  uint64_t stop = b1;
-  int full = 0;
-  if (wk->look_from != LP_NO_LOOKAHEAD) {
-    uint64_t u = wk->look_from;
-    for (;;) {
-      u = next_active(st, u, wk->look_to);
-      if (u >= wk->look_to) break;
-      uint64_t ub = st->off[u] * st->esz, ue = st->off[u + 1] * st->esz;
-      if (ue > soft) {
-        full = 1;
-        break;
-      }
-      if (ub > stop + EXO_LP_GAP) break;
-      if (ue > stop) stop = ue;
-      u++;
-    }
-  }
-  /* round the end up to a page when that stays inside the window */
-  uint64_t round = (stop + LP_ALIGN - 1) & ~(LP_ALIGN - 1);
-  stop = round <= limit ? round : stop;
-  if (have_end < stop) {
-    uint64_t k = stop - have_end;
-    exo_status s = exo_pread_full(st->fd, wk->buf + (have_end - start), (size_t)k, have_end,
-                                  st->csr->adj_path, wk->ctx);
-    if (s) {
-      wk->win_beg = wk->win_end = 0;
-      return s;
-    }
-    wk->bytes_read += k;
-    wk->reads++;
-  }
-  wk->win_beg = start;
-  wk->win_end = stop;
-  /* the next reads start here: announce the buffer's length ahead, once
-   * per half buffer travelled */
-  if (full && stop < st->file_size &&
-      (stop < wk->advised_from || stop + wk->cap / 2 > wk->advised_to)) {
-    uint64_t len = wk->cap;
-    if (len > st->file_size - stop) len = st->file_size - stop;
-    exo_hint_willneed(st->fd, stop, len);
-    wk->advised_from = stop;
-    wk->advised_to = stop + len;
-  }
-  *out = wk->buf + (b0 - start);
-  return EXO_OK;
+static inline exo_status window_get(const lp_state *st, lp_worker *wk, uint64_t b0, uint64_t b1,
+                                    const uint8_t **out) {
+  (void)st;
+  return exo_csr_ahead_get(&wk->ra, b0, b1, out, wk->ctx);
 }
 
 static exo_status bad_neighbour(const lp_state *st, exo_ctx *ctx, uint64_t v, uint64_t u) {
@@ -457,15 +375,15 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   if (len == 0) return EXO_OK; /* no votes */
   exo_tally_clear(&wk->tally);
   lp_votes vt = {st, ln->sw.lo, ln->sw.hi, &wk->tally, 0.0, 0};
-  const uint64_t chunk = wk->cap / st->esz; /* entries per chunk of a long list */
+  const uint64_t chunk = wk->ra.cap / st->esz; /* entries per chunk of a long list */
   const int whole = len <= chunk;
   if (whole) {
     s = window_get(st, wk, beg * st->esz, (beg + len) * st->esz, &p);
     if (!s) s = tally_entries(&vt, ctx, v, p, (size_t)len);
     if (s) return s;
   } else {
-    uint64_t look = wk->look_from;
-    wk->look_from = LP_NO_LOOKAHEAD;
+    uint64_t look = wk->ra.look_from;
+    wk->ra.look_from = EXO_CSR_NO_LOOKAHEAD;
     for (uint64_t done = 0; done < len;) {
       uint64_t k = len - done < chunk ? len - done : chunk;
       if (done > 0 && (s = exo_poll(ctx)) != EXO_OK) break;
@@ -474,7 +392,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
       if (s) break;
       done += k;
     }
-    wk->look_from = look;
+    wk->ra.look_from = look;
     if (s) return s;
   }
 
@@ -527,8 +445,8 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
 
   if (whole) /* the list is still in the window */
     return activate_entries(st, ln, ctx, p, (size_t)len, win);
-  uint64_t look = wk->look_from;
-  wk->look_from = LP_NO_LOOKAHEAD;
+  uint64_t look = wk->ra.look_from;
+  wk->ra.look_from = EXO_CSR_NO_LOOKAHEAD;
   for (uint64_t done = 0; done < len;) {
     uint64_t k = len - done < chunk ? len - done : chunk;
     if ((s = exo_poll(ctx)) != EXO_OK) break;
@@ -537,7 +455,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
     if ((s = activate_entries(st, ln, ctx, p, (size_t)k, win)) != EXO_OK) break;
     done += k;
   }
-  wk->look_from = look;
+  wk->ra.look_from = look;
   return s;
 }
 
@@ -587,7 +505,7 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
 
   /* workers: min(threads, lanes); the read budget memory_limit / 4 is split
    * among them, each within [64 KiB, 64 MiB], whole entries, no larger than
-   * the file; LP_ALIGN extra for page-aligned read starts */
+   * the file; EXO_CSR_ALIGN extra for page-aligned read starts */
   st->nworkers = threads < 1 ? 1 : threads > st->nlanes ? st->nlanes : threads;
   st->workers = calloc(st->nworkers, sizeof *st->workers);
   if (!st->workers) return oom(ctx, "the workers", st->nworkers * sizeof *st->workers);
@@ -598,10 +516,13 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
   if (cap > st->file_size + st->esz) cap = st->file_size + st->esz;
   for (uint32_t i = 0; i < st->nworkers; i++) {
     lp_worker *wk = &st->workers[i];
-    wk->cap = cap;
-    wk->buf_alloc = cap + LP_ALIGN;
-    wk->buf = malloc((size_t)wk->buf_alloc);
-    if (!wk->buf) return oom(ctx, "the adjacency buffer", wk->buf_alloc);
+    wk->ra = (exo_csr_ahead){.fd = st->fd, .path = st->csr->adj_path, .esz = st->esz,
+                             .file_size = st->file_size, .off = st->off, .active = st->active,
+                             .gap = EXO_LP_GAP};
+    wk->ra.cap = cap;
+    wk->ra.buf_alloc = cap + EXO_CSR_ALIGN;
+    wk->ra.buf = malloc((size_t)wk->ra.buf_alloc);
+    if (!wk->ra.buf) return oom(ctx, "the adjacency buffer", wk->ra.buf_alloc);
     if (exo_tally_alloc(&wk->tally, 1024) != 0)
       return oom(ctx, "the label tally", 1024 * sizeof(exo_tally_slot));
   }
@@ -653,6 +574,7 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
     if (st->narrow_labels) memcpy(st->pub32, st->lab32, nb4);
     else memcpy(st->pub64, st->lab64, alloc8);
   }
+  for (uint32_t i = 0; i < st->nworkers; i++) st->workers[i].ra.active = st->active;
   for (size_t i = 0; i < words; i++) st->active[i] = ~(uint64_t)0;
   if (n & 63) st->active[words - 1] = ((uint64_t)1 << (n & 63)) - 1;
   st->nactive = n;
@@ -668,10 +590,10 @@ static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t f
   uint64_t hi = exo_sweep_last_active(st->active, first, end);
   uint32_t mask = (uint32_t)exo_rng_below(ln->order, EXO_LP_BLOCK);
   exo_status s;
-  wk->look_from = end;
+  wk->ra.look_from = end;
   /* pull the active part of the block in with one read when it fits */
   uint64_t b0 = st->off[lo] * st->esz, b1 = st->off[hi + 1] * st->esz;
-  if (b1 > b0 && b1 - b0 <= wk->cap) {
+  if (b1 > b0 && b1 - b0 <= wk->ra.cap) {
     const uint8_t *p;
     if ((s = window_get(st, wk, b0, b1, &p)) != EXO_OK) return s;
   }
@@ -703,7 +625,7 @@ static exo_status run_lane_epoch(lp_state *st, lp_worker *wk, lp_lane *ln) {
   if (stop > ln->sw.blk_hi) stop = ln->sw.blk_hi;
   /* the read-ahead stays inside the epoch: the next epoch of this lane may
    * run on another worker, whose window starts fresh */
-  wk->look_to = stop * EXO_LP_BLOCK < ln->sw.hi ? stop * EXO_LP_BLOCK : ln->sw.hi;
+  wk->ra.look_to = stop * EXO_LP_BLOCK < ln->sw.hi ? stop * EXO_LP_BLOCK : ln->sw.hi;
   exo_status s = EXO_OK;
   /* one lane: stop the sweep when no node is left active (nothing else
    * can activate one) */
@@ -721,7 +643,7 @@ static exo_status epoch_lane(void *user, uint32_t worker, uint32_t lane, exo_ctx
   lp_state *st = user;
   lp_worker *wk = &st->workers[worker];
   wk->ctx = ctx;
-  wk->win_beg = wk->win_end = 0;
+  wk->ra.win_beg = wk->ra.win_end = 0;
   return run_lane_epoch(st, wk, &st->lanes[lane]);
 }
 
@@ -829,8 +751,8 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     changes += st.lanes[i].changes;
   }
   for (uint32_t i = 0; i < st.nworkers; i++) {
-    result->bytes_read += st.workers[i].bytes_read;
-    result->reads += st.workers[i].reads;
+    result->bytes_read += st.workers[i].ra.bytes_read;
+    result->reads += st.workers[i].ra.reads;
   }
   result->lanes = st.nlanes;
   result->epochs = st.epochs;
