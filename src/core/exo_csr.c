@@ -1,10 +1,15 @@
-/* exo_csr.c: the CSR offsets loader (exo_csr.h). */
+/* exo_csr.c: the CSR offsets loader and the adjacency windows (exo_csr.h). */
 #include "exo_csr.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "exo_io.h"
+#include "exo_record.h"
+#include "exo_sweep.h"
+
+#define CSR_READ_STEP ((uint64_t)256 << 10) /* bytes read ahead per refill */
 
 #define CSR_OFFSETS_CHUNK ((uint64_t)1 << 23) /* offsets read per pread (entries) */
 
@@ -58,5 +63,115 @@ exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, exo_ct
     return s;
   }
   *off = o;
+  return EXO_OK;
+}
+
+exo_status exo_csr_open_adj(const exo_csr_files *csr, int *fd, exo_ctx *ctx) {
+  const size_t esz = exo_adj_size(csr->wide);
+  uint64_t size = 0;
+  *fd = -1;
+  exo_status s = exo_file_size(csr->adj_path, &size, ctx);
+  if (s) return s;
+  if (csr->m > UINT64_MAX / esz || size != csr->m * esz)
+    return EXO_FAIL(ctx, EXO_EINTERNAL,
+                    "CSR adjacency file '%s' has %llu bytes, expected %llu entries of %zu bytes",
+                    csr->adj_path, (unsigned long long)size, (unsigned long long)csr->m, esz);
+  *fd = exo_open(csr->adj_path, EXO_OPEN_READ);
+  if (*fd < 0) return exo_error_errno(&ctx->err, errno, "open", csr->adj_path);
+  return EXO_OK;
+}
+
+exo_status exo_csr_window_fill(exo_csr_window *w, uint64_t lo, uint64_t hi, exo_ctx *ctx) {
+  if (hi <= lo || (lo >= w->lo && hi <= w->hi)) return EXO_OK;
+  w->lo = w->hi = 0;
+  exo_status s = exo_pread_full(w->fd, w->buf, (size_t)((hi - lo) * w->esz), lo * w->esz, w->path,
+                                ctx);
+  if (s) return s;
+  w->lo = lo;
+  w->hi = hi;
+  return EXO_OK;
+}
+
+exo_status exo_csr_window_get(exo_csr_window *w, uint64_t pos, uint64_t end, const uint8_t **p,
+                              uint64_t *cnt, exo_ctx *ctx) {
+  if (end - pos > w->entries) end = pos + w->entries;
+  exo_status s = exo_csr_window_fill(w, pos, end, ctx);
+  if (s) return s;
+  *p = w->buf + (pos - w->lo) * w->esz;
+  *cnt = end - pos;
+  return EXO_OK;
+}
+
+/* Make file bytes [b0, b1) (b1 - b0 <= cap) available in the window and
+ * return a pointer to b0. On a miss the window is refilled: bytes of the
+ * old window at or after b0 are kept, a gap of at most wk->gap after the
+ * old window is read through, longer gaps are skipped by a forward seek; the
+ * read then extends over the lists of the next active nodes from
+ * wk->look_from on while they fit and are close. */
+exo_status exo_csr_ahead_miss(exo_csr_ahead *wk, uint64_t b0, uint64_t b1, const uint8_t **out,
+                              exo_ctx *ctx) {
+  uint64_t start, have_end;
+  if (b0 >= wk->win_beg && b0 < wk->win_end) { /* keep the overlap */
+    start = b0 & ~(EXO_CSR_ALIGN - 1);
+    if (start < wk->win_beg) start = wk->win_beg;
+    memmove(wk->buf, wk->buf + (start - wk->win_beg), (size_t)(wk->win_end - start));
+    have_end = wk->win_end;
+  } else if (b0 >= wk->win_end && wk->win_end > wk->win_beg && b0 - wk->win_end <= wk->gap &&
+             b1 - wk->win_end <= wk->cap) { /* read through a short gap */
+    start = have_end = wk->win_end;
+  } else {
+    start = have_end = b0 & ~(EXO_CSR_ALIGN - 1);
+  }
+  uint64_t limit = start + wk->buf_alloc; /* window cannot grow beyond */
+  if (limit > wk->file_size) limit = wk->file_size;
+  /* read ahead about CSR_READ_STEP at a time, so that the lists are still in
+   * the CPU caches when they are tallied (a 64 MiB read is not) */
+  uint64_t soft = have_end + CSR_READ_STEP;
+  if (soft < b1) soft = b1;
+  if (soft > limit) soft = limit;
+  uint64_t stop = b1;
+  int full = 0;
+  if (wk->look_from != EXO_CSR_NO_LOOKAHEAD) {
+    uint64_t u = wk->look_from;
+    for (;;) {
+      u = exo_sweep_next_active(wk->active, u, wk->look_to);
+      if (u >= wk->look_to) break;
+      uint64_t ub = wk->off[u] * wk->esz, ue = wk->off[u + 1] * wk->esz;
+      if (ue > soft) {
+        full = 1;
+        break;
+      }
+      if (ub > stop + wk->gap) break;
+      if (ue > stop) stop = ue;
+      u++;
+    }
+  }
+  /* round the end up to a page when that stays inside the window */
+  uint64_t round = (stop + EXO_CSR_ALIGN - 1) & ~(EXO_CSR_ALIGN - 1);
+  stop = round <= limit ? round : stop;
+  if (have_end < stop) {
+    uint64_t k = stop - have_end;
+    exo_status s = exo_pread_full(wk->fd, wk->buf + (have_end - start), (size_t)k, have_end,
+                                  wk->path, ctx);
+    if (s) {
+      wk->win_beg = wk->win_end = 0;
+      return s;
+    }
+    wk->bytes_read += k;
+    wk->reads++;
+  }
+  wk->win_beg = start;
+  wk->win_end = stop;
+  /* the next reads start here: announce the buffer's length ahead, once
+   * per half buffer travelled */
+  if (full && stop < wk->file_size &&
+      (stop < wk->advised_from || stop + wk->cap / 2 > wk->advised_to)) {
+    uint64_t len = wk->cap;
+    if (len > wk->file_size - stop) len = wk->file_size - stop;
+    exo_hint_willneed(wk->fd, stop, len);
+    wk->advised_from = stop;
+    wk->advised_to = stop + len;
+  }
+  *out = wk->buf + (b0 - start);
   return EXO_OK;
 }

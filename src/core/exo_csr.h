@@ -13,6 +13,7 @@
 #ifndef EXO_CSR_H
 #define EXO_CSR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "exo_ctx.h"
@@ -31,5 +32,78 @@ typedef struct exo_csr_files {
  * fails a check is EXO_EINTERNAL naming it (the pipeline wrote it); *off is
  * NULL on every error. Memory: 8 (n + 1) bytes. */
 exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, exo_ctx *ctx);
+
+/* Open csr->adj_path for reading into *fd after checking that it holds m
+ * entries of exo_adj_size(wide) bytes (else EXO_EINTERNAL naming it; *fd
+ * is -1 on every error). */
+exo_status exo_csr_open_adj(const exo_csr_files *csr, int *fd, exo_ctx *ctx);
+
+/* A block window over the adjacency file: a buffer of `entries` entries
+ * holding entries [lo, hi) of the file, filled by positioned reads (pread:
+ * windows of several threads share one descriptor). The stages' readers
+ * (Leiden's per-thread readers, refine's group reads, the distributed
+ * supersteps) read through it; label propagation's window (exo_lp.c) adds
+ * a read-ahead over the next active nodes on top of the same idea. The
+ * caller owns buf (entries * esz bytes) and sets fd, path, esz, buf and
+ * entries; lo = hi = 0 is empty. */
+typedef struct exo_csr_window {
+  int fd;
+  const char *path; /* for messages */
+  size_t esz;       /* bytes per entry */
+  uint8_t *buf;
+  uint64_t entries; /* capacity */
+  uint64_t lo, hi;  /* entries held */
+} exo_csr_window;
+
+/* Entries [pos, min(end, pos + entries)) of the file: *p, *cnt (read when
+ * not held). A long list is walked by calling again from pos + *cnt. */
+exo_status exo_csr_window_get(exo_csr_window *w, uint64_t pos, uint64_t end, const uint8_t **p,
+                              uint64_t *cnt, exo_ctx *ctx);
+
+/* Hold entries [lo, hi) (hi - lo <= entries; nothing read when held or
+ * empty), so that every list inside is served without a read. */
+exo_status exo_csr_window_fill(exo_csr_window *w, uint64_t lo, uint64_t hi, exo_ctx *ctx);
+
+/* A read-ahead window (label propagation's worker): file bytes
+ * [win_beg, win_end) held in buf (buf_alloc = cap + EXO_CSR_ALIGN bytes,
+ * the caller's). A miss refills it with one positioned read that keeps
+ * the overlap, reads through gaps of at most `gap` bytes, and extends over
+ * the lists of the next set nodes of `active` from look_from to look_to
+ * (EXO_CSR_NO_LOOKAHEAD: none) while they fit, in steps of about 256 KiB
+ * so that they are still cached when used; the next buffer's length is
+ * announced to the kernel (WILLNEED) once per half buffer travelled. The
+ * caller sets fd, path, esz, file_size, off, active, gap, buf, cap and
+ * buf_alloc; the counters say what was read. */
+#define EXO_CSR_ALIGN ((uint64_t)4096) /* reads start on page boundaries */
+#define EXO_CSR_NO_LOOKAHEAD UINT64_MAX
+typedef struct exo_csr_ahead {
+  int fd;
+  const char *path;
+  size_t esz;
+  uint64_t file_size;
+  const uint64_t *off;    /* n + 1 offsets in memory */
+  const uint64_t *active; /* the nodes whose lists the read-ahead takes */
+  uint64_t gap;           /* read through shorter gaps (bytes) */
+  uint8_t *buf;
+  uint64_t cap;           /* largest byte range kept whole */
+  uint64_t buf_alloc;     /* cap + EXO_CSR_ALIGN */
+  uint64_t win_beg, win_end;
+  uint64_t look_from, look_to;
+  uint64_t advised_from, advised_to;
+  uint64_t bytes_read, reads;
+} exo_csr_ahead;
+
+exo_status exo_csr_ahead_miss(exo_csr_ahead *w, uint64_t b0, uint64_t b1, const uint8_t **out,
+                              exo_ctx *ctx);
+
+/* File bytes [b0, b1) (b1 - b0 <= cap) in the window: *out points to b0. */
+static inline exo_status exo_csr_ahead_get(exo_csr_ahead *w, uint64_t b0, uint64_t b1,
+                                           const uint8_t **out, exo_ctx *ctx) {
+  if (b0 >= w->win_beg && b1 <= w->win_end) {
+    *out = w->buf + (b0 - w->win_beg);
+    return EXO_OK;
+  }
+  return exo_csr_ahead_miss(w, b0, b1, out, ctx);
+}
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_lp.h"
 #include "exo_lprule.h"
@@ -21,6 +22,7 @@
 #include "exo_record.h"
 #include "exo_rng.h"
 #include "exo_sort.h"
+#include "exo_sweep.h"
 #include "exo_tally.h"
 
 #define SPOOL_REC 20            /* local a u64 | local b u64 | w f32 */
@@ -481,7 +483,7 @@ typedef struct lpd {
   uint64_t *scnt;         /* P */
   exo_tally tally;        /* the votes of the node processed */
   exo_rng rng, order_rng;
-  uint16_t perm[EXO_LP_BLOCK];
+  uint32_t perm[EXO_SWEEP_BLOCK];
   uint32_t max_visits, tie_visits;
   uint64_t pops, changes;
   uint64_t step, coin_seed;
@@ -862,32 +864,19 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   return EXO_OK;
 }
 
-static uint64_t next_active(const uint64_t *b, uint64_t from, uint64_t to) {
-  while (from < to) {
-    uint64_t w = b[from >> 6] >> (from & 63);
-    if (w) {
-      uint64_t v = from + (uint64_t)__builtin_ctzll(w);
-      return v < to ? v : to;
-    }
-    from = (from | 63) + 1;
-  }
-  return to;
-}
-
 static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
   exo_ctx *ctx = d->ctx;
   uint64_t end = first + EXO_LP_BLOCK < s->n ? first + EXO_LP_BLOCK : s->n;
-  uint64_t lo = next_active(s->active, first, end);
+  uint64_t lo = exo_sweep_next_active(s->active, first, end);
   if (lo >= end) return EXO_OK;
-  uint64_t hi = lo;
-  for (uint64_t v = lo; v < end; v++)
-    if (bit_get(s->active, v)) hi = v;
+  uint64_t hi = exo_sweep_last_active(s->active, first, end);
   uint32_t mask = (uint32_t)exo_rng_below(&s->order_rng, EXO_LP_BLOCK);
-  uint64_t b0 = s->off[lo] * s->esz, b1 = s->off[hi + 1] * s->esz;
-  int whole = b1 - b0 <= s->cap;
+  /* the block's active lists in one read when they fit the window */
+  exo_csr_window win = {s->fd, d->adjl_path, s->esz, s->buf, s->cap / s->esz, 0, 0};
+  const uint64_t e0 = s->off[lo], e1 = s->off[hi + 1];
+  const int whole = e1 - e0 <= win.entries;
   exo_status st;
-  if (whole && b1 > b0 && (st = exo_pread_full(s->fd, s->buf, (size_t)(b1 - b0), b0, d->adjl_path, ctx)))
-    return st;
+  if (whole && (st = exo_csr_window_fill(&win, e0, e1, ctx))) return st;
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
     uint64_t v = first + (uint64_t)(s->perm[i] ^ mask);
     if (v >= end || !bit_get(s->active, v)) continue;
@@ -904,8 +893,8 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
     if (k == 0) continue;
     const uint8_t *p;
     uint64_t a = s->off[v] * s->esz;
-    if (whole && a >= b0 && a + k * s->esz <= b1) {
-      p = s->buf + (a - b0);
+    if (whole && s->off[v] >= e0 && s->off[v + 1] <= e1) { /* not activated since the read */
+      p = s->buf + (a - e0 * s->esz);
     } else {
       if (grow(&s->nbuf, &s->ncap, k * s->esz)) return oom(ctx, "an adjacency list", k * s->esz);
       if ((st = exo_pread_full(s->fd, s->nbuf, (size_t)(k * s->esz), a, d->adjl_path, ctx))) return st;
@@ -1056,13 +1045,7 @@ static exo_status stage_lp(dist *d, lpd *s) {
     step++;
     s->step = step;
     step_changes = 0;
-    for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) s->perm[i] = (uint16_t)i;
-    for (uint32_t i = EXO_LP_BLOCK; i > 1; i--) {
-      uint32_t j = (uint32_t)exo_rng_below(&s->order_rng, i);
-      uint16_t t = s->perm[i - 1];
-      s->perm[i - 1] = s->perm[j];
-      s->perm[j] = t;
-    }
+    exo_sweep_order(s->perm, &s->order_rng);
     for (uint64_t first = 0; first < s->n && !st; first += EXO_LP_BLOCK)
       st = lp_block(d, s, first, &step_changes);
     /* changed labels and activations for the other ranks; always

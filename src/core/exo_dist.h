@@ -111,7 +111,8 @@
  *
  * Memory per rank: memory_limit / 2 for the sort, exchange_bytes (default
  * memory_limit / 16) for each of the send and receive buffers of a round,
- * the adjacency read buffer of label propagation (memory_limit / 4); per
+ * the adjacency read buffer of label propagation (memory_limit / 4, an
+ * exo_csr_window; block order and active ranges from exo_sweep.h); per
  * name read 8 bytes (its global id) + the local name table (exo_names.h),
  * per owned node the owned-name table while resolving, then 8 (offsets) +
  * 8 (label) + 2 (visits) + 3/8 (active, changed and boundary bits); per

@@ -16,11 +16,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_platform.h"
 #include "exo_output.h"
@@ -28,6 +28,9 @@
 #include "exo_record.h"
 #include "exo_rng.h"
 #include "exo_sort.h"
+#include "exo_sweep.h"
+
+_Static_assert(EXO_LEIDEN_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 
 #define LD_MIN_BUF ((uint64_t)64 << 10)
 #define LD_MAX_BUF ((uint64_t)64 << 20)
@@ -144,9 +147,7 @@ static inline double tally_get(const tally *t, uint64_t key) {
  * the level has one; local moving's lanes give each worker its own. */
 typedef struct ld_reader {
   exo_ctx *ctx;    /* errors and polls of the thread using it */
-  uint8_t *buf;
-  uint64_t buf_entries;
-  uint64_t buf_lo, buf_hi; /* entries held in buf */
+  exo_csr_window win;      /* its window of the adjacency file (exo_csr.h) */
   int shared_buf;          /* buf is the level's buffer (not freed with the reader) */
   uint64_t blk_first, blk_cnt;
   uint64_t blk_off[EXO_LEIDEN_BLOCK + 1];
@@ -176,7 +177,7 @@ struct exo_leiden_level {
   ld_reader rd;     /* the caller's thread's reader */
   uint64_t maxdeg;
   exo_rng rng;
-  uint32_t perm[EXO_LEIDEN_BLOCK];
+  uint32_t perm[EXO_SWEEP_BLOCK];
 };
 
 static inline double *as_dbl(uint64_t *p) { return (double *)(void *)p; }
@@ -218,17 +219,7 @@ static exo_status rd_load(exo_leiden_level *lv, ld_reader *rd, uint64_t first, i
   /* the whole block's lists when they fit the buffer (a shared buffer
    * holds every list already) */
   uint64_t lo = rd->blk_off[0], hi = rd->blk_off[cnt];
-  if (whole && hi - lo <= rd->buf_entries && hi > lo && !(lo >= rd->buf_lo && hi <= rd->buf_hi)) {
-    s = exo_pread_full(lv->fd_adj, rd->buf, (size_t)((hi - lo) * lv->esz), lo * lv->esz,
-                       lv->csr.adj_path, ctx);
-    if (s) {
-      rd->buf_lo = rd->buf_hi = 0;
-      return s;
-    }
-    rd->buf_lo = lo;
-    rd->buf_hi = hi;
-  }
-  return EXO_OK;
+  return whole && hi - lo <= rd->win.entries ? exo_csr_window_fill(&rd->win, lo, hi, ctx) : EXO_OK;
 }
 
 static exo_status load_block_part(exo_leiden_level *lv, uint64_t first, int whole) {
@@ -237,23 +228,6 @@ static exo_status load_block_part(exo_leiden_level *lv, uint64_t first, int whol
 
 static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
   return load_block_part(lv, first, 1);
-}
-
-/* Entries [pos, min(hi, pos + buffer)) of the adjacency file: *p, *cnt. */
-static exo_status chunk_at(exo_leiden_level *lv, ld_reader *rd, uint64_t pos, uint64_t hi,
-                           const uint8_t **p, uint64_t *cnt) {
-  uint64_t end = hi - pos > rd->buf_entries ? pos + rd->buf_entries : hi;
-  if (!(pos >= rd->buf_lo && end <= rd->buf_hi)) {
-    rd->buf_lo = rd->buf_hi = 0;
-    exo_status s = exo_pread_full(lv->fd_adj, rd->buf, (size_t)((end - pos) * lv->esz),
-                                  pos * lv->esz, lv->csr.adj_path, rd->ctx);
-    if (s) return s;
-    rd->buf_lo = pos;
-    rd->buf_hi = end;
-  }
-  *p = rd->buf + (pos - rd->buf_lo) * lv->esz;
-  *cnt = end - pos;
-  return EXO_OK;
 }
 
 /* Prefetch the entry of the id array (a32 or a64) for the neighbour in
@@ -304,7 +278,8 @@ static exo_status bad_nbr(exo_leiden_level *lv, exo_ctx *ctx, uint64_t v, uint64
     for (uint64_t pos_ = lo_; pos_ < hi_;) {                                      \
       const uint8_t *p_;                                                          \
       uint64_t c_;                                                                \
-      if (((s) = chunk_at((lv), (rd), pos_, hi_, &p_, &c_)) != EXO_OK) break;     \
+      if (((s) = exo_csr_window_get(&(rd)->win, pos_, hi_, &p_, &c_, (rd)->ctx)))   \
+        break;                                                                    \
       if (pf_)                                                                    \
         for (uint64_t j_ = 0; j_ < c_ && j_ < LD_PREFETCH; j_++) {                \
           LD_PREFETCH_NBR(lv, p_ + j_ * esz_, wide_, pf32_, pf64_);              \
@@ -357,7 +332,7 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   free(lv->x1);
   free(lv->x2);
   free(lv->bits);
-  free(lv->rd.buf);
+  free(lv->rd.win.buf);
   tally_free(&lv->rd.t);
   free(lv);
 }
@@ -372,11 +347,6 @@ static exo_status scan_offsets(exo_leiden_level *lv) {
     return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' has %llu bytes, expected %llu",
                     lv->csr.offsets_path, (unsigned long long)size,
                     (unsigned long long)((lv->n + 1) * 8));
-  if ((s = exo_file_size(lv->csr.adj_path, &size, ctx)) != EXO_OK) return s;
-  if (size != lv->csr.m * lv->esz)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR adjacency file '%s' has %llu bytes, expected %llu",
-                    lv->csr.adj_path, (unsigned long long)size,
-                    (unsigned long long)(lv->csr.m * lv->esz));
   uint64_t prev = 0;
   for (uint64_t first = 0; first < lv->n; first += EXO_LEIDEN_BLOCK) {
     uint64_t cnt = lv->n - first;
@@ -527,24 +497,22 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   uint64_t bufbytes = params->memory_limit / 4;
   if (bufbytes < LD_MIN_BUF) bufbytes = LD_MIN_BUF;
   if (bufbytes > LD_MAX_BUF) bufbytes = LD_MAX_BUF;
-  lv->rd.buf_entries = bufbytes / lv->esz;
-  lv->rd.buf = malloc((size_t)(lv->rd.buf_entries * lv->esz));
-  if (!lv->rd.buf) {
+  lv->rd.win.entries = bufbytes / lv->esz;
+  lv->rd.win.buf = malloc((size_t)(lv->rd.win.entries * lv->esz));
+  if (!lv->rd.win.buf) {
     s = oom(ctx, "the read buffer");
     goto fail;
   }
   if ((s = open_ro(csr->offsets_path, &lv->fd_off, ctx)) != EXO_OK) goto fail;
-  if ((s = open_ro(csr->adj_path, &lv->fd_adj, ctx)) != EXO_OK) goto fail;
+  if ((s = exo_csr_open_adj(csr, &lv->fd_adj, ctx)) != EXO_OK) goto fail;
+  lv->rd.win.fd = lv->fd_adj;
+  lv->rd.win.path = lv->csr.adj_path;
+  lv->rd.win.esz = lv->esz;
   if ((s = scan_offsets(lv)) != EXO_OK) goto fail;
   /* a level whose adjacency fits the read buffer is read once, here, and
    * every later pass finds its lists in memory */
-  if (csr->m > 0 && csr->m <= lv->rd.buf_entries) {
-    if ((s = exo_pread_full(lv->fd_adj, lv->rd.buf, (size_t)(csr->m * lv->esz), 0, csr->adj_path,
-                            ctx)) != EXO_OK)
-      goto fail;
-    lv->rd.buf_lo = 0;
-    lv->rd.buf_hi = csr->m;
-  }
+  if (csr->m <= lv->rd.win.entries && (s = exo_csr_window_fill(&lv->rd.win, 0, csr->m, ctx)))
+    goto fail;
   if (tally_init(&lv->rd.t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
     s = oom(ctx, "the gain tally");
     goto fail;
@@ -658,31 +626,8 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   return s;
 }
 
-/* A new permutation of the block positions for this pass. */
-static void shuffle_positions(exo_leiden_level *lv) {
-  for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) lv->perm[i] = i;
-  for (uint32_t i = EXO_LEIDEN_BLOCK - 1; i > 0; i--) {
-    uint32_t j = (uint32_t)exo_rng_below(&lv->rng, (uint64_t)i + 1);
-    uint32_t t = lv->perm[i];
-    lv->perm[i] = lv->perm[j];
-    lv->perm[j] = t;
-  }
-}
-
-/* Set bits of block [first, first + EXO_LEIDEN_BLOCK). */
 static unsigned block_count_bits(const exo_leiden_level *lv, uint64_t first) {
-  uint64_t cnt = lv->n - first;
-  if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
-  unsigned c = 0;
-  for (uint64_t i = 0; i < cnt; i += 64) {
-    uint64_t word = lv->bits[(first + i) >> 6];
-    if (cnt - i < 64) word &= ((uint64_t)1 << (cnt - i)) - 1;
-    while (word) {
-      word &= word - 1;
-      c++;
-    }
-  }
-  return c;
+  return exo_sweep_block_count(lv->bits, first, lv->n);
 }
 
 /* ---- readers for passes on several threads ------------------------------- */
@@ -690,7 +635,7 @@ static unsigned block_count_bits(const exo_leiden_level *lv, uint64_t first) {
 static void readers_free(ld_reader *rds, uint32_t W) {
   if (!rds) return;
   for (uint32_t i = 0; i < W; i++) {
-    if (!rds[i].shared_buf) free(rds[i].buf);
+    if (!rds[i].shared_buf) free(rds[i].win.buf);
     tally_free(&rds[i].t);
   }
   free(rds);
@@ -703,24 +648,27 @@ static void readers_free(ld_reader *rds, uint32_t W) {
 static ld_reader *readers_open(exo_leiden_level *lv, uint32_t W) {
   ld_reader *rds = calloc(W, sizeof *rds);
   if (!rds) return NULL;
-  const int whole = lv->csr.m > 0 && lv->rd.buf_lo == 0 && lv->rd.buf_hi == lv->csr.m;
-  uint64_t entries = whole ? lv->rd.buf_entries : lv->rd.buf_entries / W;
+  const int whole = lv->csr.m > 0 && lv->rd.win.lo == 0 && lv->rd.win.hi == lv->csr.m;
+  uint64_t entries = whole ? lv->rd.win.entries : lv->rd.win.entries / W;
   if (entries * lv->esz < LD_MIN_BUF / 4) entries = LD_MIN_BUF / 4 / lv->esz;
   for (uint32_t i = 0; i < W; i++) {
     ld_reader *rd = &rds[i];
     rd->ctx = lv->ctx;
-    rd->buf_entries = entries;
+    rd->win = lv->rd.win;
+    rd->win.lo = rd->win.hi = 0;
+    rd->win.buf = NULL;
+    rd->win.entries = entries;
     if (whole || i == 0) {
-      rd->buf = lv->rd.buf;
+      rd->win.buf = lv->rd.win.buf;
       rd->shared_buf = 1;
       if (whole) {
-        rd->buf_lo = 0;
-        rd->buf_hi = lv->csr.m;
+        rd->win.lo = 0;
+        rd->win.hi = lv->csr.m;
       } else {
-        lv->rd.buf_lo = lv->rd.buf_hi = 0;
-        if (rd->buf_entries > lv->rd.buf_entries) rd->buf_entries = lv->rd.buf_entries;
+        lv->rd.win.lo = lv->rd.win.hi = 0;
+        if (rd->win.entries > lv->rd.win.entries) rd->win.entries = lv->rd.win.entries;
       }
-    } else if (!(rd->buf = malloc((size_t)(entries * lv->esz)))) {
+    } else if (!(rd->win.buf = malloc((size_t)(entries * lv->esz)))) {
       readers_free(rds, W);
       return NULL;
     }
@@ -743,19 +691,15 @@ typedef struct ld_change {
 static inline uint64_t seen_bit(uint64_t c) { return (c * 0x9E3779B97F4A7C15ULL) >> 48; }
 
 typedef struct ld_lane {
-  uint64_t blk_lo, blk_hi, cursor; /* its blocks; the next one this sweep */
-  uint64_t lo, hi;                 /* its nodes */
+  exo_sweep_lane sw;               /* nodes, blocks, cursor, outbox (exo_sweep.h) */
   exo_rng masks;                   /* the block masks of its blocks */
   ld_change *chg;                  /* moves of this epoch, in order */
   size_t nchg;
-  uint64_t *outbox;                /* other lanes' nodes to activate at the sync */
-  size_t nout, outcap;
   tally dw, dn;                    /* this epoch's changes of W_C and member counts */
   uint64_t seen[LD_SEEN_WORDS];    /* bit h(C) set: C may be in dw (a filter that
                                       spares most lookups in dw) */
   uint64_t pool[EXO_LEIDEN_LANE_POOL]; /* empty community ids it may use */
   uint32_t npool;
-  int64_t nactive_delta;
   uint64_t moves, visited;
 } ld_lane;
 
@@ -765,14 +709,14 @@ typedef struct ld_lanes {
   ld_lane *lanes;
   ld_reader *readers;     /* one per worker */
   uint64_t epoch_blocks;
-  atomic_uint next_lane;
+  exo_sweep_epoch ep;
 } ld_lanes;
 
 static void lanes_free(ld_lanes *ls) {
   if (ls->lanes)
     for (uint32_t i = 0; i < ls->nlanes; i++) {
       free(ls->lanes[i].chg);
-      free(ls->lanes[i].outbox);
+      free(ls->lanes[i].sw.outbox);
       tally_free(&ls->lanes[i].dw);
       tally_free(&ls->lanes[i].dn);
     }
@@ -781,6 +725,13 @@ static void lanes_free(ld_lanes *ls) {
   memset(ls, 0, sizeof *ls);
 }
 
+static exo_status off_at(void *user, uint64_t node, uint64_t *off) {
+  exo_leiden_level *lv = user;
+  return exo_pread_full(lv->fd_off, off, 8, node * 8, lv->csr.offsets_path, lv->ctx);
+}
+
+static exo_status lane_epoch_run(void *user, uint32_t worker, uint32_t lane, exo_ctx *ctx);
+
 /* The lanes of level lv: L = min(EXO_LEIDEN_LANES, blocks /
  * EXO_LEIDEN_LANE_MIN_BLOCKS, max_lanes if set), each a run of whole blocks
  * with about m / L adjacency entries. *ls->nlanes = L; nothing else is
@@ -788,43 +739,26 @@ static void lanes_free(ld_lanes *ls) {
 static exo_status lanes_open(exo_leiden_level *lv, ld_lanes *ls) {
   memset(ls, 0, sizeof *ls);
   ls->lv = lv;
-  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK, m = lv->csr.m;
-  uint64_t L = nb / EXO_LEIDEN_LANE_MIN_BLOCKS;
-  if (L > EXO_LEIDEN_LANES) L = EXO_LEIDEN_LANES;
-  if (lv->p.max_lanes && L > lv->p.max_lanes) L = lv->p.max_lanes;
-  ls->nlanes = L < 2 ? 1 : (uint32_t)L;
+  const uint32_t L = exo_sweep_lane_count(lv->n, EXO_LEIDEN_LANES, EXO_LEIDEN_LANE_MIN_BLOCKS,
+                                          lv->p.max_lanes);
+  ls->nlanes = L;
   if (L < 2) return EXO_OK;
   uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
-  if (W > L) W = (uint32_t)L;
+  if (W > L) W = L;
   ls->nworkers = W;
   ls->epoch_blocks = EXO_LEIDEN_EPOCH_BLOCKS;
-  atomic_init(&ls->next_lane, 0u);
   ls->lanes = calloc((size_t)L, sizeof *ls->lanes);
   if (!ls->lanes) goto oom_out;
+  ls->ep = (exo_sweep_epoch){.lanes = ls->lanes, .stride = sizeof *ls->lanes, .nlanes = L,
+                             .run = lane_epoch_run, .user = ls};
   const uint64_t epoch_nodes = ls->epoch_blocks * EXO_LEIDEN_BLOCK;
-  uint64_t b = 0;
+  exo_status s = exo_sweep_cut(lv->n, lv->csr.m, L, off_at, lv, ls->lanes, sizeof *ls->lanes);
+  if (s) {
+    lanes_free(ls);
+    return s;
+  }
   for (uint64_t i = 0; i < L; i++) {
     ld_lane *ln = &ls->lanes[i];
-    ln->blk_lo = b;
-    if (i + 1 == L) {
-      b = nb;
-    } else { /* cut where the entries before reach (i + 1) m / L */
-      uint64_t target = m / L * (i + 1) + m % L * (i + 1) / L, off = 0;
-      b++;
-      while (b < nb - (L - 1 - i)) {
-        exo_status s = exo_pread_full(lv->fd_off, &off, 8, b * EXO_LEIDEN_BLOCK * 8,
-                                      lv->csr.offsets_path, lv->ctx);
-        if (s) {
-          lanes_free(ls);
-          return s;
-        }
-        if (off >= target) break;
-        b++;
-      }
-    }
-    ln->blk_hi = b;
-    ln->lo = ln->blk_lo * EXO_LEIDEN_BLOCK;
-    ln->hi = b * EXO_LEIDEN_BLOCK < lv->n ? b * EXO_LEIDEN_BLOCK : lv->n;
     exo_rng_seed(&ln->masks, lv->p.seed ^ 0x3c6ef372fe94f82bULL ^ (0x94D049BB133111EBULL * (i + 1)));
     ln->chg = malloc((size_t)epoch_nodes * sizeof *ln->chg);
     /* at most two communities per move change in an epoch */
@@ -837,18 +771,6 @@ static exo_status lanes_open(exo_leiden_level *lv, ld_lanes *ls) {
 oom_out:
   lanes_free(ls);
   return oom(lv->ctx, "the local moving lanes");
-}
-
-static exo_status outbox_push(ld_lane *ln, uint64_t u, exo_ctx *ctx) {
-  if (ln->nout == ln->outcap) {
-    size_t cap = ln->outcap ? 2 * ln->outcap : 4096;
-    uint64_t *p = realloc(ln->outbox, cap * sizeof *p);
-    if (!p) return oom(ctx, "a lane's outbox");
-    ln->outbox = p;
-    ln->outcap = cap;
-  }
-  ln->outbox[ln->nout++] = u;
-  return EXO_OK;
 }
 
 #if defined(__GNUC__)
@@ -865,17 +787,18 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
                               uint64_t u, double w, const int activate, uint64_t to, double *k,
                               const uint32_t *own32, const uint32_t *pub32) {
   if (u == v) return EXO_OK;
-  const int in_lane = u - ln->lo < ln->hi - ln->lo;
+  const int in_lane = u - ln->sw.lo < ln->sw.hi - ln->sw.lo;
   const uint64_t cu = own32 ? (in_lane ? own32[u] : pub32[u])
                             : (in_lane ? id_get(&lv->comm, u) : id_get(&lv->refined, u));
   if (!activate) {
     tally_add(&rd->t, cu, w);
     *k += w;
   } else if (cu != to) {
-    if (!in_lane) return outbox_push(ln, u, rd->ctx);
+    if (!in_lane)
+      return exo_sweep_outbox_push(&ln->sw, u) ? oom(rd->ctx, "a lane's outbox") : EXO_OK;
     if (!bit_get(lv->bits, u)) {
       bit_set(lv->bits, u);
-      ln->nactive_delta++;
+      ln->sw.nactive_delta++;
     }
   }
   return EXO_OK;
@@ -896,13 +819,13 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
     return s;
   }
   const uint32_t *own = lv->comm.a32, *pub = lv->refined.a32;
-  const uint64_t lo = ln->lo, span = ln->hi - ln->lo, n = lv->n;
+  const uint64_t lo = ln->sw.lo, span = ln->sw.hi - ln->sw.lo, n = lv->n;
   const uint64_t end = rd->blk_off[v - rd->blk_first + 1];
   const size_t esz = lv->esz;
   for (uint64_t pos = rd->blk_off[v - rd->blk_first]; pos < end && !s;) {
     const uint8_t *p;
     uint64_t c;
-    if ((s = chunk_at(lv, rd, pos, end, &p, &c)) != EXO_OK) break;
+    if ((s = exo_csr_window_get(&rd->win, pos, end, &p, &c, rd->ctx)) != EXO_OK) break;
     for (uint64_t i = 0; i < c && !s; i++, p += esz) {
       uint32_t x;
       if (i == 0)
@@ -973,11 +896,11 @@ static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *r
 /* One epoch of lane ln on reader rd: its next epoch_blocks blocks. */
 static exo_status lane_epoch(ld_lanes *ls, ld_lane *ln, ld_reader *rd) {
   exo_leiden_level *lv = ls->lv;
-  uint64_t stop = ln->cursor + ls->epoch_blocks;
-  if (stop > ln->blk_hi) stop = ln->blk_hi;
+  uint64_t stop = ln->sw.cursor + ls->epoch_blocks;
+  if (stop > ln->sw.blk_hi) stop = ln->sw.blk_hi;
   exo_status s = EXO_OK;
-  for (; ln->cursor < stop && !s; ln->cursor++) {
-    const uint64_t first = ln->cursor * EXO_LEIDEN_BLOCK;
+  for (; ln->sw.cursor < stop && !s; ln->sw.cursor++) {
+    const uint64_t first = ln->sw.cursor * EXO_LEIDEN_BLOCK;
     const uint32_t mask = (uint32_t)exo_rng_below(&ln->masks, EXO_LEIDEN_BLOCK);
     unsigned act = block_count_bits(lv, first);
     if (act == 0) continue;
@@ -986,7 +909,7 @@ static exo_status lane_epoch(ld_lanes *ls, ld_lane *ln, ld_reader *rd) {
       uint64_t v = first + (lv->perm[i] ^ mask);
       if (v >= lv->n || !bit_get(lv->bits, v)) continue;
       bit_clr(lv->bits, v);
-      ln->nactive_delta--;
+      ln->sw.nactive_delta--;
       ln->visited++;
       s = lane_move_node(lv, ln, rd, v);
     }
@@ -994,19 +917,12 @@ static exo_status lane_epoch(ld_lanes *ls, ld_lane *ln, ld_reader *rd) {
   return s;
 }
 
-/* exo_par_run job: take the epoch's lanes until none is left. */
-static exo_status lanes_job(void *arg, uint32_t index, exo_ctx *ctx) {
-  ld_lanes *ls = arg;
-  ld_reader *rd = &ls->readers[index];
+/* exo_sweep_epoch's lane run: lane `lane` on worker `worker`'s reader. */
+static exo_status lane_epoch_run(void *user, uint32_t worker, uint32_t lane, exo_ctx *ctx) {
+  ld_lanes *ls = user;
+  ld_reader *rd = &ls->readers[worker];
   rd->ctx = ctx;
-  exo_status s = EXO_OK;
-  for (;;) {
-    unsigned i = atomic_fetch_add(&ls->next_lane, 1u);
-    if (i >= ls->nlanes || s) break;
-    ld_lane *ln = &ls->lanes[i];
-    if (ln->cursor < ln->blk_hi) s = lane_epoch(ls, ln, rd);
-  }
-  return s;
+  return lane_epoch(ls, &ls->lanes[lane], rd);
 }
 
 /* Give the unused pool ids back to the stack of empty ids (the last lane's
@@ -1039,8 +955,8 @@ static void lanes_sync(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
   lanes_return_pools(ls);
   for (uint32_t i = 0; i < ls->nlanes; i++) {
     ld_lane *ln = &ls->lanes[i];
-    lv->nactive = (uint64_t)((int64_t)lv->nactive + ln->nactive_delta);
-    ln->nactive_delta = 0;
+    lv->nactive = (uint64_t)((int64_t)lv->nactive + ln->sw.nactive_delta);
+    ln->sw.nactive_delta = 0;
     *moves += ln->moves;
     *done += ln->visited;
     ln->moves = ln->visited = 0;
@@ -1073,13 +989,13 @@ static void lanes_sync(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
   for (uint64_t j = pushed_from; j < lv->nfree; j++) lv->x1[lv->x2[j]] = 0;
   for (uint32_t i = 0; i < ls->nlanes; i++) {
     ld_lane *ln = &ls->lanes[i];
-    for (size_t j = 0; j < ln->nout; j++) {
-      const uint64_t u = ln->outbox[j];
+    for (size_t j = 0; j < ln->sw.nout; j++) {
+      const uint64_t u = ln->sw.outbox[j];
       if (bit_get(lv->bits, u)) continue;
       bit_set(lv->bits, u);
       lv->nactive++;
     }
-    ln->nout = 0;
+    ln->sw.nout = 0;
   }
   lanes_fill_pools(ls);
 }
@@ -1089,13 +1005,9 @@ static void lanes_sync(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
 static exo_status lanes_sweep(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
   exo_leiden_level *lv = ls->lv;
   exo_status s = EXO_OK;
-  for (uint32_t i = 0; i < ls->nlanes; i++) ls->lanes[i].cursor = ls->lanes[i].blk_lo;
-  while (lv->nactive > 0) {
-    int left = 0;
-    for (uint32_t i = 0; i < ls->nlanes; i++) left |= ls->lanes[i].cursor < ls->lanes[i].blk_hi;
-    if (!left) break;
-    atomic_store(&ls->next_lane, 0u);
-    s = exo_par_run_from(ls->nworkers, lanes_job, ls, EXO_STAGE_CLUSTER, *done, 0, lv->ctx);
+  exo_sweep_rewind(ls->lanes, sizeof *ls->lanes, ls->nlanes);
+  while (lv->nactive > 0 && exo_sweep_lanes_left(ls->lanes, sizeof *ls->lanes, ls->nlanes)) {
+    s = exo_sweep_epoch_run(&ls->ep, ls->nworkers, *done, lv->ctx);
     if (s) break;
     lanes_sync(ls, moves, done);
     exo_progress(lv->ctx, EXO_STAGE_CLUSTER, *done, 0);
@@ -1145,7 +1057,7 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
   }
   while (!s && lv->nactive > 0) {
     (*sweeps)++;
-    shuffle_positions(lv);
+    exo_sweep_order(lv->perm, &lv->rng);
     if (ls.lanes && *sweeps <= EXO_LEIDEN_LANE_SWEEPS) {
       s = lanes_sweep(&ls, moves, &done);
     } else {
@@ -1369,7 +1281,7 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   if (s) goto out;
   /* pass 2: merge well-connected singletons, nodes in seeded order (the
    * block masks drawn in block order, as one thread always drew them) */
-  shuffle_positions(lv);
+  exo_sweep_order(lv->perm, &lv->rng);
   for (uint64_t b = 0; b < nb; b++) masks[b] = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
   if (W == 1) {
     s = merge_part(lv, &lv->rd, masks, 0, 1, &part_merges[0]);

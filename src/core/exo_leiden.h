@@ -66,7 +66,8 @@
  * such node's gain to be within rounding of 0; the run then stops with
  * that level's communities.)
  *
- * Lanes (local moving on several threads). A level's blocks are cut into
+ * Lanes (local moving on several threads; the engine is exo_sweep.h, whose
+ * determinism contract this is an instance of). A level's blocks are cut into
  * L = min(EXO_LEIDEN_LANES, blocks / EXO_LEIDEN_LANE_MIN_BLOCKS, max_lanes
  * if set) lanes, each a run of whole blocks with about m / L adjacency
  * entries; L depends on the level's n and m only (levels under 32 blocks,
@@ -138,8 +139,9 @@
  * nodes: the coarse-id file is on disk; only the final labels (8 bytes per
  * node, returned) and the renumbering scratch of exo_output (8) are in
  * memory at the end, after everything else is freed. Apart from that:
- * the adjacency read buffer (memory_limit / 4, at least 64 KiB, at most
- * 64 MiB), a gain tally of about 48 bytes per entry of the level's
+ * the adjacency read buffer (an exo_csr_window of exo_csr.h;
+ * memory_limit / 4, at least 64 KiB, at most 64 MiB), a gain tally of
+ * about 48 bytes per entry of the level's
  * longest adjacency list (a power of two of 24-byte slots, at least twice
  * that length; never more than for n entries), and the sort's buffers
  * during aggregation (memory_limit).

@@ -6,7 +6,7 @@
  * node, an active bitmap (1 bit per node), a u32 hop distance per node only
  * when attenuation > 0, with more than one lane the published copies of the
  * labels and distances, per lane its streams, change list and outbox, and
- * per worker one read buffer holding a window [win_beg, win_end) of the
+ * per worker one read-ahead window (exo_csr_ahead, exo_csr.h) of the
  * adjacency file and the label tally: an open-addressing hash map cleared
  * through its touched list. Worker threads come from exo_par_run, once per
  * epoch; the sync point runs on the caller's thread. */
@@ -16,7 +16,6 @@
 #include "exo_lp.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +27,15 @@
 #include "exo_par.h"
 #include "exo_record.h"
 #include "exo_rng.h"
+#include "exo_sweep.h"
+
+_Static_assert(EXO_LP_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 
 #define LP_POLL_POPS 4096u       /* exo_poll / progress interval */
 #define LP_MIN_BUF ((uint64_t)64 << 10)
 #define LP_MAX_BUF ((uint64_t)64 << 20)
-#define LP_READ_STEP ((uint64_t)256 << 10) /* bytes read ahead per window refill */
-#define LP_ALIGN ((uint64_t)4096) /* reads start on page boundaries */
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
 #define LP_PREFETCH 24            /* entries ahead to prefetch node data for */
-#define LP_NO_LOOKAHEAD UINT64_MAX
 
 #if defined(__GNUC__)
 #define LP_PREFETCH_ADDR(p) __builtin_prefetch(p)
@@ -54,31 +53,19 @@ typedef struct lp_change {
 } lp_change;
 
 typedef struct lp_lane {
-  uint64_t lo, hi;          /* nodes [lo, hi) */
-  uint64_t blk_lo, blk_hi;  /* blocks [blk_lo, blk_hi) */
-  uint64_t cursor;          /* next block of this sweep */
+  exo_sweep_lane sw;        /* nodes, blocks, cursor, outbox (exo_sweep.h) */
   exo_rng rng;              /* tie-breaking */
   exo_rng own_order;        /* block masks (lanes > 1) */
   exo_rng *order;           /* where the block masks are drawn */
   lp_change *chg;           /* changes of this epoch (lanes > 1) */
   size_t nchg, chg_cap;
-  uint64_t *outbox;         /* other lanes' nodes to activate at the sync */
-  size_t nout, out_cap;
-  int64_t nactive_delta;    /* own active bits set minus cleared this epoch */
   uint64_t pops, changes, sweep_changes;
 } lp_lane;
 
 /* A worker: one job slot of exo_par_run with its read window and tally. */
 typedef struct lp_worker {
   exo_ctx *ctx;        /* the job's ctx while it runs */
-  uint8_t *buf;        /* window of the adjacency file */
-  uint64_t cap;        /* largest list range kept whole in the window (bytes) */
-  uint64_t buf_alloc;  /* cap + LP_ALIGN */
-  uint64_t win_beg, win_end; /* file bytes held in buf[0, win_end - win_beg) */
-  uint64_t look_from;  /* first node the read-ahead may pull in */
-  uint64_t look_to;    /* end of the lane being processed */
-  uint64_t advised_from, advised_to; /* last range announced with WILLNEED */
-  uint64_t bytes_read, reads;
+  exo_csr_ahead ra;    /* its read-ahead window of the adjacency file (exo_csr.h) */
   uint64_t pops;       /* nodes this worker processed (its progress) */
   exo_tally tally;
   double strength;     /* raw weight of the voting arcs of the node processed */
@@ -108,7 +95,7 @@ typedef struct lp_state {
   uint64_t *vol;       /* n label volumes (arcs), only with resolution > 0 */
   double gamma_m;      /* resolution / (adjacency entries) */
   exo_rng order_rng;   /* block orders */
-  uint16_t perm[EXO_LP_BLOCK];
+  uint32_t perm[EXO_SWEEP_BLOCK];
   uint32_t max_visits;
   uint32_t tie_visits; /* visits that break ties among all best labels */
   double att;          /* attenuation exponent a */
@@ -119,7 +106,7 @@ typedef struct lp_state {
   uint64_t epoch_blocks; /* blocks per lane per epoch */
   uint32_t nworkers;
   lp_worker *workers;
-  atomic_uint next_lane; /* lanes handed out in the current epoch */
+  exo_sweep_epoch ep;    /* the epochs (exo_sweep.h) */
   uint64_t epochs;
 } lp_state;
 
@@ -143,13 +130,13 @@ static void lp_state_free(lp_state *st) {
   if (st->lanes) {
     for (uint32_t i = 0; i < st->nlanes; i++) {
       free(st->lanes[i].chg);
-      free(st->lanes[i].outbox);
+      free(st->lanes[i].sw.outbox);
     }
     free(st->lanes);
   }
   if (st->workers) {
     for (uint32_t i = 0; i < st->nworkers; i++) {
-      free(st->workers[i].buf);
+      free(st->workers[i].ra.buf);
       exo_tally_free(&st->workers[i].tally);
     }
     free(st->workers);
@@ -202,19 +189,9 @@ static inline int is_active(const lp_state *st, uint64_t v) {
 
 
 static exo_status open_adjacency(lp_state *st) {
-  exo_ctx *ctx = st->ctx;
-  const char *path = st->csr->adj_path;
-  uint64_t m = st->csr->m;
-  uint64_t size = 0;
-  exo_status s = exo_file_size(path, &size, ctx);
+  exo_status s = exo_csr_open_adj(st->csr, &st->fd, st->ctx);
   if (s) return s;
-  if (m > UINT64_MAX / st->esz || size != m * st->esz)
-    return EXO_FAIL(ctx, EXO_EINTERNAL,
-                    "CSR adjacency file '%s' has %llu bytes, expected %llu entries of %zu bytes",
-                    path, (unsigned long long)size, (unsigned long long)m, st->esz);
-  st->file_size = size;
-  st->fd = exo_open(path, EXO_OPEN_READ);
-  if (st->fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
+  st->file_size = st->csr->m * st->esz;
   exo_hint_sequential(st->fd, 0, 0);
   return EXO_OK;
 }
@@ -248,109 +225,14 @@ static inline double dist_pow(const lp_state *st, uint32_t d) {
   return pow((double)d, st->att);
 }
 
-/* First active node in [from, to), or `to`. */
-static uint64_t next_active(const lp_state *st, uint64_t from, uint64_t to) {
-  while (from < to) {
-    uint64_t w = st->active[from >> 6] >> (from & 63);
-    if (w) {
-      uint64_t v = from + (uint64_t)__builtin_ctzll(w);
-      return v < to ? v : to;
-    }
-    from = (from | 63) + 1;
-  }
-  return to;
+static inline uint64_t next_active(const lp_state *st, uint64_t from, uint64_t to) {
+  return exo_sweep_next_active(st->active, from, to);
 }
 
-/* Last active node in [from, to), or UINT64_MAX. */
-static uint64_t last_active(const lp_state *st, uint64_t from, uint64_t to) {
-  while (to > from) {
-    uint64_t v = to - 1;
-    uint64_t w = st->active[v >> 6] & (~(uint64_t)0 >> (63 - (v & 63)));
-    if (w) {
-      uint64_t u = (v & ~(uint64_t)63) + 63 - (uint64_t)__builtin_clzll(w);
-      return u >= from ? u : UINT64_MAX;
-    }
-    to = v & ~(uint64_t)63;
-  }
-  return UINT64_MAX;
-}
-
-/* Make file bytes [b0, b1) (b1 - b0 <= cap) available in the window and
- * return a pointer to b0. On a miss the window is refilled: bytes of the
- * old window at or after b0 are kept, a gap of at most EXO_LP_GAP after the
- * old window is read through, longer gaps are skipped by a forward seek; the
- * read then extends over the lists of the next active nodes from
- * wk->look_from on while they fit and are close. */
-static exo_status window_get(const lp_state *st, lp_worker *wk, uint64_t b0, uint64_t b1,
-                             const uint8_t **out) {
-  if (b0 >= wk->win_beg && b1 <= wk->win_end) {
-    *out = wk->buf + (b0 - wk->win_beg);
-    return EXO_OK;
-  }
-  uint64_t start, have_end;
-  if (b0 >= wk->win_beg && b0 < wk->win_end) { /* keep the overlap */
-    start = b0 & ~(LP_ALIGN - 1);
-    if (start < wk->win_beg) start = wk->win_beg;
-    memmove(wk->buf, wk->buf + (start - wk->win_beg), (size_t)(wk->win_end - start));
-    have_end = wk->win_end;
-  } else if (b0 >= wk->win_end && wk->win_end > wk->win_beg && b0 - wk->win_end <= EXO_LP_GAP &&
-             b1 - wk->win_end <= wk->cap) { /* read through a short gap */
-    start = have_end = wk->win_end;
-  } else {
-    start = have_end = b0 & ~(LP_ALIGN - 1);
-  }
-  uint64_t limit = start + wk->buf_alloc; /* window cannot grow beyond */
-  if (limit > st->file_size) limit = st->file_size;
-  /* read ahead about LP_READ_STEP at a time, so that the lists are still in
-   * the CPU caches when they are tallied (a 64 MiB read is not) */
-  uint64_t soft = have_end + LP_READ_STEP;
-  if (soft < b1) soft = b1;
-  if (soft > limit) soft = limit;
-  uint64_t stop = b1;
-  int full = 0;
-  if (wk->look_from != LP_NO_LOOKAHEAD) {
-    uint64_t u = wk->look_from;
-    for (;;) {
-      u = next_active(st, u, wk->look_to);
-      if (u >= wk->look_to) break;
-      uint64_t ub = st->off[u] * st->esz, ue = st->off[u + 1] * st->esz;
-      if (ue > soft) {
-        full = 1;
-        break;
-      }
-      if (ub > stop + EXO_LP_GAP) break;
-      if (ue > stop) stop = ue;
-      u++;
-    }
-  }
-  /* round the end up to a page when that stays inside the window */
-  uint64_t round = (stop + LP_ALIGN - 1) & ~(LP_ALIGN - 1);
-  stop = round <= limit ? round : stop;
-  if (have_end < stop) {
-    uint64_t k = stop - have_end;
-    exo_status s = exo_pread_full(st->fd, wk->buf + (have_end - start), (size_t)k, have_end,
-                                  st->csr->adj_path, wk->ctx);
-    if (s) {
-      wk->win_beg = wk->win_end = 0;
-      return s;
-    }
-    wk->bytes_read += k;
-    wk->reads++;
-  }
-  wk->win_beg = start;
-  wk->win_end = stop;
-  /* the next reads start here: announce the buffer's length ahead, once
-   * per half buffer travelled */
-  if (full && stop < st->file_size &&
-      (stop < wk->advised_from || stop + wk->cap / 2 > wk->advised_to)) {
-    uint64_t len = wk->cap;
-    if (len > st->file_size - stop) len = st->file_size - stop;
-    exo_hint_willneed(st->fd, stop, len);
-    wk->advised_from = stop;
-    wk->advised_to = stop + len;
-  }
-  *out = wk->buf + (b0 - start);
-  return EXO_OK;
+static inline exo_status window_get(const lp_state *st, lp_worker *wk, uint64_t b0, uint64_t b1,
+                                    const uint8_t **out) {
+  (void)st;
+  return exo_csr_ahead_get(&wk->ra, b0, b1, out, wk->ctx);
 }
 
 static exo_status bad_neighbour(const lp_state *st, exo_ctx *ctx, uint64_t v, uint64_t u) {
@@ -443,19 +325,6 @@ static exo_status tally_entries(lp_votes *vt, exo_ctx *ctx, uint64_t v, const ui
   return tally_impl(vt, ctx, v, p, k, vt->st->narrow_labels, vt->st->wide);
 }
 
-/* Append u to the lane's outbox. */
-static int outbox_push(lp_lane *ln, uint64_t u) {
-  if (ln->nout == ln->out_cap) {
-    size_t cap = ln->out_cap ? ln->out_cap * 2 : 1024;
-    uint64_t *o = realloc(ln->outbox, cap * sizeof *o);
-    if (!o) return -1;
-    ln->outbox = o;
-    ln->out_cap = cap;
-  }
-  ln->outbox[ln->nout++] = u;
-  return 0;
-}
-
 /* Activate the out-neighbours in entries [0, k) of p whose label differs
  * from `label`, unless active already or out of visits; a neighbour in
  * another lane goes to the lane's outbox (applied at the sync). */
@@ -463,7 +332,7 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
                                    size_t k, uint64_t label, int narrow, int wide) {
   const int directed = st->par->directed;
   const size_t esz = exo_adj_size(wide);
-  const uint64_t lo = ln->lo, hi = ln->hi;
+  const uint64_t lo = ln->sw.lo, hi = ln->sw.hi;
   const uint8_t *q = p;
   for (size_t i = 0; i < LP_PREFETCH; i++) prefetch_entry(st, p, i, k, lo, hi, 0, 1, narrow, wide);
   for (size_t i = 0; i < k; i++, q += esz) {
@@ -474,8 +343,8 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
     if (directed && !(w < 0.0f)) continue; /* in-arcs are not followed */
     if (nb_label(st, u, lo, hi, narrow) == label) continue;
     if (u - lo >= hi - lo) {
-      if (outbox_push(ln, u) != 0)
-        return oom(ctx, "the activation outbox", (uint64_t)ln->out_cap * 16);
+      if (exo_sweep_outbox_push(&ln->sw, u) != 0)
+        return oom(ctx, "the activation outbox", (uint64_t)ln->sw.out_cap * 16);
       continue;
     }
     if (st->visits[u] >= st->max_visits) continue;
@@ -483,7 +352,7 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
     uint64_t *word = &st->active[u >> 6];
     if (*word & bit) continue;
     *word |= bit;
-    ln->nactive_delta++;
+    ln->sw.nactive_delta++;
   }
   return EXO_OK;
 }
@@ -505,16 +374,16 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   *changed = 0;
   if (len == 0) return EXO_OK; /* no votes */
   exo_tally_clear(&wk->tally);
-  lp_votes vt = {st, ln->lo, ln->hi, &wk->tally, 0.0, 0};
-  const uint64_t chunk = wk->cap / st->esz; /* entries per chunk of a long list */
+  lp_votes vt = {st, ln->sw.lo, ln->sw.hi, &wk->tally, 0.0, 0};
+  const uint64_t chunk = wk->ra.cap / st->esz; /* entries per chunk of a long list */
   const int whole = len <= chunk;
   if (whole) {
     s = window_get(st, wk, beg * st->esz, (beg + len) * st->esz, &p);
     if (!s) s = tally_entries(&vt, ctx, v, p, (size_t)len);
     if (s) return s;
   } else {
-    uint64_t look = wk->look_from;
-    wk->look_from = LP_NO_LOOKAHEAD;
+    uint64_t look = wk->ra.look_from;
+    wk->ra.look_from = EXO_CSR_NO_LOOKAHEAD;
     for (uint64_t done = 0; done < len;) {
       uint64_t k = len - done < chunk ? len - done : chunk;
       if (done > 0 && (s = exo_poll(ctx)) != EXO_OK) break;
@@ -523,7 +392,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
       if (s) break;
       done += k;
     }
-    wk->look_from = look;
+    wk->ra.look_from = look;
     if (s) return s;
   }
 
@@ -576,8 +445,8 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
 
   if (whole) /* the list is still in the window */
     return activate_entries(st, ln, ctx, p, (size_t)len, win);
-  uint64_t look = wk->look_from;
-  wk->look_from = LP_NO_LOOKAHEAD;
+  uint64_t look = wk->ra.look_from;
+  wk->ra.look_from = EXO_CSR_NO_LOOKAHEAD;
   for (uint64_t done = 0; done < len;) {
     uint64_t k = len - done < chunk ? len - done : chunk;
     if ((s = exo_poll(ctx)) != EXO_OK) break;
@@ -586,36 +455,25 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
     if ((s = activate_entries(st, ln, ctx, p, (size_t)k, win)) != EXO_OK) break;
     done += k;
   }
-  wk->look_from = look;
+  wk->ra.look_from = look;
   return s;
 }
 
-/* Cut the blocks into lanes of about equal adjacency entries (exo_lp.h):
- * lanes = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS, max_lanes if not
- * 0), at least 1. */
+static exo_status off_at(void *user, uint64_t node, uint64_t *off) {
+  *off = ((const lp_state *)user)->off[node];
+  return EXO_OK;
+}
+
+/* The lanes (exo_sweep.h), their seeded streams and the epoch length. */
 static exo_status make_lanes(lp_state *st) {
-  uint64_t nb = (st->n + EXO_LP_BLOCK - 1) / EXO_LP_BLOCK, m = st->csr->m;
-  uint64_t L = nb / EXO_LP_LANE_MIN_BLOCKS;
-  if (L > EXO_LP_LANES) L = EXO_LP_LANES;
-  if (st->par->max_lanes && L > st->par->max_lanes) L = st->par->max_lanes;
-  if (L < 1) L = 1;
-  st->nlanes = (uint32_t)L;
+  const uint32_t L = exo_sweep_lane_count(st->n, EXO_LP_LANES, EXO_LP_LANE_MIN_BLOCKS,
+                                          st->par->max_lanes);
+  st->nlanes = L;
   st->lanes = calloc((size_t)L, sizeof *st->lanes);
   if (!st->lanes) return oom(st->ctx, "the lanes", L * sizeof *st->lanes);
-  uint64_t b = 0;
+  exo_sweep_cut(st->n, st->csr->m, L, off_at, st, st->lanes, sizeof *st->lanes);
   for (uint64_t i = 0; i < L; i++) {
     lp_lane *ln = &st->lanes[i];
-    ln->blk_lo = b;
-    if (i + 1 == L) {
-      b = nb;
-    } else {
-      uint64_t target = m / L * (i + 1) + m % L * (i + 1) / L; /* entries before lane i+1 */
-      b++;
-      while (b < nb - (L - 1 - i) && st->off[b * EXO_LP_BLOCK] < target) b++;
-    }
-    ln->blk_hi = b;
-    ln->lo = ln->blk_lo * EXO_LP_BLOCK;
-    ln->hi = b * EXO_LP_BLOCK < st->n ? b * EXO_LP_BLOCK : st->n;
     /* lane 0 draws as the single-lane sweep always did */
     exo_rng_seed(&ln->rng, i == 0 ? st->par->seed
                                   : st->par->seed ^ (0x9E3779B97F4A7C15ULL * (i + 1)));
@@ -624,6 +482,7 @@ static exo_status make_lanes(lp_state *st) {
     ln->order = L == 1 ? &st->order_rng : &ln->own_order;
   }
   /* one lane: the sweep is one epoch (nothing crosses a lane) */
+  uint64_t nb = (st->n + EXO_LP_BLOCK - 1) / EXO_LP_BLOCK;
   st->epoch_blocks = L == 1 ? (nb ? nb : 1) : EXO_LP_EPOCH_BLOCKS;
   return EXO_OK;
 }
@@ -646,7 +505,7 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
 
   /* workers: min(threads, lanes); the read budget memory_limit / 4 is split
    * among them, each within [64 KiB, 64 MiB], whole entries, no larger than
-   * the file; LP_ALIGN extra for page-aligned read starts */
+   * the file; EXO_CSR_ALIGN extra for page-aligned read starts */
   st->nworkers = threads < 1 ? 1 : threads > st->nlanes ? st->nlanes : threads;
   st->workers = calloc(st->nworkers, sizeof *st->workers);
   if (!st->workers) return oom(ctx, "the workers", st->nworkers * sizeof *st->workers);
@@ -657,10 +516,13 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
   if (cap > st->file_size + st->esz) cap = st->file_size + st->esz;
   for (uint32_t i = 0; i < st->nworkers; i++) {
     lp_worker *wk = &st->workers[i];
-    wk->cap = cap;
-    wk->buf_alloc = cap + LP_ALIGN;
-    wk->buf = malloc((size_t)wk->buf_alloc);
-    if (!wk->buf) return oom(ctx, "the adjacency buffer", wk->buf_alloc);
+    wk->ra = (exo_csr_ahead){.fd = st->fd, .path = st->csr->adj_path, .esz = st->esz,
+                             .file_size = st->file_size, .off = st->off, .active = st->active,
+                             .gap = EXO_LP_GAP};
+    wk->ra.cap = cap;
+    wk->ra.buf_alloc = cap + EXO_CSR_ALIGN;
+    wk->ra.buf = malloc((size_t)wk->ra.buf_alloc);
+    if (!wk->ra.buf) return oom(ctx, "the adjacency buffer", wk->ra.buf_alloc);
     if (exo_tally_alloc(&wk->tally, 1024) != 0)
       return oom(ctx, "the label tally", 1024 * sizeof(exo_tally_slot));
   }
@@ -712,21 +574,11 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
     if (st->narrow_labels) memcpy(st->pub32, st->lab32, nb4);
     else memcpy(st->pub64, st->lab64, alloc8);
   }
+  for (uint32_t i = 0; i < st->nworkers; i++) st->workers[i].ra.active = st->active;
   for (size_t i = 0; i < words; i++) st->active[i] = ~(uint64_t)0;
   if (n & 63) st->active[words - 1] = ((uint64_t)1 << (n & 63)) - 1;
   st->nactive = n;
   return EXO_OK;
-}
-
-/* A fresh random permutation of 0..EXO_LP_BLOCK-1 for the next sweep. */
-static void new_sweep_order(lp_state *st) {
-  for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) st->perm[i] = (uint16_t)i;
-  for (uint32_t i = EXO_LP_BLOCK; i > 1; i--) { /* Fisher-Yates */
-    uint32_t j = (uint32_t)exo_rng_below(&st->order_rng, i);
-    uint16_t tmp = st->perm[i - 1];
-    st->perm[i - 1] = st->perm[j];
-    st->perm[j] = tmp;
-  }
 }
 
 /* Process the active nodes of block [first, first + EXO_LP_BLOCK) of lane
@@ -735,13 +587,13 @@ static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t f
   uint64_t end = first + EXO_LP_BLOCK < st->n ? first + EXO_LP_BLOCK : st->n;
   uint64_t lo = next_active(st, first, end);
   if (lo >= end) return EXO_OK;
-  uint64_t hi = last_active(st, first, end);
+  uint64_t hi = exo_sweep_last_active(st->active, first, end);
   uint32_t mask = (uint32_t)exo_rng_below(ln->order, EXO_LP_BLOCK);
   exo_status s;
-  wk->look_from = end;
+  wk->ra.look_from = end;
   /* pull the active part of the block in with one read when it fits */
   uint64_t b0 = st->off[lo] * st->esz, b1 = st->off[hi + 1] * st->esz;
-  if (b1 > b0 && b1 - b0 <= wk->cap) {
+  if (b1 > b0 && b1 - b0 <= wk->ra.cap) {
     const uint8_t *p;
     if ((s = window_get(st, wk, b0, b1, &p)) != EXO_OK) return s;
   }
@@ -749,7 +601,7 @@ static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t f
     uint64_t v = first + (uint64_t)(st->perm[i] ^ mask);
     if (v >= end || !is_active(st, v)) continue;
     st->active[v >> 6] &= ~((uint64_t)1 << (v & 63));
-    ln->nactive_delta--;
+    ln->sw.nactive_delta--;
     st->visits[v]++;
     int changed = 0;
     if ((s = process_node(st, wk, ln, v, &changed)) != EXO_OK) return s;
@@ -769,38 +621,30 @@ static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t f
 
 /* One epoch of lane ln: its next epoch_blocks blocks. */
 static exo_status run_lane_epoch(lp_state *st, lp_worker *wk, lp_lane *ln) {
-  uint64_t stop = ln->cursor + st->epoch_blocks;
-  if (stop > ln->blk_hi) stop = ln->blk_hi;
+  uint64_t stop = ln->sw.cursor + st->epoch_blocks;
+  if (stop > ln->sw.blk_hi) stop = ln->sw.blk_hi;
   /* the read-ahead stays inside the epoch: the next epoch of this lane may
    * run on another worker, whose window starts fresh */
-  wk->look_to = stop * EXO_LP_BLOCK < ln->hi ? stop * EXO_LP_BLOCK : ln->hi;
+  wk->ra.look_to = stop * EXO_LP_BLOCK < ln->sw.hi ? stop * EXO_LP_BLOCK : ln->sw.hi;
   exo_status s = EXO_OK;
   /* one lane: stop the sweep when no node is left active (nothing else
    * can activate one) */
-  for (; ln->cursor < stop && !s; ln->cursor++) {
-    if (st->nlanes == 1 && (int64_t)st->nactive + ln->nactive_delta == 0) break;
-    s = run_block(st, wk, ln, ln->cursor * EXO_LP_BLOCK);
+  for (; ln->sw.cursor < stop && !s; ln->sw.cursor++) {
+    if (st->nlanes == 1 && (int64_t)st->nactive + ln->sw.nactive_delta == 0) break;
+    s = run_block(st, wk, ln, ln->sw.cursor * EXO_LP_BLOCK);
   }
-  if (!s) ln->cursor = stop;
+  if (!s) ln->sw.cursor = stop;
   return s;
 }
 
-/* exo_par_run job: take lanes of the epoch until none is left. */
-static exo_status epoch_job(void *arg, uint32_t index, exo_ctx *ctx) {
-  lp_state *st = arg;
-  lp_worker *wk = &st->workers[index];
+/* exo_sweep_epoch's lane run: lane `lane` on worker `worker`'s window (a
+ * lane's data is not in another's window). */
+static exo_status epoch_lane(void *user, uint32_t worker, uint32_t lane, exo_ctx *ctx) {
+  lp_state *st = user;
+  lp_worker *wk = &st->workers[worker];
   wk->ctx = ctx;
-  wk->win_beg = wk->win_end = 0; /* a lane's data is not in another's window */
-  exo_status s = EXO_OK;
-  for (;;) {
-    unsigned i = atomic_fetch_add(&st->next_lane, 1u);
-    if (i >= st->nlanes || s) break;
-    lp_lane *ln = &st->lanes[i];
-    if (ln->cursor >= ln->blk_hi) continue;
-    if (st->nlanes > 1) wk->win_beg = wk->win_end = 0;
-    s = run_lane_epoch(st, wk, ln);
-  }
-  return s;
+  wk->ra.win_beg = wk->ra.win_end = 0;
+  return run_lane_epoch(st, wk, &st->lanes[lane]);
 }
 
 /* The sync point after an epoch (one thread): publish the lanes' changes,
@@ -809,8 +653,8 @@ static exo_status epoch_job(void *arg, uint32_t index, exo_ctx *ctx) {
 static void sync_epoch(lp_state *st) {
   for (uint32_t i = 0; i < st->nlanes; i++) {
     lp_lane *ln = &st->lanes[i];
-    st->nactive = (uint64_t)((int64_t)st->nactive + ln->nactive_delta);
-    ln->nactive_delta = 0;
+    st->nactive = (uint64_t)((int64_t)st->nactive + ln->sw.nactive_delta);
+    ln->sw.nactive_delta = 0;
     for (size_t j = 0; j < ln->nchg; j++) {
       const lp_change *c = &ln->chg[j];
       uint64_t v = c->v;
@@ -827,14 +671,14 @@ static void sync_epoch(lp_state *st) {
   }
   for (uint32_t i = 0; i < st->nlanes; i++) {
     lp_lane *ln = &st->lanes[i];
-    for (size_t j = 0; j < ln->nout; j++) {
-      uint64_t u = ln->outbox[j];
+    for (size_t j = 0; j < ln->sw.nout; j++) {
+      uint64_t u = ln->sw.outbox[j];
       uint64_t bit = (uint64_t)1 << (u & 63);
       if (st->visits[u] >= st->max_visits || (st->active[u >> 6] & bit)) continue;
       st->active[u >> 6] |= bit;
       st->nactive++;
     }
-    ln->nout = 0;
+    ln->sw.nout = 0;
   }
 }
 
@@ -869,10 +713,11 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
   st.fd = -1;
   st.att = params->attenuation;
   st.pa = 0.0; /* first sweep: p = 0 */
-  atomic_init(&st.next_lane, 0u);
 
   exo_progress(ctx, EXO_STAGE_CLUSTER, 0, 0);
   s = lp_setup(&st, params->threads);
+  st.ep = (exo_sweep_epoch){.lanes = st.lanes, .stride = sizeof *st.lanes, .nlanes = st.nlanes,
+                            .run = epoch_lane, .user = &st};
 
   uint64_t sweeps = 0, sweep_changes = 0;
   while (!s && st.nactive > 0) {
@@ -882,14 +727,11 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     }
     sweeps++;
     sweep_changes = 0;
-    new_sweep_order(&st);
-    for (uint32_t i = 0; i < st.nlanes; i++) st.lanes[i].cursor = st.lanes[i].blk_lo;
-    for (;;) { /* epochs */
-      int left = 0;
-      for (uint32_t i = 0; i < st.nlanes; i++) left |= st.lanes[i].cursor < st.lanes[i].blk_hi;
-      if (!left || st.nactive == 0) break;
-      atomic_store(&st.next_lane, 0u);
-      s = exo_par_run(st.nworkers, epoch_job, &st, EXO_STAGE_CLUSTER, 0, ctx);
+    exo_sweep_order(st.perm, &st.order_rng);
+    exo_sweep_rewind(st.lanes, sizeof *st.lanes, st.nlanes);
+    /* epochs */
+    while (st.nactive > 0 && exo_sweep_lanes_left(st.lanes, sizeof *st.lanes, st.nlanes)) {
+      s = exo_sweep_epoch_run(&st.ep, st.nworkers, 0, ctx);
       if (s) break;
       sync_epoch(&st);
       st.epochs++;
@@ -909,8 +751,8 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     changes += st.lanes[i].changes;
   }
   for (uint32_t i = 0; i < st.nworkers; i++) {
-    result->bytes_read += st.workers[i].bytes_read;
-    result->reads += st.workers[i].reads;
+    result->bytes_read += st.workers[i].ra.bytes_read;
+    result->reads += st.workers[i].ra.reads;
   }
   result->lanes = st.nlanes;
   result->epochs = st.epochs;

@@ -61,7 +61,8 @@
  * "directed" mode d_v and s_v count in-arcs and vol all arcs. The scoring
  * is exo_lprule.h's, which the distributed supersteps (exo_dist.h) share.
  *
- * Lanes and epochs (the parallel sweep). The blocks are cut into L lanes,
+ * Lanes and epochs (the parallel sweep; the engine is exo_sweep.h, whose
+ * determinism contract this is an instance of). The blocks are cut into L lanes,
  * L = min(EXO_LP_LANES, blocks / EXO_LP_LANE_MIN_BLOCKS, max_lanes if set)
  * and at least 1, each a run of whole blocks with about m / L adjacency
  * entries (cut points from the offsets). L depends on n and m (and the

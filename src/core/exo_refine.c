@@ -172,13 +172,12 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
   uint64_t v = 0, since_poll = 0;
   rd->full_at = 0;
   table_clear(st, rd);
+  exo_csr_window win = {st->fd, st->csr->adj_path, st->esz, rd->buf, st->buf_entries, 0, 0};
   for (uint64_t first = 0; first < m;) {
-    uint64_t cnt = m - first;
-    if (cnt > st->buf_entries) cnt = st->buf_entries;
-    exo_status s = exo_pread_full(st->fd, rd->buf, (size_t)cnt * st->esz, first * st->esz,
-                                  st->csr->adj_path, ctx);
+    uint64_t cnt;
+    const uint8_t *p;
+    exo_status s = exo_csr_window_get(&win, first, m, &p, &cnt, ctx);
     if (s) return s;
-    const uint8_t *p = rd->buf;
     uint64_t pv = v; /* node owning look-ahead entry i + RF_AHEAD2 */
     for (uint64_t i = first; i < first + cnt; i++, p += st->esz) {
       /* the labels and pair slots are random accesses: ask for the label of
@@ -376,19 +375,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
                    (unsigned long long)v, (unsigned long long)labels[v], (unsigned long long)k);
       goto done;
     }
-  uint64_t size = 0;
-  if ((s = exo_file_size(csr->adj_path, &size, ctx)) != EXO_OK) goto done;
-  if (size != csr->m * st.esz) {
-    s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR adjacency file '%s' has %llu bytes, expected %llu",
-                 csr->adj_path, (unsigned long long)size,
-                 (unsigned long long)(csr->m * st.esz));
-    goto done;
-  }
-  st.fd = exo_open(csr->adj_path, EXO_OPEN_READ);
-  if (st.fd < 0) {
-    s = exo_error_errno(&ctx->err, errno, "open", csr->adj_path);
-    goto done;
-  }
+  if ((s = exo_csr_open_adj(csr, &st.fd, ctx)) != EXO_OK) goto done;
 
   /* readers: one per thread, each with a share of the buffer and table
    * budgets */

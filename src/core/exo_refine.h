@@ -48,7 +48,8 @@
  * So T changes the time and the number of reads, not the result.
  *
  * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffers
- * (memory_limit / 8 in all, at least 64 KiB each) and the pair tables
+ * (exo_csr_windows of exo_csr.h; memory_limit / 8 in all, at least 64 KiB
+ * each) and the pair tables
  * (memory_limit / 4 in all, at least 1 MiB each, filled to at most 3/4). */
 #ifndef EXO_REFINE_H
 #define EXO_REFINE_H

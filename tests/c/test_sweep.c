@@ -1,0 +1,144 @@
+/* test_sweep.c: the sweep engine (exo_sweep.h) and the CSR windows
+ * (exo_csr.h) that label propagation, Leiden, refine and dist share. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exo_csr.h"
+#include "exo_io.h"
+#include "exo_record.h"
+#include "exo_sweep.h"
+#include "testutil.h"
+
+/* The block order is a permutation, the same for the same seed. */
+START_TEST(test_order_is_seeded_permutation) {
+  uint32_t a[EXO_SWEEP_BLOCK], b[EXO_SWEEP_BLOCK];
+  exo_rng r1, r2;
+  exo_rng_seed(&r1, 5);
+  exo_rng_seed(&r2, 5);
+  exo_sweep_order(a, &r1);
+  exo_sweep_order(b, &r2);
+  ck_assert_mem_eq(a, b, sizeof a);
+  char seen[EXO_SWEEP_BLOCK] = {0};
+  int moved = 0;
+  for (uint32_t i = 0; i < EXO_SWEEP_BLOCK; i++) {
+    ck_assert_uint_lt(a[i], EXO_SWEEP_BLOCK);
+    ck_assert(!seen[a[i]]);
+    seen[a[i]] = 1;
+    moved += a[i] != i;
+  }
+  ck_assert_int_gt(moved, EXO_SWEEP_BLOCK / 2);
+}
+END_TEST
+
+typedef struct lane_x {
+  exo_sweep_lane sw;
+  int tag;
+} lane_x;
+
+static exo_status off_of(void *user, uint64_t node, uint64_t *off) {
+  *off = ((const uint64_t *)user)[node];
+  return EXO_OK;
+}
+
+/* The cut: whole blocks, every block once, in order, each lane non-empty,
+ * the cut points where (i + 1) m / L entries are reached (skewed degrees). */
+START_TEST(test_cut_covers_blocks) {
+  const uint64_t n = 40 * EXO_SWEEP_BLOCK + 17;
+  uint64_t *off = malloc((n + 1) * 8);
+  off[0] = 0;
+  for (uint64_t v = 0; v < n; v++) off[v + 1] = off[v] + (v < n / 4 ? 9 : 1);
+  const uint64_t m = off[n];
+  ck_assert_uint_eq(exo_sweep_lane_count(n, 16, 4, 0), 10);
+  ck_assert_uint_eq(exo_sweep_lane_count(n, 16, 4, 3), 3);
+  ck_assert_uint_eq(exo_sweep_lane_count(100, 16, 4, 0), 1);
+  const uint32_t L = 10;
+  lane_x lanes[10];
+  memset(lanes, 0, sizeof lanes);
+  ck_assert_int_eq(exo_sweep_cut(n, m, L, off_of, off, lanes, sizeof lanes[0]), EXO_OK);
+  uint64_t b = 0;
+  for (uint32_t i = 0; i < L; i++) {
+    const exo_sweep_lane *ln = &lanes[i].sw;
+    ck_assert_uint_eq(ln->blk_lo, b);
+    ck_assert_uint_gt(ln->blk_hi, ln->blk_lo);
+    ck_assert_uint_eq(ln->lo, ln->blk_lo * EXO_SWEEP_BLOCK);
+    ck_assert_uint_eq(ln->hi, ln->blk_hi * EXO_SWEEP_BLOCK < n ? ln->blk_hi * EXO_SWEEP_BLOCK : n);
+    if (i + 1 < L) { /* the first block reaching the target, or the one before is short */
+      uint64_t target = m / L * (i + 1) + m % L * (i + 1) / L;
+      ck_assert_uint_ge(off[ln->blk_hi * EXO_SWEEP_BLOCK], target);
+      ck_assert_uint_lt(off[(ln->blk_hi - 1) * EXO_SWEEP_BLOCK], target);
+    }
+    b = ln->blk_hi;
+  }
+  ck_assert_uint_eq(b, (n + EXO_SWEEP_BLOCK - 1) / EXO_SWEEP_BLOCK);
+  /* the bitmap helpers */
+  uint64_t bits[2] = {0, 0};
+  bits[0] |= (uint64_t)1 << 5;
+  bits[1] |= (uint64_t)1 << 3; /* node 67 */
+  ck_assert_uint_eq(exo_sweep_next_active(bits, 0, 128), 5);
+  ck_assert_uint_eq(exo_sweep_next_active(bits, 6, 128), 67);
+  ck_assert_uint_eq(exo_sweep_next_active(bits, 68, 128), 128);
+  ck_assert_uint_eq(exo_sweep_last_active(bits, 0, 128), 67);
+  ck_assert_uint_eq(exo_sweep_last_active(bits, 0, 67), 5);
+  ck_assert_uint_eq(exo_sweep_last_active(bits, 6, 67), UINT64_MAX);
+  ck_assert_uint_eq(exo_sweep_block_count(bits, 0, 100), 2);
+  ck_assert_uint_eq(exo_sweep_block_count(bits, 0, 60), 1);
+  free(off);
+}
+END_TEST
+
+/* The block window serves every list of the file, in chunks of at most its
+ * capacity, with the entries of the file (narrow and wide ids); a file of
+ * the wrong size is refused naming it. */
+START_TEST(test_window_reads_lists) {
+  for (int wide = 0; wide <= 1; wide++) {
+    tu_edge e[64];
+    size_t ne = tu_add_clique(e, 0, 0, 8, 1.0f);
+    ne = tu_add_clique(e, ne, 8, 4, 0.5f);
+    tu_csr g;
+    tu_csr_build(&g, 12, e, ne, 0, wide);
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    uint64_t *off = NULL;
+    ck_assert_int_eq(exo_csr_load_offsets(&g.csr, &off, &ctx), EXO_OK);
+    int fd = -1;
+    ck_assert_int_eq(exo_csr_open_adj(&g.csr, &fd, &ctx), EXO_OK);
+    size_t len = 0;
+    char *all = tu_read_file(g.csr.adj_path, &len);
+    const size_t esz = exo_adj_size(wide);
+    ck_assert_uint_eq(len, g.csr.m * esz);
+    uint8_t buf[5 * 12];
+    exo_csr_window w = {fd, g.csr.adj_path, esz, buf, 5, 0, 0};
+    for (uint64_t v = 0; v < 12; v++)
+      for (uint64_t pos = off[v]; pos < off[v + 1];) {
+        const uint8_t *p;
+        uint64_t cnt;
+        ck_assert_int_eq(exo_csr_window_get(&w, pos, off[v + 1], &p, &cnt, &ctx), EXO_OK);
+        ck_assert_uint_gt(cnt, 0);
+        ck_assert_uint_le(cnt, 5);
+        ck_assert_mem_eq(p, all + pos * esz, cnt * esz);
+        pos += cnt;
+      }
+    exo_close(fd);
+    free(all);
+    free(off);
+    /* one entry short: refused, naming the file */
+    exo_csr_files bad = g.csr;
+    bad.m++;
+    ck_assert_int_eq(exo_csr_open_adj(&bad, &fd, &ctx), EXO_EINTERNAL);
+    ck_assert_int_eq(fd, -1);
+    ck_assert_ptr_nonnull(strstr(ctx.err.msg, g.csr.adj_path));
+    tu_csr_free(&g);
+  }
+}
+END_TEST
+
+Suite *sweep_suite(void) {
+  Suite *s = suite_create("sweep");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_order_is_seeded_permutation);
+  tcase_add_test(tc, test_cut_covers_blocks);
+  tcase_add_test(tc, test_window_reads_lists);
+  suite_add_tcase(s, tc);
+  return s;
+}
