@@ -12,3 +12,17 @@ int exo_opt_exit_code(exo_status st) {
   default: return EXO_EXIT_INTERNAL;
   }
 }
+
+void exo_opt_longopts_build(exo_opt_longopts *l, const struct option *own, int n_own,
+                            int first_core) {
+  int n = 0;
+  for (int i = 0; i < n_own && i < EXO_OPT_OWN_MAX; i++) l->opts[n++] = own[i];
+  const exo_opt_def *defs = exo_options_table();
+  for (int i = 0; i < EXO_OPT_COUNT; i++) {
+    exo_options_display(&defs[i], EXO_OPT_STYLE_CLI, l->names[i], sizeof l->names[i]);
+    l->opts[n++] = (struct option){l->names[i] + 2, /* past the "--" */
+                                   defs[i].metavar ? required_argument : no_argument, 0,
+                                   first_core + i};
+  }
+  l->opts[n] = (struct option){0, 0, 0, 0};
+}

@@ -6,6 +6,9 @@
 #ifndef EXO_OPTS_H
 #define EXO_OPTS_H
 
+#include <getopt.h>
+
+#include "exo_options.h"
 #include "exo_status.h"
 
 /* Exit codes of the drivers, documented in `exolabel --help`. */
@@ -16,5 +19,17 @@
 #define EXO_EXIT_INTERNAL 70
 #define EXO_EXIT_INTERRUPTED 130
 int exo_opt_exit_code(exo_status st);
+
+/* A driver's long options for getopt_long: its own (`own`, `n_own` of them,
+ * at most EXO_OPT_OWN_MAX), then one per entry of the core's table, named
+ * as there with '-' for '_' (exo_options_display), whose getopt value is
+ * `first_core` + the entry's id; closed by a zero entry. */
+#define EXO_OPT_OWN_MAX 8
+typedef struct exo_opt_longopts {
+  struct option opts[EXO_OPT_OWN_MAX + EXO_OPT_COUNT + 1];
+  char names[EXO_OPT_COUNT][48];
+} exo_opt_longopts;
+void exo_opt_longopts_build(exo_opt_longopts *l, const struct option *own, int n_own,
+                            int first_core);
 
 #endif

@@ -212,23 +212,18 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   /* the driver's own options, then one long option per entry of the core's
    * table, named as there with '-' for '_' (as exolabel's) */
   enum { OPT_STATS = 256, OPT_VERSION, OPT_CORE = 512 };
-  struct option longopts[EXO_OPT_COUNT + 8];
-  char lnames[EXO_OPT_COUNT][48];
-  int nl = 0;
-  longopts[nl++] = (struct option){"out", required_argument, 0, 'o'};
-  longopts[nl++] = (struct option){"directed", no_argument, 0, 'd'};
-  longopts[nl++] = (struct option){"verbose", no_argument, 0, 'v'};
-  longopts[nl++] = (struct option){"stats", no_argument, 0, OPT_STATS};
-  longopts[nl++] = (struct option){"help", no_argument, 0, 'h'};
-  longopts[nl++] = (struct option){"version", no_argument, 0, OPT_VERSION};
+  static const struct option own[] = {
+      {"out", required_argument, 0, 'o'},
+      {"directed", no_argument, 0, 'd'},
+      {"verbose", no_argument, 0, 'v'},
+      {"stats", no_argument, 0, OPT_STATS},
+      {"help", no_argument, 0, 'h'},
+      {"version", no_argument, 0, OPT_VERSION},
+  };
+  exo_opt_longopts lo;
+  exo_opt_longopts_build(&lo, own, (int)(sizeof own / sizeof own[0]), OPT_CORE);
+  const struct option *longopts = lo.opts;
   const exo_opt_def *defs = exo_options_table();
-  for (int i = 0; i < EXO_OPT_COUNT; i++) {
-    exo_options_display(&defs[i], EXO_OPT_STYLE_CLI, lnames[i], sizeof lnames[i]);
-    longopts[nl++] = (struct option){lnames[i] + 2, defs[i].metavar ? required_argument
-                                                                     : no_argument, 0,
-                                     OPT_CORE + i};
-  }
-  longopts[nl] = (struct option){0, 0, 0, 0};
   memset(o, 0, sizeof *o);
   exo_options *co = &o->core;
   exo_options_init(co, EXO_OPT_STYLE_CLI);

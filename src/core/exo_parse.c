@@ -33,6 +33,7 @@
 #include "exo_input.h"
 #include "exo_io.h"
 #include "exo_par.h"
+#include "exo_platform.h"
 
 #define PARSE_CHUNK ((size_t)1 << 20)    /* bytes requested per read */
 #define PARSE_POLL ((size_t)64 << 10)    /* exo_poll() at least this often */
@@ -948,15 +949,6 @@ static void resolve_batch(pctl *c, unsigned w, batch *b) {
   exo_names_unpin(c->names, w);
 }
 
-/* CPU seconds of the calling thread so far (0 where unknown). */
-static double thread_cpu_seconds(void) {
-#if defined(CLOCK_THREAD_CPUTIME_ID)
-  struct timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-#endif
-  return 0.0;
-}
 
 /* Read and parse block j into the slot (errors go into the batch). */
 static void fill_block(pctl *c, uint64_t j, pslot *sl) {
@@ -1132,7 +1124,7 @@ static int fill_stream(pctl *c, uint64_t j, pslot *sl) {
 static void *worker_main(void *arg) {
   pworker *W = arg;
   pctl *c = W->ctl;
-  const double cpu0 = thread_cpu_seconds();
+  const double cpu0 = exo_thread_cpu_seconds();
   for (uint64_t j = W->idx; j < c->nblocks; j += c->nworkers) {
     pthread_mutex_lock(&W->mu);
     while (W->head - W->tail == c->ring && !atomic_load(&c->stop))
@@ -1152,7 +1144,7 @@ static void *worker_main(void *arg) {
     pthread_mutex_unlock(&W->mu);
     if (sl->b.err || sl->last) break;
   }
-  atomic_fetch_add(&c->worker_ns, (uint64_t)((thread_cpu_seconds() - cpu0) * 1e9));
+  atomic_fetch_add(&c->worker_ns, (uint64_t)((exo_thread_cpu_seconds() - cpu0) * 1e9));
   return NULL;
 }
 
@@ -1425,7 +1417,7 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
                              exo_edge_fn fn, void *user, exo_ctx *ctx, exo_parse_stats *stats,
                              int ranged, uint64_t from, uint64_t to) {
   if (stats) memset(stats, 0, sizeof *stats);
-  const double cpu0 = thread_cpu_seconds();
+  const double cpu0 = exo_thread_cpu_seconds();
   if (!path || !opt || !names || !fn)
     return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file: missing argument");
   if (opt->sep == '\r' || opt->sep == '\n' || opt->sep == '\0')
@@ -1508,7 +1500,7 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
     stats->edges = C.edges;
     stats->bytes = bytes;
     stats->names_resolved = C.resolved;
-    stats->caller_cpu_seconds = thread_cpu_seconds() - cpu0;
+    stats->caller_cpu_seconds = exo_thread_cpu_seconds() - cpu0;
     stats->worker_cpu_seconds = C.worker_cpu;
   }
   exo_input_close(in);

@@ -1028,3 +1028,12 @@ double exo_now_seconds(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+double exo_thread_cpu_seconds(void) {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+  return 0.0;
+}

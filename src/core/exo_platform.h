@@ -205,6 +205,9 @@ uint64_t exo_process_id(void);
 /* Seconds on a monotonic clock (CLOCK_MONOTONIC), for durations only: the
  * stages' timings, progress rates. */
 double exo_now_seconds(void);
+/* CPU seconds the calling thread has used so far (CLOCK_THREAD_CPUTIME_ID),
+ * for the stages' serial parts; 0 where the clock is missing. */
+double exo_thread_cpu_seconds(void);
 /* Windows: replace argv by the UTF-8 form of the wide command line (the
  * narrow one is in the ANSI code page), so paths reach exo_open intact.
  * Elsewhere nothing. The new vector lives until the process exits. */

@@ -31,6 +31,7 @@
 #include "exo_io.h"
 #include "exo_loser_tree.h"
 #include "exo_par.h"
+#include "exo_platform.h"
 #include "exo_record.h"
 
 #define KIB ((uint64_t)1 << 10)
@@ -524,26 +525,17 @@ static exo_status run_done(exo_sorter *s, exo_status st) {
 
 static int job_cancelled(void *user) { return atomic_load(&((run_job *)user)->cancel); }
 
-/* CPU seconds of the calling thread (0 where unknown). */
-static double thread_cpu(void) {
-#if defined(CLOCK_THREAD_CPUTIME_ID)
-  struct timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-#endif
-  return 0.0;
-}
 
 static void *job_main(void *arg) {
   run_job *j = arg;
-  const double c0 = thread_cpu(), w0 = exo_now_seconds();
+  const double c0 = exo_thread_cpu_seconds(), w0 = exo_now_seconds();
   j->st = radix_sort_threads(j->buf, j->scratch, j->n, j->wide, j->threads, &j->ctx);
   j->sort_wall = exo_now_seconds() - w0;
   j->sorted = !j->st;
-  const double c1 = thread_cpu();
+  const double c1 = exo_thread_cpu_seconds();
   if (!j->st) j->st = write_run(j->buf, j->n, j->wide, j->path, &j->keep, &j->written, &j->ctx);
-  j->cpu = thread_cpu() - c0;
-  j->write_cpu = thread_cpu() - c1;
+  j->cpu = exo_thread_cpu_seconds() - c0;
+  j->write_cpu = exo_thread_cpu_seconds() - c1;
   return NULL;
 }
 
