@@ -1948,7 +1948,11 @@ START_TEST(parallel_workers_resolve_names) {
                vs[i].threads, vs[i].block);
       assert_same(&ref, &got, what);
       ck_assert_uint_le(got.stats.names_resolved, 2 * edges);
+#if !defined(_WIN32)
+      /* Windows' thread clock ticks every 15.6 ms: the parser threads of
+       * this small file may finish within one tick and read 0 */
       ck_assert(got.stats.worker_cpu_seconds > 0);
+#endif
       free_result(&got);
     }
     free_result(&ref);
