@@ -272,39 +272,6 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   free(lv);
 }
 
-/* Sequential pass over the offsets file: validity and the largest degree. */
-static exo_status scan_offsets(exo_leiden_level *lv) {
-  exo_ctx *ctx = lv->ctx;
-  uint64_t size = 0;
-  exo_status s = exo_file_size(lv->csr.offsets_path, &size, ctx);
-  if (s) return s;
-  if (size != (lv->n + 1) * 8)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' has %llu bytes, expected %llu",
-                    lv->csr.offsets_path, (unsigned long long)size,
-                    (unsigned long long)((lv->n + 1) * 8));
-  uint64_t prev = 0;
-  for (uint64_t first = 0; first < lv->n; first += EXO_LEIDEN_BLOCK) {
-    uint64_t cnt = lv->n - first;
-    if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
-    if ((s = exo_pread_full(lv->fd_off, lv->rd.blk_off, (size_t)(cnt + 1) * 8, first * 8,
-                            lv->csr.offsets_path, ctx)) != EXO_OK)
-      return s;
-    if (first == 0 && lv->rd.blk_off[0] != 0) prev = LD_NONE;
-    for (uint64_t i = 0; i <= cnt; i++) {
-      if (lv->rd.blk_off[i] < prev || prev == LD_NONE)
-        return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not increasing at node %llu",
-                        lv->csr.offsets_path, (unsigned long long)(first + i));
-      if (i > 0 && lv->rd.blk_off[i] - lv->rd.blk_off[i - 1] > lv->maxdeg)
-        lv->maxdeg = lv->rd.blk_off[i] - lv->rd.blk_off[i - 1];
-      prev = lv->rd.blk_off[i];
-    }
-  }
-  if (prev != lv->csr.m)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not span %llu entries",
-                    lv->csr.offsets_path, (unsigned long long)lv->csr.m);
-  return EXO_OK;
-}
-
 /* The input graph's node weights: degrees (modularity) or nothing (CPM:
  * every weight is 1, see load_block). save_path: where to write them for
  * later levels 0 of the run (kept), else a file of the level's own. */
@@ -443,7 +410,7 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   lv->rd.win.fd = lv->fd_adj;
   lv->rd.win.path = lv->csr.adj_path;
   lv->rd.win.esz = lv->esz;
-  if ((s = scan_offsets(lv)) != EXO_OK) goto fail;
+  if ((s = exo_csr_scan_offsets(csr, &lv->maxdeg, ctx)) != EXO_OK) goto fail;
   /* a level whose adjacency fits the read buffer is read once, here, and
    * every later pass finds its lists in memory */
   if (csr->m <= lv->rd.win.entries && (s = exo_csr_window_fill(&lv->rd.win, 0, csr->m, ctx)))
