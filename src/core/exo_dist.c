@@ -622,9 +622,8 @@ static exo_status rewrite_local(dist *d, lpd *s) {
   s->gkey = s->gslot = NULL;
   if (st) return st;
   s->esz = lsz;
-  s->fd = exo_open(d->adjl_path, EXO_OPEN_READ);
-  if (s->fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->adjl_path);
-  return EXO_OK;
+  const exo_csr_files local = {d->off_path, d->adjl_path, n, s->off[n], s->lwide};
+  return exo_csr_open_adj(&local, &s->fd, ctx);
 }
 
 /* Offsets into memory; ghosts and boundary nodes from one pass over the

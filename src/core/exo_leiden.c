@@ -1035,20 +1035,24 @@ static exo_status singletons_range(exo_leiden_level *lv, ld_reader *rd, uint64_t
   return s;
 }
 
-typedef struct ld_split {
+/* The refinement's passes as exo_par_run jobs, job `index` on reader
+ * rds[index] (the level's own when there is one job): pass 1 takes part
+ * `index` of the blocks, pass 2 the communities of part `index`. */
+typedef struct ld_refine {
   exo_leiden_level *lv;
   ld_reader *rds;
   uint32_t parts;
   uint64_t blocks;
-} ld_split;
+  const uint32_t *masks; /* pass 2: the block masks */
+  uint64_t *merges;      /* pass 2: per part */
+} ld_refine;
 
-/* exo_par_run job: part `index` of the blocks, on its own reader. */
 static exo_status singletons_job(void *arg, uint32_t index, exo_ctx *ctx) {
-  ld_split *sp = arg;
-  ld_reader *rd = &sp->rds[index];
+  ld_refine *rf = arg;
+  ld_reader *rd = &rf->rds[index];
   rd->ctx = ctx;
-  return singletons_range(sp->lv, rd, sp->blocks * index / sp->parts,
-                          sp->blocks * (index + 1) / sp->parts);
+  return singletons_range(rf->lv, rd, rf->blocks * index / rf->parts,
+                          rf->blocks * (index + 1) / rf->parts);
 }
 
 /* The merging pass's bitmap is shared by threads that own different
@@ -1141,19 +1145,11 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
   return s;
 }
 
-typedef struct ld_merging {
-  exo_leiden_level *lv;
-  ld_reader *rds;
-  const uint32_t *masks;
-  uint32_t parts;
-  uint64_t *merges; /* per part */
-} ld_merging;
-
 static exo_status merging_job(void *arg, uint32_t index, exo_ctx *ctx) {
-  ld_merging *mg = arg;
-  ld_reader *rd = &mg->rds[index];
+  ld_refine *rf = arg;
+  ld_reader *rd = &rf->rds[index];
   rd->ctx = ctx;
-  return merge_part(mg->lv, rd, mg->masks, index, mg->parts, &mg->merges[index]);
+  return merge_part(rf->lv, rd, rf->masks, index, rf->parts, &rf->merges[index]);
 }
 
 /* Contract: exo_leiden.h. Pass 1 splits the blocks between the threads,
@@ -1165,35 +1161,25 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   /* threads for levels of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more */
   uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
   if (nb < 2 * EXO_LEIDEN_LANE_MIN_BLOCKS) W = 1;
-  ld_reader *rds = W > 1 ? readers_open(lv, W) : NULL;
+  ld_reader *rds = W > 1 ? readers_open(lv, W) : &lv->rd;
   uint32_t *masks = malloc((size_t)(nb ? nb : 1) * sizeof *masks);
   uint64_t *part_merges = calloc(W, sizeof *part_merges);
+  ld_refine rf = {lv, rds, W, nb, masks, part_merges};
   exo_status s = EXO_OK;
-  if ((W > 1 && !rds) || !masks || !part_merges) {
+  if (!rds || !masks || !part_merges) {
     s = oom(lv->ctx, "the refinement's readers");
     goto out;
   }
   /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
-  if (W == 1) {
-    s = singletons_range(lv, &lv->rd, 0, nb);
-  } else {
-    ld_split sp = {lv, rds, W, nb};
-    s = exo_par_run(W, singletons_job, &sp, EXO_STAGE_CLUSTER, 0, lv->ctx);
-  }
-  if (s) goto out;
+  if ((s = exo_par_run(W, singletons_job, &rf, EXO_STAGE_CLUSTER, 0, lv->ctx)) != EXO_OK) goto out;
   /* pass 2: merge well-connected singletons, nodes in seeded order (the
    * block masks drawn in block order, as one thread always drew them) */
   exo_sweep_order(lv->perm, &lv->rng);
   for (uint64_t b = 0; b < nb; b++) masks[b] = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
-  if (W == 1) {
-    s = merge_part(lv, &lv->rd, masks, 0, 1, &part_merges[0]);
-  } else {
-    ld_merging mg = {lv, rds, masks, W, part_merges};
-    s = exo_par_run(W, merging_job, &mg, EXO_STAGE_CLUSTER, 0, lv->ctx);
-  }
+  s = exo_par_run(W, merging_job, &rf, EXO_STAGE_CLUSTER, 0, lv->ctx);
   for (uint32_t i = 0; i < W && !s; i++) *merges += part_merges[i];
 out:
-  readers_free(rds, W);
+  if (rds != &lv->rd) readers_free(rds, W);
   free(masks);
   free(part_merges);
   return s;
