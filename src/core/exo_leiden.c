@@ -486,6 +486,42 @@ exo_status exo_leiden_level_gain(exo_leiden_level *lv, uint64_t v, uint64_t c,
   return EXO_OK;
 }
 
+#if defined(__GNUC__)
+#define LD_INLINE static inline __attribute__((always_inline))
+#else
+#define LD_INLINE static inline
+#endif
+
+#define LD_SEEN_WORDS 1024u /* 2^16 bits */
+static inline uint64_t seen_bit(uint64_t c) { return (c * 0x9E3779B97F4A7C15ULL) >> 48; }
+
+/* The best move of v (community a, weight wv, tallied weight kv, gains in
+ * t), *best its gain: W_C = lv->tot, in a lane (dw) plus its own changes
+ * where the filter `seen` allows. The serial sweep's (dw NULL) and lanes'. */
+LD_INLINE uint64_t best_move(const exo_leiden_level *lv, const exo_tally *t, const exo_tally *dw,
+                             const uint64_t *seen, uint64_t a, double wv, double kv,
+                             double *best) {
+  const double gp = lv->gp;
+  const double stay = dw ? exo_tally_get(t, a) - gp * wv * (lv->tot[a] + exo_tally_get(dw, a) - wv)
+                         : exo_tally_get(t, a) - gp * wv * (lv->tot[a] - wv);
+  uint64_t to = a;
+  *best = stay + LD_EPS * kv;
+  for (size_t i = 0; i < t->count; i++) LD_PREFETCH_ADDR(&lv->tot[t->slots[t->touched[i]].label]);
+  for (size_t i = 0; i < t->count; i++) {
+    const exo_tally_slot *e = &t->slots[t->touched[i]];
+    if (e->label == a) continue;
+    double W = lv->tot[e->label];
+    const uint64_t h = seen_bit(e->label);
+    if (dw && ((seen[h >> 6] >> (h & 63)) & 1u)) W += exo_tally_get(dw, e->label);
+    double g = e->sum - gp * wv * W;
+    if (g > *best) {
+      *best = g;
+      to = e->label;
+    }
+  }
+  return to;
+}
+
 /* Process active node v of the loaded block; *moved set when it moved. */
 static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   double kv;
@@ -494,21 +530,8 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   *moved = 0;
   const uint64_t a = id_get(&lv->comm, v);
   const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
-  const double gp = lv->gp;
-  const double stay = exo_tally_get(&lv->rd.t, a) - gp * wv * (lv->tot[a] - wv);
-  double best = stay + LD_EPS * kv;
-  uint64_t to = a;
-  for (size_t i = 0; i < lv->rd.t.count; i++)
-    LD_PREFETCH_ADDR(&lv->tot[lv->rd.t.slots[lv->rd.t.touched[i]].label]);
-  for (size_t i = 0; i < lv->rd.t.count; i++) {
-    const exo_tally_slot *e = &lv->rd.t.slots[lv->rd.t.touched[i]];
-    if (e->label == a) continue;
-    double g = e->sum - gp * wv * lv->tot[e->label];
-    if (g > best) {
-      best = g;
-      to = e->label;
-    }
-  }
+  double best;
+  uint64_t to = best_move(lv, &lv->rd.t, NULL, NULL, a, wv, kv, &best);
   /* an empty community: gain 0 (only worth it when v is not alone) */
   if (lv->x1[a] > 1 && 0.0 > best && lv->nfree > 0) to = lv->x2[--lv->nfree];
   if (to == a) return EXO_OK;
@@ -589,8 +612,6 @@ typedef struct ld_change {
   double w;
 } ld_change;
 
-#define LD_SEEN_WORDS 1024u /* 2^16 bits */
-static inline uint64_t seen_bit(uint64_t c) { return (c * 0x9E3779B97F4A7C15ULL) >> 48; }
 
 typedef struct ld_lane {
   exo_sweep_lane sw;               /* nodes, blocks, cursor, outbox (exo_sweep.h) */
@@ -675,12 +696,6 @@ oom_out:
   return oom(lv->ctx, "the local moving lanes");
 }
 
-#if defined(__GNUC__)
-#define LD_INLINE static inline __attribute__((always_inline))
-#else
-#define LD_INLINE static inline
-#endif
-
 /* One step of lane ln on an arc of v to u, weight w. activate = 0: tally
  * u's community as the lane sees it (self-loops left out) and add w to *k.
  * activate = 1 (v has just moved to `to`): activate u unless it is in `to`
@@ -758,27 +773,12 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
  * the lane's own changes since; an empty community from the lane's pool). */
 static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v) {
   double kv = 0.0;
-  exo_tally *t = &rd->t;
   exo_status s = lane_arcs(lv, ln, rd, v, 0, 0, &kv);
   if (s) return s;
   const uint64_t a = id_get(&lv->comm, v);
-  const double wv = rd->blk_w[v - rd->blk_first], gp = lv->gp;
-  const double stay = exo_tally_get(t, a) - gp * wv * (lv->tot[a] + exo_tally_get(&ln->dw, a) - wv);
-  double best = stay + LD_EPS * kv;
-  uint64_t to = a;
-  for (size_t i = 0; i < t->count; i++) LD_PREFETCH_ADDR(&lv->tot[t->slots[t->touched[i]].label]);
-  for (size_t i = 0; i < t->count; i++) {
-    const exo_tally_slot *e = &t->slots[t->touched[i]];
-    if (e->label == a) continue;
-    double W = lv->tot[e->label];
-    const uint64_t h = seen_bit(e->label);
-    if ((ln->seen[h >> 6] >> (h & 63)) & 1u) W += exo_tally_get(&ln->dw, e->label);
-    double g = e->sum - gp * wv * W;
-    if (g > best) {
-      best = g;
-      to = e->label;
-    }
-  }
+  const double wv = rd->blk_w[v - rd->blk_first];
+  double best;
+  uint64_t to = best_move(lv, &rd->t, &ln->dw, ln->seen, a, wv, kv, &best);
   if (0.0 > best && ln->npool > 0 && (double)lv->x1[a] + exo_tally_get(&ln->dn, a) > 1.5)
     to = ln->pool[--ln->npool];
   if (to == a) return EXO_OK;
