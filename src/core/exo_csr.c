@@ -12,38 +12,17 @@
 #define CSR_READ_STEP ((uint64_t)256 << 10) /* bytes read ahead per refill */
 
 #define CSR_OFFSETS_CHUNK ((uint64_t)1 << 23) /* offsets read per pread (entries) */
+#define CSR_SCAN_CHUNK ((uint64_t)1 << 16)    /* the same when streaming (512 KiB) */
 
-static exo_status load(const exo_csr_files *csr, uint64_t *off, exo_ctx *ctx) {
+/* Read the offsets file in runs (into all + i, or one run buffer when all
+ * is NULL), exo_poll after each, and check them as they come: offsets[0] =
+ * 0, non-decreasing, offsets[n] = m; *maxdeg (when given) = the largest
+ * difference. */
+static exo_status stream(const exo_csr_files *csr, uint64_t *all, uint64_t *maxdeg,
+                         exo_ctx *ctx) {
   const char *path = csr->offsets_path;
-  const uint64_t n = csr->n, m = csr->m;
-  int fd = exo_open(path, EXO_OPEN_READ);
-  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", path);
-  exo_status s = EXO_OK;
-  for (uint64_t i = 0; i < n + 1 && !s; i += CSR_OFFSETS_CHUNK) {
-    uint64_t k = n + 1 - i;
-    if (k > CSR_OFFSETS_CHUNK) k = CSR_OFFSETS_CHUNK;
-    s = exo_pread_full(fd, off + i, (size_t)k * 8, i * 8, path, ctx);
-    if (!s) s = exo_poll(ctx);
-  }
-  exo_close(fd);
-  if (s) return s;
-  if (off[0] != 0)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not start at 0", path);
-  for (uint64_t v = 0; v < n; v++)
-    if (off[v + 1] < off[v])
-      return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' decreases at node %llu", path,
-                      (unsigned long long)v);
-  if (off[n] != m)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
-                    path, (unsigned long long)off[n], (unsigned long long)m);
-  return EXO_OK;
-}
-
-exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, exo_ctx *ctx) {
-  const char *path = csr->offsets_path;
-  const uint64_t n = csr->n;
-  uint64_t size = 0;
-  *off = NULL;
+  const uint64_t n = csr->n, m = csr->m, chunk = all ? CSR_OFFSETS_CHUNK : CSR_SCAN_CHUNK;
+  uint64_t size = 0, prev = 0, md = 0;
   exo_status s = exo_file_size(path, &size, ctx);
   if (s) return s;
   if (size != (n + 1) * 8)
@@ -51,19 +30,55 @@ exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, exo_ct
                     "CSR offsets file '%s' has %llu bytes, expected %llu for %llu nodes", path,
                     (unsigned long long)size, (unsigned long long)((n + 1) * 8),
                     (unsigned long long)n);
-  if (n + 1 > SIZE_MAX / 8)
-    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for the CSR offsets",
-                    (unsigned long long)((n + 1) * 8));
-  uint64_t *o = malloc((size_t)(n + 1) * 8);
+  uint64_t *run = all ? NULL : malloc((size_t)chunk * 8);
+  if (!all && !run)
+    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory reading the CSR offsets '%s'", path);
+  int fd = exo_open(path, EXO_OPEN_READ);
+  if (fd < 0) s = exo_error_errno(&ctx->err, errno, "open", path);
+  for (uint64_t i = 0; i < n + 1 && !s; i += chunk) {
+    uint64_t k = n + 1 - i, *o = all ? all + i : run;
+    if (k > chunk) k = chunk;
+    if ((s = exo_pread_full(fd, o, (size_t)k * 8, i * 8, path, ctx)) != EXO_OK) break;
+    if (i == 0 && o[0] != 0)
+      s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not start at 0", path);
+    for (uint64_t j = 0; j < k && !s; prev = o[j++]) {
+      if (o[j] < prev)
+        s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' decreases at node %llu", path,
+                     (unsigned long long)(i + j - 1));
+      else if (o[j] - prev > md)
+        md = o[j] - prev;
+    }
+    if (!s) s = exo_poll(ctx);
+  }
+  if (fd >= 0) exo_close(fd);
+  free(run);
+  if (s) return s;
+  if (prev != m)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
+                    path, (unsigned long long)prev, (unsigned long long)m);
+  if (maxdeg) *maxdeg = md;
+  return EXO_OK;
+}
+
+exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, uint64_t *maxdeg,
+                                exo_ctx *ctx) {
+  const uint64_t n = csr->n;
+  *off = NULL;
+  uint64_t *o = n + 1 > SIZE_MAX / 8 ? NULL : malloc((size_t)(n + 1) * 8);
   if (!o)
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for the CSR offsets",
                     (unsigned long long)((n + 1) * 8));
-  if ((s = load(csr, o, ctx)) != EXO_OK) {
+  exo_status s = stream(csr, o, maxdeg, ctx);
+  if (s) {
     free(o);
     return s;
   }
   *off = o;
   return EXO_OK;
+}
+
+exo_status exo_csr_scan_offsets(const exo_csr_files *csr, uint64_t *maxdeg, exo_ctx *ctx) {
+  return stream(csr, NULL, maxdeg, ctx);
 }
 
 exo_status exo_csr_open_adj(const exo_csr_files *csr, int *fd, exo_ctx *ctx) {

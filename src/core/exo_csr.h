@@ -30,8 +30,14 @@ typedef struct exo_csr_files {
  * in reads of at most 64 MiB with exo_poll between them, and validate it:
  * its size, offsets[0] = 0, non-decreasing, offsets[n] = m. A file that
  * fails a check is EXO_EINTERNAL naming it (the pipeline wrote it); *off is
- * NULL on every error. Memory: 8 (n + 1) bytes. */
-exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, exo_ctx *ctx);
+ * NULL on every error. *maxdeg (when not NULL): the largest degree.
+ * Memory: 8 (n + 1) bytes. */
+exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, uint64_t *maxdeg,
+                                exo_ctx *ctx);
+
+/* The same checks streaming, without keeping the offsets (Leiden, which
+ * reads them per block): *maxdeg = the largest degree. Memory: 512 KiB. */
+exo_status exo_csr_scan_offsets(const exo_csr_files *csr, uint64_t *maxdeg, exo_ctx *ctx);
 
 /* Open csr->adj_path for reading into *fd after checking that it holds m
  * entries of exo_adj_size(wide) bytes (else EXO_EINTERNAL naming it; *fd

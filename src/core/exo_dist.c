@@ -622,9 +622,8 @@ static exo_status rewrite_local(dist *d, lpd *s) {
   s->gkey = s->gslot = NULL;
   if (st) return st;
   s->esz = lsz;
-  s->fd = exo_open(d->adjl_path, EXO_OPEN_READ);
-  if (s->fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->adjl_path);
-  return EXO_OK;
+  const exo_csr_files local = {d->off_path, d->adjl_path, n, s->off[n], s->lwide};
+  return exo_csr_open_adj(&local, &s->fd, ctx);
 }
 
 /* Offsets into memory; ghosts and boundary nodes from one pass over the
@@ -633,7 +632,6 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   exo_ctx *ctx = d->ctx;
   uint64_t n = s->n, P = (uint64_t)d->P;
   size_t words = (size_t)((n + 63) / 64) + 1;
-  s->off = malloc((size_t)(n + 1) * 8);
   s->visits = calloc((size_t)(n ? n : 1), 2);
   s->active = calloc(words, 8);
   s->bnd = calloc(words, 8);
@@ -646,16 +644,14 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->gkey = malloc(1024 * 8);
   s->gslot = malloc(1024 * 8);
   int tfail = exo_tally_alloc(&s->tally, 1024);
-  if (!s->off || !s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
+  if (!s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
       !s->gstart || !s->sstart || !s->scnt ||
       !s->gkey || !s->gslot || tfail)
     return oom(ctx, "the label propagation arrays", (n + 1) * 27);
   for (uint64_t i = 0; i < 1024; i++) s->gkey[i] = EMPTY;
 
-  int fd = exo_open(d->off_path, EXO_OPEN_READ);
-  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", d->off_path);
-  exo_status st = exo_pread_full(fd, s->off, (size_t)(n + 1) * 8, 0, d->off_path, ctx);
-  exo_close(fd);
+  const exo_csr_files csr = {d->off_path, d->adj_path, n, d->res->own_arcs, d->wide};
+  exo_status st = exo_csr_load_offsets(&csr, &s->off, maxdeg, ctx);
   if (st) return st;
 
   exo_reader rd;
@@ -667,7 +663,6 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   int err = 0;
   for (uint64_t v = 0; !st && v < n; v++) {
     uint64_t deg = s->off[v + 1] - s->off[v];
-    if (deg > *maxdeg) *maxdeg = deg;
     for (uint64_t k = 0; k < deg && !st; k++) {
       uint8_t e[12];
       uint64_t u;

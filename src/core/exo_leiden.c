@@ -29,6 +29,7 @@
 #include "exo_rng.h"
 #include "exo_sort.h"
 #include "exo_sweep.h"
+#include "exo_tally.h"
 
 _Static_assert(EXO_LEIDEN_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 
@@ -76,72 +77,6 @@ static void id_free(idvec *a) {
   a->a64 = NULL;
 }
 
-/* ---- gain tally: open addressing keyed by community id ----------------- */
-typedef struct tslot {
-  uint64_t key;
-  double w;
-} tslot;
-
-typedef struct tally {
-  tslot *slots;
-  size_t *touched; /* occupied slots in order of first arc */
-  size_t cap, count;
-  unsigned shift;
-} tally;
-
-static int tally_init(tally *t, uint64_t entries) {
-  size_t cap = 16;
-  unsigned bits = 4;
-  while ((uint64_t)cap < 2 * entries + 2) {
-    cap *= 2;
-    bits++;
-  }
-  t->slots = malloc(cap * sizeof *t->slots);
-  t->touched = malloc(cap * sizeof *t->touched);
-  if (!t->slots || !t->touched) return -1;
-  for (size_t i = 0; i < cap; i++) t->slots[i].key = LD_NONE;
-  t->cap = cap;
-  t->shift = 64u - bits;
-  t->count = 0;
-  return 0;
-}
-static void tally_free(tally *t) {
-  free(t->slots);
-  free(t->touched);
-  memset(t, 0, sizeof *t);
-}
-static void tally_clear(tally *t) {
-  for (size_t i = 0; i < t->count; i++) t->slots[t->touched[i]].key = LD_NONE;
-  t->count = 0;
-}
-/* The table holds at least twice the largest degree: it never fills. */
-static inline void tally_add(tally *t, uint64_t key, double w) {
-  size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> t->shift), mask = t->cap - 1;
-  for (;;) {
-    tslot *e = &t->slots[h];
-    if (e->key == key) {
-      e->w += w;
-      return;
-    }
-    if (e->key == LD_NONE) {
-      e->key = key;
-      e->w = w;
-      t->touched[t->count++] = h;
-      return;
-    }
-    h = (h + 1) & mask;
-  }
-}
-static inline double tally_get(const tally *t, uint64_t key) {
-  size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> t->shift), mask = t->cap - 1;
-  for (;;) {
-    const tslot *e = &t->slots[h];
-    if (e->key == key) return e->w;
-    if (e->key == LD_NONE) return 0.0;
-    h = (h + 1) & mask;
-  }
-}
-
 /* ---- the level ---------------------------------------------------------- */
 /* What one thread needs to read a block and tally its nodes' neighbours:
  * the level has one; local moving's lanes give each worker its own. */
@@ -152,7 +87,7 @@ typedef struct ld_reader {
   uint64_t blk_first, blk_cnt;
   uint64_t blk_off[EXO_LEIDEN_BLOCK + 1];
   double blk_w[EXO_LEIDEN_BLOCK];
-  tally t;
+  exo_tally t;     /* gains by community (exo_tally_alloc_for: never grows) */
 } ld_reader;
 
 struct exo_leiden_level {
@@ -333,41 +268,8 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   free(lv->x2);
   free(lv->bits);
   free(lv->rd.win.buf);
-  tally_free(&lv->rd.t);
+  exo_tally_free(&lv->rd.t);
   free(lv);
-}
-
-/* Sequential pass over the offsets file: validity and the largest degree. */
-static exo_status scan_offsets(exo_leiden_level *lv) {
-  exo_ctx *ctx = lv->ctx;
-  uint64_t size = 0;
-  exo_status s = exo_file_size(lv->csr.offsets_path, &size, ctx);
-  if (s) return s;
-  if (size != (lv->n + 1) * 8)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' has %llu bytes, expected %llu",
-                    lv->csr.offsets_path, (unsigned long long)size,
-                    (unsigned long long)((lv->n + 1) * 8));
-  uint64_t prev = 0;
-  for (uint64_t first = 0; first < lv->n; first += EXO_LEIDEN_BLOCK) {
-    uint64_t cnt = lv->n - first;
-    if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
-    if ((s = exo_pread_full(lv->fd_off, lv->rd.blk_off, (size_t)(cnt + 1) * 8, first * 8,
-                            lv->csr.offsets_path, ctx)) != EXO_OK)
-      return s;
-    if (first == 0 && lv->rd.blk_off[0] != 0) prev = LD_NONE;
-    for (uint64_t i = 0; i <= cnt; i++) {
-      if (lv->rd.blk_off[i] < prev || prev == LD_NONE)
-        return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not increasing at node %llu",
-                        lv->csr.offsets_path, (unsigned long long)(first + i));
-      if (i > 0 && lv->rd.blk_off[i] - lv->rd.blk_off[i - 1] > lv->maxdeg)
-        lv->maxdeg = lv->rd.blk_off[i] - lv->rd.blk_off[i - 1];
-      prev = lv->rd.blk_off[i];
-    }
-  }
-  if (prev != lv->csr.m)
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' does not span %llu entries",
-                    lv->csr.offsets_path, (unsigned long long)lv->csr.m);
-  return EXO_OK;
 }
 
 /* The input graph's node weights: degrees (modularity) or nothing (CPM:
@@ -508,12 +410,12 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   lv->rd.win.fd = lv->fd_adj;
   lv->rd.win.path = lv->csr.adj_path;
   lv->rd.win.esz = lv->esz;
-  if ((s = scan_offsets(lv)) != EXO_OK) goto fail;
+  if ((s = exo_csr_scan_offsets(csr, &lv->maxdeg, ctx)) != EXO_OK) goto fail;
   /* a level whose adjacency fits the read buffer is read once, here, and
    * every later pass finds its lists in memory */
   if (csr->m <= lv->rd.win.entries && (s = exo_csr_window_fill(&lv->rd.win, 0, csr->m, ctx)))
     goto fail;
-  if (tally_init(&lv->rd.t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
+  if (exo_tally_alloc_for(&lv->rd.t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
     s = oom(ctx, "the gain tally");
     goto fail;
   }
@@ -557,10 +459,10 @@ exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_para
 static exo_status tally_communities(exo_leiden_level *lv, uint64_t v, double *kv) {
   exo_status s = EXO_OK;
   double k = 0.0;
-  tally_clear(&lv->rd.t);
+  exo_tally_clear(&lv->rd.t);
   FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     if (u != v) {
-      tally_add(&lv->rd.t, id_get(&lv->comm, u), w);
+      exo_tally_add_sum(&lv->rd.t, id_get(&lv->comm, u), w);
       k += w;
     }
   });
@@ -578,10 +480,46 @@ exo_status exo_leiden_level_gain(exo_leiden_level *lv, uint64_t v, uint64_t c,
   if ((s = tally_communities(lv, v, &kv)) != EXO_OK) return s;
   const uint64_t a = id_get(&lv->comm, v);
   const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
-  double stay = tally_get(&lv->rd.t, a) - lv->gp * wv * (lv->tot[a] - wv);
-  double go = c == a ? stay : tally_get(&lv->rd.t, c) - lv->gp * wv * lv->tot[c];
+  double stay = exo_tally_get(&lv->rd.t, a) - lv->gp * wv * (lv->tot[a] - wv);
+  double go = c == a ? stay : exo_tally_get(&lv->rd.t, c) - lv->gp * wv * lv->tot[c];
   *delta = go - stay;
   return EXO_OK;
+}
+
+#if defined(__GNUC__)
+#define LD_INLINE static inline __attribute__((always_inline))
+#else
+#define LD_INLINE static inline
+#endif
+
+#define LD_SEEN_WORDS 1024u /* 2^16 bits */
+static inline uint64_t seen_bit(uint64_t c) { return (c * 0x9E3779B97F4A7C15ULL) >> 48; }
+
+/* The best move of v (community a, weight wv, tallied weight kv, gains in
+ * t), *best its gain: W_C = lv->tot, in a lane (dw) plus its own changes
+ * where the filter `seen` allows. The serial sweep's (dw NULL) and lanes'. */
+LD_INLINE uint64_t best_move(const exo_leiden_level *lv, const exo_tally *t, const exo_tally *dw,
+                             const uint64_t *seen, uint64_t a, double wv, double kv,
+                             double *best) {
+  const double gp = lv->gp;
+  const double stay = dw ? exo_tally_get(t, a) - gp * wv * (lv->tot[a] + exo_tally_get(dw, a) - wv)
+                         : exo_tally_get(t, a) - gp * wv * (lv->tot[a] - wv);
+  uint64_t to = a;
+  *best = stay + LD_EPS * kv;
+  for (size_t i = 0; i < t->count; i++) LD_PREFETCH_ADDR(&lv->tot[t->slots[t->touched[i]].label]);
+  for (size_t i = 0; i < t->count; i++) {
+    const exo_tally_slot *e = &t->slots[t->touched[i]];
+    if (e->label == a) continue;
+    double W = lv->tot[e->label];
+    const uint64_t h = seen_bit(e->label);
+    if (dw && ((seen[h >> 6] >> (h & 63)) & 1u)) W += exo_tally_get(dw, e->label);
+    double g = e->sum - gp * wv * W;
+    if (g > *best) {
+      *best = g;
+      to = e->label;
+    }
+  }
+  return to;
 }
 
 /* Process active node v of the loaded block; *moved set when it moved. */
@@ -592,21 +530,8 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   *moved = 0;
   const uint64_t a = id_get(&lv->comm, v);
   const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
-  const double gp = lv->gp;
-  const double stay = tally_get(&lv->rd.t, a) - gp * wv * (lv->tot[a] - wv);
-  double best = stay + LD_EPS * kv;
-  uint64_t to = a;
-  for (size_t i = 0; i < lv->rd.t.count; i++)
-    LD_PREFETCH_ADDR(&lv->tot[lv->rd.t.slots[lv->rd.t.touched[i]].key]);
-  for (size_t i = 0; i < lv->rd.t.count; i++) {
-    const tslot *e = &lv->rd.t.slots[lv->rd.t.touched[i]];
-    if (e->key == a) continue;
-    double g = e->w - gp * wv * lv->tot[e->key];
-    if (g > best) {
-      best = g;
-      to = e->key;
-    }
-  }
+  double best;
+  uint64_t to = best_move(lv, &lv->rd.t, NULL, NULL, a, wv, kv, &best);
   /* an empty community: gain 0 (only worth it when v is not alone) */
   if (lv->x1[a] > 1 && 0.0 > best && lv->nfree > 0) to = lv->x2[--lv->nfree];
   if (to == a) return EXO_OK;
@@ -636,7 +561,7 @@ static void readers_free(ld_reader *rds, uint32_t W) {
   if (!rds) return;
   for (uint32_t i = 0; i < W; i++) {
     if (!rds[i].shared_buf) free(rds[i].win.buf);
-    tally_free(&rds[i].t);
+    exo_tally_free(&rds[i].t);
   }
   free(rds);
 }
@@ -672,7 +597,7 @@ static ld_reader *readers_open(exo_leiden_level *lv, uint32_t W) {
       readers_free(rds, W);
       return NULL;
     }
-    if (tally_init(&rd->t, lv->maxdeg < lv->n ? lv->maxdeg : lv->n)) {
+    if (exo_tally_alloc_for(&rd->t, lv->maxdeg < lv->n ? lv->maxdeg : lv->n)) {
       readers_free(rds, W);
       return NULL;
     }
@@ -687,15 +612,13 @@ typedef struct ld_change {
   double w;
 } ld_change;
 
-#define LD_SEEN_WORDS 1024u /* 2^16 bits */
-static inline uint64_t seen_bit(uint64_t c) { return (c * 0x9E3779B97F4A7C15ULL) >> 48; }
 
 typedef struct ld_lane {
   exo_sweep_lane sw;               /* nodes, blocks, cursor, outbox (exo_sweep.h) */
   exo_rng masks;                   /* the block masks of its blocks */
   ld_change *chg;                  /* moves of this epoch, in order */
   size_t nchg;
-  tally dw, dn;                    /* this epoch's changes of W_C and member counts */
+  exo_tally dw, dn;                    /* this epoch's changes of W_C and member counts */
   uint64_t seen[LD_SEEN_WORDS];    /* bit h(C) set: C may be in dw (a filter that
                                       spares most lookups in dw) */
   uint64_t pool[EXO_LEIDEN_LANE_POOL]; /* empty community ids it may use */
@@ -717,8 +640,8 @@ static void lanes_free(ld_lanes *ls) {
     for (uint32_t i = 0; i < ls->nlanes; i++) {
       free(ls->lanes[i].chg);
       free(ls->lanes[i].sw.outbox);
-      tally_free(&ls->lanes[i].dw);
-      tally_free(&ls->lanes[i].dn);
+      exo_tally_free(&ls->lanes[i].dw);
+      exo_tally_free(&ls->lanes[i].dn);
     }
   readers_free(ls->readers, ls->nworkers);
   free(ls->lanes);
@@ -762,8 +685,8 @@ static exo_status lanes_open(exo_leiden_level *lv, ld_lanes *ls) {
     exo_rng_seed(&ln->masks, lv->p.seed ^ 0x3c6ef372fe94f82bULL ^ (0x94D049BB133111EBULL * (i + 1)));
     ln->chg = malloc((size_t)epoch_nodes * sizeof *ln->chg);
     /* at most two communities per move change in an epoch */
-    if (!ln->chg || tally_init(&ln->dw, 2 * epoch_nodes - 1) ||
-        tally_init(&ln->dn, 2 * epoch_nodes - 1))
+    if (!ln->chg || exo_tally_alloc_for(&ln->dw, 2 * epoch_nodes - 1) ||
+        exo_tally_alloc_for(&ln->dn, 2 * epoch_nodes - 1))
       goto oom_out;
   }
   if (!(ls->readers = readers_open(lv, W))) goto oom_out;
@@ -772,12 +695,6 @@ oom_out:
   lanes_free(ls);
   return oom(lv->ctx, "the local moving lanes");
 }
-
-#if defined(__GNUC__)
-#define LD_INLINE static inline __attribute__((always_inline))
-#else
-#define LD_INLINE static inline
-#endif
 
 /* One step of lane ln on an arc of v to u, weight w. activate = 0: tally
  * u's community as the lane sees it (self-loops left out) and add w to *k.
@@ -791,7 +708,7 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
   const uint64_t cu = own32 ? (in_lane ? own32[u] : pub32[u])
                             : (in_lane ? id_get(&lv->comm, u) : id_get(&lv->refined, u));
   if (!activate) {
-    tally_add(&rd->t, cu, w);
+    exo_tally_add_sum(&rd->t, cu, w);
     *k += w;
   } else if (cu != to) {
     if (!in_lane)
@@ -811,7 +728,7 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
 LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v,
                                const int activate, uint64_t to, double *k) {
   exo_status s = EXO_OK;
-  if (!activate) tally_clear(&rd->t);
+  if (!activate) exo_tally_clear(&rd->t);
   if (lv->csr.wide || !lv->comm.a32 || !lv->refined.a32) {
     FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, &lv->comm, {
       if ((s = lane_arc(lv, ln, rd, v, u, w, activate, to, k, NULL, NULL)) != EXO_OK) break;
@@ -856,37 +773,22 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
  * the lane's own changes since; an empty community from the lane's pool). */
 static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v) {
   double kv = 0.0;
-  tally *t = &rd->t;
   exo_status s = lane_arcs(lv, ln, rd, v, 0, 0, &kv);
   if (s) return s;
   const uint64_t a = id_get(&lv->comm, v);
-  const double wv = rd->blk_w[v - rd->blk_first], gp = lv->gp;
-  const double stay = tally_get(t, a) - gp * wv * (lv->tot[a] + tally_get(&ln->dw, a) - wv);
-  double best = stay + LD_EPS * kv;
-  uint64_t to = a;
-  for (size_t i = 0; i < t->count; i++) LD_PREFETCH_ADDR(&lv->tot[t->slots[t->touched[i]].key]);
-  for (size_t i = 0; i < t->count; i++) {
-    const tslot *e = &t->slots[t->touched[i]];
-    if (e->key == a) continue;
-    double W = lv->tot[e->key];
-    const uint64_t h = seen_bit(e->key);
-    if ((ln->seen[h >> 6] >> (h & 63)) & 1u) W += tally_get(&ln->dw, e->key);
-    double g = e->w - gp * wv * W;
-    if (g > best) {
-      best = g;
-      to = e->key;
-    }
-  }
-  if (0.0 > best && ln->npool > 0 && (double)lv->x1[a] + tally_get(&ln->dn, a) > 1.5)
+  const double wv = rd->blk_w[v - rd->blk_first];
+  double best;
+  uint64_t to = best_move(lv, &rd->t, &ln->dw, ln->seen, a, wv, kv, &best);
+  if (0.0 > best && ln->npool > 0 && (double)lv->x1[a] + exo_tally_get(&ln->dn, a) > 1.5)
     to = ln->pool[--ln->npool];
   if (to == a) return EXO_OK;
-  tally_add(&ln->dw, a, -wv);
-  tally_add(&ln->dw, to, wv);
+  exo_tally_add_sum(&ln->dw, a, -wv);
+  exo_tally_add_sum(&ln->dw, to, wv);
   const uint64_t ha = seen_bit(a), ht = seen_bit(to);
   ln->seen[ha >> 6] |= (uint64_t)1 << (ha & 63);
   ln->seen[ht >> 6] |= (uint64_t)1 << (ht & 63);
-  tally_add(&ln->dn, a, -1.0);
-  tally_add(&ln->dn, to, 1.0);
+  exo_tally_add_sum(&ln->dn, a, -1.0);
+  exo_tally_add_sum(&ln->dn, to, 1.0);
   id_set(&lv->comm, v, to);
   ln->chg[ln->nchg++] = (ld_change){v, a, to, wv};
   ln->moves++;
@@ -969,11 +871,11 @@ static void lanes_sync(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
       id_set(&lv->refined, c->v, id_get(&lv->comm, c->v));
     }
     for (size_t j = 0; j < ln->dw.count; j++) {
-      const uint64_t h = seen_bit(ln->dw.slots[ln->dw.touched[j]].key);
+      const uint64_t h = seen_bit(ln->dw.slots[ln->dw.touched[j]].label);
       ln->seen[h >> 6] = 0;
     }
-    tally_clear(&ln->dw);
-    tally_clear(&ln->dn);
+    exo_tally_clear(&ln->dw);
+    exo_tally_clear(&ln->dn);
   }
   const uint64_t pushed_from = lv->nfree;
   for (uint32_t i = 0; i < ls->nlanes; i++) {
@@ -1133,20 +1035,24 @@ static exo_status singletons_range(exo_leiden_level *lv, ld_reader *rd, uint64_t
   return s;
 }
 
-typedef struct ld_split {
+/* The refinement's passes as exo_par_run jobs, job `index` on reader
+ * rds[index] (the level's own when there is one job): pass 1 takes part
+ * `index` of the blocks, pass 2 the communities of part `index`. */
+typedef struct ld_refine {
   exo_leiden_level *lv;
   ld_reader *rds;
   uint32_t parts;
   uint64_t blocks;
-} ld_split;
+  const uint32_t *masks; /* pass 2: the block masks */
+  uint64_t *merges;      /* pass 2: per part */
+} ld_refine;
 
-/* exo_par_run job: part `index` of the blocks, on its own reader. */
 static exo_status singletons_job(void *arg, uint32_t index, exo_ctx *ctx) {
-  ld_split *sp = arg;
-  ld_reader *rd = &sp->rds[index];
+  ld_refine *rf = arg;
+  ld_reader *rd = &rf->rds[index];
   rd->ctx = ctx;
-  return singletons_range(sp->lv, rd, sp->blocks * index / sp->parts,
-                          sp->blocks * (index + 1) / sp->parts);
+  return singletons_range(rf->lv, rd, rf->blocks * index / rf->parts,
+                          rf->blocks * (index + 1) / rf->parts);
 }
 
 /* The merging pass's bitmap is shared by threads that own different
@@ -1188,7 +1094,7 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
   const uint64_t n = lv->n;
   double *wr = as_dbl(lv->x1), *ext = as_dbl(lv->x2);
   const double gp = lv->gp;
-  tally *t = &rd->t;
+  exo_tally *t = &rd->t;
   exo_status s = EXO_OK;
   *merges = 0;
   for (uint64_t first = 0, b = 0; first < n; first += EXO_LEIDEN_BLOCK, b++) {
@@ -1203,30 +1109,30 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
       const double wv = rd->blk_w[v - first], WS = lv->tot[S];
       const double ev = ext[v];
       if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
-      tally_clear(t);
+      exo_tally_clear(t);
       FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, &lv->refined, {
-        if (u != v && id_get(&lv->comm, u) == S) tally_add(t, id_get(&lv->refined, u), w);
+        if (u != v && id_get(&lv->comm, u) == S) exo_tally_add_sum(t, id_get(&lv->refined, u), w);
       });
       if (s) return s;
       double best = -1.0;
       uint64_t to = LD_NONE;
       for (size_t j = 0; j < t->count; j++) {
-        const uint64_t r = t->slots[t->touched[j]].key;
+        const uint64_t r = t->slots[t->touched[j]].label;
         LD_PREFETCH_ADDR(&ext[r]);
         LD_PREFETCH_ADDR(&wr[r]);
       }
       for (size_t j = 0; j < t->count; j++) {
-        const tslot *e = &t->slots[t->touched[j]];
-        const uint64_t r = e->key;
+        const exo_tally_slot *e = &t->slots[t->touched[j]];
+        const uint64_t r = e->label;
         if (ext[r] < gp * wr[r] * (WS - wr[r])) continue; /* R not well-connected */
-        double g = e->w - gp * wv * wr[r];
+        double g = e->sum - gp * wv * wr[r];
         if (g >= 0.0 && (to == LD_NONE || g > best)) { /* zero gains too, as the paper */
           best = g;
           to = r;
         }
       }
       if (to == LD_NONE) continue;
-      double evr = tally_get(t, to);
+      double evr = exo_tally_get(t, to);
       id_set(&lv->refined, v, to);
       wr[to] += wv;
       wr[v] = 0.0;
@@ -1239,19 +1145,11 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
   return s;
 }
 
-typedef struct ld_merging {
-  exo_leiden_level *lv;
-  ld_reader *rds;
-  const uint32_t *masks;
-  uint32_t parts;
-  uint64_t *merges; /* per part */
-} ld_merging;
-
 static exo_status merging_job(void *arg, uint32_t index, exo_ctx *ctx) {
-  ld_merging *mg = arg;
-  ld_reader *rd = &mg->rds[index];
+  ld_refine *rf = arg;
+  ld_reader *rd = &rf->rds[index];
   rd->ctx = ctx;
-  return merge_part(mg->lv, rd, mg->masks, index, mg->parts, &mg->merges[index]);
+  return merge_part(rf->lv, rd, rf->masks, index, rf->parts, &rf->merges[index]);
 }
 
 /* Contract: exo_leiden.h. Pass 1 splits the blocks between the threads,
@@ -1263,35 +1161,25 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   /* threads for levels of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more */
   uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
   if (nb < 2 * EXO_LEIDEN_LANE_MIN_BLOCKS) W = 1;
-  ld_reader *rds = W > 1 ? readers_open(lv, W) : NULL;
+  ld_reader *rds = W > 1 ? readers_open(lv, W) : &lv->rd;
   uint32_t *masks = malloc((size_t)(nb ? nb : 1) * sizeof *masks);
   uint64_t *part_merges = calloc(W, sizeof *part_merges);
+  ld_refine rf = {lv, rds, W, nb, masks, part_merges};
   exo_status s = EXO_OK;
-  if ((W > 1 && !rds) || !masks || !part_merges) {
+  if (!rds || !masks || !part_merges) {
     s = oom(lv->ctx, "the refinement's readers");
     goto out;
   }
   /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
-  if (W == 1) {
-    s = singletons_range(lv, &lv->rd, 0, nb);
-  } else {
-    ld_split sp = {lv, rds, W, nb};
-    s = exo_par_run(W, singletons_job, &sp, EXO_STAGE_CLUSTER, 0, lv->ctx);
-  }
-  if (s) goto out;
+  if ((s = exo_par_run(W, singletons_job, &rf, EXO_STAGE_CLUSTER, 0, lv->ctx)) != EXO_OK) goto out;
   /* pass 2: merge well-connected singletons, nodes in seeded order (the
    * block masks drawn in block order, as one thread always drew them) */
   exo_sweep_order(lv->perm, &lv->rng);
   for (uint64_t b = 0; b < nb; b++) masks[b] = (uint32_t)exo_rng_below(&lv->rng, EXO_LEIDEN_BLOCK);
-  if (W == 1) {
-    s = merge_part(lv, &lv->rd, masks, 0, 1, &part_merges[0]);
-  } else {
-    ld_merging mg = {lv, rds, masks, W, part_merges};
-    s = exo_par_run(W, merging_job, &mg, EXO_STAGE_CLUSTER, 0, lv->ctx);
-  }
+  s = exo_par_run(W, merging_job, &rf, EXO_STAGE_CLUSTER, 0, lv->ctx);
   for (uint32_t i = 0; i < W && !s; i++) *merges += part_merges[i];
 out:
-  readers_free(rds, W);
+  if (rds != &lv->rd) readers_free(rds, W);
   free(masks);
   free(part_merges);
   return s;
@@ -1348,12 +1236,12 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
       /* v's arcs summed by coarse neighbour first (in double, and fewer
        * records to sort); the sort sums what different nodes give */
       uint64_t rv = id_get(&lv->refined, v);
-      tally_clear(&lv->rd.t);
+      exo_tally_clear(&lv->rd.t);
       FOR_ARCS_PF(lv, v, u, w, s, &lv->refined,
-                  { tally_add(&lv->rd.t, id_get(&lv->refined, u), w); });
+                  { exo_tally_add_sum(&lv->rd.t, id_get(&lv->refined, u), w); });
       for (size_t i = 0; i < lv->rd.t.count && !s; i++) {
-        const tslot *e = &lv->rd.t.slots[lv->rd.t.touched[i]];
-        s = exo_sorter_add(sorter, rv, e->key, (float)e->w, ctx);
+        const exo_tally_slot *e = &lv->rd.t.slots[lv->rd.t.touched[i]];
+        s = exo_sorter_add(sorter, rv, e->label, (float)e->sum, ctx);
       }
     }
   }

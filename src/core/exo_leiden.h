@@ -129,9 +129,9 @@
  * While a level's local moving runs in lanes, the published copy of the
  * communities lives in the refined ids (the identity again afterwards), so
  * no byte per node is added; per lane a change list (64 KiB), two tables of
- * the epoch's changes (384 KiB) and a bitmap (8 KiB) filtering lookups in
- * them, and an outbox (8 bytes per activation of another lane's node in an
- * epoch): at most 16 lanes, about 7 MiB plus the outboxes. Each thread
+ * the epoch's changes (exo_tally, 448 KiB) and a bitmap (8 KiB) filtering
+ * lookups in them, and an outbox (8 bytes per activation of another lane's
+ * node in an epoch): at most 16 lanes, about 8 MiB plus the outboxes. Each thread
  * reading (lanes, refinement's two passes) has a gain tally; with W of them
  * they share the read buffer when it holds the whole level, else each has
  * 1/W of the buffer (the first in the level's own buffer); refinement
@@ -140,11 +140,11 @@
  * node, returned) and the renumbering scratch of exo_output (8) are in
  * memory at the end, after everything else is freed. Apart from that:
  * the adjacency read buffer (an exo_csr_window of exo_csr.h;
- * memory_limit / 4, at least 64 KiB, at most 64 MiB), a gain tally of
- * about 48 bytes per entry of the level's
- * longest adjacency list (a power of two of 24-byte slots, at least twice
- * that length; never more than for n entries), and the sort's buffers
- * during aggregation (memory_limit).
+ * memory_limit / 4, at least 64 KiB, at most 64 MiB), a gain tally
+ * (exo_tally) of about 56 bytes per entry of the level's longest adjacency
+ * list (a power of two of 24-byte slots, at least twice that length, and an
+ * 8-byte index per two slots; never more than for n entries), and the
+ * sort's buffers during aggregation (memory_limit).
  * Disk: per level, the coarse CSR (at most the size of the input CSR), a
  * node weight file and an initial-community file (8 bytes per coarse node
  * each), two levels at a time; per input node, the coarse-id file (8 bytes,

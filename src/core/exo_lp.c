@@ -491,16 +491,11 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
   exo_ctx *ctx = st->ctx;
   const exo_lp_params *par = st->par;
   uint64_t n = st->n;
-  exo_status s = exo_csr_load_offsets(st->csr, &st->off, st->ctx);
+  uint64_t maxdeg = 0;
+  exo_status s = exo_csr_load_offsets(st->csr, &st->off, &maxdeg, st->ctx);
   if (!s) s = open_adjacency(st);
   if (!s) s = make_lanes(st);
   if (s) return s;
-
-  uint64_t maxdeg = 0;
-  for (uint64_t v = 0; v < n; v++) {
-    uint64_t d = st->off[v + 1] - st->off[v];
-    if (d > maxdeg) maxdeg = d;
-  }
   st->max_visits = exo_lp_visit_cap(par->max_visits, maxdeg, &st->tie_visits);
 
   /* workers: min(threads, lanes); the read budget memory_limit / 4 is split

@@ -367,7 +367,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   st.fd = -1;
   st.groups = 1;
   st.cutoff = params->self_loop_cutoff;
-  exo_status s = exo_csr_load_offsets(csr, &st.off, ctx);
+  exo_status s = exo_csr_load_offsets(csr, &st.off, NULL, ctx);
   if (s) goto done;
   for (uint64_t v = 0; v < st.n; v++)
     if (labels[v] == 0 || labels[v] > k) {

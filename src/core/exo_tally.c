@@ -21,6 +21,12 @@ int exo_tally_alloc(exo_tally *t, size_t cap) {
   return 0;
 }
 
+int exo_tally_alloc_for(exo_tally *t, uint64_t entries) {
+  size_t cap = 16;
+  while ((uint64_t)cap < 2 * entries + 2) cap *= 2;
+  return exo_tally_alloc(t, cap);
+}
+
 void exo_tally_free(exo_tally *t) {
   free(t->slots);
   free(t->touched);

@@ -11,8 +11,10 @@
  * table's size or hash. Clearing touches only the slots in use. The last
  * slot voted for is kept, as neighbours mostly share a label. Memory:
  * 24 bytes per slot + 8 per half slot; the table keeps its largest size.
- * The add, clear and hash are inline (the hot loops), the rest in
- * exo_tally.c. */
+ * The add, get, clear and hash are inline (the hot loops), the rest in
+ * exo_tally.c. Leiden (exo_leiden.c) keeps its gains here too: the sums
+ * alone (exo_tally_add_sum, exo_tally_get) in a table sized never to grow
+ * (exo_tally_alloc_for). */
 #ifndef EXO_TALLY_H
 #define EXO_TALLY_H
 
@@ -42,6 +44,10 @@ typedef struct exo_tally {
 /* A table of `cap` slots (a power of two); 0, or -1 out of memory (t
  * unchanged). */
 int exo_tally_alloc(exo_tally *t, size_t cap);
+/* A table that holds `entries` labels without growing (at least 16 slots,
+ * and at least 2 * entries + 2): Leiden's gain tallies, sized from the
+ * largest degree, whose exo_tally_add_sum then never fails. */
+int exo_tally_alloc_for(exo_tally *t, uint64_t entries);
 void exo_tally_free(exo_tally *t);
 /* Double the table, keeping the entries and their insertion order; -1 out
  * of memory (t unchanged). Out of line: the inlined add stays small. */
@@ -97,7 +103,8 @@ static inline int exo_tally_add(exo_tally *t, uint64_t label, double w, uint32_t
 }
 
 /* exo_tally_add(t, label, w, 0, 1) for callers with no hop distances and
- * no cutoff (the distributed supersteps): the sum alone is updated. */
+ * no cutoff (the distributed supersteps, Leiden's gains): the sum alone is
+ * updated. */
 static inline int exo_tally_add_sum(exo_tally *t, uint64_t label, double w) {
   exo_tally_slot *e = t->last;
   if (e && e->label == label) {
@@ -125,6 +132,17 @@ static inline int exo_tally_add_sum(exo_tally *t, uint64_t label, double w) {
   t->touched[t->count++] = h;
   t->last = e;
   return 0;
+}
+
+/* The sum of `label`'s votes, 0 when it has none. */
+static inline double exo_tally_get(const exo_tally *t, uint64_t label) {
+  size_t h = exo_tally_hash(t, label), mask = t->cap - 1;
+  for (;;) {
+    const exo_tally_slot *e = &t->slots[h];
+    if (e->label == label) return e->sum;
+    if (e->label == EXO_TALLY_EMPTY) return 0.0;
+    h = (h + 1) & mask;
+  }
 }
 
 #endif

@@ -1,6 +1,7 @@
 /* test_sweep.c: the sweep engine (exo_sweep.h) and the CSR windows
  * (exo_csr.h) that label propagation, Leiden, refine and dist share. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,7 +101,7 @@ START_TEST(test_window_reads_lists) {
     exo_ctx ctx;
     exo_ctx_init(&ctx);
     uint64_t *off = NULL;
-    ck_assert_int_eq(exo_csr_load_offsets(&g.csr, &off, &ctx), EXO_OK);
+    ck_assert_int_eq(exo_csr_load_offsets(&g.csr, &off, NULL, &ctx), EXO_OK);
     int fd = -1;
     ck_assert_int_eq(exo_csr_open_adj(&g.csr, &fd, &ctx), EXO_OK);
     size_t len = 0;
@@ -133,12 +134,46 @@ START_TEST(test_window_reads_lists) {
 }
 END_TEST
 
+/* The offsets loader and the streaming scan apply the same checks and find
+ * the same largest degree; a decreasing offset is refused by both, naming
+ * the file and the node before it. */
+START_TEST(test_offsets_checked) {
+  tu_edge e[64];
+  size_t ne = tu_add_clique(e, 0, 0, 8, 1.0f);
+  ne = tu_add_clique(e, ne, 8, 4, 0.5f);
+  tu_csr g;
+  tu_csr_build(&g, 12, e, ne, 0, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  uint64_t *off = NULL, md_load = 0, md_scan = 0;
+  ck_assert_int_eq(exo_csr_load_offsets(&g.csr, &off, &md_load, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_csr_scan_offsets(&g.csr, &md_scan, &ctx), EXO_OK);
+  ck_assert_uint_eq(md_load, 7);
+  ck_assert_uint_eq(md_scan, 7);
+  off[5] = off[4] - 1; /* node 4 now decreases */
+  FILE *f = fopen(g.csr.offsets_path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(off, 8, 13, f), 13);
+  fclose(f);
+  free(off);
+  ck_assert_int_eq(exo_csr_scan_offsets(&g.csr, &md_scan, &ctx), EXO_EINTERNAL);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, g.csr.offsets_path));
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "decreases at node 4"));
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_csr_load_offsets(&g.csr, &off, NULL, &ctx), EXO_EINTERNAL);
+  ck_assert_ptr_null(off);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "decreases at node 4"));
+  tu_csr_free(&g);
+}
+END_TEST
+
 Suite *sweep_suite(void) {
   Suite *s = suite_create("sweep");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_order_is_seeded_permutation);
   tcase_add_test(tc, test_cut_covers_blocks);
   tcase_add_test(tc, test_window_reads_lists);
+  tcase_add_test(tc, test_offsets_checked);
   suite_add_tcase(s, tc);
   return s;
 }
