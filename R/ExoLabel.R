@@ -593,35 +593,19 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     self_loops <- check_self_loops(add_self_loops, ignore_weights)
     attenuation <- check_attenuation(attenuation)
     iterations <- check_iterations(iterations)
-    refine_default <- missing(refine) # TRUE for lp, 0 for Leiden (below)
-    refine <- check_refine(refine)
-    # format = "blast" with none of algorithm, objective, resolution given:
-    # Leiden CPM at a resolution relative to the mean node strength
-    blast_default <- FALSE
-    if (missing(algorithm) && missing(objective) && missing(resolution) &&
-        !identical(format, c("edges", "blast")) && check_format(format) == "blast") {
-        algorithm <- "leiden"
-        objective <- "CPM"
-        resolution <- "auto"
-        blast_default <- TRUE
-    }
-    algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
-    objective <- check_option(objective, "objective", c("modularity", "CPM"))
-    if (objective == "CPM" && algorithm != "leiden")
-        stop("objective = \"CPM\" needs algorithm = \"leiden\" (label propagation has ",
-             "no CPM objective; its 'resolution' is the modularity's)", call. = FALSE)
-    if (algorithm == "leiden" && refine_default) refine <- 0L
-    if (algorithm == "leiden" && any(refine > 0))
-        stop("'refine' is for label propagation: Leiden refines its own partitions; ",
-             "leave 'refine' at 0 with algorithm = \"leiden\"",
-             if (blast_default) " (format = \"blast\" runs Leiden unless told: give " else "",
-             if (blast_default) "algorithm = \"lp\" to refine label propagation)" else "",
-             call. = FALSE)
-    auto_resolution <- identical(resolution, "auto")
-    if (auto_resolution && !(algorithm == "leiden" && objective == "CPM"))
-        stop("resolution = \"auto\" (", auto_resolution_factor(), " x the mean node strength) is ",
-             "for algorithm = \"leiden\", objective = \"CPM\"", call. = FALSE)
-    resolution <- if (auto_resolution) auto_resolution_factor() else check_resolution(resolution)
+    # algorithm, objective, resolution and refine reach the core only when
+    # given: it resolves their defaults (format = "blast" with none of the
+    # first three: Leiden, CPM, resolution "auto"; refine 5 passes for label
+    # propagation, 0 for Leiden) and refuses the combinations that do not go
+    # together, with the same rules and messages as the command-line tools
+    given <- c(algorithm = !missing(algorithm), objective = !missing(objective),
+               resolution = !missing(resolution), refine = !missing(refine))
+    if (given[["algorithm"]]) algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
+    if (given[["objective"]])
+        objective <- check_option(objective, "objective", c("modularity", "CPM"))
+    if (given[["resolution"]] && !identical(resolution, "auto"))
+        resolution <- check_resolution(resolution)
+    refine <- if (given[["refine"]]) check_refine(refine) else integer()
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
@@ -643,8 +627,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     communities <- kind == "igraph" && (return_table || missing(outfile))
     want_table <- return_table || communities
 
-    lens <- c(length(self_loops), length(attenuation), length(iterations), length(refine),
-              length(resolution))
+    lens <- c(length(self_loops), length(attenuation), length(iterations),
+              if (given[["refine"]]) length(refine), if (given[["resolution"]]) length(resolution))
     user_outfile <- !missing(outfile)
     if (user_outfile && return_table) {
         warning("'outfile' will be ignored since return_table=TRUE", call. = FALSE)
@@ -679,8 +663,6 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     self_loops <- rep_len(self_loops, nrun)
     attenuation <- rep_len(attenuation, nrun)
     iterations <- rep_len(iterations, nrun)
-    refine <- rep_len(refine, nrun)
-    resolution <- rep_len(resolution, nrun)
     seeds <- floor(stats::runif(nrun) * 2^53)
 
     progress <- if (!verbose) 0L
@@ -697,10 +679,11 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     self_hits = input$resolved$self_hits,
                     combine = input$resolved$combine)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
-                 iterations = iterations, refine = refine,
-                 resolution = if (auto_resolution) rep("auto", nrun) else resolution,
-                 algorithm = rep(algorithm, nrun), objective = rep(objective, nrun),
-                 seed = seeds)
+                 iterations = iterations, seed = seeds)
+    if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)
+    if (given[["objective"]]) runs$objective <- rep(objective, nrun)
+    if (given[["resolution"]]) runs$resolution <- rep_len(resolution, nrun)
+    if (given[["refine"]]) runs$refine <- rep_len(refine, nrun)
     run <- .exolabel_run(files, source, outfile, tables, options, runs, progress,
                          input_bytes)
 
@@ -725,16 +708,17 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             else data.frame(Vertex = tab$Vertex, Cluster = tab$Cluster,
                             stringsAsFactors = FALSE)
         }
-        params <- if (algorithm == "lp")
+        # the options as the core resolved them
+        params <- if (run$algorithm[i] == "lp")
             c(add_self_loops = self_loops[i], attenuation = attenuation[i],
-              iterations = run$iterations[i], refine = refine[i],
-              resolution = resolution[i])
-        else if (auto_resolution)
+              iterations = run$iterations[i], refine = run$refine[i],
+              resolution = run$resolution[i])
+        else if (run$resolution_auto[i])
             structure(c(resolution = run$resolution[i], quality = run$quality[i]),
-                      algorithm = "leiden", objective = objective,
-                      resolution = "auto", per_strength = resolution[i])
-        else structure(c(resolution = resolution[i], quality = run$quality[i]),
-                       algorithm = "leiden", objective = objective)
+                      algorithm = "leiden", objective = run$objective[i],
+                      resolution = "auto", per_strength = auto_resolution_factor())
+        else structure(c(resolution = run$resolution[i], quality = run$quality[i]),
+                       algorithm = "leiden", objective = run$objective[i])
         res <- new_result(parameters = params,
                    graph_stats = stats, results = result,
                    stats = c(run$sort,
@@ -770,7 +754,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     # several clusterings: SynExtend's list of results, visible and named
     # after the parameter values that differ between them
     varying <- list(add_self_loops = self_loops, attenuation = attenuation,
-                    iterations = iterations, refine = refine, resolution = resolution)
+                    iterations = iterations, refine = refine,
+                    resolution = if (given[["resolution"]]) rep_len(resolution, nrun))
     varying <- varying[vapply(varying, function(v) length(unique(v)) > 1L, logical(1))]
     nm <- if (length(varying))
         do.call(paste, c(lapply(names(varying), function(n)

@@ -235,7 +235,8 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   exo_options_set(co, "threads", "1", &err);
   exo_options_set(co, "algorithm", "lp", &err);
   exo_options_set(co, "refine", "0", &err); /* no merge passes over ranks */
-  co->given = 1u << EXO_OPT_ALGORITHM; /* as if given: no --format blast default */
+  /* as if given: no --format blast default, no merge passes */
+  co->given = (1u << EXO_OPT_ALGORITHM) | (1u << EXO_OPT_REFINE);
   opterr = g_rank == 0;
   int c, version = 0;
   while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {

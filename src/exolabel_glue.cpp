@@ -673,15 +673,23 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
       seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun),
-      quality(nrun), levels(nrun), seconds_table(nrun), resolution_used(nrun);
+      quality(nrun), levels(nrun), seconds_table(nrun), resolution_used(nrun), refine_used(nrun);
   Rcpp::List size_bins(nrun);
+  Rcpp::CharacterVector algorithm_used(nrun), objective_used(nrun);
+  Rcpp::LogicalVector resolution_auto(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
+    // the options as the core resolved them, spelled as R's arguments
+    algorithm_used[i] = exo_options_leiden(&run_opts[i]) ? "leiden" : "lp";
+    objective_used[i] =
+        (int)run_opts[i].num[EXO_OPT_OBJECTIVE] == EXO_OPT_CPM ? "CPM" : "modularity";
+    resolution_auto[i] = ((run_opts[i].is_auto >> EXO_OPT_RESOLUTION) & 1u) != 0;
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
     used_iterations[i] = results[i].max_visits;
     seconds[i] = results[i].seconds_cluster;
     seconds_output[i] = results[i].seconds_output;
     largest[i] = static_cast<double>(results[i].largest);
     refine_merged[i] = static_cast<double>(results[i].refine_merged);
+    refine_used[i] = static_cast<double>(run_opts[i].whole[EXO_OPT_REFINE]); // resolved
     seconds_refine[i] = results[i].seconds_refine;
     const bool leiden = exo_options_leiden(&run_opts[i]) != 0;
     quality[i] = leiden ? results[i].quality : NA_REAL;
@@ -713,6 +721,10 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("peak_rss") = peak_rss_bytes(),
       Rcpp::Named("sort") = sort_stats);
   out["resolution"] = resolution_used; // List::create takes at most 20
+  out["refine"] = refine_used;
+  out["algorithm"] = algorithm_used;
+  out["objective"] = objective_used;
+  out["resolution_auto"] = resolution_auto;
   return out;
 }
 

@@ -426,15 +426,24 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
   }
   const int leiden = (int)o->num[EXO_OPT_ALGORITHM] == EXO_OPT_LEIDEN;
   const int cpm = (int)o->num[EXO_OPT_OBJECTIVE] == EXO_OPT_CPM;
-  exo_options_display(&table[EXO_OPT_RESOLUTION], o->style, n1, sizeof n1);
-  exo_options_display(&table[EXO_OPT_ALGORITHM], o->style, n2, sizeof n2);
-  exo_options_display(&table[EXO_OPT_OBJECTIVE], o->style, n3, sizeof n3);
+  /* option = value as the driver's user writes it */
+  if (r) {
+    snprintf(n1, sizeof n1, "resolution = \"auto\"");
+    snprintf(n2, sizeof n2, "algorithm = \"leiden\"");
+    snprintf(n3, sizeof n3, "objective = \"CPM\"");
+  } else {
+    snprintf(n1, sizeof n1, "--resolution auto");
+    snprintf(n2, sizeof n2, "--algorithm leiden");
+    snprintf(n3, sizeof n3, "--objective cpm");
+  }
   if (AUTO(o, EXO_OPT_RESOLUTION) && !(leiden && cpm))
-    return exo_error_set(err, EXO_EARG, "%s auto (%g x the mean node strength) is for %s "
-                         "leiden %s cpm", n1, EXO_LEIDEN_AUTO_RESOLUTION, n2, n3);
-  if (cpm && !leiden)
-    return exo_error_set(err, EXO_EARG, "%s cpm needs %s leiden (label propagation has no "
-                         "CPM objective; its %s is the modularity's)", n3, n2, n1);
+    return exo_error_set(err, EXO_EARG, "%s (%g x the mean node strength) is for %s%s%s", n1,
+                         EXO_LEIDEN_AUTO_RESOLUTION, n2, r ? ", " : " ", n3);
+  if (cpm && !leiden) {
+    exo_options_display(&table[EXO_OPT_RESOLUTION], o->style, n1, sizeof n1);
+    return exo_error_set(err, EXO_EARG, "%s needs %s (label propagation has no CPM objective; "
+                         "its %s is the modularity's)", n3, n2, n1);
+  }
   /* refine's default (5 passes) is label propagation's: Leiden refines its
    * own partitions, so there it is 0 unless given */
   if (leiden && !GIVEN(o, EXO_OPT_REFINE)) o->whole[EXO_OPT_REFINE] = 0;
@@ -623,6 +632,14 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
     case EXO_OT_PATH: put(&s, "%s\n", o->tempdir ? o->tempdir : ""); break;
     }
   }
+  /* which of the options whose defaults depend on others were given: every
+   * driver must leave the same ones to the core's rules */
+  put(&s, "given=");
+  static const int ruled[] = {EXO_OPT_ALGORITHM, EXO_OPT_OBJECTIVE, EXO_OPT_RESOLUTION,
+                              EXO_OPT_REFINE};
+  for (size_t k = 0; k < sizeof ruled / sizeof ruled[0]; k++)
+    if (GIVEN(o, ruled[k])) put(&s, "%s ", table[ruled[k]].name);
+  put(&s, "\n");
   /* what the core's structs receive beyond the table's values */
   exo_build_options b;
   exo_lp_params p;

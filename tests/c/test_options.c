@@ -142,7 +142,13 @@ START_TEST(resolve_applies_the_format_and_checks) {
   set(&o, "resolution", "auto", msg);
   exo_error_clear(&e);
   ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &e), EXO_EARG);
-  ck_assert(strstr(e.msg, "'resolution' auto") != NULL);
+  ck_assert(strstr(e.msg, "resolution = \"auto\" (5e-05 x the mean node strength) is for "
+                         "algorithm = \"leiden\", objective = \"CPM\"") != NULL);
+  exo_options_init(&o, EXO_OPT_STYLE_R);
+  set(&o, "objective", "CPM", msg);
+  exo_error_clear(&e);
+  ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &e), EXO_EARG);
+  ck_assert(strstr(e.msg, "objective = \"CPM\" needs algorithm = \"leiden\"") != NULL);
   exo_options_init(&o, EXO_OPT_STYLE_CLI);
   set(&o, "objective", "cpm", msg);
   exo_error_clear(&e);
