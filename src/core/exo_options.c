@@ -1,5 +1,6 @@
 /* exo_options.c: see exo_options.h. */
 #include "exo_options.h"
+#include "exo_output.h"
 
 #include <errno.h>
 #include <math.h>
@@ -668,14 +669,19 @@ int exo_options_dump_if_asked(const exo_options *o, exo_error *err) {
   char buf[4096];
   size_t n = exo_options_dump(o, buf, sizeof buf);
   if (n >= sizeof buf) n = sizeof buf - 1;
-  FILE *f = fopen(path, "wb");
-  if (!f || fwrite(buf, 1, n, f) != n) {
-    if (f) fclose(f);
-    exo_error_errno(err, errno, "write", path);
-    return -1;
+  /* written as every result file is (exo_output.h): nothing replaced but
+   * a regular file, no temporary left on error */
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_outfile f;
+  exo_status s = exo_outfile_open(&f, path, sizeof buf, &ctx);
+  if (!s) {
+    s = exo_writer_write(&f.w, buf, n, &ctx);
+    if (s) exo_outfile_abort(&f);
+    else s = exo_outfile_commit(&f, &ctx);
   }
-  if (fclose(f)) {
-    exo_error_errno(err, errno, "write", path);
+  if (s) {
+    *err = ctx.err;
     return -1;
   }
   return 1;

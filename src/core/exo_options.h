@@ -165,6 +165,7 @@ static inline uint64_t exo_options_memory(const exo_options *o) {
  * truncated at len). Returns the length it needs. */
 size_t exo_options_dump(const exo_options *o, char *buf, size_t len);
 /* If getenv("EXOLABEL_DUMP_OPTIONS") names a file: writes the dump there
+ * as a result file is written (exo_outfile, exo_output.h)
  * and returns 1 (the driver stops), or -1 with err set when it cannot;
  * 0 when the variable is unset or empty. */
 int exo_options_dump_if_asked(const exo_options *o, exo_error *err);

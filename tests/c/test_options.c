@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 #include "exo_options.h"
 #include "testutil.h"
@@ -205,6 +209,49 @@ START_TEST(help_and_dump_name_every_option) {
 }
 END_TEST
 
+/* EXOLABEL_DUMP_OPTIONS writes as every result file is (exo_outfile): a
+ * symbolic link is replaced and its target left as it was, and a missing
+ * directory is an error naming the path, with nothing left behind */
+START_TEST(dump_is_written_as_an_outfile) {
+#ifndef _WIN32
+  char *dir = tu_mkdtemp();
+  char *target = tu_write_text(dir, "target.txt", "keep me\n");
+  char *link = tu_path(dir, "dump.txt");
+  ck_assert_int_eq(symlink(target, link), 0);
+  exo_options o;
+  exo_options_init(&o, EXO_OPT_STYLE_CLI);
+  exo_error e;
+  exo_error_clear(&e);
+  ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &e), EXO_OK);
+  ck_assert_int_eq(setenv("EXOLABEL_DUMP_OPTIONS", link, 1), 0);
+  ck_assert_int_eq(exo_options_dump_if_asked(&o, &e), 1);
+  size_t len = 0;
+  char *kept = tu_read_file(target, &len);
+  ck_assert_str_eq(kept, "keep me\n");
+  char *dumped = tu_read_file(link, &len);
+  ck_assert(strstr(dumped, "algorithm=lp\n") != NULL);
+  struct stat st;
+  ck_assert_int_eq(lstat(link, &st), 0);
+  ck_assert(S_ISREG(st.st_mode));
+  ck_assert_int_eq(tu_count_entries(dir), 2);
+  char *missing = tu_path(dir, "no-such-dir/dump.txt");
+  ck_assert_int_eq(setenv("EXOLABEL_DUMP_OPTIONS", missing, 1), 0);
+  exo_error_clear(&e);
+  ck_assert_int_eq(exo_options_dump_if_asked(&o, &e), -1);
+  ck_assert(strstr(e.msg, "no-such-dir") != NULL);
+  ck_assert_int_eq(tu_count_entries(dir), 2);
+  unsetenv("EXOLABEL_DUMP_OPTIONS");
+  free(missing);
+  free(dumped);
+  free(kept);
+  free(link);
+  free(target);
+  tu_rmdir(dir);
+  free(dir);
+#endif
+}
+END_TEST
+
 Suite *options_suite(void) {
   Suite *s = suite_create("options");
   TCase *tc = tcase_create("core");
@@ -212,6 +259,7 @@ Suite *options_suite(void) {
   tcase_add_test(tc, text_values_and_their_errors);
   tcase_add_test(tc, resolve_applies_the_format_and_checks);
   tcase_add_test(tc, help_and_dump_name_every_option);
+  tcase_add_test(tc, dump_is_written_as_an_outfile);
   suite_add_tcase(s, tc);
   return s;
 }
