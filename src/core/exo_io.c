@@ -15,10 +15,8 @@ static char *dup_str(const char *s) {
 
 /* ---- writer ------------------------------------------------------------ */
 
-/* Both opens: a fresh buffer, then the file with `flags`; positioned
- * writers start at file offset `at`. */
-static exo_status writer_open(exo_writer *w, const char *path, size_t bufsize, int how,
-                              uint64_t at, exo_ctx *ctx) {
+/* Every open: a fresh buffer and the path for messages. */
+static exo_status writer_init(exo_writer *w, const char *path, size_t bufsize, exo_ctx *ctx) {
   memset(w, 0, sizeof *w);
   w->fd = -1;
   if (bufsize < 4096) bufsize = 4096;
@@ -29,6 +27,14 @@ static exo_status writer_open(exo_writer *w, const char *path, size_t bufsize, i
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte write buffer", bufsize);
   }
   w->cap = bufsize;
+  return EXO_OK;
+}
+
+/* The file opened with `how`; positioned writers start at file offset `at`. */
+static exo_status writer_open(exo_writer *w, const char *path, size_t bufsize, int how,
+                              uint64_t at, exo_ctx *ctx) {
+  exo_status s = writer_init(w, path, bufsize, ctx);
+  if (s) return s;
   w->base = at;
   w->fd = exo_open(path, how);
   if (w->fd < 0) {
@@ -51,17 +57,11 @@ exo_status exo_writer_open_at(exo_writer *w, const char *path, size_t bufsize,
 
 exo_status exo_writer_open_stream(exo_writer *w, int fd, const char *path, size_t bufsize,
                                   exo_ctx *ctx) {
-  memset(w, 0, sizeof *w);
-  w->fd = -1;
-  if (bufsize < 4096) bufsize = 4096;
-  w->path = dup_str(path);
-  w->buf = exo_alloc_aligned(bufsize);
-  if (!w->path || !w->buf) {
-    exo_writer_abort(w);
+  exo_status s = writer_init(w, path, bufsize, ctx);
+  if (s) {
     exo_close(fd);
-    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating a %zu byte write buffer", bufsize);
+    return s;
   }
-  w->cap = bufsize;
   w->fd = fd;
   w->stream = 1;
   return EXO_OK;
