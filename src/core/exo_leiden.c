@@ -88,6 +88,8 @@ typedef struct ld_reader {
   uint64_t blk_off[EXO_LEIDEN_BLOCK + 1];
   double blk_w[EXO_LEIDEN_BLOCK];
   exo_tally t;     /* gains by community (exo_tally_alloc_for: never grows) */
+  size_t tcap;     /* t's allocated slots; a visit uses a prefix fitted to the
+                      node's degree (rd_tally_start) */
 } ld_reader;
 
 struct exo_leiden_level {
@@ -124,6 +126,26 @@ static exo_status oom(exo_ctx *ctx, const char *what) {
 static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
 static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bit_clr(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
+
+/* Clear rd's gain tally for a visit of node v (block loaded in rd) and fit
+ * the table to v's degree: the smallest power of two of at least
+ * 2 * degree + 2 slots (16 at least, the allocation at most), so a short
+ * list's entries share a few cache lines instead of spreading over a table
+ * sized for the level's longest list. The gains and their insertion order
+ * (what every rule reads) do not depend on the table's size. */
+static inline void rd_tally_start(ld_reader *rd, uint64_t v) {
+  exo_tally *t = &rd->t;
+  exo_tally_clear(t);
+  const uint64_t deg = rd->blk_off[v - rd->blk_first + 1] - rd->blk_off[v - rd->blk_first];
+  size_t cap = 16;
+  unsigned bits = 4;
+  while (cap < rd->tcap && (uint64_t)cap < 2 * deg + 2) {
+    cap *= 2;
+    bits++;
+  }
+  t->cap = cap;
+  t->shift = 64u - bits;
+}
 
 /* Read into rd the offsets and weights of block [first, first + cnt), and
  * its adjacency lists when `whole` (else chunk_at reads each list visited);
@@ -419,6 +441,7 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
     s = oom(ctx, "the gain tally");
     goto fail;
   }
+  lv->rd.tcap = lv->rd.t.cap;
   if (weights_path) {
     uint64_t size = 0;
     if ((s = exo_file_size(weights_path, &size, ctx)) != EXO_OK) goto fail;
@@ -459,7 +482,7 @@ exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_para
 static exo_status tally_communities(exo_leiden_level *lv, uint64_t v, double *kv) {
   exo_status s = EXO_OK;
   double k = 0.0;
-  exo_tally_clear(&lv->rd.t);
+  rd_tally_start(&lv->rd, v);
   FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     if (u != v) {
       exo_tally_add_sum(&lv->rd.t, id_get(&lv->comm, u), w);
@@ -601,6 +624,7 @@ static ld_reader *readers_open(exo_leiden_level *lv, uint32_t W) {
       readers_free(rds, W);
       return NULL;
     }
+    rd->tcap = rd->t.cap;
   }
   return rds;
 }
@@ -728,7 +752,7 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
 LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v,
                                const int activate, uint64_t to, double *k) {
   exo_status s = EXO_OK;
-  if (!activate) exo_tally_clear(&rd->t);
+  if (!activate) rd_tally_start(rd, v);
   if (lv->csr.wide || !lv->comm.a32 || !lv->refined.a32) {
     FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, &lv->comm, {
       if ((s = lane_arc(lv, ln, rd, v, u, w, activate, to, k, NULL, NULL)) != EXO_OK) break;
@@ -1109,7 +1133,7 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
       const double wv = rd->blk_w[v - first], WS = lv->tot[S];
       const double ev = ext[v];
       if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
-      exo_tally_clear(t);
+      rd_tally_start(rd, v);
       FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, &lv->refined, {
         if (u != v && id_get(&lv->comm, u) == S) exo_tally_add_sum(t, id_get(&lv->refined, u), w);
       });
@@ -1236,7 +1260,7 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
       /* v's arcs summed by coarse neighbour first (in double, and fewer
        * records to sort); the sort sums what different nodes give */
       uint64_t rv = id_get(&lv->refined, v);
-      exo_tally_clear(&lv->rd.t);
+      rd_tally_start(&lv->rd, v);
       FOR_ARCS_PF(lv, v, u, w, s, &lv->refined,
                   { exo_tally_add_sum(&lv->rd.t, id_get(&lv->refined, u), w); });
       for (size_t i = 0; i < lv->rd.t.count && !s; i++) {
