@@ -1215,6 +1215,153 @@ static exo_status write_u64(exo_writer *w, uint64_t x, exo_ctx *ctx) {
   return exo_writer_write(w, &x, 8, ctx);
 }
 
+/* One coarse record of the aggregation: arcs of input node(s) of coarse
+ * node `key` to coarse node `nbr`, weight w. */
+typedef struct ld_aggrec {
+  uint64_t key, nbr;
+  float w;
+} ld_aggrec;
+
+/* A record buffer of one thread (cap records). */
+typedef struct ld_aggbuf {
+  ld_aggrec *r;
+  size_t n, cap;
+} ld_aggbuf;
+
+/* v's arcs (block loaded in rd) summed by coarse neighbour (in double, and
+ * fewer records to sort; the sort sums what different nodes give), the
+ * sums in the tally's insertion order: into the sorter, or appended to
+ * out (which has room: a node gives at most one record per arc). */
+static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_sorter *sorter,
+                           ld_aggbuf *out, exo_ctx *ctx) {
+  exo_status s = EXO_OK;
+  const uint64_t rv = id_get(&lv->refined, v);
+  rd_tally_start(rd, v);
+  FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, NULL,
+              { exo_tally_add_sum(&rd->t, id_get(&lv->refined, u), w); });
+  if (s) return s;
+  const exo_tally *t = &rd->t;
+  for (size_t i = 0; i < t->count && !s; i++) {
+    const exo_tally_slot *e = &t->slots[t->touched[i]];
+    if (out)
+      out->r[out->n++] = (ld_aggrec){rv, e->label, (float)e->sum};
+    else
+      s = exo_sorter_add(sorter, rv, e->label, (float)e->sum, ctx);
+  }
+  return s;
+}
+
+/* Threads of the aggregation's tally pass: the level's threads on levels
+ * of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more (as refinement). */
+static uint32_t agg_threads(const exo_leiden_level *lv) {
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
+  return nb < 2 * EXO_LEIDEN_LANE_MIN_BLOCKS ? 1 : W;
+}
+
+/* Bytes of the threads' record buffers: a quarter of memory_limit (at least
+ * 64 Ki records per thread), never more than the level's arcs need. */
+static uint64_t agg_budget(const exo_leiden_level *lv) {
+  const uint32_t W = agg_threads(lv);
+  uint64_t b = lv->p.memory_limit / 4;
+  const uint64_t lo = (uint64_t)W * 65536 * sizeof(ld_aggrec);
+  const uint64_t hi = (lv->csr.m + 1) * sizeof(ld_aggrec);
+  if (b < lo) b = lo;
+  if (b > hi) b = hi > lo ? hi : lo;
+  if (b > lv->p.memory_limit / 2) b = lv->p.memory_limit / 2;
+  return b;
+}
+
+typedef struct ld_agg {
+  exo_leiden_level *lv;
+  ld_reader *rds;
+  ld_aggbuf *bufs;
+  const uint64_t *part; /* part j: blocks [part[2j], part[2j + 1]) */
+} ld_agg;
+
+static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  ld_agg *ag = arg;
+  ld_reader *rd = &ag->rds[index];
+  ld_aggbuf *out = &ag->bufs[index];
+  exo_leiden_level *lv = ag->lv;
+  rd->ctx = ctx;
+  out->n = 0;
+  exo_status s = EXO_OK;
+  for (uint64_t b = ag->part[2 * index]; b < ag->part[2 * index + 1] && !s; b++) {
+    const uint64_t first = b * EXO_LEIDEN_BLOCK;
+    if ((s = rd_load(lv, rd, first, 1)) != EXO_OK) break;
+    for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++)
+      s = agg_node(lv, rd, v, NULL, out, ctx);
+  }
+  return s;
+}
+
+/* The aggregation's tally pass on W threads, in rounds: each round cuts the
+ * next blocks into at most W runs of whole blocks with at most a buffer's
+ * worth of arcs each, tallies them side by side into the threads' buffers,
+ * then the caller's thread adds the buffers' records to the sorter in block
+ * order: the records, and their order, of the one-thread loop. A block with
+ * more arcs than a buffer holds is tallied by the caller's thread alone,
+ * straight into the sorter. */
+static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_t W,
+                               uint64_t bytes) {
+  exo_ctx *ctx = lv->ctx;
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  const size_t cap = (size_t)(bytes / W / sizeof(ld_aggrec));
+  ld_reader *rds = readers_open(lv, W);
+  ld_aggbuf *bufs = calloc(W, sizeof *bufs);
+  uint64_t *part = malloc((size_t)W * 2 * sizeof *part);
+  uint64_t *boff = malloc((size_t)(nb + 1) * sizeof *boff);
+  exo_status s = EXO_OK;
+  if (!rds || !bufs || !part || !boff) {
+    s = oom(ctx, "the aggregation's threads");
+    goto out;
+  }
+  for (uint32_t j = 0; j < W && !s; j++) {
+    bufs[j].cap = cap;
+    if (!(bufs[j].r = malloc(cap * sizeof *bufs[j].r))) s = oom(ctx, "the aggregation's records");
+  }
+  /* the offsets at the block boundaries (the whole file was checked when
+   * the level was opened) */
+  for (uint64_t b = 0; b <= nb && !s; b++) {
+    const uint64_t node = b * EXO_LEIDEN_BLOCK < lv->n ? b * EXO_LEIDEN_BLOCK : lv->n;
+    s = exo_pread_full(lv->fd_off, &boff[b], 8, node * 8, lv->csr.offsets_path, ctx);
+  }
+  ld_agg ag = {lv, rds, bufs, part};
+  for (uint64_t b = 0; b < nb && !s;) {
+    uint32_t J = 0;
+    while (J < W && b < nb) {
+      const uint64_t start = b;
+      while (b < nb && boff[b + 1] - boff[start] <= cap) b++;
+      if (b == start) break; /* block b alone is more than a buffer */
+      part[2 * J] = start;
+      part[2 * J + 1] = b;
+      J++;
+    }
+    if (J == 0) {
+      ld_reader *rd = &rds[0];
+      rd->ctx = ctx;
+      if ((s = rd_load(lv, rd, b * EXO_LEIDEN_BLOCK, 1)) != EXO_OK) break;
+      for (uint64_t v = b * EXO_LEIDEN_BLOCK; v < rd->blk_first + rd->blk_cnt && !s; v++)
+        s = agg_node(lv, rd, v, sorter, NULL, ctx);
+      b++;
+      continue;
+    }
+    if ((s = exo_par_run(J, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) break;
+    for (uint32_t j = 0; j < J && !s; j++)
+      for (size_t i = 0; i < bufs[j].n && !s; i++)
+        s = exo_sorter_add(sorter, bufs[j].r[i].key, bufs[j].r[i].nbr, bufs[j].r[i].w, ctx);
+  }
+out:
+  if (bufs)
+    for (uint32_t j = 0; j < W; j++) free(bufs[j].r);
+  free(bufs);
+  free(part);
+  free(boff);
+  if (rds) readers_free(rds, W);
+  return s;
+}
+
 exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coarse,
                                       const char *weights_path, const char *init_path) {
   exo_ctx *ctx = lv->ctx;
@@ -1253,20 +1400,19 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   so.combine = EXO_COMBINE_SUM; /* parallel coarse arcs: one entry, weights summed */
   so.background = lv->p.threads > 1; /* runs sorted and written on a second thread */
   so.threads = lv->p.threads;        /* key ranges of every merge */
+  /* the records of several threads: their buffers' memory is taken from
+   * the sort's (which gives the same CSR for any memory_limit) */
+  const uint32_t W = agg_threads(lv);
+  const uint64_t agg_bytes = W > 1 ? agg_budget(lv) : 0;
+  so.memory_limit -= agg_bytes;
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
-  for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
-    if ((s = load_block(lv, first)) != EXO_OK) break;
-    for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
-      /* v's arcs summed by coarse neighbour first (in double, and fewer
-       * records to sort); the sort sums what different nodes give */
-      uint64_t rv = id_get(&lv->refined, v);
-      rd_tally_start(&lv->rd, v);
-      FOR_ARCS_PF(lv, v, u, w, s, &lv->refined,
-                  { exo_tally_add_sum(&lv->rd.t, id_get(&lv->refined, u), w); });
-      for (size_t i = 0; i < lv->rd.t.count && !s; i++) {
-        const exo_tally_slot *e = &lv->rd.t.slots[lv->rd.t.touched[i]];
-        s = exo_sorter_add(sorter, rv, e->label, (float)e->sum, ctx);
-      }
+  if (W > 1) {
+    s = agg_parallel(lv, sorter, W, agg_bytes);
+  } else {
+    for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
+      if ((s = load_block(lv, first)) != EXO_OK) break;
+      for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++)
+        s = agg_node(lv, &lv->rd, v, sorter, NULL, ctx);
     }
   }
   if (s) goto fail;
@@ -1435,15 +1581,23 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
   int slot = 0;
   for (uint32_t level = 0;; level++) {
     exo_leiden_level *lv = NULL;
+    const double o0 = exo_now_seconds(), oc0 = exo_thread_cpu_seconds();
     exo_status s = level_open(&cur, p, cur_w, cur_init, level == 0, level == 0 ? degrees : NULL,
                               ctx, &lv);
+    const double t_open = exo_now_seconds() - o0, c_open = exo_thread_cpu_seconds() - oc0;
     if (!s && level == 0 && p->objective == EXO_LEIDEN_MODULARITY) *have_degrees = 1;
     if (s) return s;
     uint64_t moves = 0, sweeps = 0, merges = 0;
+    /* wall seconds of each phase, and the CPU seconds of the caller's
+     * thread in it (with threads > 1 its serial part: the workers' jobs
+     * run while it waits) */
     double t0 = exo_now_seconds(), t_move, t_refine = 0.0, t_agg = 0.0;
+    double c0 = exo_thread_cpu_seconds(), c_move, c_refine, c_agg;
     if ((s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK) goto fail;
     t_move = exo_now_seconds() - t0;
+    c_move = exo_thread_cpu_seconds() - c0;
     t0 = exo_now_seconds();
+    c0 = exo_thread_cpu_seconds();
     res->levels++;
     res->moves += moves;
     res->sweeps += sweeps;
@@ -1461,7 +1615,9 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
       if (last && (s = init_communities(lv)) != EXO_OK) goto fail;
     }
     t_refine = exo_now_seconds() - t0;
+    c_refine = exo_thread_cpu_seconds() - c0;
     t0 = exo_now_seconds();
+    c0 = exo_thread_cpu_seconds();
     exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
     if (last) {
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
@@ -1472,13 +1628,15 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
       if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
     }
     t_agg = exo_now_seconds() - t0;
+    c_agg = exo_thread_cpu_seconds() - c0;
     exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
                 "%llu communities, %llu merged by refinement; seconds: moving %.3f, "
-                "refinement %.3f, %s %.3f",
+                "refinement %.3f, %s %.3f; caller's thread CPU: %.3f, %.3f, %.3f; "
+                "opening the level %.3f s (caller's thread CPU %.3f)",
                 level, (unsigned long long)cur.n, (unsigned long long)cur.m,
                 (unsigned long long)sweeps, (unsigned long long)moves, (unsigned long long)k,
                 (unsigned long long)merges, t_move, t_refine,
-                last ? "quality" : "aggregation", t_agg);
+                last ? "quality" : "aggregation", t_agg, c_move, c_refine, c_agg, t_open, c_open);
     if (last) return final_labels(lv, cur_top, csr->n, labels, ctx);
     exo_leiden_level_free(lv);
     if (level > 0) /* the previous coarse level */
