@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exo_csr.h"
 #include "exo_io.h"
@@ -294,6 +295,53 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   free(lv);
 }
 
+/* Passes split into `parts` runs of blocks (or communities) on threads:
+ * job `index` on reader rds[index] (the level's own when there is one job).
+ * Refinement: pass 1 takes part `index` of the blocks, pass 2 the
+ * communities of part `index`; the degree pass (write_degrees) part
+ * `index` of the blocks. */
+typedef struct ld_refine {
+  exo_leiden_level *lv;
+  ld_reader *rds;
+  uint32_t parts;
+  uint64_t blocks;
+  const uint32_t *masks; /* pass 2: the block masks */
+  uint64_t *merges;      /* pass 2: per part */
+} ld_refine;
+
+static ld_reader *readers_open(exo_leiden_level *lv, uint32_t W);
+static void readers_free(ld_reader *rds, uint32_t W);
+
+/* The degrees of part `index` of the blocks, written at their place in the
+ * degree file (already created) with a positioned writer. */
+static exo_status degrees_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  ld_refine *rf = arg;
+  exo_leiden_level *lv = rf->lv;
+  ld_reader *rd = &rf->rds[index];
+  rd->ctx = ctx;
+  const uint64_t b0 = rf->blocks * index / rf->parts, b1 = rf->blocks * (index + 1) / rf->parts;
+  if (b0 >= b1) return EXO_OK;
+  exo_writer out;
+  memset(&out, 0, sizeof out);
+  exo_status s = exo_writer_open_at(&out, lv->own_weights, EXO_IO_DEFAULT_BUF,
+                                    b0 * EXO_LEIDEN_BLOCK * 8, ctx);
+  if (s) return s;
+  for (uint64_t b = b0; b < b1 && !s; b++) {
+    const uint64_t first = b * EXO_LEIDEN_BLOCK;
+    if ((s = rd_load(lv, rd, first, 1)) != EXO_OK) break;
+    for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++) {
+      double k = 0.0;
+      FOR_ARCS_RD(lv, rd, v, u, w, s, NULL, NULL, { k += w; });
+      if (!s) s = exo_writer_write(&out, &k, 8, ctx);
+    }
+  }
+  if (s) {
+    exo_writer_abort(&out);
+    return s;
+  }
+  return exo_writer_close(&out, ctx);
+}
+
 /* The input graph's node weights: degrees (modularity) or nothing (CPM:
  * every weight is 1, see load_block). save_path: where to write them for
  * later levels 0 of the run (kept), else a file of the level's own. */
@@ -314,6 +362,19 @@ static exo_status write_degrees(exo_leiden_level *lv, const char *save_path) {
   memset(&out, 0, sizeof out);
   exo_status s = exo_writer_open(&out, lv->own_weights, EXO_IO_DEFAULT_BUF, ctx);
   if (s) return s;
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  const uint32_t W = lv->p.threads > 1 && nb >= 2 * EXO_LEIDEN_LANE_MIN_BLOCKS
+                         ? (uint32_t)lv->p.threads
+                         : 1u;
+  if (W > 1) { /* each node's degree is its own: runs of blocks side by side */
+    if ((s = exo_writer_close(&out, ctx)) != EXO_OK) return s;
+    ld_reader *rds = readers_open(lv, W);
+    if (!rds) return oom(ctx, "the degree pass's readers");
+    ld_refine rf = {lv, rds, W, nb, NULL, NULL};
+    s = exo_par_run(W, degrees_job, &rf, EXO_STAGE_CLUSTER, 0, ctx);
+    readers_free(rds, W);
+    return s ? s : open_ro(lv->own_weights, &lv->fd_w, ctx);
+  }
   for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;
     for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
@@ -1059,17 +1120,7 @@ static exo_status singletons_range(exo_leiden_level *lv, ld_reader *rd, uint64_t
   return s;
 }
 
-/* The refinement's passes as exo_par_run jobs, job `index` on reader
- * rds[index] (the level's own when there is one job): pass 1 takes part
- * `index` of the blocks, pass 2 the communities of part `index`. */
-typedef struct ld_refine {
-  exo_leiden_level *lv;
-  ld_reader *rds;
-  uint32_t parts;
-  uint64_t blocks;
-  const uint32_t *masks; /* pass 2: the block masks */
-  uint64_t *merges;      /* pass 2: per part */
-} ld_refine;
+/* The refinement's passes as exo_par_run jobs (ld_refine, above). */
 
 static exo_status singletons_job(void *arg, uint32_t index, exo_ctx *ctx) {
   ld_refine *rf = arg;
@@ -1569,6 +1620,17 @@ static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_para
   return EXO_OK;
 }
 
+/* CPU seconds of the whole process so far (all threads), for the -v
+ * messages; 0 where the clock is missing. */
+static double process_cpu_seconds(void) {
+#if defined(CLOCK_PROCESS_CPUTIME_ID)
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+  return 0.0;
+}
+
 /* One iteration from level 0 (start_path: its initial communities, or
  * NULL). degrees: the input graph's node weights file, written by the first
  * iteration (modularity; *have_degrees then set) and read by the others. */
@@ -1593,11 +1655,14 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
      * run while it waits) */
     double t0 = exo_now_seconds(), t_move, t_refine = 0.0, t_agg = 0.0;
     double c0 = exo_thread_cpu_seconds(), c_move, c_refine, c_agg;
+    double p0 = process_cpu_seconds(), p_move, p_refine, p_agg;
     if ((s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK) goto fail;
     t_move = exo_now_seconds() - t0;
     c_move = exo_thread_cpu_seconds() - c0;
+    p_move = process_cpu_seconds() - p0;
     t0 = exo_now_seconds();
     c0 = exo_thread_cpu_seconds();
+    p0 = process_cpu_seconds();
     res->levels++;
     res->moves += moves;
     res->sweeps += sweeps;
@@ -1616,8 +1681,10 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     }
     t_refine = exo_now_seconds() - t0;
     c_refine = exo_thread_cpu_seconds() - c0;
+    p_refine = process_cpu_seconds() - p0;
     t0 = exo_now_seconds();
     c0 = exo_thread_cpu_seconds();
+    p0 = process_cpu_seconds();
     exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
     if (last) {
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
@@ -1629,14 +1696,17 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     }
     t_agg = exo_now_seconds() - t0;
     c_agg = exo_thread_cpu_seconds() - c0;
+    p_agg = process_cpu_seconds() - p0;
     exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
                 "%llu communities, %llu merged by refinement; seconds: moving %.3f, "
                 "refinement %.3f, %s %.3f; caller's thread CPU: %.3f, %.3f, %.3f; "
-                "opening the level %.3f s (caller's thread CPU %.3f)",
+                "process CPU: %.3f, %.3f, %.3f; opening the level %.3f s (caller's thread "
+                "CPU %.3f)",
                 level, (unsigned long long)cur.n, (unsigned long long)cur.m,
                 (unsigned long long)sweeps, (unsigned long long)moves, (unsigned long long)k,
                 (unsigned long long)merges, t_move, t_refine,
-                last ? "quality" : "aggregation", t_agg, c_move, c_refine, c_agg, t_open, c_open);
+                last ? "quality" : "aggregation", t_agg, c_move, c_refine, c_agg, p_move, p_refine,
+                p_agg, t_open, c_open);
     if (last) return final_labels(lv, cur_top, csr->n, labels, ctx);
     exo_leiden_level_free(lv);
     if (level > 0) /* the previous coarse level */
