@@ -41,6 +41,7 @@ _Static_assert(EXO_LEIDEN_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 #define LD_POLL_BLOCKS 16u
 #define LD_WHOLE_BLOCK 16u /* active nodes from which moving reads a block's lists at once */
 #define LD_PREFETCH 16u /* arcs ahead whose neighbour's entry is prefetched */
+#define LD_NC_ARCS 65536u /* longest list whose pairs a lane's reader keeps (512 KiB) */
 
 #if defined(__GNUC__)
 #define LD_PREFETCH_ADDR(p) __builtin_prefetch(p)
@@ -91,6 +92,12 @@ typedef struct ld_reader {
   exo_tally t;     /* gains by community (exo_tally_alloc_for: never grows) */
   size_t tcap;     /* t's allocated slots; a visit uses a prefix fitted to the
                       node's degree (rd_tally_start) */
+  uint32_t *nc;    /* local moving's lanes (u32 ids): the (neighbour, its
+                      community) pairs of the last tallied node nc_v, nc_n of
+                      them (lists of at most LD_NC_ARCS arcs), read again
+                      when that node moves instead of its list; NULL: none */
+  uint64_t nc_v;
+  size_t nc_n;
 } ld_reader;
 
 struct exo_leiden_level {
@@ -646,6 +653,7 @@ static void readers_free(ld_reader *rds, uint32_t W) {
   for (uint32_t i = 0; i < W; i++) {
     if (!rds[i].shared_buf) free(rds[i].win.buf);
     exo_tally_free(&rds[i].t);
+    free(rds[i].nc);
   }
   free(rds);
 }
@@ -775,6 +783,12 @@ static exo_status lanes_open(exo_leiden_level *lv, ld_lanes *ls) {
       goto oom_out;
   }
   if (!(ls->readers = readers_open(lv, W))) goto oom_out;
+  for (uint32_t i = 0; i < W; i++) {
+    ld_reader *rd = &ls->readers[i];
+    rd->nc_v = LD_NONE;
+    uint64_t arcs = lv->maxdeg < LD_NC_ARCS ? lv->maxdeg : LD_NC_ARCS;
+    if (!(rd->nc = malloc((size_t)(arcs ? arcs : 1) * 2 * sizeof *rd->nc))) goto oom_out;
+  }
   return EXO_OK;
 oom_out:
   lanes_free(ls);
@@ -822,9 +836,28 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
   }
   const uint32_t *own = lv->comm.a32, *pub = lv->refined.a32;
   const uint64_t lo = ln->sw.lo, span = ln->sw.hi - ln->sw.lo, n = lv->n;
+  const uint64_t start = rd->blk_off[v - rd->blk_first];
   const uint64_t end = rd->blk_off[v - rd->blk_first + 1];
   const size_t esz = lv->esz;
-  for (uint64_t pos = rd->blk_off[v - rd->blk_first]; pos < end && !s;) {
+  /* the pairs kept by the tally of v: the communities of v's neighbours
+   * have not changed since (only v's has), so they are the list's */
+  uint32_t *nc = rd->nc && end - start <= LD_NC_ARCS && end - start <= lv->maxdeg ? rd->nc : NULL;
+  if (activate && nc && rd->nc_v == v) {
+    for (size_t j = 0; j < rd->nc_n && !s; j++) {
+      const uint64_t u = nc[2 * j];
+      if (nc[2 * j + 1] == to) continue;
+      if (u - lo >= span) {
+        if (exo_sweep_outbox_push(&ln->sw, u)) s = oom(rd->ctx, "a lane's outbox");
+      } else if (!bit_get(lv->bits, u)) {
+        bit_set(lv->bits, u);
+        ln->sw.nactive_delta++;
+      }
+    }
+    return s;
+  }
+  if (!activate) rd->nc_v = LD_NONE;
+  size_t kept = 0;
+  for (uint64_t pos = start; pos < end && !s;) {
     const uint8_t *p;
     uint64_t c;
     if ((s = exo_csr_window_get(&rd->win, pos, end, &p, &c, rd->ctx)) != EXO_OK) break;
@@ -846,9 +879,24 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
         s = bad_nbr(lv, rd->ctx, v, u);
         break;
       }
+      if (!activate && nc) {
+        if (u == v) continue;
+        const uint32_t cu = u - lo < span ? own[u] : pub[u];
+        nc[2 * kept] = (uint32_t)u;
+        nc[2 * kept + 1] = cu;
+        kept++;
+        const double w = fabs((double)wf);
+        exo_tally_add_sum(&rd->t, cu, w);
+        *k += w;
+        continue;
+      }
       s = lane_arc(lv, ln, rd, v, u, fabs((double)wf), activate, to, k, own, pub);
     }
     pos += c;
+  }
+  if (!activate && nc && !s) {
+    rd->nc_v = v;
+    rd->nc_n = kept;
   }
   return s;
 }
