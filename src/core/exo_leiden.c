@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exo_csr.h"
 #include "exo_io.h"
@@ -40,6 +41,7 @@ _Static_assert(EXO_LEIDEN_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 #define LD_POLL_BLOCKS 16u
 #define LD_WHOLE_BLOCK 16u /* active nodes from which moving reads a block's lists at once */
 #define LD_PREFETCH 16u /* arcs ahead whose neighbour's entry is prefetched */
+#define LD_NC_ARCS 65536u /* longest list whose pairs a lane's reader keeps (512 KiB) */
 
 #if defined(__GNUC__)
 #define LD_PREFETCH_ADDR(p) __builtin_prefetch(p)
@@ -88,6 +90,14 @@ typedef struct ld_reader {
   uint64_t blk_off[EXO_LEIDEN_BLOCK + 1];
   double blk_w[EXO_LEIDEN_BLOCK];
   exo_tally t;     /* gains by community (exo_tally_alloc_for: never grows) */
+  size_t tcap;     /* t's allocated slots; a visit uses a prefix fitted to the
+                      node's degree (rd_tally_start) */
+  uint32_t *nc;    /* local moving's lanes (u32 ids): the (neighbour, its
+                      community) pairs of the last tallied node nc_v, nc_n of
+                      them (lists of at most LD_NC_ARCS arcs), read again
+                      when that node moves instead of its list; NULL: none */
+  uint64_t nc_v;
+  size_t nc_n;
 } ld_reader;
 
 struct exo_leiden_level {
@@ -124,6 +134,26 @@ static exo_status oom(exo_ctx *ctx, const char *what) {
 static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
 static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bit_clr(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
+
+/* Clear rd's gain tally for a visit of node v (block loaded in rd) and fit
+ * the table to v's degree: the smallest power of two of at least
+ * 2 * degree + 2 slots (16 at least, the allocation at most), so a short
+ * list's entries share a few cache lines instead of spreading over a table
+ * sized for the level's longest list. The gains and their insertion order
+ * (what every rule reads) do not depend on the table's size. */
+static inline void rd_tally_start(ld_reader *rd, uint64_t v) {
+  exo_tally *t = &rd->t;
+  exo_tally_clear(t);
+  const uint64_t deg = rd->blk_off[v - rd->blk_first + 1] - rd->blk_off[v - rd->blk_first];
+  size_t cap = 16;
+  unsigned bits = 4;
+  while (cap < rd->tcap && (uint64_t)cap < 2 * deg + 2) {
+    cap *= 2;
+    bits++;
+  }
+  t->cap = cap;
+  t->shift = 64u - bits;
+}
 
 /* Read into rd the offsets and weights of block [first, first + cnt), and
  * its adjacency lists when `whole` (else chunk_at reads each list visited);
@@ -272,6 +302,53 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   free(lv);
 }
 
+/* Passes split into `parts` runs of blocks (or communities) on threads:
+ * job `index` on reader rds[index] (the level's own when there is one job).
+ * Refinement: pass 1 takes part `index` of the blocks, pass 2 the
+ * communities of part `index`; the degree pass (write_degrees) part
+ * `index` of the blocks. */
+typedef struct ld_refine {
+  exo_leiden_level *lv;
+  ld_reader *rds;
+  uint32_t parts;
+  uint64_t blocks;
+  const uint32_t *masks; /* pass 2: the block masks */
+  uint64_t *merges;      /* pass 2: per part */
+} ld_refine;
+
+static ld_reader *readers_open(exo_leiden_level *lv, uint32_t W);
+static void readers_free(ld_reader *rds, uint32_t W);
+
+/* The degrees of part `index` of the blocks, written at their place in the
+ * degree file (already created) with a positioned writer. */
+static exo_status degrees_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  ld_refine *rf = arg;
+  exo_leiden_level *lv = rf->lv;
+  ld_reader *rd = &rf->rds[index];
+  rd->ctx = ctx;
+  const uint64_t b0 = rf->blocks * index / rf->parts, b1 = rf->blocks * (index + 1) / rf->parts;
+  if (b0 >= b1) return EXO_OK;
+  exo_writer out;
+  memset(&out, 0, sizeof out);
+  exo_status s = exo_writer_open_at(&out, lv->own_weights, EXO_IO_DEFAULT_BUF,
+                                    b0 * EXO_LEIDEN_BLOCK * 8, ctx);
+  if (s) return s;
+  for (uint64_t b = b0; b < b1 && !s; b++) {
+    const uint64_t first = b * EXO_LEIDEN_BLOCK;
+    if ((s = rd_load(lv, rd, first, 1)) != EXO_OK) break;
+    for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++) {
+      double k = 0.0;
+      FOR_ARCS_RD(lv, rd, v, u, w, s, NULL, NULL, { k += w; });
+      if (!s) s = exo_writer_write(&out, &k, 8, ctx);
+    }
+  }
+  if (s) {
+    exo_writer_abort(&out);
+    return s;
+  }
+  return exo_writer_close(&out, ctx);
+}
+
 /* The input graph's node weights: degrees (modularity) or nothing (CPM:
  * every weight is 1, see load_block). save_path: where to write them for
  * later levels 0 of the run (kept), else a file of the level's own. */
@@ -292,6 +369,19 @@ static exo_status write_degrees(exo_leiden_level *lv, const char *save_path) {
   memset(&out, 0, sizeof out);
   exo_status s = exo_writer_open(&out, lv->own_weights, EXO_IO_DEFAULT_BUF, ctx);
   if (s) return s;
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  const uint32_t W = lv->p.threads > 1 && nb >= 2 * EXO_LEIDEN_LANE_MIN_BLOCKS
+                         ? (uint32_t)lv->p.threads
+                         : 1u;
+  if (W > 1) { /* each node's degree is its own: runs of blocks side by side */
+    if ((s = exo_writer_close(&out, ctx)) != EXO_OK) return s;
+    ld_reader *rds = readers_open(lv, W);
+    if (!rds) return oom(ctx, "the degree pass's readers");
+    ld_refine rf = {lv, rds, W, nb, NULL, NULL};
+    s = exo_par_run(W, degrees_job, &rf, EXO_STAGE_CLUSTER, 0, ctx);
+    readers_free(rds, W);
+    return s ? s : open_ro(lv->own_weights, &lv->fd_w, ctx);
+  }
   for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;
     for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
@@ -419,6 +509,7 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
     s = oom(ctx, "the gain tally");
     goto fail;
   }
+  lv->rd.tcap = lv->rd.t.cap;
   if (weights_path) {
     uint64_t size = 0;
     if ((s = exo_file_size(weights_path, &size, ctx)) != EXO_OK) goto fail;
@@ -459,7 +550,7 @@ exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_para
 static exo_status tally_communities(exo_leiden_level *lv, uint64_t v, double *kv) {
   exo_status s = EXO_OK;
   double k = 0.0;
-  exo_tally_clear(&lv->rd.t);
+  rd_tally_start(&lv->rd, v);
   FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     if (u != v) {
       exo_tally_add_sum(&lv->rd.t, id_get(&lv->comm, u), w);
@@ -562,6 +653,7 @@ static void readers_free(ld_reader *rds, uint32_t W) {
   for (uint32_t i = 0; i < W; i++) {
     if (!rds[i].shared_buf) free(rds[i].win.buf);
     exo_tally_free(&rds[i].t);
+    free(rds[i].nc);
   }
   free(rds);
 }
@@ -601,6 +693,7 @@ static ld_reader *readers_open(exo_leiden_level *lv, uint32_t W) {
       readers_free(rds, W);
       return NULL;
     }
+    rd->tcap = rd->t.cap;
   }
   return rds;
 }
@@ -690,6 +783,12 @@ static exo_status lanes_open(exo_leiden_level *lv, ld_lanes *ls) {
       goto oom_out;
   }
   if (!(ls->readers = readers_open(lv, W))) goto oom_out;
+  for (uint32_t i = 0; i < W; i++) {
+    ld_reader *rd = &ls->readers[i];
+    rd->nc_v = LD_NONE;
+    uint64_t arcs = lv->maxdeg < LD_NC_ARCS ? lv->maxdeg : LD_NC_ARCS;
+    if (!(rd->nc = malloc((size_t)(arcs ? arcs : 1) * 2 * sizeof *rd->nc))) goto oom_out;
+  }
   return EXO_OK;
 oom_out:
   lanes_free(ls);
@@ -728,7 +827,7 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
 LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v,
                                const int activate, uint64_t to, double *k) {
   exo_status s = EXO_OK;
-  if (!activate) exo_tally_clear(&rd->t);
+  if (!activate) rd_tally_start(rd, v);
   if (lv->csr.wide || !lv->comm.a32 || !lv->refined.a32) {
     FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, &lv->comm, {
       if ((s = lane_arc(lv, ln, rd, v, u, w, activate, to, k, NULL, NULL)) != EXO_OK) break;
@@ -737,9 +836,28 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
   }
   const uint32_t *own = lv->comm.a32, *pub = lv->refined.a32;
   const uint64_t lo = ln->sw.lo, span = ln->sw.hi - ln->sw.lo, n = lv->n;
+  const uint64_t start = rd->blk_off[v - rd->blk_first];
   const uint64_t end = rd->blk_off[v - rd->blk_first + 1];
   const size_t esz = lv->esz;
-  for (uint64_t pos = rd->blk_off[v - rd->blk_first]; pos < end && !s;) {
+  /* the pairs kept by the tally of v: the communities of v's neighbours
+   * have not changed since (only v's has), so they are the list's */
+  uint32_t *nc = rd->nc && end - start <= LD_NC_ARCS && end - start <= lv->maxdeg ? rd->nc : NULL;
+  if (activate && nc && rd->nc_v == v) {
+    for (size_t j = 0; j < rd->nc_n && !s; j++) {
+      const uint64_t u = nc[2 * j];
+      if (nc[2 * j + 1] == to) continue;
+      if (u - lo >= span) {
+        if (exo_sweep_outbox_push(&ln->sw, u)) s = oom(rd->ctx, "a lane's outbox");
+      } else if (!bit_get(lv->bits, u)) {
+        bit_set(lv->bits, u);
+        ln->sw.nactive_delta++;
+      }
+    }
+    return s;
+  }
+  if (!activate) rd->nc_v = LD_NONE;
+  size_t kept = 0;
+  for (uint64_t pos = start; pos < end && !s;) {
     const uint8_t *p;
     uint64_t c;
     if ((s = exo_csr_window_get(&rd->win, pos, end, &p, &c, rd->ctx)) != EXO_OK) break;
@@ -761,9 +879,24 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
         s = bad_nbr(lv, rd->ctx, v, u);
         break;
       }
+      if (!activate && nc) {
+        if (u == v) continue;
+        const uint32_t cu = u - lo < span ? own[u] : pub[u];
+        nc[2 * kept] = (uint32_t)u;
+        nc[2 * kept + 1] = cu;
+        kept++;
+        const double w = fabs((double)wf);
+        exo_tally_add_sum(&rd->t, cu, w);
+        *k += w;
+        continue;
+      }
       s = lane_arc(lv, ln, rd, v, u, fabs((double)wf), activate, to, k, own, pub);
     }
     pos += c;
+  }
+  if (!activate && nc && !s) {
+    rd->nc_v = v;
+    rd->nc_n = kept;
   }
   return s;
 }
@@ -1035,17 +1168,7 @@ static exo_status singletons_range(exo_leiden_level *lv, ld_reader *rd, uint64_t
   return s;
 }
 
-/* The refinement's passes as exo_par_run jobs, job `index` on reader
- * rds[index] (the level's own when there is one job): pass 1 takes part
- * `index` of the blocks, pass 2 the communities of part `index`. */
-typedef struct ld_refine {
-  exo_leiden_level *lv;
-  ld_reader *rds;
-  uint32_t parts;
-  uint64_t blocks;
-  const uint32_t *masks; /* pass 2: the block masks */
-  uint64_t *merges;      /* pass 2: per part */
-} ld_refine;
+/* The refinement's passes as exo_par_run jobs (ld_refine, above). */
 
 static exo_status singletons_job(void *arg, uint32_t index, exo_ctx *ctx) {
   ld_refine *rf = arg;
@@ -1109,7 +1232,7 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
       const double wv = rd->blk_w[v - first], WS = lv->tot[S];
       const double ev = ext[v];
       if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
-      exo_tally_clear(t);
+      rd_tally_start(rd, v);
       FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, &lv->refined, {
         if (u != v && id_get(&lv->comm, u) == S) exo_tally_add_sum(t, id_get(&lv->refined, u), w);
       });
@@ -1191,6 +1314,153 @@ static exo_status write_u64(exo_writer *w, uint64_t x, exo_ctx *ctx) {
   return exo_writer_write(w, &x, 8, ctx);
 }
 
+/* One coarse record of the aggregation: arcs of input node(s) of coarse
+ * node `key` to coarse node `nbr`, weight w. */
+typedef struct ld_aggrec {
+  uint64_t key, nbr;
+  float w;
+} ld_aggrec;
+
+/* A record buffer of one thread (cap records). */
+typedef struct ld_aggbuf {
+  ld_aggrec *r;
+  size_t n, cap;
+} ld_aggbuf;
+
+/* v's arcs (block loaded in rd) summed by coarse neighbour (in double, and
+ * fewer records to sort; the sort sums what different nodes give), the
+ * sums in the tally's insertion order: into the sorter, or appended to
+ * out (which has room: a node gives at most one record per arc). */
+static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_sorter *sorter,
+                           ld_aggbuf *out, exo_ctx *ctx) {
+  exo_status s = EXO_OK;
+  const uint64_t rv = id_get(&lv->refined, v);
+  rd_tally_start(rd, v);
+  FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, NULL,
+              { exo_tally_add_sum(&rd->t, id_get(&lv->refined, u), w); });
+  if (s) return s;
+  const exo_tally *t = &rd->t;
+  for (size_t i = 0; i < t->count && !s; i++) {
+    const exo_tally_slot *e = &t->slots[t->touched[i]];
+    if (out)
+      out->r[out->n++] = (ld_aggrec){rv, e->label, (float)e->sum};
+    else
+      s = exo_sorter_add(sorter, rv, e->label, (float)e->sum, ctx);
+  }
+  return s;
+}
+
+/* Threads of the aggregation's tally pass: the level's threads on levels
+ * of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more (as refinement). */
+static uint32_t agg_threads(const exo_leiden_level *lv) {
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
+  return nb < 2 * EXO_LEIDEN_LANE_MIN_BLOCKS ? 1 : W;
+}
+
+/* Bytes of the threads' record buffers: a quarter of memory_limit (at least
+ * 64 Ki records per thread), never more than the level's arcs need. */
+static uint64_t agg_budget(const exo_leiden_level *lv) {
+  const uint32_t W = agg_threads(lv);
+  uint64_t b = lv->p.memory_limit / 4;
+  const uint64_t lo = (uint64_t)W * 65536 * sizeof(ld_aggrec);
+  const uint64_t hi = (lv->csr.m + 1) * sizeof(ld_aggrec);
+  if (b < lo) b = lo;
+  if (b > hi) b = hi > lo ? hi : lo;
+  if (b > lv->p.memory_limit / 2) b = lv->p.memory_limit / 2;
+  return b;
+}
+
+typedef struct ld_agg {
+  exo_leiden_level *lv;
+  ld_reader *rds;
+  ld_aggbuf *bufs;
+  const uint64_t *part; /* part j: blocks [part[2j], part[2j + 1]) */
+} ld_agg;
+
+static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  ld_agg *ag = arg;
+  ld_reader *rd = &ag->rds[index];
+  ld_aggbuf *out = &ag->bufs[index];
+  exo_leiden_level *lv = ag->lv;
+  rd->ctx = ctx;
+  out->n = 0;
+  exo_status s = EXO_OK;
+  for (uint64_t b = ag->part[2 * index]; b < ag->part[2 * index + 1] && !s; b++) {
+    const uint64_t first = b * EXO_LEIDEN_BLOCK;
+    if ((s = rd_load(lv, rd, first, 1)) != EXO_OK) break;
+    for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++)
+      s = agg_node(lv, rd, v, NULL, out, ctx);
+  }
+  return s;
+}
+
+/* The aggregation's tally pass on W threads, in rounds: each round cuts the
+ * next blocks into at most W runs of whole blocks with at most a buffer's
+ * worth of arcs each, tallies them side by side into the threads' buffers,
+ * then the caller's thread adds the buffers' records to the sorter in block
+ * order: the records, and their order, of the one-thread loop. A block with
+ * more arcs than a buffer holds is tallied by the caller's thread alone,
+ * straight into the sorter. */
+static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_t W,
+                               uint64_t bytes) {
+  exo_ctx *ctx = lv->ctx;
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  const size_t cap = (size_t)(bytes / W / sizeof(ld_aggrec));
+  ld_reader *rds = readers_open(lv, W);
+  ld_aggbuf *bufs = calloc(W, sizeof *bufs);
+  uint64_t *part = malloc((size_t)W * 2 * sizeof *part);
+  uint64_t *boff = malloc((size_t)(nb + 1) * sizeof *boff);
+  exo_status s = EXO_OK;
+  if (!rds || !bufs || !part || !boff) {
+    s = oom(ctx, "the aggregation's threads");
+    goto out;
+  }
+  for (uint32_t j = 0; j < W && !s; j++) {
+    bufs[j].cap = cap;
+    if (!(bufs[j].r = malloc(cap * sizeof *bufs[j].r))) s = oom(ctx, "the aggregation's records");
+  }
+  /* the offsets at the block boundaries (the whole file was checked when
+   * the level was opened) */
+  for (uint64_t b = 0; b <= nb && !s; b++) {
+    const uint64_t node = b * EXO_LEIDEN_BLOCK < lv->n ? b * EXO_LEIDEN_BLOCK : lv->n;
+    s = exo_pread_full(lv->fd_off, &boff[b], 8, node * 8, lv->csr.offsets_path, ctx);
+  }
+  ld_agg ag = {lv, rds, bufs, part};
+  for (uint64_t b = 0; b < nb && !s;) {
+    uint32_t J = 0;
+    while (J < W && b < nb) {
+      const uint64_t start = b;
+      while (b < nb && boff[b + 1] - boff[start] <= cap) b++;
+      if (b == start) break; /* block b alone is more than a buffer */
+      part[2 * J] = start;
+      part[2 * J + 1] = b;
+      J++;
+    }
+    if (J == 0) {
+      ld_reader *rd = &rds[0];
+      rd->ctx = ctx;
+      if ((s = rd_load(lv, rd, b * EXO_LEIDEN_BLOCK, 1)) != EXO_OK) break;
+      for (uint64_t v = b * EXO_LEIDEN_BLOCK; v < rd->blk_first + rd->blk_cnt && !s; v++)
+        s = agg_node(lv, rd, v, sorter, NULL, ctx);
+      b++;
+      continue;
+    }
+    if ((s = exo_par_run(J, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) break;
+    for (uint32_t j = 0; j < J && !s; j++)
+      for (size_t i = 0; i < bufs[j].n && !s; i++)
+        s = exo_sorter_add(sorter, bufs[j].r[i].key, bufs[j].r[i].nbr, bufs[j].r[i].w, ctx);
+  }
+out:
+  if (bufs)
+    for (uint32_t j = 0; j < W; j++) free(bufs[j].r);
+  free(bufs);
+  free(part);
+  free(boff);
+  if (rds) readers_free(rds, W);
+  return s;
+}
+
 exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coarse,
                                       const char *weights_path, const char *init_path) {
   exo_ctx *ctx = lv->ctx;
@@ -1229,20 +1499,19 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   so.combine = EXO_COMBINE_SUM; /* parallel coarse arcs: one entry, weights summed */
   so.background = lv->p.threads > 1; /* runs sorted and written on a second thread */
   so.threads = lv->p.threads;        /* key ranges of every merge */
+  /* the records of several threads: their buffers' memory is taken from
+   * the sort's (which gives the same CSR for any memory_limit) */
+  const uint32_t W = agg_threads(lv);
+  const uint64_t agg_bytes = W > 1 ? agg_budget(lv) : 0;
+  so.memory_limit -= agg_bytes;
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
-  for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
-    if ((s = load_block(lv, first)) != EXO_OK) break;
-    for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
-      /* v's arcs summed by coarse neighbour first (in double, and fewer
-       * records to sort); the sort sums what different nodes give */
-      uint64_t rv = id_get(&lv->refined, v);
-      exo_tally_clear(&lv->rd.t);
-      FOR_ARCS_PF(lv, v, u, w, s, &lv->refined,
-                  { exo_tally_add_sum(&lv->rd.t, id_get(&lv->refined, u), w); });
-      for (size_t i = 0; i < lv->rd.t.count && !s; i++) {
-        const exo_tally_slot *e = &lv->rd.t.slots[lv->rd.t.touched[i]];
-        s = exo_sorter_add(sorter, rv, e->label, (float)e->sum, ctx);
-      }
+  if (W > 1) {
+    s = agg_parallel(lv, sorter, W, agg_bytes);
+  } else {
+    for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
+      if ((s = load_block(lv, first)) != EXO_OK) break;
+      for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++)
+        s = agg_node(lv, &lv->rd, v, sorter, NULL, ctx);
     }
   }
   if (s) goto fail;
@@ -1399,6 +1668,17 @@ static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_para
   return EXO_OK;
 }
 
+/* CPU seconds of the whole process so far (all threads), for the -v
+ * messages; 0 where the clock is missing. */
+static double process_cpu_seconds(void) {
+#if defined(CLOCK_PROCESS_CPUTIME_ID)
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+  return 0.0;
+}
+
 /* One iteration from level 0 (start_path: its initial communities, or
  * NULL). degrees: the input graph's node weights file, written by the first
  * iteration (modularity; *have_degrees then set) and read by the others. */
@@ -1411,15 +1691,26 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
   int slot = 0;
   for (uint32_t level = 0;; level++) {
     exo_leiden_level *lv = NULL;
+    const double o0 = exo_now_seconds(), oc0 = exo_thread_cpu_seconds();
     exo_status s = level_open(&cur, p, cur_w, cur_init, level == 0, level == 0 ? degrees : NULL,
                               ctx, &lv);
+    const double t_open = exo_now_seconds() - o0, c_open = exo_thread_cpu_seconds() - oc0;
     if (!s && level == 0 && p->objective == EXO_LEIDEN_MODULARITY) *have_degrees = 1;
     if (s) return s;
     uint64_t moves = 0, sweeps = 0, merges = 0;
+    /* wall seconds of each phase, and the CPU seconds of the caller's
+     * thread in it (with threads > 1 its serial part: the workers' jobs
+     * run while it waits) */
     double t0 = exo_now_seconds(), t_move, t_refine = 0.0, t_agg = 0.0;
+    double c0 = exo_thread_cpu_seconds(), c_move, c_refine, c_agg;
+    double p0 = process_cpu_seconds(), p_move, p_refine, p_agg;
     if ((s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK) goto fail;
     t_move = exo_now_seconds() - t0;
+    c_move = exo_thread_cpu_seconds() - c0;
+    p_move = process_cpu_seconds() - p0;
     t0 = exo_now_seconds();
+    c0 = exo_thread_cpu_seconds();
+    p0 = process_cpu_seconds();
     res->levels++;
     res->moves += moves;
     res->sweeps += sweeps;
@@ -1437,7 +1728,11 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
       if (last && (s = init_communities(lv)) != EXO_OK) goto fail;
     }
     t_refine = exo_now_seconds() - t0;
+    c_refine = exo_thread_cpu_seconds() - c0;
+    p_refine = process_cpu_seconds() - p0;
     t0 = exo_now_seconds();
+    c0 = exo_thread_cpu_seconds();
+    p0 = process_cpu_seconds();
     exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
     if (last) {
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
@@ -1448,13 +1743,18 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
       if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
     }
     t_agg = exo_now_seconds() - t0;
+    c_agg = exo_thread_cpu_seconds() - c0;
+    p_agg = process_cpu_seconds() - p0;
     exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
                 "%llu communities, %llu merged by refinement; seconds: moving %.3f, "
-                "refinement %.3f, %s %.3f",
+                "refinement %.3f, %s %.3f; caller's thread CPU: %.3f, %.3f, %.3f; "
+                "process CPU: %.3f, %.3f, %.3f; opening the level %.3f s (caller's thread "
+                "CPU %.3f)",
                 level, (unsigned long long)cur.n, (unsigned long long)cur.m,
                 (unsigned long long)sweeps, (unsigned long long)moves, (unsigned long long)k,
                 (unsigned long long)merges, t_move, t_refine,
-                last ? "quality" : "aggregation", t_agg);
+                last ? "quality" : "aggregation", t_agg, c_move, c_refine, c_agg, p_move, p_refine,
+                p_agg, t_open, c_open);
     if (last) return final_labels(lv, cur_top, csr->n, labels, ctx);
     exo_leiden_level_free(lv);
     if (level > 0) /* the previous coarse level */

@@ -105,9 +105,18 @@
  * communities, in the seeded order (a node's decision reads and changes
  * only the refined communities of its own community, so each community
  * sees the decisions of one thread in the same order; the bitmap of
- * merged nodes is shared, set and read atomically). The quality pass and
- * the aggregation's relabelling run on the caller's thread; with threads = T > 1
- * the aggregation's external sort sorts and writes its runs on a second
+ * merged nodes is shared, set and read atomically). On such levels the
+ * aggregation's tally pass (each node's arcs summed by coarse neighbour)
+ * runs in rounds: the next blocks are cut into at most T runs of whole
+ * blocks, each with at most a record buffer's worth of arcs, tallied side by
+ * side into the threads' buffers, whose records the caller's thread then
+ * adds to the sort in block order (the records and the order of one
+ * thread; a block with more arcs than a buffer holds is tallied by the
+ * caller's thread alone). The input graph's degree pass (modularity, level
+ * 0 of the first iteration) splits the blocks into T runs, each writing
+ * its part of the degree file. The quality pass and the aggregation's
+ * relabelling run on the caller's thread; with threads = T > 1 the
+ * aggregation's external sort sorts and writes its runs on a second
  * thread and splits its final merge into T key ranges (exo_sort.h: the
  * coarse CSR is byte for byte the same for every T). So T changes only the
  * time: labels, quality and every count are the same for any T.
@@ -131,8 +140,13 @@
  * no byte per node is added; per lane a change list (64 KiB), two tables of
  * the epoch's changes (exo_tally, 448 KiB) and a bitmap (8 KiB) filtering
  * lookups in them, and an outbox (8 bytes per activation of another lane's
- * node in an epoch): at most 16 lanes, about 8 MiB plus the outboxes. Each thread
- * reading (lanes, refinement's two passes) has a gain tally; with W of them
+ * node in an epoch): at most 16 lanes, about 8 MiB plus the outboxes; per
+ * lane worker, with u32 ids, the (neighbour, community) pairs of the node
+ * it last tallied, 8 bytes per arc of lists up to 65536 arcs (at most
+ * 512 KiB; a moved node's neighbours are activated from them). Each thread
+ * reading (lanes, refinement's two passes, the aggregation's tally pass,
+ * the degree pass) has a gain tally (a visit uses a prefix of the table
+ * fitted to the node's degree); with W of them
  * they share the read buffer when it holds the whole level, else each has
  * 1/W of the buffer (the first in the level's own buffer); refinement
  * keeps the block masks of its merging pass, 4 bytes per block. Input
@@ -144,7 +158,10 @@
  * (exo_tally) of about 56 bytes per entry of the level's longest adjacency
  * list (a power of two of 24-byte slots, at least twice that length, and an
  * 8-byte index per two slots; never more than for n entries), and the
- * sort's buffers during aggregation (memory_limit).
+ * sort's buffers during aggregation (memory_limit; with T > 1 on a level
+ * of 32 blocks or more, a quarter of it, at least 64 Ki records of 24
+ * bytes per thread and at most half of it, goes to the tally pass's record
+ * buffers instead).
  * Disk: per level, the coarse CSR (at most the size of the input CSR), a
  * node weight file and an initial-community file (8 bytes per coarse node
  * each), two levels at a time; per input node, the coarse-id file (8 bytes,

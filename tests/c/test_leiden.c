@@ -562,7 +562,10 @@ END_TEST
 /* Local moving in lanes (a graph of 48 blocks: 3 lanes). The same labels,
  * quality and counts for 1 to 5 threads (more than the lanes), for a read
  * buffer that holds the whole graph or a few blocks' lists (split between
- * the threads), and with u64
+ * the threads), for the aggregation's tally pass on threads in one round
+ * (1 GiB), in rounds of a few blocks per thread (4 MiB) and block by block
+ * on the caller's thread (1 MiB: a block has more arcs than a buffer
+ * holds), and with u64
  * ids; every community connected; the modularity within 0.005 of the
  * one-lane sweep's (max_lanes = 1, which must differ: the hook works); the
  * private directory left as it was. */
@@ -575,7 +578,7 @@ START_TEST(test_lanes_same_result_any_threads) {
   for (int obj = 0; obj <= 1; obj++) {
     exo_leiden_result first = {0};
     const int threads[6] = {1, 2, 3, 5, 2, 1};
-    const uint64_t mems[6] = {(uint64_t)1 << 30, (uint64_t)1 << 30, 1 << 20, 1 << 20, 1 << 20,
+    const uint64_t mems[6] = {(uint64_t)1 << 30, (uint64_t)1 << 30, 4 << 20, 1 << 20, 1 << 20,
                               (uint64_t)1 << 30};
     for (int i = 0; i < 7; i++) {
       exo_ctx ctx;
