@@ -31,7 +31,6 @@
 #define IO_BUF ((size_t)1 << 20)
 #define LP_MIN_BUF ((uint64_t)1 << 20)
 #define LP_MAX_BUF ((uint64_t)64 << 20)
-#define EMPTY UINT64_MAX
 
 enum { STAT_RESOLVE = 0, STAT_ARCS, STAT_LP, STAT_OUTPUT };
 
@@ -472,9 +471,11 @@ typedef struct lpd {
   uint64_t cap;
   uint8_t *nbuf;          /* one long list */
   size_t ncap;
-  /* ghosts: hash gid -> slot; labels by slot, slots grouped by owner */
-  uint64_t *gkey, *gslot;
-  uint64_t gmask, ng;
+  /* ghosts: gid -> slot + 1 (the sums of an exo_tally, listed in the
+   * order found; freed after rewrite_local); labels by slot, slots grouped
+   * by owner */
+  exo_tally ghosts;
+  uint64_t ng;
   uint64_t *glab, *gids;  /* by slot: label (= lab + n), global id */
   uint64_t *notify;       /* bit set by slot: tell the owner to activate it */
   uint64_t *gcount, *gstart; /* P: ghosts per owner, first slot of each owner */
@@ -519,66 +520,13 @@ static void lpd_free(lpd *s) {
   free(s->sstart);
   free(s->buf);
   free(s->nbuf);
-  free(s->gkey);
-  free(s->gslot);
+  exo_tally_free(&s->ghosts);
   free(s->gcount);
   free(s->slist);
   free(s->scnt);
   exo_tally_free(&s->tally);
   free(s->vol);
   free(s->chg);
-}
-
-static inline uint64_t ghost_hash(const lpd *s, uint64_t g) {
-  return (g * 0x9E3779B97F4A7C15ULL) >> 17 & s->gmask;
-}
-
-static int ghost_grow(lpd *s) {
-  uint64_t ncap = (s->gmask + 1) * 2;
-  uint64_t *k = malloc(ncap * 8), *v = malloc(ncap * 8);
-  if (!k || !v) {
-    free(k);
-    free(v);
-    return -1;
-  }
-  for (uint64_t i = 0; i < ncap; i++) k[i] = EMPTY;
-  uint64_t *ok = s->gkey, *ov = s->gslot, omask = s->gmask;
-  s->gkey = k;
-  s->gslot = v;
-  s->gmask = ncap - 1;
-  for (uint64_t i = 0; i <= omask; i++) {
-    if (ok[i] == EMPTY) continue;
-    uint64_t h = ghost_hash(s, ok[i]);
-    while (k[h] != EMPTY) h = (h + 1) & s->gmask;
-    k[h] = ok[i];
-    v[h] = ov[i];
-  }
-  free(ok);
-  free(ov);
-  return 0;
-}
-
-/* Slot of ghost g, adding it (slot = insertion number) when `add`. */
-static inline uint64_t ghost_find(lpd *s, uint64_t g, int add, int *err) {
-  uint64_t h = ghost_hash(s, g);
-  while (s->gkey[h] != EMPTY) {
-    if (s->gkey[h] == g) return s->gslot[h];
-    h = (h + 1) & s->gmask;
-  }
-  if (!add) {
-    *err = 1;
-    return 0;
-  }
-  if ((s->ng + 1) * 2 > s->gmask + 1) {
-    if (ghost_grow(s)) {
-      *err = 1;
-      return 0;
-    }
-    return ghost_find(s, g, add, err);
-  }
-  s->gkey[h] = g;
-  s->gslot[h] = s->ng;
-  return s->ng++;
 }
 
 static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
@@ -604,11 +552,12 @@ static exo_status rewrite_local(dist *d, lpd *s) {
     uint8_t e[12];
     uint64_t u, x;
     float w;
-    int err = 0;
     if ((st = exo_reader_read(&rd, e, gsz, ctx)) != EXO_OK) break;
     exo_adj_decode(e, d->wide, &u, &w);
-    x = u % P == (uint64_t)d->r ? u / P : n + ghost_find(s, u, 0, &err);
-    if (err) st = EXO_FAIL(ctx, EXO_EINTERNAL, "neighbour %llu has no ghost slot", (unsigned long long)u);
+    if (u % P == (uint64_t)d->r) x = u / P;
+    else if ((x = (uint64_t)exo_tally_get(&s->ghosts, u)) == 0)
+      st = EXO_FAIL(ctx, EXO_EINTERNAL, "neighbour %llu has no ghost slot", (unsigned long long)u);
+    else x += n - 1;
     exo_adj_encode(e, s->lwide, x, w);
     if (!st) st = exo_writer_write(&wr, e, lsz, ctx);
     if (!st && (left & 0xFFFFF) == 0) st = exo_poll(ctx);
@@ -617,9 +566,7 @@ static exo_status rewrite_local(dist *d, lpd *s) {
   if (!st) st = exo_writer_close(&wr, ctx);
   exo_writer_abort(&wr);
   exo_unlink(d->adj_path);
-  free(s->gkey);
-  free(s->gslot);
-  s->gkey = s->gslot = NULL;
+  exo_tally_free(&s->ghosts);
   if (st) return st;
   s->esz = lsz;
   const exo_csr_files local = {d->off_path, d->adjl_path, n, s->off[n], s->lwide};
@@ -640,15 +587,10 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->gstart = calloc((size_t)d->P, 8);
   s->sstart = calloc((size_t)d->P, 8);
   s->scnt = calloc((size_t)d->P, 8);
-  s->gmask = 1023;
-  s->gkey = malloc(1024 * 8);
-  s->gslot = malloc(1024 * 8);
-  int tfail = exo_tally_alloc(&s->tally, 1024);
+  int tfail = exo_tally_alloc(&s->tally, 1024) || exo_tally_alloc(&s->ghosts, 1024);
   if (!s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
-      !s->gstart || !s->sstart || !s->scnt ||
-      !s->gkey || !s->gslot || tfail)
+      !s->gstart || !s->sstart || !s->scnt || tfail)
     return oom(ctx, "the label propagation arrays", (n + 1) * 27);
-  for (uint64_t i = 0; i < 1024; i++) s->gkey[i] = EMPTY;
 
   const exo_csr_files csr = {d->off_path, d->adj_path, n, d->res->own_arcs, d->wide};
   exo_status st = exo_csr_load_offsets(&csr, &s->off, maxdeg, ctx);
@@ -658,9 +600,6 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   memset(&rd, 0, sizeof rd);
   rd.fd = -1;
   st = exo_reader_open(&rd, d->adj_path, IO_BUF, 0, UINT64_MAX, 0, ctx);
-  uint64_t *glist = NULL;
-  size_t glcap = 0;
-  int err = 0;
   for (uint64_t v = 0; !st && v < n; v++) {
     uint64_t deg = s->off[v + 1] - s->off[v];
     for (uint64_t k = 0; k < deg && !st; k++) {
@@ -676,21 +615,10 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
       /* every remote neighbour gets a slot: voting arcs read its label,
        * the others name whom to notify on a change */
       if (!d->opt->directed || w > 0.0f) bit_set(s->bnd, v);
-      uint64_t before = s->ng;
-      ghost_find(s, u, 1, &err);
-      if (err) st = oom(ctx, "the ghost table", (s->gmask + 1) * 32);
-      else if (s->ng > before) {
-        if (s->ng > glcap) {
-          size_t nc = glcap ? glcap * 2 : 1024;
-          uint64_t *g2 = realloc(glist, nc * 8);
-          if (!g2) {
-            st = oom(ctx, "the ghost list", nc * 8);
-            break;
-          }
-          glist = g2;
-          glcap = nc;
-        }
-        glist[s->ng - 1] = u;
+      if (exo_tally_add_sum(&s->ghosts, u, 0.0) != 0)
+        st = oom(ctx, "the ghost table", (uint64_t)s->ghosts.cap * 56);
+      else if (s->ghosts.count > s->ng) {
+        s->ng++;
         s->gcount[u % P]++;
       }
     }
@@ -708,13 +636,11 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   if (!st) {
     for (int q = 1; q < d->P; q++) start[q] = start[q - 1] + s->gcount[q - 1];
     memcpy(s->gstart, start, (size_t)d->P * 8);
-    for (uint64_t i = 0; i < s->ng; i++) {
-      uint64_t u = glist[i];
-      uint64_t slot = start[u % P]++;
-      uint64_t h = ghost_hash(s, u);
-      while (s->gkey[h] != u) h = (h + 1) & s->gmask;
-      s->gslot[h] = slot;
-      s->glab[slot] = u; /* every node starts with its own id */
+    for (uint64_t i = 0; i < s->ng; i++) { /* in the order found */
+      exo_tally_slot *e = &s->ghosts.slots[s->ghosts.touched[i]];
+      uint64_t slot = start[e->label % P]++;
+      e->sum = (double)(slot + 1); /* exact: slots < 2^53 */
+      s->glab[slot] = e->label; /* every node starts with its own id */
     }
     if (grow(&d->sbuf, &d->scap, s->ng * 8 + 8)) st = oom(ctx, "the ghost requests", s->ng * 8);
     else
@@ -722,7 +648,6 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
     memcpy(s->gids, s->glab, (size_t)s->ng * 8);
   }
   free(start);
-  free(glist);
   if (!st) st = rewrite_local(d, s);
   return st;
 }
