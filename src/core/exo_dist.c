@@ -529,9 +529,6 @@ static void lpd_free(lpd *s) {
   free(s->chg);
 }
 
-static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
-static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
-static inline void bit_clear(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 
 /* Rewrite the CSR part's adjacency with local ids: an owned node's index,
  * or n + its ghost slot; then label propagation needs no hash lookups, and
@@ -614,7 +611,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
       }
       /* every remote neighbour gets a slot: voting arcs read its label,
        * the others name whom to notify on a change */
-      if (!d->opt->directed || w > 0.0f) bit_set(s->bnd, v);
+      if (!d->opt->directed || w > 0.0f) exo_bit_set(s->bnd, v);
       if (exo_tally_add_sum(&s->ghosts, u, 0.0) != 0)
         st = oom(ctx, "the ghost table", (uint64_t)s->ghosts.cap * 56);
       else if (s->ghosts.count > s->ng) {
@@ -711,7 +708,7 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   s->buf = malloc((size_t)s->cap);
   if (!s->buf) return oom(ctx, "the adjacency buffer", s->cap);
   for (uint64_t v = 0; v < n; v++) s->lab[v] = v * P + (uint64_t)d->r;
-  for (uint64_t v = 0; v < n; v++) bit_set(s->active, v);
+  for (uint64_t v = 0; v < n; v++) exo_bit_set(s->active, v);
   s->nactive = n;
   return d->opt->resolution > 0.0 ? vol_setup(d, s) : EXO_OK;
 }
@@ -740,16 +737,13 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   }
   /* the winner and the volume penalty as exo_lp.c (exo_lprule.h); the
    * volumes of labels changed on other ranks are as of the last exchange */
-  const uint64_t deg = k;
-  const double pen = s->vol ? s->gamma_m * (double)nvote : 0.0;
-  const double unit = nvote ? strength / (double)nvote : 0.0;
-  const uint64_t cur = s->lab[v];
-  const exo_lp_choice ch = exo_lp_choose(&s->tally, cur, deg, s->vol, pen, unit, &s->rng);
+  const uint64_t deg = k, cur = s->lab[v];
+  exo_lp_choice ch;
+  if (!exo_lp_decide(&s->tally, cur, deg, s->vol, s->gamma_m, nvote, strength, s->visits[v],
+                     s->tie_visits, &s->rng, &ch))
+    return EXO_OK;
   const uint64_t win = ch.win;
-  if (ch.ties == 0 || win == cur || (ch.cur_best && s->visits[v] > s->tie_visits)) return EXO_OK;
   if (s->vol) {
-    if (!ch.cur_held && !exo_lp_beats_staying(ch.best, pen, unit, s->vol[win], s->vol[cur] - deg))
-      return EXO_OK;
     s->vol[cur] -= deg;
     s->vol[win] += deg;
     if (d->P > 1) { /* the other ranks apply it at the exchange */
@@ -766,7 +760,7 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     }
   }
   s->lab[v] = win;
-  bit_set(s->changed, v);
+  exo_bit_set(s->changed, v);
   *changed = 1;
   for (uint64_t i = 0; i < k; i++) { /* activate the out-neighbours */
     uint64_t u;
@@ -774,11 +768,11 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     exo_adj_decode(p + i * s->esz, s->lwide, &u, &w);
     if (directed && !(w < 0.0f)) continue;
     if (u >= n) { /* a ghost: its owner activates it after the sweep */
-      bit_set(s->notify, u - n);
+      exo_bit_set(s->notify, u - n);
       continue;
     }
-    if (s->lab[u] == win || s->visits[u] >= s->max_visits || bit_get(s->active, u)) continue;
-    bit_set(s->active, u);
+    if (s->lab[u] == win || s->visits[u] >= s->max_visits || exo_bit_get(s->active, u)) continue;
+    exo_bit_set(s->active, u);
     s->nactive++;
   }
   return EXO_OK;
@@ -786,11 +780,9 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
 
 static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
   exo_ctx *ctx = d->ctx;
-  uint64_t end = first + EXO_LP_BLOCK < s->n ? first + EXO_LP_BLOCK : s->n;
-  uint64_t lo = exo_sweep_next_active(s->active, first, end);
-  if (lo >= end) return EXO_OK;
-  uint64_t hi = exo_sweep_last_active(s->active, first, end);
-  uint32_t mask = (uint32_t)exo_rng_below(&s->order_rng, EXO_LP_BLOCK);
+  uint64_t end = first + EXO_LP_BLOCK < s->n ? first + EXO_LP_BLOCK : s->n, lo, hi;
+  uint32_t mask;
+  if (!exo_sweep_block_begin(s->active, first, end, &s->order_rng, &lo, &hi, &mask)) return EXO_OK;
   /* the block's active lists in one read when they fit the window */
   exo_csr_window win = {s->fd, d->adjl_path, s->esz, s->buf, s->cap / s->esz, 0, 0};
   const uint64_t e0 = s->off[lo], e1 = s->off[hi + 1];
@@ -798,14 +790,14 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
   exo_status st;
   if (whole && (st = exo_csr_window_fill(&win, e0, e1, ctx))) return st;
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
-    uint64_t v = first + (uint64_t)(s->perm[i] ^ mask);
-    if (v >= end || !bit_get(s->active, v)) continue;
+    uint64_t v = exo_sweep_block_node(s->active, s->perm, mask, i, first, end);
+    if (v == UINT64_MAX) continue;
     /* from the second superstep on a boundary node takes part only when
      * its coin says so: two nodes on different ranks that would each take
      * the other's (stale) label forever stop swapping */
-    if (s->step > 1 && bit_get(s->bnd, v) && !coin(s, v * (uint64_t)d->P + (uint64_t)d->r))
+    if (s->step > 1 && exo_bit_get(s->bnd, v) && !coin(s, v * (uint64_t)d->P + (uint64_t)d->r))
       continue; /* sits this superstep out, stays active */
-    bit_clear(s->active, v);
+    exo_bit_clear(s->active, v);
     s->nactive--;
     s->visits[v]++;
     s->pops++;
@@ -840,8 +832,8 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
   uint64_t tot = 0;
   for (int q = 0; q < d->P; q++) {
     uint64_t nl = 0, nn = 0;
-    for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += bit_get(s->changed, s->slist[i]);
-    for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += bit_get(s->notify, g);
+    for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += exo_bit_get(s->changed, s->slist[i]);
+    for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += exo_bit_get(s->notify, g);
     d->scount[q] = 8 + 16 * nl + 8 * nn;
     if (s->vol) d->scount[q] += 8 + (q == d->r ? 0 : 8 * s->nchg);
     tot += d->scount[q];
@@ -856,7 +848,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
     uint8_t *head = p;
     p += 8;
     for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) {
-      if (!bit_get(s->changed, s->slist[i])) continue;
+      if (!exo_bit_get(s->changed, s->slist[i])) continue;
       uint64_t pos = i - s->sstart[q];
       memcpy(p, &pos, 8);
       memcpy(p + 8, &s->lab[s->slist[i]], 8);
@@ -871,7 +863,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
       p += 8 + c * 24;
     }
     for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) {
-      if (!bit_get(s->notify, g)) continue;
+      if (!exo_bit_get(s->notify, g)) continue;
       memcpy(p, &s->gids[g], 8);
       p += 8;
     }
@@ -920,8 +912,8 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
         return EXO_FAIL(ctx, EXO_EINTERNAL, "rank %d asked to activate node %llu it does not own",
                         d->r, (unsigned long long)g);
       uint64_t x = g / P;
-      if (s->visits[x] >= s->max_visits || bit_get(s->active, x)) continue;
-      bit_set(s->active, x);
+      if (s->visits[x] >= s->max_visits || exo_bit_get(s->active, x)) continue;
+      exo_bit_set(s->active, x);
       s->nactive++;
     }
   }
@@ -1031,7 +1023,7 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
       if (g % P != (uint64_t)d->r || g / P >= n)
         st = EXO_FAIL(ctx, EXO_EINTERNAL, "label %llu is not a node of rank %d", (unsigned long long)g, d->r);
       else
-        bit_set(used, g / P);
+        exo_bit_set(used, g / P);
     }
     uint64_t K = 0;
     for (size_t w = 0; w < words && !st; w++) {
