@@ -6,10 +6,10 @@
  * Every arc is stored at both of its ends (undirected: the same weight;
  * directed: +w at the head, -w at the tail), so w(C, D) = w(D, C): the
  * table keeps each unordered pair once, from the arcs at C's nodes with
- * C < D, and one entry serves both clusters' best-neighbour search. The
- * table is an exo_tally (exo_tally.h) keyed by the pair packed into one u64
- * (see pair_key): its sum is the pair's weight (a sum of |w|), its
- * `eligible` flag says that some arc of the pair reaches the cutoff. */
+ * C < D, and one entry serves both clusters' best-neighbour search. A slot
+ * is 16 bytes: the pair packed into one u64 key (see pair_key) and the
+ * weight, whose sign bit says that no arc of the pair has reached the
+ * cutoff yet (the weight is a sum of |w|, so its magnitude is the sum). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -25,10 +25,10 @@
 #include "exo_output.h"
 #include "exo_par.h"
 #include "exo_record.h"
-#include "exo_tally.h"
 
 #define RF_MIN_BUF ((size_t)64 << 10)
 #define RF_MIN_TABLE ((size_t)1 << 20)
+#define RF_EMPTY UINT64_MAX
 #define RF_POLL_ENTRIES ((uint64_t)1 << 20)
 #define RF_AHEAD 16  /* entries ahead to prefetch a neighbour's label for */
 #define RF_AHEAD2 8  /* entries ahead to prefetch a pair slot for */
@@ -40,11 +40,17 @@
 #define RF_PREFETCH(p) ((void)0)
 #endif
 
+typedef struct pair_slot {
+  uint64_t key; /* RF_EMPTY = free */
+  double w;
+} pair_slot;
+
 /* One reader of the adjacency file: its buffer and pair table. With
  * several threads each reads the file for its own group of clusters. */
 typedef struct rf_reader {
   uint8_t *buf;
-  exo_tally table;   /* the pairs */
+  pair_slot *table;
+  size_t used;       /* pairs in the table */
   uint64_t group;    /* the group of its current read */
   uint64_t full_at;  /* the table filled after this many entries (0: it did not) */
 } rf_reader;
@@ -59,7 +65,9 @@ typedef struct refine_state {
   size_t buf_entries;
   rf_reader *rd;   /* nreaders */
   uint32_t nreaders, wave_readers; /* readers; those with a group in this wave */
-  size_t limit;    /* pairs a table holds without growing */
+  size_t cap;      /* table slots, a power of two */
+  size_t limit;
+  unsigned shift;
   uint64_t cur_groups; /* clusters c % cur_groups == group per read */
   const uint64_t *labels;
   double *in;      /* k + 1: internal weight */
@@ -83,7 +91,7 @@ static void state_free(refine_state *st) {
   free(st->off);
   for (uint32_t i = 0; st->rd && i < st->nreaders; i++) {
     free(st->rd[i].buf);
-    exo_tally_free(&st->rd[i].table);
+    free(st->rd[i].table);
   }
   free(st->rd);
   free(st->in);
@@ -101,10 +109,47 @@ static inline uint64_t pair_key(const refine_state *st, uint64_t a, uint64_t b) 
   return (a / st->cur_groups) * (st->k + 1) + b;
 }
 
-/* Fewest groups for which every key fits below EXO_TALLY_EMPTY. */
+static inline size_t key_hash(const refine_state *st, uint64_t key) {
+  uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return (size_t)(h >> st->shift);
+}
+
+/* Fewest groups for which every key fits below RF_EMPTY. */
 static uint64_t min_groups(uint64_t k) {
-  uint64_t per = (EXO_TALLY_EMPTY - 1) / (k + 1); /* ranks that fit */
+  uint64_t per = (UINT64_MAX - 1) / (k + 1); /* ranks that fit */
   return k / per + 1;
+}
+
+/* Empty a reader's table. */
+static void table_clear(const refine_state *st, rf_reader *rd) {
+  if (rd->used) memset(rd->table, 0xff, st->cap * sizeof *rd->table); /* key = RF_EMPTY */
+  rd->used = 0;
+}
+
+/* Add w >= 0 to the pair with this key; `eligible`: this arc reaches the
+ * cutoff. The slot's weight is the sum, negated (sign bit set, -0.0
+ * included) while no arc of the pair has been eligible. Returns 0, or -1
+ * when the table is full. */
+static inline int table_add(const refine_state *st, rf_reader *rd, uint64_t key, double w,
+                            int eligible) {
+  size_t mask = st->cap - 1, h = key_hash(st, key);
+  for (;;) {
+    pair_slot *e = &rd->table[h];
+    if (e->key == key) {
+      double sum = fabs(e->w) + w;
+      e->w = eligible || !signbit(e->w) ? sum : -sum;
+      return 0;
+    }
+    if (e->key == RF_EMPTY) break;
+    h = (h + 1) & mask;
+  }
+  if (rd->used >= st->limit) return -1;
+  rd->table[h].key = key;
+  rd->table[h].w = eligible ? w : -w;
+  rd->used++;
+  return 0;
 }
 
 /* Offer cluster b as a's best neighbour with excess x. */
@@ -126,7 +171,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
   const uint64_t *labels = st->labels;
   uint64_t v = 0, since_poll = 0;
   rd->full_at = 0;
-  exo_tally_clear(&rd->table);
+  table_clear(st, rd);
   exo_csr_window win = {st->fd, st->csr->adj_path, st->esz, rd->buf, st->buf_entries, 0, 0};
   for (uint64_t first = 0; first < m;) {
     uint64_t cnt;
@@ -152,7 +197,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
         if (u2 < st->n) {
           uint64_t a2 = labels[pv], b2 = labels[u2];
           if (a2 < b2 && a2 % groups == group)
-            RF_PREFETCH(&rd->table.slots[exo_tally_hash(&rd->table, pair_key(st, a2, b2))]);
+            RF_PREFETCH(&rd->table[key_hash(st, pair_key(st, a2, b2))]);
         }
       }
       while (st->off[v + 1] <= i) v++;
@@ -174,13 +219,9 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       uint64_t b = labels[u];
       if (a == b) {
         st->in[a] += w;
-      } else if (a < b) {
-        /* the table never grows: full when one more pair than `limit` */
-        (void)exo_tally_add(&rd->table, pair_key(st, a, b), w, 0, w >= st->cutoff);
-        if (rd->table.count > st->limit) {
-          rd->full_at = i + 1;
-          return EXO_OK;
-        }
+      } else if (a < b && table_add(st, rd, pair_key(st, a, b), w, w >= st->cutoff) != 0) {
+        rd->full_at = i + 1;
+        return EXO_OK;
       }
     }
     first += cnt;
@@ -205,11 +246,11 @@ static exo_status tally_job(void *arg, uint32_t index, exo_ctx *ctx) {
  * order of the offers, so neither on the groups nor on the readers). */
 static void offer_pairs(refine_state *st, const rf_reader *rd) {
   const uint64_t k1 = st->k + 1, groups = st->cur_groups;
-  for (size_t i = 0; i < rd->table.count; i++) {
-    const exo_tally_slot *e = &rd->table.slots[rd->table.touched[i]];
-    if (!e->eligible) continue; /* no arc reaches the cutoff */
-    uint64_t a = (e->label / k1) * groups + rd->group, b = e->label % k1;
-    double x = e->sum - st->vol[a] * st->vol[b] / st->total;
+  for (size_t i = 0; i < st->cap && rd->used; i++) {
+    const pair_slot *e = &rd->table[i];
+    if (e->key == RF_EMPTY || signbit(e->w)) continue; /* no arc reaches the cutoff */
+    uint64_t a = (e->key / k1) * groups + rd->group, b = e->key % k1;
+    double x = e->w - st->vol[a] * st->vol[b] / st->total;
     if (!(x > 0.0)) continue;
     offer(st, a, b, x);
     offer(st, b, a, x); /* w(b, a) = w(a, b) */
@@ -247,7 +288,7 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
       for (uint32_t j = 0; j < nr && !full_at; j++) full_at = st->rd[j].full_at;
       for (uint32_t j = 0; j < nr && !full_at; j++) {
         offer_pairs(st, &st->rd[j]);
-        pairs += st->rd[j].table.count;
+        pairs += st->rd[j].used;
       }
     }
     if (!full_at) {
@@ -260,7 +301,7 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
     if (groups >= k)
       return EXO_FAIL(st->ctx, EXO_ENOMEM,
                       "refine: the pair table (%zu entries) cannot hold one cluster's neighbours",
-                      st->limit);
+                      st->cap);
     /* the group filled the table after full_at of m entries: scale the
      * group count by the share of the file left, with a margin */
     double f = (double)st->csr->m / (double)full_at * 1.25;
@@ -345,15 +386,19 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   if (bufbytes > ((uint64_t)64 << 20)) bufbytes = (uint64_t)64 << 20;
   st.buf_entries = (size_t)(bufbytes / st.esz);
   if ((uint64_t)st.buf_entries > csr->m) st.buf_entries = (size_t)csr->m;
-  /* pair tables: a power of two of slots (and a touched entry per two)
-   * within memory_limit / 4 in all, at most half full (exo_tally's load,
-   * so that it never grows); no bigger than the arcs need */
+  /* pair tables: a power of two of slots within memory_limit / 4 in all,
+   * at most 3/4 full; no bigger than the arcs need */
   uint64_t tbytes = params->memory_limit / 4 / st.nreaders;
   if (tbytes < RF_MIN_TABLE) tbytes = RF_MIN_TABLE;
-  const uint64_t slot_bytes = sizeof(exo_tally_slot) + sizeof(size_t) / 2;
   size_t cap = 1024;
-  while ((uint64_t)cap * 2 * slot_bytes <= tbytes && (uint64_t)cap < 2 * (csr->m + 2)) cap *= 2;
-  st.limit = cap / 2 - 1;
+  unsigned bits = 10;
+  while ((uint64_t)cap * 2 * sizeof(pair_slot) <= tbytes && (uint64_t)cap < csr->m + 2) {
+    cap *= 2;
+    bits++;
+  }
+  st.cap = cap;
+  st.limit = cap / 4 * 3;
+  st.shift = 64u - bits;
   st.rd = calloc(st.nreaders, sizeof *st.rd);
   if (!st.rd) {
     s = oom(ctx, "the refine readers", (uint64_t)st.nreaders * sizeof *st.rd);
@@ -366,10 +411,12 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
       s = oom(ctx, "the refine read buffer", (uint64_t)st.buf_entries * st.esz);
       goto done;
     }
-    if (exo_tally_alloc(&rd->table, cap) != 0) {
-      s = oom(ctx, "the refine pair table", (uint64_t)cap * slot_bytes);
+    rd->table = malloc(cap * sizeof *rd->table);
+    if (!rd->table) {
+      s = oom(ctx, "the refine pair table", (uint64_t)cap * sizeof(pair_slot));
       goto done;
     }
+    memset(rd->table, 0xff, cap * sizeof *rd->table); /* key = RF_EMPTY */
   }
   size_t kk = (size_t)k + 1;
   st.in = malloc(kk * sizeof *st.in);

@@ -31,10 +31,8 @@
  * propagation's cutoff.
  *
  * Out of core: each pass reads the CSR adjacency file sequentially,
- * through a buffer. The cluster pairs {C, D} (each unordered pair once)
- * live in an exo_tally (exo_tally.h) bounded by the memory budget and
- * never grown (24 bytes a slot and 8 a touched entry per two slots, at
- * most half full: 56 bytes per pair held); when they do
+ * through a buffer. The cluster pairs {C, D} (each unordered pair once,
+ * 16 bytes) live in a hash table bounded by the memory budget; when they do
  * not fit, the clusters are split into G groups by number (C mod G) and the
  * file is read once per group. G is estimated from where the table filled
  * up (and from the previous pass's pair count), so a pass rarely reads the
@@ -52,7 +50,7 @@
  * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffers
  * (exo_csr_windows of exo_csr.h; memory_limit / 8 in all, at least 64 KiB
  * each) and the pair tables
- * (memory_limit / 4 in all, at least 1 MiB each, filled to at most 1/2). */
+ * (memory_limit / 4 in all, at least 1 MiB each, filled to at most 3/4). */
 #ifndef EXO_REFINE_H
 #define EXO_REFINE_H
 
