@@ -31,7 +31,6 @@
 #define IO_BUF ((size_t)1 << 20)
 #define LP_MIN_BUF ((uint64_t)1 << 20)
 #define LP_MAX_BUF ((uint64_t)64 << 20)
-#define EMPTY UINT64_MAX
 
 enum { STAT_RESOLVE = 0, STAT_ARCS, STAT_LP, STAT_OUTPUT };
 
@@ -472,9 +471,11 @@ typedef struct lpd {
   uint64_t cap;
   uint8_t *nbuf;          /* one long list */
   size_t ncap;
-  /* ghosts: hash gid -> slot; labels by slot, slots grouped by owner */
-  uint64_t *gkey, *gslot;
-  uint64_t gmask, ng;
+  /* ghosts: gid -> slot + 1 (the sums of an exo_tally, listed in the
+   * order found; freed after rewrite_local); labels by slot, slots grouped
+   * by owner */
+  exo_tally ghosts;
+  uint64_t ng;
   uint64_t *glab, *gids;  /* by slot: label (= lab + n), global id */
   uint64_t *notify;       /* bit set by slot: tell the owner to activate it */
   uint64_t *gcount, *gstart; /* P: ghosts per owner, first slot of each owner */
@@ -519,8 +520,7 @@ static void lpd_free(lpd *s) {
   free(s->sstart);
   free(s->buf);
   free(s->nbuf);
-  free(s->gkey);
-  free(s->gslot);
+  exo_tally_free(&s->ghosts);
   free(s->gcount);
   free(s->slist);
   free(s->scnt);
@@ -529,61 +529,6 @@ static void lpd_free(lpd *s) {
   free(s->chg);
 }
 
-static inline uint64_t ghost_hash(const lpd *s, uint64_t g) {
-  return (g * 0x9E3779B97F4A7C15ULL) >> 17 & s->gmask;
-}
-
-static int ghost_grow(lpd *s) {
-  uint64_t ncap = (s->gmask + 1) * 2;
-  uint64_t *k = malloc(ncap * 8), *v = malloc(ncap * 8);
-  if (!k || !v) {
-    free(k);
-    free(v);
-    return -1;
-  }
-  for (uint64_t i = 0; i < ncap; i++) k[i] = EMPTY;
-  uint64_t *ok = s->gkey, *ov = s->gslot, omask = s->gmask;
-  s->gkey = k;
-  s->gslot = v;
-  s->gmask = ncap - 1;
-  for (uint64_t i = 0; i <= omask; i++) {
-    if (ok[i] == EMPTY) continue;
-    uint64_t h = ghost_hash(s, ok[i]);
-    while (k[h] != EMPTY) h = (h + 1) & s->gmask;
-    k[h] = ok[i];
-    v[h] = ov[i];
-  }
-  free(ok);
-  free(ov);
-  return 0;
-}
-
-/* Slot of ghost g, adding it (slot = insertion number) when `add`. */
-static inline uint64_t ghost_find(lpd *s, uint64_t g, int add, int *err) {
-  uint64_t h = ghost_hash(s, g);
-  while (s->gkey[h] != EMPTY) {
-    if (s->gkey[h] == g) return s->gslot[h];
-    h = (h + 1) & s->gmask;
-  }
-  if (!add) {
-    *err = 1;
-    return 0;
-  }
-  if ((s->ng + 1) * 2 > s->gmask + 1) {
-    if (ghost_grow(s)) {
-      *err = 1;
-      return 0;
-    }
-    return ghost_find(s, g, add, err);
-  }
-  s->gkey[h] = g;
-  s->gslot[h] = s->ng;
-  return s->ng++;
-}
-
-static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
-static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
-static inline void bit_clear(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 
 /* Rewrite the CSR part's adjacency with local ids: an owned node's index,
  * or n + its ghost slot; then label propagation needs no hash lookups, and
@@ -604,11 +549,12 @@ static exo_status rewrite_local(dist *d, lpd *s) {
     uint8_t e[12];
     uint64_t u, x;
     float w;
-    int err = 0;
     if ((st = exo_reader_read(&rd, e, gsz, ctx)) != EXO_OK) break;
     exo_adj_decode(e, d->wide, &u, &w);
-    x = u % P == (uint64_t)d->r ? u / P : n + ghost_find(s, u, 0, &err);
-    if (err) st = EXO_FAIL(ctx, EXO_EINTERNAL, "neighbour %llu has no ghost slot", (unsigned long long)u);
+    if (u % P == (uint64_t)d->r) x = u / P;
+    else if ((x = (uint64_t)exo_tally_get(&s->ghosts, u)) == 0)
+      st = EXO_FAIL(ctx, EXO_EINTERNAL, "neighbour %llu has no ghost slot", (unsigned long long)u);
+    else x += n - 1;
     exo_adj_encode(e, s->lwide, x, w);
     if (!st) st = exo_writer_write(&wr, e, lsz, ctx);
     if (!st && (left & 0xFFFFF) == 0) st = exo_poll(ctx);
@@ -617,9 +563,7 @@ static exo_status rewrite_local(dist *d, lpd *s) {
   if (!st) st = exo_writer_close(&wr, ctx);
   exo_writer_abort(&wr);
   exo_unlink(d->adj_path);
-  free(s->gkey);
-  free(s->gslot);
-  s->gkey = s->gslot = NULL;
+  exo_tally_free(&s->ghosts);
   if (st) return st;
   s->esz = lsz;
   const exo_csr_files local = {d->off_path, d->adjl_path, n, s->off[n], s->lwide};
@@ -640,15 +584,10 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->gstart = calloc((size_t)d->P, 8);
   s->sstart = calloc((size_t)d->P, 8);
   s->scnt = calloc((size_t)d->P, 8);
-  s->gmask = 1023;
-  s->gkey = malloc(1024 * 8);
-  s->gslot = malloc(1024 * 8);
-  int tfail = exo_tally_alloc(&s->tally, 1024);
+  int tfail = exo_tally_alloc(&s->tally, 1024) || exo_tally_alloc(&s->ghosts, 1024);
   if (!s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
-      !s->gstart || !s->sstart || !s->scnt ||
-      !s->gkey || !s->gslot || tfail)
+      !s->gstart || !s->sstart || !s->scnt || tfail)
     return oom(ctx, "the label propagation arrays", (n + 1) * 27);
-  for (uint64_t i = 0; i < 1024; i++) s->gkey[i] = EMPTY;
 
   const exo_csr_files csr = {d->off_path, d->adj_path, n, d->res->own_arcs, d->wide};
   exo_status st = exo_csr_load_offsets(&csr, &s->off, maxdeg, ctx);
@@ -658,9 +597,6 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   memset(&rd, 0, sizeof rd);
   rd.fd = -1;
   st = exo_reader_open(&rd, d->adj_path, IO_BUF, 0, UINT64_MAX, 0, ctx);
-  uint64_t *glist = NULL;
-  size_t glcap = 0;
-  int err = 0;
   for (uint64_t v = 0; !st && v < n; v++) {
     uint64_t deg = s->off[v + 1] - s->off[v];
     for (uint64_t k = 0; k < deg && !st; k++) {
@@ -675,22 +611,11 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
       }
       /* every remote neighbour gets a slot: voting arcs read its label,
        * the others name whom to notify on a change */
-      if (!d->opt->directed || w > 0.0f) bit_set(s->bnd, v);
-      uint64_t before = s->ng;
-      ghost_find(s, u, 1, &err);
-      if (err) st = oom(ctx, "the ghost table", (s->gmask + 1) * 32);
-      else if (s->ng > before) {
-        if (s->ng > glcap) {
-          size_t nc = glcap ? glcap * 2 : 1024;
-          uint64_t *g2 = realloc(glist, nc * 8);
-          if (!g2) {
-            st = oom(ctx, "the ghost list", nc * 8);
-            break;
-          }
-          glist = g2;
-          glcap = nc;
-        }
-        glist[s->ng - 1] = u;
+      if (!d->opt->directed || w > 0.0f) exo_bit_set(s->bnd, v);
+      if (exo_tally_add_sum(&s->ghosts, u, 0.0) != 0)
+        st = oom(ctx, "the ghost table", (uint64_t)s->ghosts.cap * 56);
+      else if (s->ghosts.count > s->ng) {
+        s->ng++;
         s->gcount[u % P]++;
       }
     }
@@ -708,13 +633,11 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   if (!st) {
     for (int q = 1; q < d->P; q++) start[q] = start[q - 1] + s->gcount[q - 1];
     memcpy(s->gstart, start, (size_t)d->P * 8);
-    for (uint64_t i = 0; i < s->ng; i++) {
-      uint64_t u = glist[i];
-      uint64_t slot = start[u % P]++;
-      uint64_t h = ghost_hash(s, u);
-      while (s->gkey[h] != u) h = (h + 1) & s->gmask;
-      s->gslot[h] = slot;
-      s->glab[slot] = u; /* every node starts with its own id */
+    for (uint64_t i = 0; i < s->ng; i++) { /* in the order found */
+      exo_tally_slot *e = &s->ghosts.slots[s->ghosts.touched[i]];
+      uint64_t slot = start[e->label % P]++;
+      e->sum = (double)(slot + 1); /* exact: slots < 2^53 */
+      s->glab[slot] = e->label; /* every node starts with its own id */
     }
     if (grow(&d->sbuf, &d->scap, s->ng * 8 + 8)) st = oom(ctx, "the ghost requests", s->ng * 8);
     else
@@ -722,7 +645,6 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
     memcpy(s->gids, s->glab, (size_t)s->ng * 8);
   }
   free(start);
-  free(glist);
   if (!st) st = rewrite_local(d, s);
   return st;
 }
@@ -786,7 +708,7 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   s->buf = malloc((size_t)s->cap);
   if (!s->buf) return oom(ctx, "the adjacency buffer", s->cap);
   for (uint64_t v = 0; v < n; v++) s->lab[v] = v * P + (uint64_t)d->r;
-  for (uint64_t v = 0; v < n; v++) bit_set(s->active, v);
+  for (uint64_t v = 0; v < n; v++) exo_bit_set(s->active, v);
   s->nactive = n;
   return d->opt->resolution > 0.0 ? vol_setup(d, s) : EXO_OK;
 }
@@ -815,16 +737,13 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   }
   /* the winner and the volume penalty as exo_lp.c (exo_lprule.h); the
    * volumes of labels changed on other ranks are as of the last exchange */
-  const uint64_t deg = k;
-  const double pen = s->vol ? s->gamma_m * (double)nvote : 0.0;
-  const double unit = nvote ? strength / (double)nvote : 0.0;
-  const uint64_t cur = s->lab[v];
-  const exo_lp_choice ch = exo_lp_choose(&s->tally, cur, deg, s->vol, pen, unit, &s->rng);
+  const uint64_t deg = k, cur = s->lab[v];
+  exo_lp_choice ch;
+  if (!exo_lp_decide(&s->tally, cur, deg, s->vol, s->gamma_m, nvote, strength, s->visits[v],
+                     s->tie_visits, &s->rng, &ch))
+    return EXO_OK;
   const uint64_t win = ch.win;
-  if (ch.ties == 0 || win == cur || (ch.cur_best && s->visits[v] > s->tie_visits)) return EXO_OK;
   if (s->vol) {
-    if (!ch.cur_held && !exo_lp_beats_staying(ch.best, pen, unit, s->vol[win], s->vol[cur] - deg))
-      return EXO_OK;
     s->vol[cur] -= deg;
     s->vol[win] += deg;
     if (d->P > 1) { /* the other ranks apply it at the exchange */
@@ -841,7 +760,7 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     }
   }
   s->lab[v] = win;
-  bit_set(s->changed, v);
+  exo_bit_set(s->changed, v);
   *changed = 1;
   for (uint64_t i = 0; i < k; i++) { /* activate the out-neighbours */
     uint64_t u;
@@ -849,11 +768,11 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     exo_adj_decode(p + i * s->esz, s->lwide, &u, &w);
     if (directed && !(w < 0.0f)) continue;
     if (u >= n) { /* a ghost: its owner activates it after the sweep */
-      bit_set(s->notify, u - n);
+      exo_bit_set(s->notify, u - n);
       continue;
     }
-    if (s->lab[u] == win || s->visits[u] >= s->max_visits || bit_get(s->active, u)) continue;
-    bit_set(s->active, u);
+    if (s->lab[u] == win || s->visits[u] >= s->max_visits || exo_bit_get(s->active, u)) continue;
+    exo_bit_set(s->active, u);
     s->nactive++;
   }
   return EXO_OK;
@@ -861,11 +780,9 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
 
 static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
   exo_ctx *ctx = d->ctx;
-  uint64_t end = first + EXO_LP_BLOCK < s->n ? first + EXO_LP_BLOCK : s->n;
-  uint64_t lo = exo_sweep_next_active(s->active, first, end);
-  if (lo >= end) return EXO_OK;
-  uint64_t hi = exo_sweep_last_active(s->active, first, end);
-  uint32_t mask = (uint32_t)exo_rng_below(&s->order_rng, EXO_LP_BLOCK);
+  uint64_t end = first + EXO_LP_BLOCK < s->n ? first + EXO_LP_BLOCK : s->n, lo, hi;
+  uint32_t mask;
+  if (!exo_sweep_block_begin(s->active, first, end, &s->order_rng, &lo, &hi, &mask)) return EXO_OK;
   /* the block's active lists in one read when they fit the window */
   exo_csr_window win = {s->fd, d->adjl_path, s->esz, s->buf, s->cap / s->esz, 0, 0};
   const uint64_t e0 = s->off[lo], e1 = s->off[hi + 1];
@@ -873,14 +790,14 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
   exo_status st;
   if (whole && (st = exo_csr_window_fill(&win, e0, e1, ctx))) return st;
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
-    uint64_t v = first + (uint64_t)(s->perm[i] ^ mask);
-    if (v >= end || !bit_get(s->active, v)) continue;
+    uint64_t v = exo_sweep_block_node(s->active, s->perm, mask, i, first, end);
+    if (v == UINT64_MAX) continue;
     /* from the second superstep on a boundary node takes part only when
      * its coin says so: two nodes on different ranks that would each take
      * the other's (stale) label forever stop swapping */
-    if (s->step > 1 && bit_get(s->bnd, v) && !coin(s, v * (uint64_t)d->P + (uint64_t)d->r))
+    if (s->step > 1 && exo_bit_get(s->bnd, v) && !coin(s, v * (uint64_t)d->P + (uint64_t)d->r))
       continue; /* sits this superstep out, stays active */
-    bit_clear(s->active, v);
+    exo_bit_clear(s->active, v);
     s->nactive--;
     s->visits[v]++;
     s->pops++;
@@ -915,8 +832,8 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
   uint64_t tot = 0;
   for (int q = 0; q < d->P; q++) {
     uint64_t nl = 0, nn = 0;
-    for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += bit_get(s->changed, s->slist[i]);
-    for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += bit_get(s->notify, g);
+    for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += exo_bit_get(s->changed, s->slist[i]);
+    for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += exo_bit_get(s->notify, g);
     d->scount[q] = 8 + 16 * nl + 8 * nn;
     if (s->vol) d->scount[q] += 8 + (q == d->r ? 0 : 8 * s->nchg);
     tot += d->scount[q];
@@ -931,7 +848,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
     uint8_t *head = p;
     p += 8;
     for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) {
-      if (!bit_get(s->changed, s->slist[i])) continue;
+      if (!exo_bit_get(s->changed, s->slist[i])) continue;
       uint64_t pos = i - s->sstart[q];
       memcpy(p, &pos, 8);
       memcpy(p + 8, &s->lab[s->slist[i]], 8);
@@ -946,7 +863,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
       p += 8 + c * 24;
     }
     for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) {
-      if (!bit_get(s->notify, g)) continue;
+      if (!exo_bit_get(s->notify, g)) continue;
       memcpy(p, &s->gids[g], 8);
       p += 8;
     }
@@ -995,8 +912,8 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
         return EXO_FAIL(ctx, EXO_EINTERNAL, "rank %d asked to activate node %llu it does not own",
                         d->r, (unsigned long long)g);
       uint64_t x = g / P;
-      if (s->visits[x] >= s->max_visits || bit_get(s->active, x)) continue;
-      bit_set(s->active, x);
+      if (s->visits[x] >= s->max_visits || exo_bit_get(s->active, x)) continue;
+      exo_bit_set(s->active, x);
       s->nactive++;
     }
   }
@@ -1106,7 +1023,7 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
       if (g % P != (uint64_t)d->r || g / P >= n)
         st = EXO_FAIL(ctx, EXO_EINTERNAL, "label %llu is not a node of rank %d", (unsigned long long)g, d->r);
       else
-        bit_set(used, g / P);
+        exo_bit_set(used, g / P);
     }
     uint64_t K = 0;
     for (size_t w = 0; w < words && !st; w++) {

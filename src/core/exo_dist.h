@@ -120,8 +120,8 @@
  * with resolution > 0 also 8 per node of the whole graph (the label
  * volumes, on every rank) and 24 per label change of the superstep in the
  * change list and in the message to each other rank,
- * plus, only while the ghosts are found and the adjacency is rewritten, a
- * hash table of 32 to 64 bytes per ghost; per entry of the send lists 8
+ * plus, only while the ghosts are found and the adjacency is rewritten, an
+ * exo_tally (exo_tally.h) of 56 to 112 bytes per ghost; per entry of the send lists 8
  * (index); the label messages of a superstep take at most 16 bytes per
  * send-list entry plus 8 per ghost; an adjacency list longer than the read
  * buffer is read whole into a buffer of its own; while numbering clusters

@@ -183,10 +183,6 @@ static inline uint64_t nb_label(const lp_state *st, uint64_t u, uint64_t lo, uin
   return narrow ? (uint64_t)st->pub32[u] : st->pub64[u];
 }
 
-static inline int is_active(const lp_state *st, uint64_t v) {
-  return (int)((st->active[v >> 6] >> (v & 63)) & 1u);
-}
-
 
 static exo_status open_adjacency(lp_state *st) {
   exo_status s = exo_csr_open_adj(st->csr, &st->fd, st->ctx);
@@ -223,16 +219,6 @@ static inline double dist_pow(const lp_state *st, uint32_t d) {
   if (st->att == 1.0) return (double)d;
   if (d < LP_POW_TABLE) return st->powtab[d];
   return pow((double)d, st->att);
-}
-
-static inline uint64_t next_active(const lp_state *st, uint64_t from, uint64_t to) {
-  return exo_sweep_next_active(st->active, from, to);
-}
-
-static inline exo_status window_get(const lp_state *st, lp_worker *wk, uint64_t b0, uint64_t b1,
-                                    const uint8_t **out) {
-  (void)st;
-  return exo_csr_ahead_get(&wk->ra, b0, b1, out, wk->ctx);
 }
 
 static exo_status bad_neighbour(const lp_state *st, exo_ctx *ctx, uint64_t v, uint64_t u) {
@@ -363,6 +349,26 @@ static exo_status activate_entries(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
   return activate_impl(st, ln, ctx, p, k, label, st->narrow_labels, st->wide);
 }
 
+/* A list [beg, beg + len) longer than the window, in window-sized chunks
+ * with the read-ahead off: its votes into vt, or (vt NULL) the activation
+ * of its out-neighbours whose label is not `label`. */
+static exo_status long_list(lp_state *st, lp_worker *wk, lp_lane *ln, lp_votes *vt, uint64_t v,
+                            uint64_t beg, uint64_t len, uint64_t label) {
+  const uint64_t chunk = wk->ra.cap / st->esz, look = wk->ra.look_from;
+  const uint8_t *p;
+  exo_status s = EXO_OK;
+  wk->ra.look_from = EXO_CSR_NO_LOOKAHEAD;
+  for (uint64_t done = 0; done < len && !s; done += chunk) {
+    uint64_t k = len - done < chunk ? len - done : chunk;
+    if (done > 0 || !vt) s = exo_poll(wk->ctx);
+    if (!s) s = exo_csr_ahead_get(&wk->ra, (beg + done) * st->esz, (beg + done + k) * st->esz, &p, wk->ctx);
+    if (!s && vt) s = tally_entries(vt, wk->ctx, v, p, (size_t)k);
+    else if (!s) s = activate_entries(st, ln, wk->ctx, p, (size_t)k, label);
+  }
+  wk->ra.look_from = look;
+  return s;
+}
+
 /* Process node v once; *changed is set when its label changed. */
 static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t v,
                                int *changed) {
@@ -378,51 +384,23 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   const uint64_t chunk = wk->ra.cap / st->esz; /* entries per chunk of a long list */
   const int whole = len <= chunk;
   if (whole) {
-    s = window_get(st, wk, beg * st->esz, (beg + len) * st->esz, &p);
+    s = exo_csr_ahead_get(&wk->ra, beg * st->esz, (beg + len) * st->esz, &p, ctx);
     if (!s) s = tally_entries(&vt, ctx, v, p, (size_t)len);
-    if (s) return s;
   } else {
-    uint64_t look = wk->ra.look_from;
-    wk->ra.look_from = EXO_CSR_NO_LOOKAHEAD;
-    for (uint64_t done = 0; done < len;) {
-      uint64_t k = len - done < chunk ? len - done : chunk;
-      if (done > 0 && (s = exo_poll(ctx)) != EXO_OK) break;
-      s = window_get(st, wk, (beg + done) * st->esz, (beg + done + k) * st->esz, &p);
-      if (!s) s = tally_entries(&vt, ctx, v, p, (size_t)k);
-      if (s) break;
-      done += k;
-    }
-    wk->ra.look_from = look;
-    if (s) return s;
+    s = long_list(st, wk, ln, &vt, v, beg, len, 0);
   }
+  if (s) return s;
 
-  /* winner: the eligible label with the largest positive sum. During the
-   * node's first tie_visits visits a tie is broken by a uniform pick among
-   * all tied labels, the current one included (reservoir sampling, one rng
-   * draw per tie); on later visits the current label is kept when it is
-   * among the best, and otherwise the pick is uniform among the tied. */
-  /* With a resolution gamma > 0 (exo_lp.h) a label's score is its sum
-   * minus r(gamma * d_v * vol'(l) / m) * s_v / d_v: the number of v's arcs
-   * that the label would hold by chance, rounded to the nearest whole arc
-   * (r(x) = floor(x + 1/2)), times v's mean arc weight. vol'(l) is the
-   * label's volume in arcs, without v's own arcs when l is v's current
-   * label. When no eligible positive vote holds cur, staying is one more
-   * candidate scoring -r(gamma * d_v * (vol(cur) - deg(v)) / m) * s_v / d_v;
-   * v moves when the winner scores more, and on equal scores when the
-   * winner's unrounded score (sum - gamma * d_v * vol(l) / m * s_v / d_v,
-   * the modularity gain) beats staying's unrounded one. */
-  const exo_tally *t = &wk->tally;
+  /* the winner rule, volume penalty included (exo_lp.h), is exo_lprule.h's,
+   * the same as the distributed supersteps' */
   const uint64_t deg = len;
-  const double pen = st->vol ? st->gamma_m * (double)vt.nvote : 0.0;
-  const double unit = vt.nvote ? vt.strength / (double)vt.nvote : 0.0;
-  const exo_lp_choice ch = exo_lp_choose(t, cur, deg, st->vol, pen, unit, &ln->rng);
+  exo_lp_choice ch;
+  if (!exo_lp_decide(&wk->tally, cur, deg, st->vol, st->gamma_m, vt.nvote, vt.strength,
+                     st->visits[v], st->tie_visits, &ln->rng, &ch))
+    return EXO_OK;
   const uint64_t win = ch.win;
   const uint32_t win_dist = ch.win_dist;
-  if (ch.ties == 0 || win == cur || (ch.cur_best && st->visits[v] > st->tie_visits)) return EXO_OK;
   if (st->vol) {
-    /* staying is one more candidate (exo_lprule.h) */
-    if (!ch.cur_held && !exo_lp_beats_staying(ch.best, pen, unit, st->vol[win], st->vol[cur] - deg))
-      return EXO_OK;
     if (st->nlanes == 1) { /* one lane: the volumes are live */
       st->vol[cur] -= deg;
       st->vol[win] += deg;
@@ -445,18 +423,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
 
   if (whole) /* the list is still in the window */
     return activate_entries(st, ln, ctx, p, (size_t)len, win);
-  uint64_t look = wk->ra.look_from;
-  wk->ra.look_from = EXO_CSR_NO_LOOKAHEAD;
-  for (uint64_t done = 0; done < len;) {
-    uint64_t k = len - done < chunk ? len - done : chunk;
-    if ((s = exo_poll(ctx)) != EXO_OK) break;
-    if ((s = window_get(st, wk, (beg + done) * st->esz, (beg + done + k) * st->esz, &p)) != EXO_OK)
-      break;
-    if ((s = activate_entries(st, ln, ctx, p, (size_t)k, win)) != EXO_OK) break;
-    done += k;
-  }
-  wk->ra.look_from = look;
-  return s;
+  return long_list(st, wk, ln, NULL, v, beg, len, win);
 }
 
 static exo_status off_at(void *user, uint64_t node, uint64_t *off) {
@@ -579,23 +546,21 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
 /* Process the active nodes of block [first, first + EXO_LP_BLOCK) of lane
  * ln in this sweep's order for the block. */
 static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t first) {
-  uint64_t end = first + EXO_LP_BLOCK < st->n ? first + EXO_LP_BLOCK : st->n;
-  uint64_t lo = next_active(st, first, end);
-  if (lo >= end) return EXO_OK;
-  uint64_t hi = exo_sweep_last_active(st->active, first, end);
-  uint32_t mask = (uint32_t)exo_rng_below(ln->order, EXO_LP_BLOCK);
+  uint64_t end = first + EXO_LP_BLOCK < st->n ? first + EXO_LP_BLOCK : st->n, lo, hi;
+  uint32_t mask;
+  if (!exo_sweep_block_begin(st->active, first, end, ln->order, &lo, &hi, &mask)) return EXO_OK;
   exo_status s;
   wk->ra.look_from = end;
   /* pull the active part of the block in with one read when it fits */
   uint64_t b0 = st->off[lo] * st->esz, b1 = st->off[hi + 1] * st->esz;
   if (b1 > b0 && b1 - b0 <= wk->ra.cap) {
     const uint8_t *p;
-    if ((s = window_get(st, wk, b0, b1, &p)) != EXO_OK) return s;
+    if ((s = exo_csr_ahead_get(&wk->ra, b0, b1, &p, wk->ctx)) != EXO_OK) return s;
   }
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
-    uint64_t v = first + (uint64_t)(st->perm[i] ^ mask);
-    if (v >= end || !is_active(st, v)) continue;
-    st->active[v >> 6] &= ~((uint64_t)1 << (v & 63));
+    uint64_t v = exo_sweep_block_node(st->active, st->perm, mask, i, first, end);
+    if (v == UINT64_MAX) continue;
+    exo_bit_clear(st->active, v);
     ln->sw.nactive_delta--;
     st->visits[v]++;
     int changed = 0;
@@ -752,41 +717,27 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
   result->lanes = st.nlanes;
   result->epochs = st.epochs;
   exo_progress(ctx, EXO_STAGE_CLUSTER, pops, 0);
-  /* hand over u64 labels; free the other node arrays before widening */
-  if (st.pub32 != st.lab32) free(st.pub32);
-  if (st.pub64 != st.lab64) free(st.pub64);
-  if (st.pubdist != st.dist) free(st.pubdist);
-  st.pub32 = NULL;
-  st.pub64 = NULL;
-  st.pubdist = NULL;
-  free(st.off);
-  free(st.visits);
-  free(st.active);
-  free(st.dist);
-  free(st.vol);
-  st.vol = NULL;
-  st.off = NULL;
-  st.visits = NULL;
-  st.active = NULL;
-  st.dist = NULL;
+  /* hand over u64 labels; free the rest before widening */
+  uint32_t *lab32 = st.lab32;
+  if (st.pub32 == lab32) st.pub32 = NULL;
+  if (st.pub64 == st.lab64) st.pub64 = NULL;
+  result->labels = st.lab64;
+  st.lab32 = NULL;
+  st.lab64 = NULL;
+  lp_state_free(&st);
   if (st.narrow_labels) {
-    uint64_t *wide_labels = malloc((st.n ? (size_t)st.n : 1) * 8);
-    if (!wide_labels) {
-      s = oom(ctx, "the labels", st.n * 8);
-      lp_state_free(&st);
+    result->labels = malloc((st.n ? (size_t)st.n : 1) * 8);
+    if (!result->labels) {
+      free(lab32);
       memset(result, 0, sizeof *result);
-      return s;
+      return oom(ctx, "the labels", st.n * 8);
     }
-    for (uint64_t v = 0; v < st.n; v++) wide_labels[v] = st.lab32[v];
-    result->labels = wide_labels;
-  } else {
-    result->labels = st.lab64;
-    st.lab64 = NULL;
+    for (uint64_t v = 0; v < st.n; v++) result->labels[v] = lab32[v];
+    free(lab32);
   }
   result->max_visits = st.max_visits;
   result->pops = pops;
   result->changes = changes;
   result->rounds = sweeps;
-  lp_state_free(&st);
   return EXO_OK;
 }

@@ -96,4 +96,25 @@ static inline exo_lp_choice exo_lp_choose(const exo_tally *t, uint64_t cur, uint
   return c;
 }
 
+/* The whole winner rule of one visit (exo_lp.h), after the votes of node
+ * v are in `t`: `nvote` voting arcs of raw weight `strength`, current
+ * label `cur`, `deg` adjacency entries, `visits` visits so far (this one
+ * included). The choice (exo_lp_choose) with pen = gamma_m * nvote when
+ * `vol` is given; v keeps `cur` when no label qualifies, the winner is
+ * `cur`, `cur` is among the best after tie_visits visits, or (with `vol`)
+ * the winner does not beat staying. 1 when v moves to c->win. Label
+ * propagation's sweep (exo_lp.c) and the distributed supersteps
+ * (exo_dist.c) call it; the volumes' update is theirs. */
+static inline int exo_lp_decide(const exo_tally *t, uint64_t cur, uint64_t deg,
+                                const uint64_t *vol, double gamma_m, uint64_t nvote,
+                                double strength, uint32_t visits, uint32_t tie_visits,
+                                exo_rng *rng, exo_lp_choice *c) {
+  const double pen = vol ? gamma_m * (double)nvote : 0.0;
+  const double unit = nvote ? strength / (double)nvote : 0.0;
+  *c = exo_lp_choose(t, cur, deg, vol, pen, unit, rng);
+  if (c->ties == 0 || c->win == cur || (c->cur_best && visits > tie_visits)) return 0;
+  /* staying is one more candidate when no scored vote holds cur */
+  return !vol || c->cur_held || exo_lp_beats_staying(c->best, pen, unit, vol[c->win], vol[cur] - deg);
+}
+
 #endif

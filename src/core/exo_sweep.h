@@ -88,6 +88,39 @@ static inline uint64_t exo_sweep_next_active(const uint64_t *bits, uint64_t from
 /* Last set bit of `bits` in [from, to), or UINT64_MAX. */
 uint64_t exo_sweep_last_active(const uint64_t *bits, uint64_t from, uint64_t to);
 
+/* Bit v of a bitmap (the active sets and the distributed part's flags). */
+static inline int exo_bit_get(const uint64_t *b, uint64_t v) { return (int)((b[v >> 6] >> (v & 63)) & 1u); }
+static inline void exo_bit_set(uint64_t *b, uint64_t v) { b[v >> 6] |= (uint64_t)1 << (v & 63); }
+static inline void exo_bit_clear(uint64_t *b, uint64_t v) { b[v >> 6] &= ~((uint64_t)1 << (v & 63)); }
+
+/* The visit of one block [first, end) (end - first <= EXO_SWEEP_BLOCK) of
+ * a rule that visits only active nodes (label propagation's lanes, the
+ * distributed supersteps): 0 when no bit of `active` is set there, and
+ * then no mask is drawn; else *lo and *hi are its first and last set bits
+ * (the rule reads their lists ahead) and *mask is drawn from `masks`.
+ * The rule then walks i = 0 .. EXO_SWEEP_BLOCK - 1 with
+ * exo_sweep_block_node and decides itself whether a node it gets takes
+ * part (the distributed mode lets a boundary node sit a superstep out,
+ * its bit still set) before clearing its bit. */
+static inline int exo_sweep_block_begin(const uint64_t *active, uint64_t first, uint64_t end,
+                                        exo_rng *masks, uint64_t *lo, uint64_t *hi,
+                                        uint32_t *mask) {
+  *lo = exo_sweep_next_active(active, first, end);
+  if (*lo >= end) return 0;
+  *hi = exo_sweep_last_active(active, first, end);
+  *mask = (uint32_t)exo_rng_below(masks, EXO_SWEEP_BLOCK);
+  return 1;
+}
+
+/* Node i of the block's order (perm[i] ^ mask), or UINT64_MAX when it lies
+ * past `end` or is not active. */
+static inline uint64_t exo_sweep_block_node(const uint64_t *active, const uint32_t *perm,
+                                            uint32_t mask, uint32_t i, uint64_t first,
+                                            uint64_t end) {
+  uint64_t v = first + (uint64_t)(perm[i] ^ mask);
+  return v < end && exo_bit_get(active, v) ? v : UINT64_MAX;
+}
+
 /* Set bits of block [first, first + EXO_SWEEP_BLOCK) of n. */
 unsigned exo_sweep_block_count(const uint64_t *bits, uint64_t first, uint64_t n);
 
