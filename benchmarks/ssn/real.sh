@@ -21,7 +21,10 @@
 # precision and recall; NMI, inflated by singletons). Rows go to
 # $WORK/SET/real-SEARCH.csv; run.sh collects them into benchmarks/ssn/real.csv.
 # Environment: as run.sh (BUILD, WORK, THREADS, RSCRIPT, SEARCHES, APPEND),
-# REAL_EXO ("default cpm leiden bitscore cpm_strength"), REAL_SEEDS (5),
+# REAL_EXO ("blast_default default cpm leiden bitscore cpm_strength":
+# blast_default is `format = "blast"` alone, today's default, Leiden CPM at
+# resolution "auto"; default is label propagation, the default before it),
+# REAL_SEEDS (5),
 # REAL_PEERS (1; 0 runs only the ExoLabel settings, e.g. with APPEND=1 to
 # add a setting to the rows already there).
 set -euo pipefail
@@ -30,7 +33,7 @@ set_name=$1
 here=benchmarks/ssn
 THREADS=${THREADS:-2}
 RSCRIPT=${RSCRIPT:-Rscript}
-REAL_EXO=${REAL_EXO:-"default cpm leiden bitscore cpm_strength"}
+REAL_EXO=${REAL_EXO:-"blast_default default cpm leiden bitscore cpm_strength"}
 REAL_PEERS=${REAL_PEERS:-1}
 REAL_SEEDS=${REAL_SEEDS:-5}
 # the shared data: SHARED_DATA if set, else shared/data beside the repository's

@@ -221,7 +221,8 @@ if [ -f $here/real.csv ]; then
   done > $here/real_machine.txt.tmp
   mv $here/real_machine.txt.tmp $here/real_machine.txt
 fi
-{
+# the machine of the simulated sets' run (kept when WORK has none)
+[ -n "$sim_dirs" ] && {
   echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
