@@ -6,13 +6,16 @@
 # Every run uses seed 1 (SEED in the environment), memory_limit "256MB" (the default, unless the
 # setting says otherwise) and the given threads; SETTINGS below are the settings compared in benchmarks/SSN.md.
 # A setting without `algorithm` is label propagation (format = "blast" alone
-# now runs Leiden CPM at resolution "auto": the setting `auto`).
+# now runs Leiden CPM at resolution "auto": the setting `auto`), except
+# `blast_default`: `ExoLabel(f, format = "blast")` with nothing else but
+# outfile and threads, whatever the package's default is.
 suppressPackageStartupMessages(library(ExoLabel))
 args <- commandArgs(trailingOnly = TRUE)
 stopifnot(length(args) == 4L)
 input <- args[1]; setting <- args[2]; out <- args[3]; threads <- as.integer(args[4])
 SETTINGS <- list(
     default     = list(),
+    blast_default = list(),
     attenuation = list(attenuation = TRUE),
     refine      = list(refine = TRUE),
     bitscore    = list(columns = c(1, 2, 12), weight_transform = "none"),
@@ -57,7 +60,7 @@ if (!setting %in% names(SETTINGS)) stop("unknown setting ", setting)
 set.seed(as.integer(Sys.getenv("SEED", "1")))
 t0 <- proc.time()[["elapsed"]]
 opts <- SETTINGS[[setting]]
-if (is.null(opts$algorithm)) opts$algorithm <- "lp"
+if (is.null(opts$algorithm) && setting != "blast_default") opts$algorithm <- "lp"
 res <- do.call(ExoLabel, c(list(input, outfile = out, format = "blast",
                                 threads = threads), opts))
 cat(sprintf("%.3f\n", proc.time()[["elapsed"]] - t0))

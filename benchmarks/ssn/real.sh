@@ -2,10 +2,13 @@
 # benchmarks/ssn/real.sh SET: the real-protein part of `make ssn-bench`
 # (called by run.sh for every name in SETS that is not a number).
 #
-# SET is a folder of shared/data (beside the repository's top folder, as CI
-# checks it out: $(git rev-parse --show-toplevel)/../shared/data/SET); only
-# scop40 is known (its README there: SCOPe domains at <= 40% identity with
-# their SCOP family and superfamily). The sequences are searched all
+# SET is a folder of benchmarks/ssn-data (sets shipped in the repository) or
+# of shared/data (beside the repository's top folder, as CI checks it out:
+# $(git rev-parse --show-toplevel)/../shared/data/SET). Known: scop40
+# (shared/data; its README there: SCOPe domains at <= 40% identity with their
+# SCOP family and superfamily) and swissprot_ec (benchmarks/ssn-data; its
+# README: 7,757 full-length Swiss-Prot enzymes with their EC numbers, family
+# = full EC number, superfamily = EC sub-subclass). The sequences are searched all
 # against all (search.sh, e-value 1e-3, at most 1000 targets per query):
 # DIAMOND default mode (diamond), DIAMOND --more-sensitive (diamond_ms),
 # MMseqs2 -s 7.5 (mmseqs_s7.5). Each raw search output is clustered by
@@ -18,7 +21,10 @@
 # precision and recall; NMI, inflated by singletons). Rows go to
 # $WORK/SET/real-SEARCH.csv; run.sh collects them into benchmarks/ssn/real.csv.
 # Environment: as run.sh (BUILD, WORK, THREADS, RSCRIPT, SEARCHES, APPEND),
-# REAL_EXO ("default cpm leiden bitscore cpm_strength"), REAL_SEEDS (5),
+# REAL_EXO ("blast_default default cpm leiden bitscore cpm_strength":
+# blast_default is `format = "blast"` alone, today's default, Leiden CPM at
+# resolution "auto"; default is label propagation, the default before it),
+# REAL_SEEDS (5),
 # REAL_PEERS (1; 0 runs only the ExoLabel settings, e.g. with APPEND=1 to
 # add a setting to the rows already there).
 set -euo pipefail
@@ -27,7 +33,7 @@ set_name=$1
 here=benchmarks/ssn
 THREADS=${THREADS:-2}
 RSCRIPT=${RSCRIPT:-Rscript}
-REAL_EXO=${REAL_EXO:-"default cpm leiden bitscore cpm_strength"}
+REAL_EXO=${REAL_EXO:-"blast_default default cpm leiden bitscore cpm_strength"}
 REAL_PEERS=${REAL_PEERS:-1}
 REAL_SEEDS=${REAL_SEEDS:-5}
 # the shared data: SHARED_DATA if set, else shared/data beside the repository's
@@ -35,7 +41,8 @@ REAL_SEEDS=${REAL_SEEDS:-5}
 top=$(git rev-parse --show-toplevel)
 common=$(cd "$(git rev-parse --git-common-dir)/.." && pwd)
 data=""
-for c in ${SHARED_DATA:+"$SHARED_DATA"} "$top/../shared/data" "$common/../shared/data"; do
+# (sets small enough to ship lie in the repository: benchmarks/ssn-data/SET)
+for c in "$top/benchmarks/ssn-data" ${SHARED_DATA:+"$SHARED_DATA"} "$top/../shared/data" "$common/../shared/data"; do
   if [ -d "$c/$set_name" ]; then data=$(cd "$c/$set_name" && pwd); break; fi
 done
 if [ -z "$data" ]; then
@@ -54,7 +61,21 @@ case "$set_name" in
         NR == FNR { keep[$1] = 1; next } ($1 in keep) { split($2, f, "."); print $1, $2, f[1] "." f[2] "." f[3] }' \
         "$d/ids" - > "$d/truth.tsv"
     fi ;;
-  *) echo "real.sh: unknown real set '$set_name' (known: scop40)" >&2; exit 1 ;;
+  swissprot_ec)
+    if [ ! -s "$d/truth.tsv" ]; then
+      zcat "$data/swissprot_ec.fa.gz" > "$d/proteins.fa"
+      # truth (README of benchmarks/ssn-data/swissprot_ec): family = the
+      # protein's EC numbers (sorted, joined by ';': a multifunctional enzyme
+      # is its own class), superfamily = its distinct EC sub-subclasses (the
+      # first three fields), sorted and joined the same way
+      zcat "$data/swissprot_ec_labels.tsv.gz" | awk -F'\t' 'BEGIN { OFS = "\t"; print "protein", "family", "superfamily" }
+        function srt(a, n,   i, j, t) { for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t } }
+        NR > 1 { n = split($2, e, ";"); srt(e, n); fam = e[1]; for (i = 2; i <= n; i++) fam = fam ";" e[i]
+          m = 0; delete seen; for (i = 1; i <= n; i++) { split(e[i], f, "."); p = f[1] "." f[2] "." f[3]; if (!(p in seen)) { seen[p] = 1; s3[++m] = p } }
+          srt(s3, m); sf = s3[1]; for (i = 2; i <= m; i++) sf = sf ";" s3[i]
+          print $1, fam, sf }' > "$d/truth.tsv"
+    fi ;;
+  *) echo "real.sh: unknown real set '$set_name' (known: scop40, swissprot_ec)" >&2; exit 1 ;;
 esac
 searches="diamond diamond_ms mmseqs_s7.5"
 if [ -n "${SEARCHES:-}" ]; then

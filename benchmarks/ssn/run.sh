@@ -13,8 +13,9 @@
 #
 # Environment: BUILD (build dir: ssngen, the CLI, work files under
 # $BUILD/ssn-work unless WORK is set), RLIB (R library with ExoLabel),
-# SETS ("scop40 10000 100000": the sets to run; a name that is not a number
-# is a real set of shared/data, run by real.sh: SCOP40, see its header),
+# SETS ("scop40 swissprot_ec 10000 100000": the sets to run; a name that is
+# not a number is a real set of benchmarks/ssn-data or shared/data, run by
+# real.sh: SCOP40 domains and Swiss-Prot enzymes, see its header),
 # SIZES (the numeric part of SETS; a size BASExK, e.g. 10000x10, is K disjoint copies
 # of the set BASE with its search outputs, renamed: no new search, a larger
 # graph of the same difficulty for timing the clusterings), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
@@ -40,7 +41,7 @@ cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd || { mkdir -p "$BUILD"; cd "$BUILD"; pwd; })
 WORK=${WORK:-$BUILD/ssn-work}
-SETS=${SETS:-"scop40 ${SIZES:-10000 100000}"}
+SETS=${SETS:-"scop40 swissprot_ec ${SIZES:-10000 100000}"}
 SIZES="" REAL_SETS=""
 for x in $SETS; do
   case "$x" in [0-9]*) SIZES="$SIZES $x" ;; *) REAL_SETS="$REAL_SETS $x" ;; esac
@@ -63,15 +64,17 @@ cc -std=c11 -O2 -Wall -Wextra -o "$BUILD/ssngen" $here/ssngen.c -lm
 EXOLABEL_CLI=$BUILD/exolabel
 load1() { cut -d' ' -f1 /proc/loadavg; }
 export WORK THREADS RSCRIPT
-for rs in $REAL_SETS; do bash $here/real.sh "$rs"; done
-if [ -n "$REAL_SETS" ]; then
+# each real set run here: its rows in $WORK/SET, and the machine and run in
+# $WORK/SET/machine.txt (lines "SET: ..."; collected into real_machine.txt)
+for rs in $REAL_SETS; do
+  bash $here/real.sh "$rs"
   { echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"
     echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
     echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "tools: $(diamond version 2>&1 | head -1); MMseqs2 $(mmseqs version 2>&1 | head -1); $(mcl --version 2>&1 | head -1)"
-  } > $here/real_machine.txt
-fi
+  } | sed "s/^/$rs: /" > "$WORK/$rs/machine.txt"
+done
 
 # run_timed CSV SIZE SEARCH METHOD OUT CMD...: runs CMD REPS times (once if
 # the first run is slower than SLOW s), appending size,search,method,rep,
@@ -181,8 +184,10 @@ for n in $SIZES; do
   done
 done
 
-# collect every size present in WORK
-for f in datasets search timings metrics seeds; do
+# collect every size present in WORK (none there, e.g. SETS=swissprot_ec:
+# the collected files stay as they are)
+sim_dirs=$(cd "$WORK" && ls -d n* 2>/dev/null || true)
+[ -n "$sim_dirs" ] && for f in datasets search timings metrics seeds; do
   first=1
   for d in $(cd "$WORK" && ls -d n* | sort -V); do
     for g in "$WORK/$d/$f".csv "$WORK/$d/$f"-diamond.csv "$WORK/$d/$f"-mmseqs.csv; do
@@ -191,16 +196,33 @@ for f in datasets search timings metrics seeds; do
     done
   done > $here/$f.csv
 done
-# collect the real sets present in WORK
+# collect the real sets present in WORK; the rows of a set not in WORK stay
+# as they were in benchmarks/ssn/real*.csv (and its lines in real_machine.txt)
+in_work=$(for d in "$WORK"/*/; do s=$(basename "$d"); case "$s" in n[0-9]*) continue ;; esac
+  ls "$d"real-*.csv > /dev/null 2>&1 && echo "$s"; done || true)
 for f in real search; do
   dest=$here/real.csv; [ $f = search ] && dest=$here/real_search.csv
-  first=1
-  for g in $(ls "$WORK"/*/"$f"-*.csv 2>/dev/null | grep -v '/n[0-9x]*/' | sort); do
-    if [ $first = 1 ]; then cat "$g"; first=0; else tail -n +2 "$g"; fi
-  done > "$dest.tmp"
-  if [ -s "$dest.tmp" ]; then mv "$dest.tmp" "$dest"; else rm -f "$dest.tmp"; fi
+  {
+    first=1
+    for g in $(for s in $in_work; do ls "$WORK/$s/$f"-*.csv 2>/dev/null; done | sort); do
+      if [ $first = 1 ]; then cat "$g"; first=0; else tail -n +2 "$g"; fi
+    done
+    if [ -f "$dest" ]; then
+      awk -F, -v w=" $(echo $in_work) " -v first=$first 'NR == 1 { if (first == 1) print; next }
+        index(w, " " $1 " ") == 0' "$dest"
+    fi
+  } > "$dest.tmp"
+  if [ "$(wc -l < "$dest.tmp")" -gt 1 ]; then mv "$dest.tmp" "$dest"; else rm -f "$dest.tmp"; fi
 done
-{
+if [ -f $here/real.csv ]; then
+  for s in $(tail -n +2 $here/real.csv | cut -d, -f1 | sort -u); do
+    if [ -f "$WORK/$s/machine.txt" ]; then cat "$WORK/$s/machine.txt"
+    else grep "^$s: " $here/real_machine.txt 2>/dev/null || true; fi
+  done > $here/real_machine.txt.tmp
+  mv $here/real_machine.txt.tmp $here/real_machine.txt
+fi
+# the machine of the simulated sets' run (kept when WORK has none)
+[ -n "$sim_dirs" ] && {
   echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src R || echo ' (with uncommitted changes)')"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
