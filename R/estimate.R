@@ -167,10 +167,11 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     if (algorithm == "leiden") {
         # exo_leiden.h: 32.125 bytes per node (40.125 with 64-bit ids), the
         # final labels (8), the read buffer (limit / 4, at most 64 MiB), the
-        # lanes' tables (about 8 MiB) and the sort buffers of an aggregation
-        # (they grow with its records, up to the memory limit)
+        # lanes' tables (about 8 MiB, and each lane worker's neighbour pairs,
+        # at most 512 KiB) and the sort buffers of an aggregation (they grow
+        # with its records, up to the memory limit)
         ram_cluster <- n * ((if (wide) 40.125 else 32.125) + 8) +
-            min(limit / 4, 64 * mib, adj * records) + 8 * mib +
+            min(limit / 4, 64 * mib, adj * records) + 8 * mib + mib / 2 * min(threads, 16) +
             min(limit, 3 * rec * records) + 2 * mib
     }
     # output: labels and the renumbering map
