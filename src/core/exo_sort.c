@@ -674,6 +674,46 @@ exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
   return EXO_OK;
 }
 
+/* Contract (exo_sort.h): exo_sorter_add for a batch of encoded records. */
+exo_status exo_sorter_add_records(exo_sorter *s, const uint8_t *recs, size_t n, int wide,
+                                  size_t *done, exo_ctx *ctx) {
+  *done = 0;
+  if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "record added after the sort finished");
+  if (wide && !s->wide)
+    return EXO_FAIL(ctx, EXO_EARG, "wide records added to a narrow sorter; call "
+                                   "exo_sorter_set_wide first");
+  if (!wide && s->wide) { /* widen one by one (rare: the sorter went wide mid-input) */
+    for (size_t i = 0; i < n; i++) {
+      exo_arc a;
+      exo_rec_decode(recs + i * 12, 0, &a);
+      exo_status st = exo_sorter_add(s, a.key, a.nbr, a.w, ctx);
+      if (st) return st;
+      *done = i + 1;
+    }
+    return EXO_OK;
+  }
+  const size_t rs = exo_rec_size(s->wide);
+  while (*done < n) {
+    if (s->n == s->cap && !(s->buf_bytes < s->target_bytes && grow_buffers(s, ctx))) {
+      if (ctx->err.code) return ctx->err.code;
+      exo_status st = flush_run(s, ctx);
+      if (st) return st;
+    }
+    size_t k = s->cap - s->n;
+    if (k > n - *done) k = n - *done;
+    memcpy(s->buf + s->n * rs, recs + *done * rs, k * rs);
+    s->n += k;
+    const uint64_t before = s->records;
+    s->records += k;
+    *done += k;
+    if ((before >> 16) != (s->records >> 16)) { /* crossed a multiple of POLL_MASK + 1 */
+      exo_status st = exo_poll(ctx);
+      if (st) return st;
+    }
+  }
+  return EXO_OK;
+}
+
 /* Contract (exo_sort.h): resize the run buffer and its scratch for a run
  * budget of `bytes`; records that no longer fit are written as a run first.
  * When a larger buffer cannot be had the old one stays (not an error). */

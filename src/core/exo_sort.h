@@ -131,6 +131,13 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
                              exo_ctx *ctx);
 exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
                           exo_ctx *ctx);
+/* Append n encoded records (exo_record.h) of width `wide`, in order: the
+ * same buffer, runs and polls as n exo_sorter_add calls, with a memcpy per
+ * buffer's worth instead of a call per record. Records narrower than the
+ * sorter's are widened one by one; wider ones are EXO_EARG. *done: records
+ * stored (all of them unless it fails). */
+exo_status exo_sorter_add_records(exo_sorter *s, const uint8_t *recs, size_t n, int wide,
+                                  size_t *done, exo_ctx *ctx);
 /* Resize the run buffer and its scratch for a budget of `bytes`; records
  * that no longer fit are written as a run first. Ignored with run_records. */
 exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx);
