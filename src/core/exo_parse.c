@@ -7,7 +7,10 @@
  * reading (pipes, gzip, threads <= 1) alternates the two on 1 MiB reads.
  * Plain regular files with threads > 1 are cut into blocks that worker
  * threads read with pread() and scan in parallel, while the calling thread
- * consumes the batches in file order (see run_parallel).
+ * consumes the batches in file order (see run_parallel). With an arc sink
+ * (exo_parse_file_arcs) the workers also encode each block's arc records
+ * (build_arcs) and the calling thread only interns the names they did not
+ * find, fills those in and hands the block's records over (consume_arcs).
  *
  * Line ends and separators are found with memchr. CR and NUL bytes are
  * rare, so instead of testing every byte they are located with memchr over
