@@ -267,8 +267,8 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
                              g->wide, ctx, &g->sort);
   if (st) goto fail;
   if (g->sort.run_thread_cpu_seconds > 0)
-    exo_message(ctx, "sort runs: the run thread took %.2f s CPU (%.2f s writing), its sorts "
-                "%.2f s; reading waited %.2f s for it",
+    exo_message(ctx, "sort runs: the run thread took %.2f s CPU, writing the runs %.2f s CPU "
+                "(on their threads), its sorts %.2f s; reading waited %.2f s for it",
                 g->sort.run_thread_cpu_seconds, g->sort.run_write_cpu_seconds,
                 g->sort.run_sort_seconds, g->sort.add_wait_seconds);
   exo_sorter_free(b->sorter);

@@ -11,7 +11,8 @@
  *
  * With `background` set, a full buffer is handed to a thread that sorts it
  * (with `threads` > 1 on that many threads, each pass split into slices:
- * the same order) and writes it while the caller fills a second buffer (the host's callbacks are
+ * the same order) and writes it (with `threads` > 1 in up to that many
+ * slices of at least 8 MiB side by side, positioned writes: the same file) while the caller fills a second buffer (the host's callbacks are
  * still only called from the caller's thread); the runs are the same
  * records in the same order, only smaller. When the input ends while that
  * thread is still at work and everything fits one final merge, the thread
@@ -116,8 +117,9 @@ typedef struct exo_sort_stats {
   uint64_t peak_disk;    /* bytes: run files + CSR at their largest */
   /* background mode, for the serial-part figures: CPU seconds the run
    * thread took (sorting and writing the runs, one run at a time; with
-   * threads > 1 the sort's slices run on other threads, not counted here),
-   * of those the writing, the seconds the sorts took (wall clock), and the
+   * threads > 1 the sort's and the write's slices run on other threads,
+   * not counted here), the CPU seconds of writing the runs (on whichever
+   * threads wrote them), the seconds the sorts took (wall clock), and the
    * seconds exo_sorter_add waited for the thread (the adding thread stalled) */
   double run_thread_cpu_seconds;
   double run_write_cpu_seconds;
