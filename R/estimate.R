@@ -139,9 +139,9 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     # (the runs get what the table leaves, at least a quarter); the run
     # buffers (two and the radix scratch with several threads, else one and
     # the scratch) are touched only as far as records fill them
-    # (the parser's buffers are reserved off the top: 4 MiB, plus 6 MiB per
+    # (the parser's buffers are reserved off the top: 4 MiB, plus 7 MiB per
     # thread with several threads)
-    reserve <- 4 * mib + if (threads > 1) 6 * mib * threads else 0
+    reserve <- 4 * mib + if (threads > 1) 7 * mib * threads else 0
     sort_mem <- if (limit > 2 * reserve) limit - reserve else limit / 2
     nbuf <- if (threads > 1) 3 else 2
     slots <- max(1024, 2^ceiling(log2(max(n, 1) / 0.7)))

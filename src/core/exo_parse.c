@@ -7,7 +7,10 @@
  * reading (pipes, gzip, threads <= 1) alternates the two on 1 MiB reads.
  * Plain regular files with threads > 1 are cut into blocks that worker
  * threads read with pread() and scan in parallel, while the calling thread
- * consumes the batches in file order (see run_parallel).
+ * consumes the batches in file order (see run_parallel). With an arc sink
+ * (exo_parse_file_arcs) the workers also encode each block's arc records
+ * (build_arcs) and the calling thread only interns the names they did not
+ * find, fills those in and hands the block's records over (consume_arcs).
  *
  * Line ends and separators are found with memchr. CR and NUL bytes are
  * rare, so instead of testing every byte they are located with memchr over
@@ -34,6 +37,7 @@
 #include "exo_io.h"
 #include "exo_par.h"
 #include "exo_platform.h"
+#include "exo_record.h"
 
 #define PARSE_CHUNK ((size_t)1 << 20)    /* bytes requested per read */
 #define PARSE_POLL ((size_t)64 << 10)    /* exo_poll() at least this often */
@@ -622,6 +626,7 @@ typedef struct consumer {
   uint64_t resolved; /* names whose id a worker found */
   double worker_cpu; /* CPU seconds of the parser threads */
   int reclaim;       /* the table has readers: free old arrays after batches */
+  exo_arc_sink *arcs; /* exo_parse_file_arcs: blocks come as records */
 } consumer;
 
 static uint64_t count_newlines(int fd, uint64_t end, int *failed);
@@ -633,6 +638,27 @@ static void resolve_base(consumer *C) {
   uint64_t before = count_newlines(C->base_fd, C->base_end, &failed);
   C->base_fd = -1;
   if (!failed) C->lineno += before;
+}
+
+/* The end of a block's consumption, shared by both paths: free retired
+ * name arrays, raise the batch's error with its line number, poll. */
+static exo_status consume_end(consumer *C, const batch *b) {
+  exo_ctx *ctx = C->ctx;
+  if (C->reclaim) {
+    exo_status st = exo_names_reclaim(C->names, ctx);
+    if (st) return st;
+  }
+  if (b->err) {
+    if (b->err_has_line) {
+      C->lineno += b->err_line + 1;
+      resolve_base(C);
+      return EXO_FAIL(ctx, b->err, "%s:%" PRIu64 ": %s", C->path, C->lineno, b->err_msg);
+    }
+    C->lineno += b->nlines;
+    return EXO_FAIL(ctx, b->err, "%s", b->err_msg);
+  }
+  C->lineno += b->nlines;
+  return exo_poll(ctx);
 }
 
 /* Intern the batch's names in order and pass its edges to the callback, with
@@ -699,21 +725,7 @@ static exo_status consume(consumer *C, const batch *b) {
     }
   }
   C->resolved += resolved;
-  if (C->reclaim) {
-    st = exo_names_reclaim(names, ctx);
-    if (st) return st;
-  }
-  if (b->err) {
-    if (b->err_has_line) {
-      C->lineno += b->err_line + 1;
-      resolve_base(C);
-      return EXO_FAIL(ctx, b->err, "%s:%" PRIu64 ": %s", C->path, C->lineno, b->err_msg);
-    }
-    C->lineno += b->nlines;
-    return EXO_FAIL(ctx, b->err, "%s", b->err_msg);
-  }
-  C->lineno += b->nlines;
-  return exo_poll(ctx);
+  return consume_end(C, b);
 }
 
 /* ---- sequential reading (any input; also the header of the parallel path) --- */
@@ -848,12 +860,30 @@ static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
 
 struct pctl;
 
+/* A line of a block with a name the worker did not find: its records
+ * (k of them, from arcs[at]) hold placeholder ids until the consumer has
+ * interned the name; k assumes the two names are the same name exactly
+ * when their hashes are equal (checked then). */
+typedef struct apatch {
+  uint32_t i;  /* index of the line's record in the batch */
+  uint32_t at; /* its first arc record */
+  uint32_t k;  /* arc records it was given */
+} apatch;
+
 typedef struct pslot {
   uint8_t *buf;
   size_t cap;
   batch b;
   uint64_t end_off; /* file offset where the block ends (progress) */
   int last;         /* streams: the input ended (or failed) in this block */
+  /* exo_parse_file_arcs: the block's arc records (arcs_ok when built) */
+  int arcs_ok;
+  uint8_t *arcs;
+  size_t arcs_cap, narcs; /* bytes allocated; records built */
+  uint64_t maxid;         /* the largest id the worker found */
+  uint64_t negative;      /* lines with w < 0 */
+  apatch *patch;
+  size_t npatch, patch_cap;
 } pslot;
 
 typedef struct pworker {
@@ -885,6 +915,9 @@ typedef struct pctl {
   size_t carry_len, carry_cap;
   uint64_t rbytes; /* decompressed bytes read from the stream */
   exo_names *names; /* readers 0..nworkers-1 (NULL: the consumer looks up all) */
+  const exo_arc_sink *arcs; /* build each block's arc records (NULL: no) */
+  exo_arc_rule rule;        /* arcs->rule and arcs->wide, read once */
+  int arcs_wide;
   _Atomic uint64_t worker_ns; /* CPU time of the workers, summed at their end */
 } pctl;
 
@@ -949,6 +982,81 @@ static void resolve_batch(pctl *c, unsigned w, batch *b) {
   exo_names_unpin(c->names, w);
 }
 
+/* Contract (exo_parse.h). */
+size_t exo_edge_arcs(const exo_arc_rule *r, uint64_t a, uint64_t b, float w, int wide,
+                     uint8_t *out) {
+  if (!(w > 0.0f) || w < r->min_weight || (a == b && r->drop_self)) return 0;
+  const size_t rs = exo_rec_size(wide);
+  if (r->directed) {
+    exo_rec_encode(out, wide, b, a, w);        /* in-arc of b: b hears a */
+    exo_rec_encode(out + rs, wide, a, b, -w);  /* out-arc of a */
+    return 2;
+  }
+  exo_rec_encode(out, wide, a, b, w);
+  if (a == b) return 1; /* a self-loop is one arc */
+  exo_rec_encode(out + rs, wide, b, a, w);
+  return 2;
+}
+
+/* Worker: the batch's arc records into the slot (after resolve_batch). A
+ * line with a name not found gets records with id 0 in its place (a patch,
+ * filled in by the consumer); its record count takes the names as equal
+ * when their hashes are. Without memory the slot has no records
+ * (arcs_ok = 0: the consumer passes the block edge by edge). */
+static void build_arcs(pctl *c, pslot *sl) {
+  const batch *b = &sl->b;
+  sl->arcs_ok = 0;
+  sl->narcs = sl->npatch = 0;
+  sl->maxid = sl->negative = 0;
+  if (!c->arcs || atomic_load(&c->stop)) return;
+  const int wide = c->arcs_wide;
+  const size_t rs = exo_rec_size(wide), n = b->n;
+  if ((uint64_t)n > UINT32_MAX / 2) return;
+  const size_t need = 2 * n * rs;
+  if (need > sl->arcs_cap || (sl->arcs_cap > 4 * need && sl->arcs_cap > ((size_t)4 << 20))) {
+    free(sl->arcs);
+    sl->arcs = malloc(need ? need : rs);
+    sl->arcs_cap = sl->arcs ? (need ? need : rs) : 0;
+    if (!sl->arcs) return;
+  }
+  const exo_arc_rule *rule = &c->rule;
+  const prec *r = b->rec;
+  uint8_t *out = sl->arcs;
+  size_t k = 0;
+  uint64_t maxid = 0, negative = 0;
+  for (size_t i = 0; i < n; i++) {
+    const prec *q = &r[i];
+    uint64_t ia = q->ia, ib = q->ib;
+    if (ia == EXO_NAMES_UNKNOWN || ib == EXO_NAMES_UNKNOWN) {
+      if (sl->npatch == sl->patch_cap) {
+        size_t ncap = sl->patch_cap ? 2 * sl->patch_cap : 64;
+        apatch *np = realloc(sl->patch, ncap * sizeof *np);
+        if (!np) return;
+        sl->patch = np;
+        sl->patch_cap = ncap;
+      }
+      const int same = q->ha.h1 == q->hb.h1 && q->ha.h2 == q->hb.h2;
+      if (ia != EXO_NAMES_UNKNOWN) maxid = ia > maxid ? ia : maxid;
+      if (ib != EXO_NAMES_UNKNOWN) maxid = ib > maxid ? ib : maxid;
+      ia = 0;
+      ib = same ? 0 : 1; /* placeholders */
+      apatch *pt = &sl->patch[sl->npatch++];
+      pt->i = (uint32_t)i;
+      pt->at = (uint32_t)k;
+      pt->k = (uint32_t)exo_edge_arcs(rule, ia, ib, q->w, wide, out + k * rs);
+      k += pt->k;
+    } else {
+      maxid = ia > maxid ? ia : maxid;
+      maxid = ib > maxid ? ib : maxid;
+      k += exo_edge_arcs(rule, ia, ib, q->w, wide, out + k * rs);
+    }
+    negative += q->w < 0.0f;
+  }
+  sl->narcs = k;
+  sl->maxid = maxid;
+  sl->negative = negative;
+  sl->arcs_ok = 1;
+}
 
 /* Read and parse block j into the slot (errors go into the batch). */
 static void fill_block(pctl *c, uint64_t j, pslot *sl) {
@@ -1138,6 +1246,7 @@ static void *worker_main(void *arg) {
       fill_block(c, j, sl);
     }
     resolve_batch(c, W->idx, &sl->b);
+    build_arcs(c, sl);
     pthread_mutex_lock(&W->mu);
     W->head++;
     pthread_cond_broadcast(&W->cv);
@@ -1146,6 +1255,102 @@ static void *worker_main(void *arg) {
   }
   atomic_fetch_add(&c->worker_ns, (uint64_t)((exo_thread_cpu_seconds() - cpu0) * 1e9));
   return NULL;
+}
+
+/* Hand records [0, upto) of the slot to the sink; on failure, the line of
+ * the record that failed gets the callback-failure message, as consume()
+ * gives it, and C->edges counts the lines before it. */
+static exo_status hand_arcs(consumer *C, pslot *sl, size_t upto) {
+  exo_ctx *ctx = C->ctx;
+  exo_arc_sink *a = C->arcs;
+  size_t done = 0;
+  exo_status st = upto ? a->add(a->user, sl->arcs, upto, a->wide, &done, ctx) : EXO_OK;
+  if (!st) return EXO_OK;
+  /* the line holding record `done`: count the records line by line (every
+   * id is known by now, up to the lines of upto) */
+  const batch *b = &sl->b;
+  uint8_t tmp[40];
+  size_t k = 0, i = 0;
+  for (; i < b->n; i++) {
+    k += exo_edge_arcs(&a->rule, b->rec[i].ia, b->rec[i].ib, b->rec[i].w, a->wide, tmp);
+    if (k > done) break;
+  }
+  if (i == b->n) i = b->n ? b->n - 1 : 0;
+  C->edges += i;
+  C->lineno += (b->n ? (uint64_t)b->rec[i].line : 0) + 1;
+  resolve_base(C);
+  EXO_FAIL(ctx, st, "%s:%" PRIu64 ": the edge callback failed (%s)", C->path, C->lineno,
+           exo_status_name(st));
+  return st;
+}
+
+/* exo_parse_file_arcs: consume a block whose arc records the worker built.
+ * The names it did not find are interned in line order (as consume() does)
+ * and their records filled in; then the records go to the sink in one call.
+ * Falls back to consume() (edge by edge through fn; the names interned so
+ * far keep their ids) when the records cannot be used as they are: none
+ * built, an id beyond narrow records, or a record count the hashes got
+ * wrong (two names with equal fingerprints). */
+static exo_status consume_arcs(consumer *C, pslot *sl) {
+  batch *b = &sl->b;
+  exo_arc_sink *a = C->arcs;
+  if (!sl->arcs_ok) return consume(C, b);
+  exo_names *names = C->names;
+  exo_ctx *ctx = C->ctx;
+  const int wide = a->wide;
+  const size_t rs = exo_rec_size(wide);
+  prec *r = b->rec;
+  const apatch *pt = sl->patch;
+  const size_t np = sl->npatch;
+  uint64_t maxid = sl->maxid, interned = 0;
+  int fallback = 0;
+  for (size_t p = 0; p < np && p < PREFETCH_AHEAD; p++) {
+    if (r[pt[p].i].ia == EXO_NAMES_UNKNOWN) exo_names_prefetch(names, r[pt[p].i].ha);
+    if (r[pt[p].i].ib == EXO_NAMES_UNKNOWN) exo_names_prefetch(names, r[pt[p].i].hb);
+  }
+  for (size_t p = 0; p < np; p++) {
+    if (p + PREFETCH_AHEAD < np) {
+      const prec *f = &r[pt[p + PREFETCH_AHEAD].i];
+      if (f->ia == EXO_NAMES_UNKNOWN) exo_names_prefetch(names, f->ha);
+      if (f->ib == EXO_NAMES_UNKNOWN) exo_names_prefetch(names, f->hb);
+    }
+    prec *q = &r[pt[p].i];
+    exo_status st = EXO_OK;
+    if (q->ia == EXO_NAMES_UNKNOWN) {
+      st = exo_names_intern_hashed(names, b->text + q->aoff, q->alen, q->ha, &q->ia, ctx);
+      interned += !st;
+    }
+    if (!st && q->ib == EXO_NAMES_UNKNOWN) {
+      st = exo_names_intern_hashed(names, b->text + q->boff, q->blen, q->hb, &q->ib, ctx);
+      interned += !st;
+    }
+    if (st) {
+      /* as edge by edge: the lines before this one were delivered first */
+      exo_status hs = hand_arcs(C, sl, pt[p].at); /* (names_resolved not counted here) */
+      if (hs) return hs;
+      C->edges += pt[p].i;
+      C->lineno += (uint64_t)q->line + 1;
+      return st;
+    }
+    maxid = q->ia > maxid ? q->ia : maxid;
+    maxid = q->ib > maxid ? q->ib : maxid;
+    if (exo_edge_arcs(&a->rule, q->ia, q->ib, q->w, wide, sl->arcs + (size_t)pt[p].at * rs) !=
+        pt[p].k) {
+      fallback = 1; /* equal fingerprints of different hashes */
+      break;
+    }
+  }
+  if (fallback || (!wide && maxid >= EXO_NARROW_ID_LIMIT)) {
+    exo_status st = consume(C, b); /* counts the names interned above as resolved */
+    C->resolved -= interned;
+    return st;
+  }
+  exo_status st = hand_arcs(C, sl, sl->narcs);
+  if (st) return st;
+  C->edges += b->n;
+  C->resolved += 2 * (uint64_t)b->n - interned;
+  a->negative += sl->negative;
+  return consume_end(C, b);
 }
 
 /* Parse [start, end) of the file fd with up to `threads` workers; or, when
@@ -1192,6 +1397,11 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     }
     c.names = C->names;
     C->reclaim = 1;
+  }
+  if (C->arcs) {
+    c.arcs = C->arcs;
+    c.rule = C->arcs->rule;
+    c.arcs_wide = C->arcs->wide;
   }
   if (in) {
     size_t rl = rest && rest->buf ? rest->len - rest->off : 0;
@@ -1259,7 +1469,7 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
     pslot *sl = &W->ring[W->tail % c.ring];
     pthread_mutex_unlock(&W->mu);
     if (st) break;
-    st = consume(C, &sl->b);
+    st = C->arcs ? consume_arcs(C, sl) : consume(C, &sl->b);
     const uint64_t end_off = sl->end_off; /* the slot is the worker's again below */
     const int last = sl->last;
     pthread_mutex_lock(&W->mu);
@@ -1295,6 +1505,8 @@ static exo_status run_parallel(consumer *C, int fd, uint64_t start, uint64_t end
   for (size_t k = 0; k < (size_t)T * c.ring; k++) {
     free(slots[k].buf);
     free(slots[k].b.rec);
+    free(slots[k].arcs);
+    free(slots[k].patch);
   }
   free(slots);
   free(c.w);
@@ -1414,8 +1626,8 @@ static exo_status line_start_at(consumer *C, int fd, uint64_t off, uint64_t lo, 
 /* Parse one file (ranged = 0) or the lines that start in [from, to) of a
  * plain regular file; see exo_parse.h. */
 static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo_names *names,
-                             exo_edge_fn fn, void *user, exo_ctx *ctx, exo_parse_stats *stats,
-                             int ranged, uint64_t from, uint64_t to) {
+                             exo_edge_fn fn, void *user, exo_arc_sink *arcs, exo_ctx *ctx,
+                             exo_parse_stats *stats, int ranged, uint64_t from, uint64_t to) {
   if (stats) memset(stats, 0, sizeof *stats);
   const double cpu0 = exo_thread_cpu_seconds();
   if (!path || !opt || !names || !fn)
@@ -1439,6 +1651,7 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
   C.names = names;
   C.fn = fn;
   C.user = user;
+  C.arcs = arcs;
   C.ctx = ctx;
   C.base_fd = -1;
   pcfg cfg;
@@ -1510,13 +1723,20 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
 exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
                           exo_names *names, exo_edge_fn fn, void *user,
                           exo_ctx *ctx, exo_parse_stats *stats) {
-  return parse_impl(path, opt, names, fn, user, ctx, stats, 0, 0, 0);
+  return parse_impl(path, opt, names, fn, user, NULL, ctx, stats, 0, 0, 0);
+}
+
+exo_status exo_parse_file_arcs(const char *path, const exo_parse_options *opt,
+                               exo_names *names, exo_edge_fn fn, void *user,
+                               exo_arc_sink *arcs, exo_ctx *ctx, exo_parse_stats *stats) {
+  if (arcs && !arcs->add) return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file_arcs: no arc sink");
+  return parse_impl(path, opt, names, fn, user, arcs, ctx, stats, 0, 0, 0);
 }
 
 exo_status exo_parse_range(const char *path, const exo_parse_options *opt, uint64_t from,
                            uint64_t to, exo_names *names, exo_edge_fn fn, void *user,
                            exo_ctx *ctx, exo_parse_stats *stats) {
-  return parse_impl(path, opt, names, fn, user, ctx, stats, 1, from, to);
+  return parse_impl(path, opt, names, fn, user, NULL, ctx, stats, 1, from, to);
 }
 
 int exo_parse_splittable(const char *path, uint64_t *size) {

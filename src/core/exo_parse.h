@@ -81,6 +81,37 @@ typedef struct exo_parse_stats {
   double worker_cpu_seconds;
 } exo_parse_stats;
 
+/* Arc records (exo_record.h) built by the parser threads, for a caller
+ * that feeds an exo_sorter (exo_parse_file_arcs). The rule is the
+ * pipeline's: an edge (a, b, w) with w <= 0 or w < min_weight stores
+ * nothing (w < 0 is counted in `negative`); a self-loop stores nothing with
+ * drop_self; otherwise a directed edge stores (b, a, w) then (a, b, -w), an
+ * undirected one (a, b, w) then, unless a == b, (b, a, w). */
+typedef struct exo_arc_rule {
+  int directed;
+  int drop_self;
+  float min_weight;
+} exo_arc_rule;
+
+/* Encode the arcs of edge (a, b, w) under rule r into out (room for two
+ * records of exo_rec_size(wide) bytes); returns how many (0, 1 or 2). The
+ * edge callback of a caller of exo_parse_file_arcs must store exactly these. */
+size_t exo_edge_arcs(const exo_arc_rule *r, uint64_t a, uint64_t b, float w, int wide,
+                     uint8_t *out);
+
+/* Takes n records of the given width, in input order; on failure *done is
+ * how many it stored before the one that failed. */
+typedef exo_status (*exo_arcs_fn)(void *user, const uint8_t *recs, size_t n, int wide,
+                                  size_t *done, exo_ctx *ctx);
+
+typedef struct exo_arc_sink {
+  exo_arc_rule rule;
+  int wide;          /* width of the records the workers build */
+  exo_arcs_fn add;
+  void *user;
+  uint64_t negative; /* edges with w < 0 handed over as records (added to) */
+} exo_arc_sink;
+
 /* Parse one file. With threads > 1 the BOM and header lines are read
  * first, then the rest is cut into blocks of block_bytes that `threads`
  * worker threads (created and joined inside this call) split, check and
@@ -101,6 +132,25 @@ typedef struct exo_parse_stats {
 exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
                           exo_names *names, exo_edge_fn fn, void *user,
                           exo_ctx *ctx, exo_parse_stats *stats);
+
+/* exo_parse_file, with the blocks of the parallel path (threads > 1) handed
+ * over as arc records: each worker, after looking a block's names up,
+ * encodes the block's arcs (exo_edge_arcs under arcs->rule, at arcs->wide)
+ * into the block's slot, with a placeholder where a name was not found and
+ * a list of those lines; the calling thread interns those names in order,
+ * fills their records in, and hands the block's records to arcs->add in one
+ * call. The records, and their order, are those fn would have been asked
+ * to store edge by edge; ids, names file, counts, line numbers and messages
+ * are exo_parse_file's. The header lines, threads = 1, and a block where
+ * this cannot hold (an id that does not fit narrow records, a fingerprint
+ * collision, no memory for the records) go through fn, edge by edge, which
+ * must then store exo_edge_arcs' records. Polls once per block (and in
+ * fn/add) instead of every 64 KiB. Memory: per worker slot the records too,
+ * 2 x exo_rec_size(wide) bytes per data line (24 narrow), and 12 bytes per
+ * line with a name not found: about 6.9 MiB per worker for 40-byte lines. */
+exo_status exo_parse_file_arcs(const char *path, const exo_parse_options *opt,
+                               exo_names *names, exo_edge_fn fn, void *user,
+                               exo_arc_sink *arcs, exo_ctx *ctx, exo_parse_stats *stats);
 
 /* Parse the lines of the plain (uncompressed) regular file `path` that
  * start in the byte range [from, to) (to may exceed the file size): the two

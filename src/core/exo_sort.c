@@ -289,7 +289,7 @@ typedef struct run_job {
   int sorted;       /* buf holds the run sorted */
   int written;      /* the file was written whole */
   double cpu;       /* CPU seconds the thread took */
-  double write_cpu; /* of those, writing the run */
+  double write_cpu; /* writing the run: this thread's and the slices' threads' */
   double sort_wall; /* seconds the sort took (its threads' time is not in cpu) */
 } run_job;
 
@@ -318,7 +318,7 @@ struct exo_sorter {
   uint64_t records, initial_runs;
   uint64_t disk_now, peak_disk;
   double run_cpu;  /* CPU seconds of the background run threads */
-  double run_write_cpu, run_sort_wall; /* of those: writing; sorting's wall time */
+  double run_write_cpu, run_sort_wall; /* writing (all its threads); sorting's wall time */
   double add_wait; /* seconds exo_sorter_add waited for them */
   /* the final merge's sources in memory, after the files: the last
    * background run when it was kept unwritten, then the buffer */
@@ -479,6 +479,80 @@ static exo_status write_run(const uint8_t *buf, size_t n, int wide, const char *
   return st;
 }
 
+/* A sorted run written in P slices side by side (background runs with
+ * threads > 1): slice t is bytes [total t / P, total (t+1) / P) of the
+ * buffer, written at that offset by its own positioned writer, in chunks
+ * between which it looks at `keep` as write_run does. Each job adds its
+ * thread's CPU time to cpu_ns. */
+typedef struct par_write {
+  const uint8_t *buf;
+  size_t total;
+  uint32_t P;
+  const char *path;
+  atomic_int *keep;
+  atomic_int stopped;       /* a slice stopped on keep */
+  _Atomic uint64_t cpu_ns;  /* CPU time of the slices' threads */
+} par_write;
+
+static exo_status par_write_job(void *arg, uint32_t t, exo_ctx *ctx) {
+  par_write *p = arg;
+  const double c0 = exo_thread_cpu_seconds();
+  const size_t lo = (size_t)((uint64_t)p->total * t / p->P);
+  const size_t hi = (size_t)((uint64_t)p->total * (t + 1) / p->P);
+  exo_writer w = {.fd = -1};
+  exo_status st = lo < hi ? exo_writer_open_at(&w, p->path, RUN_WRITE_BUF, lo, ctx) : EXO_OK;
+  size_t off = lo;
+  while (!st && off < hi) {
+    if (p->keep && atomic_load(p->keep)) {
+      atomic_store(&p->stopped, 1);
+      break;
+    }
+    size_t len = hi - off < RUN_WRITE_CHUNK ? hi - off : RUN_WRITE_CHUNK;
+    st = exo_writer_write(&w, p->buf + off, len, ctx);
+    if (!st) st = exo_poll(ctx);
+    off += len;
+  }
+  if (!st && lo < hi && off >= hi) st = exo_writer_close(&w, ctx);
+  exo_writer_abort(&w); /* a no-op after a close */
+  atomic_fetch_add(&p->cpu_ns, (uint64_t)((exo_thread_cpu_seconds() - c0) * 1e9));
+  return st;
+}
+
+/* write_run on up to `threads` threads (at least RUN_WRITE_CHUNK bytes
+ * each; fewer: write_run): the file is created empty, then its slices are
+ * written side by side. The same file bytes; *written and `keep` as in
+ * write_run. *slices_cpu: CPU seconds the slices' threads took (0 when
+ * write_run wrote it on this thread). */
+static exo_status write_run_threads(const uint8_t *buf, size_t n, int wide, const char *path,
+                                    atomic_int *keep, int *written, uint32_t threads,
+                                    double *slices_cpu, exo_ctx *ctx) {
+  *slices_cpu = 0.0;
+  const size_t total = n * exo_rec_size(wide);
+  uint32_t P = threads;
+  if (P > MAX_MERGE_THREADS) P = MAX_MERGE_THREADS;
+  if (total / RUN_WRITE_CHUNK < P) P = (uint32_t)(total / RUN_WRITE_CHUNK);
+  if (P <= 1) return write_run(buf, n, wide, path, keep, written, ctx);
+  *written = 0;
+  if (keep && atomic_load(keep)) return EXO_OK;
+  exo_writer w = {.fd = -1};
+  exo_status st = exo_writer_open(&w, path, 0, ctx); /* create it (empty) */
+  if (!st) st = exo_writer_close(&w, ctx);
+  exo_writer_abort(&w);
+  if (st) return st;
+  par_write pw;
+  pw.buf = buf;
+  pw.total = total;
+  pw.P = P;
+  pw.path = path;
+  pw.keep = keep;
+  atomic_init(&pw.stopped, 0);
+  atomic_init(&pw.cpu_ns, 0);
+  st = exo_par_run(P, par_write_job, &pw, EXO_STAGE_PARSE, 0, ctx);
+  *slices_cpu = 1e-9 * (double)atomic_load(&pw.cpu_ns);
+  if (!st && !atomic_load(&pw.stopped)) *written = 1;
+  return st;
+}
+
 /* Sort n records of buf (scratch: the radix sort's second buffer) and write
  * them as a run at `path`, on the caller's thread. */
 static exo_status sort_and_write(uint8_t *buf, uint8_t *scratch, size_t n, int wide,
@@ -533,9 +607,12 @@ static void *job_main(void *arg) {
   j->sort_wall = exo_now_seconds() - w0;
   j->sorted = !j->st;
   const double c1 = exo_thread_cpu_seconds();
-  if (!j->st) j->st = write_run(j->buf, j->n, j->wide, j->path, &j->keep, &j->written, &j->ctx);
+  double slices = 0.0;
+  if (!j->st)
+    j->st = write_run_threads(j->buf, j->n, j->wide, j->path, &j->keep, &j->written, j->threads,
+                              &slices, &j->ctx);
   j->cpu = exo_thread_cpu_seconds() - c0;
-  j->write_cpu = exo_thread_cpu_seconds() - c1;
+  j->write_cpu = exo_thread_cpu_seconds() - c1 + slices;
   return NULL;
 }
 
@@ -671,6 +748,46 @@ exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
   exo_rec_encode(s->buf + s->n * exo_rec_size(s->wide), s->wide, key, nbr, w);
   s->n++;
   if ((++s->records & POLL_MASK) == 0) return exo_poll(ctx);
+  return EXO_OK;
+}
+
+/* Contract (exo_sort.h): exo_sorter_add for a batch of encoded records. */
+exo_status exo_sorter_add_records(exo_sorter *s, const uint8_t *recs, size_t n, int wide,
+                                  size_t *done, exo_ctx *ctx) {
+  *done = 0;
+  if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "record added after the sort finished");
+  if (wide && !s->wide)
+    return EXO_FAIL(ctx, EXO_EARG, "wide records added to a narrow sorter; call "
+                                   "exo_sorter_set_wide first");
+  if (!wide && s->wide) { /* widen one by one (rare: the sorter went wide mid-input) */
+    for (size_t i = 0; i < n; i++) {
+      exo_arc a;
+      exo_rec_decode(recs + i * 12, 0, &a);
+      exo_status st = exo_sorter_add(s, a.key, a.nbr, a.w, ctx);
+      if (st) return st;
+      *done = i + 1;
+    }
+    return EXO_OK;
+  }
+  const size_t rs = exo_rec_size(s->wide);
+  while (*done < n) {
+    if (s->n == s->cap && !(s->buf_bytes < s->target_bytes && grow_buffers(s, ctx))) {
+      if (ctx->err.code) return ctx->err.code;
+      exo_status st = flush_run(s, ctx);
+      if (st) return st;
+    }
+    size_t k = s->cap - s->n;
+    if (k > n - *done) k = n - *done;
+    memcpy(s->buf + s->n * rs, recs + *done * rs, k * rs);
+    s->n += k;
+    const uint64_t before = s->records;
+    s->records += k;
+    *done += k;
+    if ((before >> 16) != (s->records >> 16)) { /* crossed a multiple of POLL_MASK + 1 */
+      exo_status st = exo_poll(ctx);
+      if (st) return st;
+    }
+  }
   return EXO_OK;
 }
 

@@ -11,7 +11,8 @@
  *
  * With `background` set, a full buffer is handed to a thread that sorts it
  * (with `threads` > 1 on that many threads, each pass split into slices:
- * the same order) and writes it while the caller fills a second buffer (the host's callbacks are
+ * the same order) and writes it (with `threads` > 1 in up to that many
+ * slices of at least 8 MiB side by side, positioned writes: the same file) while the caller fills a second buffer (the host's callbacks are
  * still only called from the caller's thread); the runs are the same
  * records in the same order, only smaller. When the input ends while that
  * thread is still at work and everything fits one final merge, the thread
@@ -116,8 +117,9 @@ typedef struct exo_sort_stats {
   uint64_t peak_disk;    /* bytes: run files + CSR at their largest */
   /* background mode, for the serial-part figures: CPU seconds the run
    * thread took (sorting and writing the runs, one run at a time; with
-   * threads > 1 the sort's slices run on other threads, not counted here),
-   * of those the writing, the seconds the sorts took (wall clock), and the
+   * threads > 1 the sort's and the write's slices run on other threads,
+   * not counted here), the CPU seconds of writing the runs (on whichever
+   * threads wrote them), the seconds the sorts took (wall clock), and the
    * seconds exo_sorter_add waited for the thread (the adding thread stalled) */
   double run_thread_cpu_seconds;
   double run_write_cpu_seconds;
@@ -131,6 +133,13 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
                              exo_ctx *ctx);
 exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
                           exo_ctx *ctx);
+/* Append n encoded records (exo_record.h) of width `wide`, in order: the
+ * same buffer, runs and polls as n exo_sorter_add calls, with a memcpy per
+ * buffer's worth instead of a call per record. Records narrower than the
+ * sorter's are widened one by one; wider ones are EXO_EARG. *done: records
+ * stored (all of them unless it fails). */
+exo_status exo_sorter_add_records(exo_sorter *s, const uint8_t *recs, size_t n, int wide,
+                                  size_t *done, exo_ctx *ctx);
 /* Resize the run buffer and its scratch for a budget of `bytes`; records
  * that no longer fit are written as a run first. Ignored with run_records. */
 exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx);

@@ -20,6 +20,7 @@
 #include "exo_io.h"
 #include "exo_parse.h"
 #include "exo_platform.h"
+#include "exo_record.h"
 #include "exo_rng.h"
 #include "testutil.h"
 
@@ -2000,6 +2001,193 @@ START_TEST(parallel_workers_resolve_names) {
 }
 END_TEST
 
+/* ---- arc records built by the parser threads (exo_parse_file_arcs) ------------ */
+
+/* The records a caller stores edge by edge: the pipeline's rule, written
+ * out here independently of exo_edge_arcs. */
+typedef struct arcbuf {
+  exo_arc_rule rule;
+  int wide;
+  uint8_t *p;
+  size_t n, cap;         /* records */
+  size_t fail_rec;       /* 1-based record whose storing fails (0: never) */
+  uint64_t negative;     /* edges with w < 0 (edge by edge) */
+  size_t add_calls, add_recs; /* records that came through the sink */
+} arcbuf;
+
+static int arc_put(arcbuf *a, uint64_t k, uint64_t nb, float w) {
+  if (a->fail_rec && a->n + 1 >= a->fail_rec) return -1;
+  const size_t rs = exo_rec_size(a->wide);
+  if (a->n == a->cap) {
+    a->cap = a->cap ? 2 * a->cap : 1024;
+    a->p = realloc(a->p, a->cap * rs);
+  }
+  exo_rec_encode(a->p + a->n * rs, a->wide, k, nb, w);
+  a->n++;
+  return 0;
+}
+
+static exo_status arc_edge(void *user, uint64_t x, uint64_t y, float w, exo_ctx *ctx) {
+  arcbuf *a = user;
+  if (!(w > 0.0f) || w < a->rule.min_weight || (x == y && a->rule.drop_self)) {
+    a->negative += w < 0.0f;
+    return EXO_OK;
+  }
+  int bad = 0;
+  if (a->rule.directed) {
+    bad = arc_put(a, y, x, w) || arc_put(a, x, y, -w);
+  } else {
+    bad = arc_put(a, x, y, w) || (x != y && arc_put(a, y, x, w));
+  }
+  return bad ? EXO_FAIL(ctx, EXO_ENOSPC, "full") : EXO_OK;
+}
+
+static exo_status arc_sink_add(void *user, const uint8_t *recs, size_t n, int wide,
+                               size_t *done, exo_ctx *ctx) {
+  arcbuf *a = user;
+  ck_assert_int_eq(wide, a->wide);
+  a->add_calls++;
+  const size_t rs = exo_rec_size(wide);
+  for (*done = 0; *done < n; (*done)++) {
+    exo_arc r;
+    exo_rec_decode(recs + *done * rs, wide, &r);
+    if (arc_put(a, r.key, r.nbr, r.w)) return EXO_FAIL(ctx, EXO_ENOSPC, "full");
+    a->add_recs++;
+  }
+  return EXO_OK;
+}
+
+typedef struct arcrun {
+  exo_status st;
+  char msg[EXO_ERRMSG_MAX];
+  arcbuf a;
+  uint64_t sink_negative;
+  exo_parse_stats stats;
+  char *names;
+  size_t names_len;
+} arcrun;
+
+static void arc_parse(const char *dir, const char *path, int threads, size_t block,
+                      const exo_arc_rule *rule, int wide, size_t fail_rec, arcrun *r) {
+  memset(r, 0, sizeof *r);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  char *np = tu_path(dir, "arcnames.txt");
+  exo_names *t = NULL;
+  ck_assert_int_eq(exo_names_create(&t, np, &ctx), EXO_OK);
+  exo_parse_options o = opts('\t', 1, 0);
+  o.threads = threads;
+  o.block_bytes = block;
+  r->a.rule = *rule;
+  r->a.wide = wide;
+  r->a.fail_rec = fail_rec;
+  if (threads <= 1) { /* the reference: edge by edge */
+    r->st = exo_parse_file(path, &o, t, arc_edge, &r->a, &ctx, &r->stats);
+  } else {
+    exo_arc_sink sink = {0};
+    sink.rule = *rule;
+    sink.wide = wide;
+    sink.add = arc_sink_add;
+    sink.user = &r->a;
+    r->st = exo_parse_file_arcs(path, &o, t, arc_edge, &r->a, &sink, &ctx, &r->stats);
+    r->sink_negative = sink.negative;
+  }
+  snprintf(r->msg, sizeof r->msg, "%s", ctx.err.msg);
+  if (r->st == EXO_OK) ck_assert_int_eq(exo_names_finish(t, &ctx), EXO_OK);
+  exo_names_free(t);
+  if (r->st == EXO_OK) r->names = tu_read_file(np, &r->names_len);
+  exo_unlink(np);
+  free(np);
+}
+
+/* Parser threads that encode each block's arc records themselves (the
+ * calling thread only fills in the names it interns and hands the block
+ * over) give the records of the edge-by-edge path, byte for byte and in
+ * order: 60000 lines with new names throughout (so many lines of every
+ * block wait for the calling thread), self-loops, weights 0, negative and
+ * below min_weight, a header line; blocks of 512 bytes to 64 KiB with 2, 3
+ * and 8 threads; four rules, narrow and wide records. Names file, negative
+ * count and stats too; the records came through the sink (all but the
+ * header's, which has none). A sink that fails at a record gives the line
+ * and message of the edge-by-edge path failing at that record. */
+START_TEST(parallel_arcs_built_by_workers) {
+  char *dir = tu_mkdtemp();
+  exo_rng g;
+  exo_rng_seed(&g, 2727);
+  strbuf sb = {0};
+  sb_printf(&sb, "query\ttarget\tscore\n");
+  static const char *const wts[] = {"1", "2.5", "0", "-1.5", "0.25", "3", "7"};
+  const unsigned lines = 60000;
+  for (unsigned i = 0; i < lines; i++) {
+    uint64_t top = i / 2 + 2;
+    uint64_t a = exo_rng_below(&g, top), b = exo_rng_below(&g, 8) == 0 ? a : exo_rng_below(&g, top);
+    sb_printf(&sb, "n%llu\tn%llu\t%s\n", (unsigned long long)a, (unsigned long long)b,
+              wts[exo_rng_below(&g, 7)]);
+  }
+  char *path = tu_path(dir, "arcs.tsv");
+  ck_assert_int_eq(tu_write_file(path, sb.p, sb.len), 0);
+  char *gz = tu_path(dir, "arcs.tsv.gz");
+  ck_assert_int_eq(tu_write_gzip(gz, sb.p, sb.len), 0);
+  static const exo_arc_rule rules[] = {
+      {0, 0, 0.0f}, {0, 1, 1.0f}, {1, 0, 0.0f}, {1, 1, 2.6f}};
+  static const struct { int threads; size_t block; } pv[] = {
+      {2, 512}, {3, 4096}, {8, 65536}, {2, 65536}};
+  for (size_t ri = 0; ri < sizeof rules / sizeof *rules; ri++) {
+    for (int wide = 0; wide <= 1; wide++) {
+      arcrun ref;
+      arc_parse(dir, path, 1, 0, &rules[ri], wide, 0, &ref);
+      ck_assert_int_eq(ref.st, EXO_OK);
+      ck_assert_uint_gt(ref.a.n, (size_t)lines / 2);
+      for (size_t v = 0; v < sizeof pv / sizeof *pv; v++) {
+        for (int z = 0; z < 2; z++) {
+          if (z && (v > 1 || wide)) continue; /* gzip: two variants, narrow */
+          arcrun r;
+          arc_parse(dir, z ? gz : path, pv[v].threads, pv[v].block, &rules[ri], wide, 0, &r);
+          ck_assert_int_eq(r.st, EXO_OK);
+          ck_assert_uint_eq(r.a.n, ref.a.n);
+          ck_assert_int_eq(memcmp(r.a.p, ref.a.p, ref.a.n * exo_rec_size(wide)), 0);
+          ck_assert_uint_eq(r.a.add_recs, ref.a.n); /* every record from the workers */
+          /* a gzip stream's first block holds what the header's read left: here all */
+          const size_t min_calls = z ? 1 : sb.len / pv[v].block / 2;
+          ck_assert_uint_ge(r.a.add_calls, min_calls);
+          ck_assert_uint_eq(r.a.negative + r.sink_negative, ref.a.negative);
+          ck_assert_uint_gt(ref.a.negative, 0);
+          ck_assert_uint_eq(r.names_len, ref.names_len);
+          ck_assert_int_eq(memcmp(r.names, ref.names, ref.names_len), 0);
+          ck_assert_uint_eq(r.stats.edges, ref.stats.edges);
+          ck_assert_uint_eq(r.stats.lines, ref.stats.lines);
+          free(r.a.p);
+          free(r.names);
+        }
+      }
+      /* the sink failing at a record: the edge-by-edge line and message */
+      const size_t fails[] = {2, 777, ref.a.n / 2 + 1};
+      for (size_t f = 0; f < sizeof fails / sizeof *fails; f++) {
+        arcrun a1, a2;
+        arc_parse(dir, path, 1, 0, &rules[ri], wide, fails[f], &a1);
+        arc_parse(dir, path, 3, 2048, &rules[ri], wide, fails[f], &a2);
+        ck_assert_int_eq(a1.st, EXO_ENOSPC);
+        ck_assert_int_eq(a2.st, EXO_ENOSPC);
+        ck_assert_str_eq(a2.msg, a1.msg);
+        ck_assert_uint_eq(a2.stats.edges, a1.stats.edges);
+        ck_assert_uint_eq(a2.stats.lines, a1.stats.lines);
+        ck_assert_uint_eq(a2.a.n, a1.a.n);
+        ck_assert_int_eq(memcmp(a2.a.p, a1.a.p, a1.a.n * exo_rec_size(wide)), 0);
+        free(a1.a.p);
+        free(a2.a.p);
+      }
+      free(ref.a.p);
+      free(ref.names);
+    }
+  }
+  free(sb.p);
+  free(path);
+  free(gz);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *parse_suite(void) {
   Suite *s = suite_create("parse");
   TCase *tc = tcase_create("parse");
@@ -2036,6 +2224,7 @@ Suite *parse_suite(void) {
   tcase_add_test(tp, parallel_truncated_gzip_stream);
   tcase_add_test(tp, ranges_every_cut);
   tcase_add_test(tp, parallel_workers_resolve_names);
+  tcase_add_test(tp, parallel_arcs_built_by_workers);
   suite_add_tcase(s, tp);
   return s;
 }

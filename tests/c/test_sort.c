@@ -226,6 +226,8 @@ typedef struct sort_case {
   size_t resize_at[2]; /* call set_run_memory(resize_to[i]) before these records */
   uint64_t resize_to[2];
   int nresize;
+  size_t batch;        /* > 0: exo_sorter_add_records, chunks of 1..batch records */
+  int batch_narrow;    /* ... encoded narrow when they fit, even into a wide sorter */
 } sort_case;
 
 typedef struct cb_state {
@@ -281,7 +283,29 @@ static exo_sort_stats run_case(const sort_case *sc, const tarc *arcs, size_t m) 
     for (int j = 0; j < sc->nresize; j++)
       if (i == sc->resize_at[j])
         ck_assert_int_eq(exo_sorter_set_run_memory(s, sc->resize_to[j], &ctx), EXO_OK);
-    rc = exo_sorter_add(s, arcs[i].key, arcs[i].nbr, arcs[i].w, &ctx);
+    if (!sc->batch) {
+      rc = exo_sorter_add(s, arcs[i].key, arcs[i].nbr, arcs[i].w, &ctx);
+      continue;
+    }
+    /* a chunk [i, j) that stops before the next width change or resize */
+    size_t j = i + 1 + (i * 7919 + 13) % sc->batch;
+    if (j > m) j = m;
+    if (sc->set_wide_at > i && sc->set_wide_at < j) j = sc->set_wide_at;
+    for (int k = 0; k < sc->nresize; k++)
+      if (sc->resize_at[k] > i && sc->resize_at[k] < j) j = sc->resize_at[k];
+    int w = exo_sorter_is_wide(s);
+    if (w && sc->batch_narrow) {
+      w = 0;
+      for (size_t k = i; k < j; k++) w |= ((arcs[k].key | arcs[k].nbr) >> 32) != 0;
+    }
+    const size_t rs = exo_rec_size(w);
+    uint8_t *buf = malloc((j - i) * rs);
+    for (size_t k = i; k < j; k++) exo_rec_encode(buf + (k - i) * rs, w, arcs[k].key, arcs[k].nbr, arcs[k].w);
+    size_t done = 0;
+    rc = exo_sorter_add_records(s, buf, j - i, w, &done, &ctx);
+    if (rc == EXO_OK && done != j - i) rc = EXO_EINTERNAL;
+    free(buf);
+    i = j - 1;
   }
   ck_assert_msg(rc == EXO_OK, "add: %s", ctx.err.msg);
   exo_sort_stats st;
@@ -598,6 +622,87 @@ START_TEST(mixed_width_runs) {
   sc.csr_wide = 0;
   run_case(&sc, a, m);
   free(a);
+}
+END_TEST
+
+/* Background runs of more than 8 MiB with threads > 1 are written in
+ * slices side by side (positioned writes): 6e6 records, runs of about 2.9e6
+ * (33 MiB: 4 slices with 4 threads, 3 with 3, 2 with 2), two written and
+ * merged with the rest: the CSR bytes of the reference, for each count. */
+START_TEST(background_runs_written_in_slices) {
+  const size_t m = 6000000;
+  tarc *a = random_arcs(m, 200000, 200000, 21);
+  for (int t = 2; t <= 4; t++) {
+    sort_case sc = knob_case(0, 0, 200000);
+    sc.opt.memory_limit = (uint64_t)100 << 20;
+    sc.opt.background = 1;
+    sc.opt.threads = t;
+    exo_sort_stats st = run_case(&sc, a, m); /* byte-compared inside */
+    ck_assert_uint_ge(st.runs - st.runs_in_memory, 1);
+    ck_assert_double_gt(st.run_write_cpu_seconds, 0.0);
+  }
+  free(a);
+}
+END_TEST
+
+/* exo_sorter_add_records (a block's records at once, as the parser threads
+ * build them) gives the runs and CSR of exo_sorter_add record by record:
+ * chunks of 1 to 7 and of 1 to 5000 records across run boundaries, foreground and
+ * background, resizes, a width change, and narrow records given to a wide
+ * sorter (widened); a wide chunk into a narrow sorter is refused. */
+START_TEST(add_records_same_as_add) {
+  const size_t m = 60000;
+  tarc *a = random_arcs(m, 3000, 100000, 11);
+  sort_case cases[4];
+  cases[0] = knob_case(37, 3, 3000);
+  cases[0].set_wide_at = 23456;
+  cases[1] = knob_case(0, 8, 3000);
+  cases[1].opt.memory_limit = 1 << 20;
+  cases[1].nresize = 2;
+  cases[1].resize_at[0] = 10000;
+  cases[1].resize_to[0] = 64 << 10;
+  cases[1].resize_at[1] = 10500;
+  cases[1].resize_to[1] = 1 << 20;
+  cases[2] = cases[1];
+  cases[2].opt.background = 1;
+  cases[2].opt.threads = 3;
+  cases[3] = knob_case(1000, 0, 3000);
+  cases[3].opt.wide = 1;
+  cases[3].csr_wide = 1;
+  for (int c = 0; c < 4; c++) {
+    exo_sort_stats ref = run_case(&cases[c], a, m);
+    static const size_t batches[] = {7, 5000};
+    for (size_t b = 0; b < sizeof batches / sizeof *batches; b++) {
+      for (int nar = 0; nar <= 1; nar++) {
+        sort_case sc = cases[c];
+        sc.batch = batches[b];
+        sc.batch_narrow = nar;
+        exo_sort_stats st = run_case(&sc, a, m);
+        ck_assert_uint_eq(st.runs, ref.runs);
+        ck_assert_uint_eq(st.runs_in_memory, ref.runs_in_memory);
+        ck_assert_uint_eq(st.merge_passes, ref.merge_passes);
+        ck_assert_uint_eq(st.peak_disk, ref.peak_disk);
+      }
+    }
+  }
+  free(a);
+  /* wide records into a narrow sorter */
+  char *dir = tu_mkdtemp();
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_sort_options o = {0};
+  o.tmpdir = dir;
+  o.memory_limit = 1 << 20;
+  exo_sorter *s = NULL;
+  ck_assert_int_eq(exo_sorter_create(&s, &o, &ctx), EXO_OK);
+  uint8_t rec[20];
+  exo_rec_encode(rec, 1, 1, 2, 1.0f);
+  size_t done = 9;
+  ck_assert_int_eq(exo_sorter_add_records(s, rec, 1, 1, &done, &ctx), EXO_EARG);
+  ck_assert_uint_eq(done, 0);
+  exo_sorter_free(s);
+  tu_rmdir(dir);
+  free(dir);
 }
 END_TEST
 
@@ -1306,6 +1411,8 @@ Suite *sort_suite(void) {
   tcase_add_test(tc, run_memory_shrinks_and_grows);
   tcase_add_test(tc, background_runs);
   tcase_add_test(tc, mixed_width_runs);
+  tcase_add_test(tc, add_records_same_as_add);
+  tcase_add_test(tc, background_runs_written_in_slices);
   tcase_add_test(tc, zero_records_and_empty_nodes);
   tcase_add_test(tc, interrupt_mid_merge_cleans_up);
   tcase_add_test(tc, interrupt_during_run_generation);
