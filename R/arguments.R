@@ -116,7 +116,7 @@ check_sep <- function(sep) {
 
 # threads: NULL = every core (the core's count, exo_cpu_count(), as the
 # command-line tool's "auto"); more than the machine's cores is capped at them
-# with a warning (more threads than cores only add buffers: 6 MiB each
+# with a warning (more threads than cores only add buffers: 7 MiB each
 # taken off memory_limit while reading). The internal test option
 # ExoLabel.oversubscribe = TRUE lets tests run several threads on small
 # machines (the results are the same for any threads).
