@@ -639,7 +639,9 @@ START_TEST(background_runs_written_in_slices) {
     sc.opt.threads = t;
     exo_sort_stats st = run_case(&sc, a, m); /* byte-compared inside */
     ck_assert_uint_ge(st.runs - st.runs_in_memory, 1);
+#ifndef _WIN32 /* Windows' thread clock ticks every 15.6 ms: a slice may read 0 */
     ck_assert_double_gt(st.run_write_cpu_seconds, 0.0);
+#endif
   }
   free(a);
 }
