@@ -733,6 +733,14 @@ static int grow_buffers(exo_sorter *s, exo_ctx *ctx) {
   return 0;
 }
 
+/* Room for one more record in the run buffer: grown while the budget
+ * allows, else written out as a run. */
+static exo_status make_room(exo_sorter *s, exo_ctx *ctx) {
+  if (s->n < s->cap || (s->buf_bytes < s->target_bytes && grow_buffers(s, ctx))) return EXO_OK;
+  if (ctx->err.code) return ctx->err.code;
+  return flush_run(s, ctx);
+}
+
 exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
                           exo_ctx *ctx) {
   if (s->finished) return EXO_FAIL(ctx, EXO_EARG, "record added after the sort finished");
@@ -740,11 +748,8 @@ exo_status exo_sorter_add(exo_sorter *s, uint64_t key, uint64_t nbr, float w,
     return EXO_FAIL(ctx, EXO_EARG,
                     "node id %llu does not fit 32 bits; call exo_sorter_set_wide first",
                     (unsigned long long)(key > nbr ? key : nbr));
-  if (s->n == s->cap && !(s->buf_bytes < s->target_bytes && grow_buffers(s, ctx))) {
-    if (ctx->err.code) return ctx->err.code;
-    exo_status st = flush_run(s, ctx);
-    if (st) return st;
-  }
+  exo_status st = make_room(s, ctx);
+  if (st) return st;
   exo_rec_encode(s->buf + s->n * exo_rec_size(s->wide), s->wide, key, nbr, w);
   s->n++;
   if ((++s->records & POLL_MASK) == 0) return exo_poll(ctx);
@@ -771,11 +776,8 @@ exo_status exo_sorter_add_records(exo_sorter *s, const uint8_t *recs, size_t n, 
   }
   const size_t rs = exo_rec_size(s->wide);
   while (*done < n) {
-    if (s->n == s->cap && !(s->buf_bytes < s->target_bytes && grow_buffers(s, ctx))) {
-      if (ctx->err.code) return ctx->err.code;
-      exo_status st = flush_run(s, ctx);
-      if (st) return st;
-    }
+    exo_status st = make_room(s, ctx);
+    if (st) return st;
     size_t k = s->cap - s->n;
     if (k > n - *done) k = n - *done;
     memcpy(s->buf + s->n * rs, recs + *done * rs, k * rs);
@@ -783,8 +785,8 @@ exo_status exo_sorter_add_records(exo_sorter *s, const uint8_t *recs, size_t n, 
     const uint64_t before = s->records;
     s->records += k;
     *done += k;
-    if ((before >> 16) != (s->records >> 16)) { /* crossed a multiple of POLL_MASK + 1 */
-      exo_status st = exo_poll(ctx);
+    if ((before & ~POLL_MASK) != (s->records & ~POLL_MASK)) { /* crossed a multiple of POLL_MASK + 1 */
+      st = exo_poll(ctx);
       if (st) return st;
     }
   }
