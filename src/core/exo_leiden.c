@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exo_csr.h"
 #include "exo_io.h"
@@ -1668,17 +1667,6 @@ static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_para
   return EXO_OK;
 }
 
-/* CPU seconds of the whole process so far (all threads), for the -v
- * messages; 0 where the clock is missing. */
-static double process_cpu_seconds(void) {
-#if defined(CLOCK_PROCESS_CPUTIME_ID)
-  struct timespec ts;
-  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-#endif
-  return 0.0;
-}
-
 /* One iteration from level 0 (start_path: its initial communities, or
  * NULL). degrees: the input graph's node weights file, written by the first
  * iteration (modularity; *have_degrees then set) and read by the others. */
@@ -1703,14 +1691,14 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
      * run while it waits) */
     double t0 = exo_now_seconds(), t_move, t_refine = 0.0, t_agg = 0.0;
     double c0 = exo_thread_cpu_seconds(), c_move, c_refine, c_agg;
-    double p0 = process_cpu_seconds(), p_move, p_refine, p_agg;
+    double p0 = exo_process_cpu_seconds(), p_move, p_refine, p_agg;
     if ((s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK) goto fail;
     t_move = exo_now_seconds() - t0;
     c_move = exo_thread_cpu_seconds() - c0;
-    p_move = process_cpu_seconds() - p0;
+    p_move = exo_process_cpu_seconds() - p0;
     t0 = exo_now_seconds();
     c0 = exo_thread_cpu_seconds();
-    p0 = process_cpu_seconds();
+    p0 = exo_process_cpu_seconds();
     res->levels++;
     res->moves += moves;
     res->sweeps += sweeps;
@@ -1729,10 +1717,10 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     }
     t_refine = exo_now_seconds() - t0;
     c_refine = exo_thread_cpu_seconds() - c0;
-    p_refine = process_cpu_seconds() - p0;
+    p_refine = exo_process_cpu_seconds() - p0;
     t0 = exo_now_seconds();
     c0 = exo_thread_cpu_seconds();
-    p0 = process_cpu_seconds();
+    p0 = exo_process_cpu_seconds();
     exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
     if (last) {
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
@@ -1744,7 +1732,7 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     }
     t_agg = exo_now_seconds() - t0;
     c_agg = exo_thread_cpu_seconds() - c0;
-    p_agg = process_cpu_seconds() - p0;
+    p_agg = exo_process_cpu_seconds() - p0;
     exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
                 "%llu communities, %llu merged by refinement; seconds: moving %.3f, "
                 "refinement %.3f, %s %.3f; caller's thread CPU: %.3f, %.3f, %.3f; "

@@ -1029,11 +1029,27 @@ double exo_now_seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+#if defined(CLOCK_THREAD_CPUTIME_ID) || defined(CLOCK_PROCESS_CPUTIME_ID)
+/* CPU seconds of one of the CPU-time clocks; 0 when it cannot be read. */
+static double cpu_clock_seconds(clockid_t id) {
+  struct timespec ts;
+  if (clock_gettime(id, &ts) == 0) return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  return 0.0;
+}
+#endif
+
 double exo_thread_cpu_seconds(void) {
 #if defined(CLOCK_THREAD_CPUTIME_ID)
-  struct timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-#endif
+  return cpu_clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+#else
   return 0.0;
+#endif
+}
+
+double exo_process_cpu_seconds(void) {
+#if defined(CLOCK_PROCESS_CPUTIME_ID)
+  return cpu_clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+#else
+  return 0.0;
+#endif
 }

@@ -208,6 +208,9 @@ double exo_now_seconds(void);
 /* CPU seconds the calling thread has used so far (CLOCK_THREAD_CPUTIME_ID),
  * for the stages' serial parts; 0 where the clock is missing. */
 double exo_thread_cpu_seconds(void);
+/* CPU seconds all threads of the process have used so far
+ * (CLOCK_PROCESS_CPUTIME_ID); 0 where the clock is missing. */
+double exo_process_cpu_seconds(void);
 /* Windows: replace argv by the UTF-8 form of the wide command line (the
  * narrow one is in the ANSI code page), so paths reach exo_open intact.
  * Elsewhere nothing. The new vector lives until the process exits. */
