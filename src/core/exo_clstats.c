@@ -28,11 +28,6 @@
 #define CS_NAMES_BUF ((size_t)1 << 20)
 #define CS_NO_REP UINT64_MAX
 
-static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
-  return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
-                  (unsigned long long)bytes, what);
-}
-
 void exo_clstats_free(exo_clstats *s) {
   if (!s) return;
   free(s->size);
@@ -140,7 +135,7 @@ exo_status exo_clstats_compute(const exo_csr_files *csr, int directed,
                       "exo_clstats_compute: node %llu has cluster %llu outside 1..%llu",
                       (unsigned long long)v, (unsigned long long)clusters[v],
                       (unsigned long long)k);
-  if (k + 1 > SIZE_MAX / 8) return oom(ctx, "the cluster table", (k + 1) * 48);
+  if (k + 1 > SIZE_MAX / 8) return exo_fail_oom(ctx, "the cluster table", (k + 1) * 48);
   exo_clstats s;
   memset(&s, 0, sizeof s);
   s.k = k;
@@ -154,7 +149,7 @@ exo_status exo_clstats_compute(const exo_csr_files *csr, int directed,
   s.rep_degree = calloc(kk, sizeof *s.rep_degree);
   if (!s.size || !s.internal || !s.external || !s.pairs || !s.rep || !s.rep_degree) {
     exo_clstats_free(&s);
-    return oom(ctx, "the cluster table", (uint64_t)kk * 48);
+    return exo_fail_oom(ctx, "the cluster table", (uint64_t)kk * 48);
   }
   for (size_t c = 0; c < kk; c++) s.rep[c] = CS_NO_REP;
 
@@ -362,7 +357,7 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
     free(np.len);
     free(np.start);
     free(np.buf);
-    return oom(ctx, "the cluster table's names", (uint64_t)k * 12 + np.cap);
+    return exo_fail_oom(ctx, "the cluster table's names", (uint64_t)k * 12 + np.cap);
   }
 
   exo_outfile o;
@@ -397,7 +392,7 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
       if (used > np.cap) { /* one name longer than the buffer */
         uint8_t *bigger = realloc(np.buf, (size_t)used);
         if (!bigger) {
-          st = oom(ctx, "a node name", used);
+          st = exo_fail_oom(ctx, "a node name", used);
           break;
         }
         np.buf = bigger;

@@ -66,8 +66,7 @@ exo_status exo_csr_load_offsets(const exo_csr_files *csr, uint64_t **off, uint64
   *off = NULL;
   uint64_t *o = n + 1 > SIZE_MAX / 8 ? NULL : malloc((size_t)(n + 1) * 8);
   if (!o)
-    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for the CSR offsets",
-                    (unsigned long long)((n + 1) * 8));
+    return exo_fail_oom(ctx, "the CSR offsets", (n + 1) * 8);
   exo_status s = stream(csr, o, maxdeg, ctx);
   if (s) {
     free(o);

@@ -26,6 +26,11 @@ exo_status exo_poll(exo_ctx *ctx) {
   return EXO_OK;
 }
 
+exo_status exo_fail_oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
+  return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
+                  (unsigned long long)bytes, what);
+}
+
 void exo_progress(exo_ctx *ctx, exo_stage stage, uint64_t done, uint64_t total) {
   if (ctx->cb.progress) ctx->cb.progress(ctx->cb.user, stage, done, total);
 }

@@ -55,11 +55,6 @@ typedef struct dist {
   exo_writer spool;
 } dist;
 
-static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
-  return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
-                  (unsigned long long)bytes, what);
-}
-
 static exo_status transport_fail(dist *d, const char *what) {
   d->res->agreed = 0;
   return EXO_FAIL(d->ctx, EXO_EIO, "the %s exchange between ranks failed", what);
@@ -120,7 +115,7 @@ static exo_status exchange(dist *d, int stat) {
   }
   if (grow(&d->rbuf, &d->rcap, tot ? tot : 1)) {
     d->res->agreed = 0; /* the others are already in the exchange */
-    return oom(d->ctx, "a receive buffer", tot);
+    return exo_fail_oom(d->ctx, "a receive buffer", tot);
   }
   if (d->cm->alltoallv(d->cm->user, d->sbuf, d->scount, d->rbuf, d->rcount))
     return transport_fail(d, "data");
@@ -197,14 +192,14 @@ static exo_status fill_names(dist *d, exo_reader *rd, uint64_t *next_lid, uint64
   for (size_t i = 0; i < len; i++) n += p[i] == '\n';
   if (n > *order_cap) {
     uint64_t *o = realloc(*order, n * 8);
-    if (!o) return oom(ctx, "the name batch", n * 8);
+    if (!o) return exo_fail_oom(ctx, "the name batch", n * 8);
     *order = o;
     *order_cap = n;
   }
   int *own = malloc(n * sizeof(int));
   if (!own || grow(&d->sbuf, &d->scap, len)) {
     free(own);
-    return oom(ctx, "the name batch", len);
+    return exo_fail_oom(ctx, "the name batch", len);
   }
   size_t s = 0;
   for (uint64_t k = 0; k < n; k++) {
@@ -217,7 +212,7 @@ static exo_status fill_names(dist *d, exo_reader *rd, uint64_t *next_lid, uint64
   uint64_t *pos = calloc((size_t)d->P * 2, 8);
   if (!pos) {
     free(own);
-    return oom(ctx, "the name batch", (uint64_t)d->P * 16);
+    return exo_fail_oom(ctx, "the name batch", (uint64_t)d->P * 16);
   }
   uint64_t *cnt = pos + d->P;
   for (int q = 1; q < d->P; q++) pos[q] = pos[q - 1] + d->scount[q - 1];
@@ -225,7 +220,7 @@ static exo_status fill_names(dist *d, exo_reader *rd, uint64_t *next_lid, uint64
   if (!ostart) {
     free(own);
     free(pos);
-    return oom(ctx, "the name batch", (uint64_t)d->P * 8);
+    return exo_fail_oom(ctx, "the name batch", (uint64_t)d->P * 8);
   }
   /* names per owner, to place the local ids in owner order */
   for (uint64_t k = 0; k < n; k++) cnt[own[k]]++;
@@ -255,7 +250,8 @@ static exo_status answer_names(dist *d, exo_names *own) {
   exo_ctx *ctx = d->ctx;
   uint64_t names = 0;
   for (uint64_t i = 0; i < d->rtotal; i++) names += d->rbuf[i] == '\n';
-  if (grow(&d->sbuf, &d->scap, names * 8 + 8)) return oom(ctx, "the name answers", names * 8);
+  if (grow(&d->sbuf, &d->scap, names * 8 + 8))
+    return exo_fail_oom(ctx, "the name answers", names * 8);
   exo_status st = EXO_OK;
   uint64_t off = 0, k = 0;
   for (int q = 0; q < d->P; q++) {
@@ -286,7 +282,7 @@ static exo_status stage_resolve(dist *d) {
   uint64_t next_lid = 0;
   exo_status st = EXO_OK;
   d->gid = malloc((d->L ? d->L : 1) * 8);
-  if (!d->gid) st = oom(ctx, "the global ids", d->L * 8);
+  if (!d->gid) st = exo_fail_oom(ctx, "the global ids", d->L * 8);
   if (!st) st = exo_names_create(&own, d->onames_path, ctx);
   if (!st) st = exo_reader_open(&rd, d->lnames_path, (size_t)d->xbytes, 0, UINT64_MAX, 0, ctx);
   for (;;) {
@@ -374,14 +370,14 @@ static exo_status fill_arcs(dist *d, exo_reader *rd, uint8_t *ebuf, uint64_t ema
   }
   uint64_t tot = 0;
   uint64_t *pos = malloc((size_t)d->P * 8);
-  if (!pos) return oom(ctx, "the arc batch", (uint64_t)d->P * 8);
+  if (!pos) return exo_fail_oom(ctx, "the arc batch", (uint64_t)d->P * 8);
   for (int q = 0; q < d->P; q++) {
     pos[q] = tot;
     tot += d->scount[q];
   }
   if (grow(&d->sbuf, &d->scap, tot ? tot : 1)) {
     free(pos);
-    return oom(ctx, "the arc batch", tot);
+    return exo_fail_oom(ctx, "the arc batch", tot);
   }
 #define PUT_ARC(k, nb, ww) put_arc(d, pos, (k), (nb), (ww))
   for (uint64_t i = 0; i < n; i++) {
@@ -420,7 +416,7 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
   rd.fd = -1;
   uint64_t emax = d->xbytes / (2 * ARC_REC);
   uint8_t *ebuf = malloc((size_t)(emax * SPOOL_REC));
-  exo_status st = ebuf ? EXO_OK : oom(ctx, "the edge batch", emax * SPOOL_REC);
+  exo_status st = ebuf ? EXO_OK : exo_fail_oom(ctx, "the edge batch", emax * SPOOL_REC);
   exo_sort_options so;
   memset(&so, 0, sizeof so);
   so.tmpdir = d->opt->tmpdir;
@@ -587,7 +583,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   int tfail = exo_tally_alloc(&s->tally, 1024) || exo_tally_alloc(&s->ghosts, 1024);
   if (!s->visits || !s->active || !s->bnd || !s->changed || !s->gcount ||
       !s->gstart || !s->sstart || !s->scnt || tfail)
-    return oom(ctx, "the label propagation arrays", (n + 1) * 27);
+    return exo_fail_oom(ctx, "the label propagation arrays", (n + 1) * 27);
 
   const exo_csr_files csr = {d->off_path, d->adj_path, n, d->res->own_arcs, d->wide};
   exo_status st = exo_csr_load_offsets(&csr, &s->off, maxdeg, ctx);
@@ -613,7 +609,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
        * the others name whom to notify on a change */
       if (!d->opt->directed || w > 0.0f) exo_bit_set(s->bnd, v);
       if (exo_tally_add_sum(&s->ghosts, u, 0.0) != 0)
-        st = oom(ctx, "the ghost table", (uint64_t)s->ghosts.cap * 56);
+        st = exo_fail_oom(ctx, "the ghost table", (uint64_t)s->ghosts.cap * 56);
       else if (s->ghosts.count > s->ng) {
         s->ng++;
         s->gcount[u % P]++;
@@ -629,7 +625,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->notify = calloc((size_t)(s->ng / 64 + 1), 8);
   uint64_t *start = calloc((size_t)d->P, 8);
   if (!st && (!s->glab || !s->gids || !s->notify || !start))
-    st = oom(ctx, "the ghost labels", s->ng * 16);
+    st = exo_fail_oom(ctx, "the ghost labels", s->ng * 16);
   if (!st) {
     for (int q = 1; q < d->P; q++) start[q] = start[q - 1] + s->gcount[q - 1];
     memcpy(s->gstart, start, (size_t)d->P * 8);
@@ -639,7 +635,8 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
       e->sum = (double)(slot + 1); /* exact: slots < 2^53 */
       s->glab[slot] = e->label; /* every node starts with its own id */
     }
-    if (grow(&d->sbuf, &d->scap, s->ng * 8 + 8)) st = oom(ctx, "the ghost requests", s->ng * 8);
+    if (grow(&d->sbuf, &d->scap, s->ng * 8 + 8))
+      st = exo_fail_oom(ctx, "the ghost requests", s->ng * 8);
     else
       memcpy(d->sbuf, s->glab, (size_t)s->ng * 8);
     memcpy(s->gids, s->glab, (size_t)s->ng * 8);
@@ -660,7 +657,7 @@ static exo_status vol_setup(dist *d, lpd *s) {
   uint64_t m = s->off[s->n];
   s->nvol = d->max_own * P;
   if (s->nvol > SIZE_MAX / 8 || !(s->vol = calloc((size_t)(s->nvol ? s->nvol : 1), 8)))
-    st = oom(d->ctx, "the label volumes", s->nvol * 8);
+    st = exo_fail_oom(d->ctx, "the label volumes", s->nvol * 8);
   else
     for (uint64_t v = 0; v < s->n; v++) s->vol[v * P + (uint64_t)d->r] = s->off[v + 1] - s->off[v];
   exo_status cs = checkpoint(d, st, &m, 1);
@@ -687,7 +684,7 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   if ((st = exchange(d, STAT_LP)) != EXO_OK) return st;
   s->nslist = d->rtotal / 8;
   s->slist = malloc((size_t)(s->nslist ? s->nslist : 1) * 8);
-  if (!s->slist) return oom(ctx, "the send lists", s->nslist * 8);
+  if (!s->slist) return exo_fail_oom(ctx, "the send lists", s->nslist * 8);
   for (int q = 0; q < d->P; q++) {
     s->scnt[q] = d->rcount[q] / 8;
     if (q > 0) s->sstart[q] = s->sstart[q - 1] + s->scnt[q - 1];
@@ -706,7 +703,7 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   if (s->cap < LP_MIN_BUF) s->cap = LP_MIN_BUF;
   if (s->cap > LP_MAX_BUF) s->cap = LP_MAX_BUF;
   s->buf = malloc((size_t)s->cap);
-  if (!s->buf) return oom(ctx, "the adjacency buffer", s->cap);
+  if (!s->buf) return exo_fail_oom(ctx, "the adjacency buffer", s->cap);
   for (uint64_t v = 0; v < n; v++) s->lab[v] = v * P + (uint64_t)d->r;
   for (uint64_t v = 0; v < n; v++) exo_bit_set(s->active, v);
   s->nactive = n;
@@ -733,7 +730,8 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     strength += (double)w;
     nvote++;
     if (exo_tally_add_sum(&s->tally, s->lab[u], (double)w))
-      return oom(d->ctx, "the label tally", (uint64_t)s->tally.cap * 2 * sizeof(exo_tally_slot));
+      return exo_fail_oom(d->ctx,
+                          "the label tally", (uint64_t)s->tally.cap * 2 * sizeof(exo_tally_slot));
   }
   /* the winner and the volume penalty as exo_lp.c (exo_lprule.h); the
    * volumes of labels changed on other ranks are as of the last exchange */
@@ -750,7 +748,7 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
       if (s->nchg + 3 > s->chg_cap) {
         uint64_t cap = s->chg_cap ? s->chg_cap * 2 : 3 * 1024;
         uint64_t *c = realloc(s->chg, (size_t)cap * 8);
-        if (!c) return oom(d->ctx, "the label changes", cap * 8);
+        if (!c) return exo_fail_oom(d->ctx, "the label changes", cap * 8);
         s->chg = c;
         s->chg_cap = cap;
       }
@@ -808,7 +806,8 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
     if (whole && s->off[v] >= e0 && s->off[v + 1] <= e1) { /* not activated since the read */
       p = s->buf + (a - e0 * s->esz);
     } else {
-      if (grow(&s->nbuf, &s->ncap, k * s->esz)) return oom(ctx, "an adjacency list", k * s->esz);
+      if (grow(&s->nbuf, &s->ncap, k * s->esz))
+        return exo_fail_oom(ctx, "an adjacency list", k * s->esz);
       if ((st = exo_pread_full(s->fd, s->nbuf, (size_t)(k * s->esz), a, d->adjl_path, ctx))) return st;
       p = s->nbuf;
     }
@@ -840,7 +839,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
   }
   if (grow(&d->sbuf, &d->scap, tot)) {
     d->res->agreed = 0;
-    return oom(ctx, "the label messages", tot);
+    return exo_fail_oom(ctx, "the label messages", tot);
   }
   uint8_t *p = d->sbuf;
   for (int q = 0; q < d->P; q++) {
@@ -944,7 +943,8 @@ static exo_status stage_lp(dist *d, lpd *s) {
   exo_rng_seed(&s->order_rng, (d->opt->seed ^ 0x6a09e667f3bcc909ULL) + mix);
   res->step_bytes = calloc(EXO_DIST_MAX_STEPS, 8);
   res->step_changes = calloc(EXO_DIST_MAX_STEPS, 8);
-  if (!res->step_bytes || !res->step_changes) st = oom(ctx, "the superstep figures", EXO_DIST_MAX_STEPS * 16);
+  if (!res->step_bytes || !res->step_changes)
+    st = exo_fail_oom(ctx, "the superstep figures", EXO_DIST_MAX_STEPS * 16);
   s->coin_seed = d->opt->seed ^ 0x243F6A8885A308D3ULL;
   uint64_t step = 0, step_changes = 0;
   for (;;) {
@@ -991,7 +991,7 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
   uint64_t *dl = malloc((size_t)(n ? n : 1) * 8), *ord = NULL, *num = NULL, *used = NULL,
            *pre = NULL, *start = calloc((size_t)d->P, 8);
   size_t words = (size_t)((n + 63) / 64) + 1;
-  exo_status st = dl && start ? EXO_OK : oom(ctx, "the cluster numbering", n * 8);
+  exo_status st = dl && start ? EXO_OK : exo_fail_oom(ctx, "the cluster numbering", n * 8);
   if (!st) {
     memcpy(dl, lab, (size_t)n * 8);
     qsort(dl, (size_t)n, 8, cmp_u64);
@@ -1002,7 +1002,7 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
     used = calloc(words, 8);
     pre = malloc(words * 8);
     if (!ord || !num || !used || !pre || grow(&d->sbuf, &d->scap, D * 8 + 8))
-      st = oom(ctx, "the cluster numbering", D * 24 + n / 4);
+      st = exo_fail_oom(ctx, "the cluster numbering", D * 24 + n / 4);
   }
   memset(d->scount, 0, (size_t)d->P * 8);
   if (!st) {
@@ -1032,7 +1032,8 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
     }
     cs = checkpoint(d, st, NULL, 0);
     uint64_t *allk = cs ? NULL : malloc((size_t)d->P * 8);
-    if (!cs && !allk) cs = oom(ctx, "the cluster counts", (uint64_t)d->P * 8); /* not agreed: aborts */
+    if (!cs && !allk)
+      cs = exo_fail_oom(ctx, "the cluster counts", (uint64_t)d->P * 8); /* not agreed: aborts */
     if (!cs && d->cm->allgather_u64(d->cm->user, K, allk)) cs = transport_fail(d, "count");
     if (!cs) {
       uint64_t base = 1, total = 0;
@@ -1049,7 +1050,8 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
         uint64_t c = base + pre[x >> 6] + (uint64_t)__builtin_popcountll(used[x >> 6] & (((uint64_t)1 << (x & 63)) - 1));
         memcpy(d->rbuf + i, &c, 8);
       }
-      if (grow(&d->sbuf, &d->scap, d->rtotal + 8)) cs = oom(ctx, "the cluster answers", d->rtotal);
+      if (grow(&d->sbuf, &d->scap, d->rtotal + 8))
+        cs = exo_fail_oom(ctx, "the cluster answers", d->rtotal);
       else memcpy(d->sbuf, d->rbuf, (size_t)d->rtotal);
       for (int q = 0; q < d->P; q++) d->scount[q] = d->rcount[q];
     }
@@ -1085,7 +1087,7 @@ static exo_status copy_part(dist *d, uint64_t at) {
     return exo_error_errno(&ctx->err, e, "open", d->out_tmp);
   }
   uint8_t *buf = malloc(IO_BUF);
-  exo_status st = buf ? EXO_OK : oom(ctx, "a copy buffer", IO_BUF);
+  exo_status st = buf ? EXO_OK : exo_fail_oom(ctx, "a copy buffer", IO_BUF);
   for (uint64_t off = 0; !st;) {
     int64_t got = exo_read(in, buf, IO_BUF);
     if (got < 0) st = exo_error_errno(&ctx->err, errno, "read", d->part_path);
@@ -1109,7 +1111,7 @@ static exo_status stage_output(dist *d, uint64_t *lab) {
   exo_status cs = checkpoint(d, st, NULL, 0);
   if (cs) return cs;
   uint64_t *all = malloc((size_t)d->P * 8);
-  if (!all) return oom(ctx, "the part sizes", (uint64_t)d->P * 8);
+  if (!all) return exo_fail_oom(ctx, "the part sizes", (uint64_t)d->P * 8);
   if (d->cm->allgather_u64(d->cm->user, size, all)) {
     free(all);
     return transport_fail(d, "size");
@@ -1208,7 +1210,7 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   exo_status st = EXO_OK;
   if (!d.lnames_path || !d.spool_path || !d.onames_path || !d.off_path || !d.adj_path || !d.adjl_path ||
       !d.part_path || !d.out_tmp || !d.scount || !d.rcount)
-    st = oom(ctx, "paths", 0);
+    st = exo_fail_oom(ctx, "paths", 0);
   else
     memcpy(d.out_tmp, opt->out_path, olen), memcpy(d.out_tmp + olen, ".mpi-tmp", sizeof ".mpi-tmp");
 

@@ -144,11 +144,6 @@ static void lp_state_free(lp_state *st) {
   st->lanes = NULL;
   st->workers = NULL;
 }
-static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
-  return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
-                  (unsigned long long)bytes, what);
-}
-
 /* n * size as size_t, or 0 on overflow (callers reject n > 0 with 0). */
 static size_t bytes_for(uint64_t n, size_t size) {
   if (n > SIZE_MAX / size) return 0;
@@ -296,7 +291,8 @@ LP_INLINE exo_status tally_impl(lp_votes *vt, exo_ctx *ctx, uint64_t v, const ui
     const uint64_t l = nb_label(st, u, lo, hi, narrow);
     const size_t labels_before = vt->t->count;
     if (exo_tally_add(vt->t, l, wd, d, eligible) != 0)
-      return oom(ctx, "the label tally", (uint64_t)vt->t->cap * 2 * sizeof(exo_tally_slot));
+      return exo_fail_oom(ctx,
+                          "the label tally", (uint64_t)vt->t->cap * 2 * sizeof(exo_tally_slot));
     /* a new label: its volume is read when the labels are scored, after
      * the whole list; fetch it now (one random access per label, which
      * cost a full miss each when scored in a row) */
@@ -330,7 +326,7 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
     if (nb_label(st, u, lo, hi, narrow) == label) continue;
     if (u - lo >= hi - lo) {
       if (exo_sweep_outbox_push(&ln->sw, u) != 0)
-        return oom(ctx, "the activation outbox", (uint64_t)ln->sw.out_cap * 16);
+        return exo_fail_oom(ctx, "the activation outbox", (uint64_t)ln->sw.out_cap * 16);
       continue;
     }
     if (st->visits[u] >= st->max_visits) continue;
@@ -410,7 +406,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
     if (ln->nchg == ln->chg_cap) {
       size_t cap = ln->chg_cap ? ln->chg_cap * 2 : 256;
       lp_change *c = realloc(ln->chg, cap * sizeof *c);
-      if (!c) return oom(ctx, "the change list", (uint64_t)cap * sizeof *c);
+      if (!c) return exo_fail_oom(ctx, "the change list", (uint64_t)cap * sizeof *c);
       ln->chg = c;
       ln->chg_cap = cap;
     }
@@ -437,7 +433,7 @@ static exo_status make_lanes(lp_state *st) {
                                           st->par->max_lanes);
   st->nlanes = L;
   st->lanes = calloc((size_t)L, sizeof *st->lanes);
-  if (!st->lanes) return oom(st->ctx, "the lanes", L * sizeof *st->lanes);
+  if (!st->lanes) return exo_fail_oom(st->ctx, "the lanes", L * sizeof *st->lanes);
   exo_sweep_cut(st->n, st->csr->m, L, off_at, st, st->lanes, sizeof *st->lanes);
   for (uint64_t i = 0; i < L; i++) {
     lp_lane *ln = &st->lanes[i];
@@ -470,7 +466,7 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
    * the file; EXO_CSR_ALIGN extra for page-aligned read starts */
   st->nworkers = threads < 1 ? 1 : threads > st->nlanes ? st->nlanes : threads;
   st->workers = calloc(st->nworkers, sizeof *st->workers);
-  if (!st->workers) return oom(ctx, "the workers", st->nworkers * sizeof *st->workers);
+  if (!st->workers) return exo_fail_oom(ctx, "the workers", st->nworkers * sizeof *st->workers);
   uint64_t cap = par->memory_limit / 4 / st->nworkers;
   if (cap < LP_MIN_BUF) cap = LP_MIN_BUF;
   if (cap > LP_MAX_BUF) cap = LP_MAX_BUF;
@@ -484,47 +480,47 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
     wk->ra.cap = cap;
     wk->ra.buf_alloc = cap + EXO_CSR_ALIGN;
     wk->ra.buf = malloc((size_t)wk->ra.buf_alloc);
-    if (!wk->ra.buf) return oom(ctx, "the adjacency buffer", wk->ra.buf_alloc);
+    if (!wk->ra.buf) return exo_fail_oom(ctx, "the adjacency buffer", wk->ra.buf_alloc);
     if (exo_tally_alloc(&wk->tally, 1024) != 0)
-      return oom(ctx, "the label tally", 1024 * sizeof(exo_tally_slot));
+      return exo_fail_oom(ctx, "the label tally", 1024 * sizeof(exo_tally_slot));
   }
 
   size_t nb8 = bytes_for(n, 8);
-  if (n > 0 && !nb8) return oom(ctx, "the node arrays", n * 8);
+  if (n > 0 && !nb8) return exo_fail_oom(ctx, "the node arrays", n * 8);
   size_t alloc8 = nb8 ? nb8 : 8;
   size_t nb4 = (n ? (size_t)n : 1) * 4;
   st->narrow_labels = n <= EXO_NARROW_ID_LIMIT && !par->force_wide_labels;
   if (st->narrow_labels) {
     st->lab32 = alloc_nodes(nb4, 0);
-    if (!st->lab32) return oom(ctx, "the labels", nb4);
+    if (!st->lab32) return exo_fail_oom(ctx, "the labels", nb4);
     st->pub32 = st->nlanes > 1 ? alloc_nodes(nb4, 0) : st->lab32;
-    if (!st->pub32) return oom(ctx, "the published labels", nb4);
+    if (!st->pub32) return exo_fail_oom(ctx, "the published labels", nb4);
   } else {
     st->lab64 = alloc_nodes(alloc8, 0);
-    if (!st->lab64) return oom(ctx, "the labels", alloc8);
+    if (!st->lab64) return exo_fail_oom(ctx, "the labels", alloc8);
     st->pub64 = st->nlanes > 1 ? alloc_nodes(alloc8, 0) : st->lab64;
-    if (!st->pub64) return oom(ctx, "the published labels", alloc8);
+    if (!st->pub64) return exo_fail_oom(ctx, "the published labels", alloc8);
   }
   st->visits = alloc_nodes((n ? (size_t)n : 1) * sizeof *st->visits, 1);
-  if (!st->visits) return oom(ctx, "the visit counters", n * 2);
+  if (!st->visits) return exo_fail_oom(ctx, "the visit counters", n * 2);
   size_t words = (size_t)((n + 63) / 64);
   st->active = malloc((words ? words : 1) * 8);
-  if (!st->active) return oom(ctx, "the active set", words * 8);
+  if (!st->active) return exo_fail_oom(ctx, "the active set", words * 8);
   if (par->resolution > 0.0 && n > 0) {
     /* label volumes in arcs: every node starts alone, vol(v) = its degree */
     st->vol = alloc_nodes((size_t)n * sizeof *st->vol, 0);
-    if (!st->vol) return oom(ctx, "the label volumes", n * 8);
+    if (!st->vol) return exo_fail_oom(ctx, "the label volumes", n * 8);
     for (uint64_t v = 0; v < n; v++) st->vol[v] = st->off[v + 1] - st->off[v];
     st->gamma_m = st->csr->m > 0 ? par->resolution / (double)st->csr->m : 0.0;
   }
   if (st->att > 0.0) {
     st->dist = alloc_nodes(nb4, 1);
-    if (!st->dist) return oom(ctx, "the hop distances", n * 4);
+    if (!st->dist) return exo_fail_oom(ctx, "the hop distances", n * 4);
     st->pubdist = st->nlanes > 1 ? alloc_nodes(nb4, 1) : st->dist;
-    if (!st->pubdist) return oom(ctx, "the published hop distances", n * 4);
+    if (!st->pubdist) return exo_fail_oom(ctx, "the published hop distances", n * 4);
     if (st->att != 1.0) {
       st->powtab = malloc(LP_POW_TABLE * sizeof *st->powtab);
-      if (!st->powtab) return oom(ctx, "a power table", LP_POW_TABLE * sizeof(double));
+      if (!st->powtab) return exo_fail_oom(ctx, "a power table", LP_POW_TABLE * sizeof(double));
       for (uint32_t d = 0; d < LP_POW_TABLE; d++) st->powtab[d] = pow((double)d, st->att);
     }
   }
@@ -730,7 +726,7 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
     if (!result->labels) {
       free(lab32);
       memset(result, 0, sizeof *result);
-      return oom(ctx, "the labels", st.n * 8);
+      return exo_fail_oom(ctx, "the labels", st.n * 8);
     }
     for (uint64_t v = 0; v < st.n; v++) result->labels[v] = lab32[v];
     free(lab32);

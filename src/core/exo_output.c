@@ -56,8 +56,7 @@ exo_status exo_output_renumber(uint64_t *labels, uint64_t n, uint64_t *num_clust
   /* scratch: label -> cluster number, 0 = not seen yet */
   uint64_t *map = calloc((size_t)n, sizeof *map);
   if (!map)
-    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes to renumber clusters",
-                    (unsigned long long)(n * sizeof *map));
+    return exo_fail_oom(ctx, "renumbering the clusters", n * sizeof *map);
   uint64_t k = 0;
   for (uint64_t v = 0; v < n; v++) {
     if ((v & (RENUMBER_POLL - 1)) == 0 && v > 0) {

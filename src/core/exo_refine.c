@@ -80,11 +80,6 @@ typedef struct refine_state {
   uint8_t *move;   /* k + 1 */
 } refine_state;
 
-static exo_status oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
-  return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
-                  (unsigned long long)bytes, what);
-}
-
 static void state_free(refine_state *st) {
   if (st->fd >= 0) exo_close(st->fd);
   st->fd = -1;
@@ -401,19 +396,19 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   st.shift = 64u - bits;
   st.rd = calloc(st.nreaders, sizeof *st.rd);
   if (!st.rd) {
-    s = oom(ctx, "the refine readers", (uint64_t)st.nreaders * sizeof *st.rd);
+    s = exo_fail_oom(ctx, "the refine readers", (uint64_t)st.nreaders * sizeof *st.rd);
     goto done;
   }
   for (uint32_t i = 0; i < st.nreaders; i++) {
     rf_reader *rd = &st.rd[i];
     rd->buf = malloc(st.buf_entries * st.esz);
     if (!rd->buf) {
-      s = oom(ctx, "the refine read buffer", (uint64_t)st.buf_entries * st.esz);
+      s = exo_fail_oom(ctx, "the refine read buffer", (uint64_t)st.buf_entries * st.esz);
       goto done;
     }
     rd->table = malloc(cap * sizeof *rd->table);
     if (!rd->table) {
-      s = oom(ctx, "the refine pair table", (uint64_t)cap * sizeof(pair_slot));
+      s = exo_fail_oom(ctx, "the refine pair table", (uint64_t)cap * sizeof(pair_slot));
       goto done;
     }
     memset(rd->table, 0xff, cap * sizeof *rd->table); /* key = RF_EMPTY */
@@ -425,7 +420,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   st.best = malloc(kk * sizeof *st.best);
   st.move = calloc(kk, 1);
   if (!st.in || !st.vol || !st.bw || !st.best || !st.move) {
-    s = oom(ctx, "the per-cluster arrays", (uint64_t)kk * 33);
+    s = exo_fail_oom(ctx, "the per-cluster arrays", (uint64_t)kk * 33);
     goto done;
   }
 

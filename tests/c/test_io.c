@@ -119,6 +119,10 @@ START_TEST(first_error_wins) {
   exo_error e = {EXO_OK, ""};
   ck_assert_int_eq(exo_error_errno(&e, 28 /* ENOSPC */, "write", "/x"), EXO_ENOSPC);
   ck_assert_ptr_nonnull(strstr(e.msg, "no space left"));
+  /* the stages' one out-of-memory message */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_fail_oom(&ctx, "the label tally", 5000000000ULL), EXO_ENOMEM);
+  ck_assert_str_eq(ctx.err.msg, "out of memory allocating 5000000000 bytes for the label tally");
 }
 END_TEST
 
