@@ -14,8 +14,8 @@ rows <- fread(args[1])
 only <- if (length(args) >= 2) strsplit(args[2], ",")[[1]] else NULL
 sets <- c("scop40/diamond", "scop40/diamond_ms", "scop40/mmseqs_s7.5", "swissprot_ec/diamond",
           "swissprot_ec/diamond_ms", "swissprot_ec/mmseqs_s7.5", "n10000/diamond", "n10000/mmseqs",
-          "n20000/diamond")
-short <- c("S40 dmd", "S40 ms", "S40 mm", "SP dmd", "SP ms", "SP mm", "sim10k dmd", "sim10k mm", "sim20k dmd")
+          "n20000/diamond", "n100000/diamond")
+short <- c("S40 dmd", "S40 ms", "S40 mm", "SP dmd", "SP ms", "SP mm", "sim10k dmd", "sim10k mm", "sim20k dmd", "sim100k dmd")
 
 real <- fread(file.path(here, "real.csv"))
 real[, key := paste(set, search, sep = "/")]
