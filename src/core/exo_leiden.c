@@ -1566,15 +1566,19 @@ static exo_status map_top(exo_leiden_level *lv, const char *old_path, const char
   exo_status s = EXO_OK;
   if (old_path) s = exo_reader_open(&r, old_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
   if (!s) s = exo_writer_open(&w, new_path, EXO_IO_DEFAULT_BUF, ctx);
-  for (uint64_t i = 0; i < n_input && !s; i++) {
-    uint64_t t = i;
-    if (old_path && (s = exo_reader_read(&r, &t, 8, ctx)) != EXO_OK) break;
-    if (t >= lv->n) {
-      s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: coarse id %llu out of range",
-                   (unsigned long long)t);
-      break;
+  uint64_t t[4096]; /* a chunk of ids, mapped in place */
+  for (uint64_t i = 0; i < n_input && !s; i += 4096) {
+    const size_t c = n_input - i < 4096 ? (size_t)(n_input - i) : 4096;
+    if (old_path && (s = exo_reader_read(&r, t, c * 8, ctx)) != EXO_OK) break;
+    for (size_t j = 0; j < c && !s; j++) {
+      if (!old_path) t[j] = i + j;
+      if (t[j] >= lv->n)
+        s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: coarse id %llu out of range",
+                     (unsigned long long)t[j]);
+      else
+        t[j] = id_get(&lv->refined, t[j]);
     }
-    s = write_u64(&w, id_get(&lv->refined, t), ctx);
+    if (!s) s = exo_writer_write(&w, t, c * 8, ctx);
   }
   if (old_path) exo_reader_close(&r);
   if (!s) return exo_writer_close(&w, ctx);
