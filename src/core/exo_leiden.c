@@ -130,10 +130,6 @@ static exo_status oom(exo_ctx *ctx, const char *what) {
   return EXO_FAIL(ctx, EXO_ENOMEM, "leiden: out of memory for %s", what);
 }
 
-static inline int bit_get(const uint64_t *b, uint64_t i) { return (int)((b[i >> 6] >> (i & 63)) & 1u); }
-static inline void bit_set(uint64_t *b, uint64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
-static inline void bit_clr(uint64_t *b, uint64_t i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
-
 /* Clear rd's gain tally for a visit of node v (block loaded in rd) and fit
  * the table to v's degree: the smallest power of two of at least
  * 2 * degree + 2 slots (16 at least, the allocation at most), so a short
@@ -633,8 +629,8 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   *moved = 1;
   FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     (void)w;
-    if (u != v && !bit_get(lv->bits, u) && id_get(&lv->comm, u) != to) {
-      bit_set(lv->bits, u);
+    if (u != v && !exo_bit_get(lv->bits, u) && id_get(&lv->comm, u) != to) {
+      exo_bit_set(lv->bits, u);
       lv->nactive++;
     }
   });
@@ -811,8 +807,8 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
   } else if (cu != to) {
     if (!in_lane)
       return exo_sweep_outbox_push(&ln->sw, u) ? oom(rd->ctx, "a lane's outbox") : EXO_OK;
-    if (!bit_get(lv->bits, u)) {
-      bit_set(lv->bits, u);
+    if (!exo_bit_get(lv->bits, u)) {
+      exo_bit_set(lv->bits, u);
       ln->sw.nactive_delta++;
     }
   }
@@ -847,8 +843,8 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
       if (nc[2 * j + 1] == to) continue;
       if (u - lo >= span) {
         if (exo_sweep_outbox_push(&ln->sw, u)) s = oom(rd->ctx, "a lane's outbox");
-      } else if (!bit_get(lv->bits, u)) {
-        bit_set(lv->bits, u);
+      } else if (!exo_bit_get(lv->bits, u)) {
+        exo_bit_set(lv->bits, u);
         ln->sw.nactive_delta++;
       }
     }
@@ -941,8 +937,8 @@ static exo_status lane_epoch(ld_lanes *ls, ld_lane *ln, ld_reader *rd) {
     if ((s = rd_load(lv, rd, first, act >= LD_WHOLE_BLOCK)) != EXO_OK) break;
     for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK && !s; i++) {
       uint64_t v = first + (lv->perm[i] ^ mask);
-      if (v >= lv->n || !bit_get(lv->bits, v)) continue;
-      bit_clr(lv->bits, v);
+      if (v >= lv->n || !exo_bit_get(lv->bits, v)) continue;
+      exo_bit_clear(lv->bits, v);
       ln->sw.nactive_delta--;
       ln->visited++;
       s = lane_move_node(lv, ln, rd, v);
@@ -1025,8 +1021,8 @@ static void lanes_sync(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
     ld_lane *ln = &ls->lanes[i];
     for (size_t j = 0; j < ln->sw.nout; j++) {
       const uint64_t u = ln->sw.outbox[j];
-      if (bit_get(lv->bits, u)) continue;
-      bit_set(lv->bits, u);
+      if (exo_bit_get(lv->bits, u)) continue;
+      exo_bit_set(lv->bits, u);
       lv->nactive++;
     }
     ln->sw.nout = 0;
@@ -1063,8 +1059,8 @@ static exo_status serial_sweep(exo_leiden_level *lv, uint64_t *moves, uint64_t *
     if ((s = load_block_part(lv, first, act >= LD_WHOLE_BLOCK)) != EXO_OK) return s;
     for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
       uint64_t v = first + (lv->perm[i] ^ mask);
-      if (v >= n || !bit_get(lv->bits, v)) continue;
-      bit_clr(lv->bits, v);
+      if (v >= n || !exo_bit_get(lv->bits, v)) continue;
+      exo_bit_clear(lv->bits, v);
       lv->nactive--;
       ++*done;
       int moved;
@@ -1079,7 +1075,7 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
   const uint64_t n = lv->n;
   *moves = 0;
   *sweeps = 0;
-  for (uint64_t v = 0; v < n; v++) bit_set(lv->bits, v);
+  for (uint64_t v = 0; v < n; v++) exo_bit_set(lv->bits, v);
   lv->nactive = n;
   ld_lanes ls;
   exo_status s = lanes_open(lv, &ls);
@@ -1313,38 +1309,42 @@ static exo_status write_u64(exo_writer *w, uint64_t x, exo_ctx *ctx) {
   return exo_writer_write(w, &x, 8, ctx);
 }
 
-/* One coarse record of the aggregation: arcs of input node(s) of coarse
- * node `key` to coarse node `nbr`, weight w. */
-typedef struct ld_aggrec {
-  uint64_t key, nbr;
-  float w;
-} ld_aggrec;
-
-/* A record buffer of one thread (cap records). */
+/* A record buffer of one thread: cap sorter records (exo_record.h) of
+ * width `wide`, encoded as the sorter stores them. */
 typedef struct ld_aggbuf {
-  ld_aggrec *r;
+  uint8_t *r;
   size_t n, cap;
+  int wide;
 } ld_aggbuf;
+
+/* Hand out's records to the sorter in one call and empty it. */
+static exo_status agg_flush(ld_aggbuf *out, exo_sorter *sorter, exo_ctx *ctx) {
+  if (!sorter) return EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: aggregation buffer overflow");
+  size_t done;
+  exo_status s = exo_sorter_add_records(sorter, out->r, out->n, out->wide, &done, ctx);
+  out->n = 0;
+  return s;
+}
 
 /* v's arcs (block loaded in rd) summed by coarse neighbour (in double, and
  * fewer records to sort; the sort sums what different nodes give), the
- * sums in the tally's insertion order: into the sorter, or appended to
- * out (which has room: a node gives at most one record per arc). */
+ * sums in the tally's insertion order, appended to out; a full out is
+ * handed to the sorter (never full without one: the tally jobs' blocks fit
+ * their buffers, a node giving at most one record per arc). */
 static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_sorter *sorter,
                            ld_aggbuf *out, exo_ctx *ctx) {
   exo_status s = EXO_OK;
   const uint64_t rv = id_get(&lv->refined, v);
+  const size_t rs = exo_rec_size(out->wide);
   rd_tally_start(rd, v);
   FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, NULL,
               { exo_tally_add_sum(&rd->t, id_get(&lv->refined, u), w); });
   if (s) return s;
   const exo_tally *t = &rd->t;
-  for (size_t i = 0; i < t->count && !s; i++) {
+  for (size_t i = 0; i < t->count; i++) {
     const exo_tally_slot *e = &t->slots[t->touched[i]];
-    if (out)
-      out->r[out->n++] = (ld_aggrec){rv, e->label, (float)e->sum};
-    else
-      s = exo_sorter_add(sorter, rv, e->label, (float)e->sum, ctx);
+    if (out->n == out->cap && (s = agg_flush(out, sorter, ctx)) != EXO_OK) return s;
+    exo_rec_encode(out->r + out->n++ * rs, out->wide, rv, e->label, (float)e->sum);
   }
   return s;
 }
@@ -1357,13 +1357,14 @@ static uint32_t agg_threads(const exo_leiden_level *lv) {
   return nb < 2 * EXO_LEIDEN_LANE_MIN_BLOCKS ? 1 : W;
 }
 
-/* Bytes of the threads' record buffers: a quarter of memory_limit (at least
- * 64 Ki records per thread), never more than the level's arcs need. */
-static uint64_t agg_budget(const exo_leiden_level *lv) {
-  const uint32_t W = agg_threads(lv);
-  uint64_t b = lv->p.memory_limit / 4;
-  const uint64_t lo = (uint64_t)W * 65536 * sizeof(ld_aggrec);
-  const uint64_t hi = (lv->csr.m + 1) * sizeof(ld_aggrec);
+/* Bytes of the threads' record buffers (records of rs bytes): with W > 1
+ * a quarter of memory_limit, never more than the level's arcs need; at
+ * least 64 Ki records per thread (one thread: that much), at most half of
+ * memory_limit. */
+static uint64_t agg_budget(const exo_leiden_level *lv, uint32_t W, size_t rs) {
+  uint64_t b = W > 1 ? lv->p.memory_limit / 4 : 0;
+  const uint64_t lo = (uint64_t)W * 65536 * rs;
+  const uint64_t hi = (lv->csr.m + 1) * rs;
   if (b < lo) b = lo;
   if (b > hi) b = hi > lo ? hi : lo;
   if (b > lv->p.memory_limit / 2) b = lv->p.memory_limit / 2;
@@ -1394,19 +1395,23 @@ static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
   return s;
 }
 
-/* The aggregation's tally pass on W threads, in rounds: each round cuts the
- * next blocks into at most W runs of whole blocks with at most a buffer's
- * worth of arcs each, tallies them side by side into the threads' buffers,
- * then the caller's thread adds the buffers' records to the sorter in block
- * order: the records, and their order, of the one-thread loop. A block with
- * more arcs than a buffer holds is tallied by the caller's thread alone,
- * straight into the sorter. */
+/* The aggregation's tally pass on W threads (W = 1: the caller's), in
+ * rounds: each round cuts the next blocks into at most W runs of whole
+ * blocks with at most a buffer's worth of arcs each, tallies them side by
+ * side into the threads' buffers, then the caller's thread hands the
+ * buffers to the sorter in block order, one call each: the records, and
+ * their order, of one thread's loop. A block with more arcs than a buffer
+ * holds is tallied by the caller's thread alone, its buffer handed to the
+ * sorter whenever full. */
 static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_t W,
                                uint64_t bytes) {
   exo_ctx *ctx = lv->ctx;
   const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
-  const size_t cap = (size_t)(bytes / W / sizeof(ld_aggrec));
-  ld_reader *rds = readers_open(lv, W);
+  const int wide = exo_sorter_is_wide(sorter);
+  const size_t rs = exo_rec_size(wide);
+  size_t cap = (size_t)(bytes / W / rs);
+  if (cap < 1) cap = 1;
+  ld_reader *rds = W > 1 ? readers_open(lv, W) : &lv->rd;
   ld_aggbuf *bufs = calloc(W, sizeof *bufs);
   uint64_t *part = malloc((size_t)W * 2 * sizeof *part);
   uint64_t *boff = malloc((size_t)(nb + 1) * sizeof *boff);
@@ -1417,7 +1422,8 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
   }
   for (uint32_t j = 0; j < W && !s; j++) {
     bufs[j].cap = cap;
-    if (!(bufs[j].r = malloc(cap * sizeof *bufs[j].r))) s = oom(ctx, "the aggregation's records");
+    bufs[j].wide = wide;
+    if (!(bufs[j].r = malloc(cap * rs))) s = oom(ctx, "the aggregation's records");
   }
   /* the offsets at the block boundaries (the whole file was checked when
    * the level was opened) */
@@ -1439,16 +1445,16 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
     if (J == 0) {
       ld_reader *rd = &rds[0];
       rd->ctx = ctx;
+      bufs[0].n = 0;
       if ((s = rd_load(lv, rd, b * EXO_LEIDEN_BLOCK, 1)) != EXO_OK) break;
       for (uint64_t v = b * EXO_LEIDEN_BLOCK; v < rd->blk_first + rd->blk_cnt && !s; v++)
-        s = agg_node(lv, rd, v, sorter, NULL, ctx);
+        s = agg_node(lv, rd, v, sorter, &bufs[0], ctx);
+      if (!s) s = agg_flush(&bufs[0], sorter, ctx);
       b++;
       continue;
     }
     if ((s = exo_par_run(J, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) break;
-    for (uint32_t j = 0; j < J && !s; j++)
-      for (size_t i = 0; i < bufs[j].n && !s; i++)
-        s = exo_sorter_add(sorter, bufs[j].r[i].key, bufs[j].r[i].nbr, bufs[j].r[i].w, ctx);
+    for (uint32_t j = 0; j < J && !s; j++) s = agg_flush(&bufs[j], sorter, ctx);
   }
 out:
   if (bufs)
@@ -1456,7 +1462,7 @@ out:
   free(bufs);
   free(part);
   free(boff);
-  if (rds) readers_free(rds, W);
+  if (rds && rds != &lv->rd) readers_free(rds, W);
   return s;
 }
 
@@ -1501,19 +1507,10 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   /* the records of several threads: their buffers' memory is taken from
    * the sort's (which gives the same CSR for any memory_limit) */
   const uint32_t W = agg_threads(lv);
-  const uint64_t agg_bytes = W > 1 ? agg_budget(lv) : 0;
+  const uint64_t agg_bytes = agg_budget(lv, W, exo_rec_size(so.wide));
   so.memory_limit -= agg_bytes;
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
-  if (W > 1) {
-    s = agg_parallel(lv, sorter, W, agg_bytes);
-  } else {
-    for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
-      if ((s = load_block(lv, first)) != EXO_OK) break;
-      for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++)
-        s = agg_node(lv, &lv->rd, v, sorter, NULL, ctx);
-    }
-  }
-  if (s) goto fail;
+  if ((s = agg_parallel(lv, sorter, W, agg_bytes)) != EXO_OK) goto fail;
   exo_sort_stats st;
   int cwide = k > EXO_NARROW_ID_LIMIT;
   s = exo_sorter_finish_csr(sorter, k, coarse->offsets_path, coarse->adj_path, cwide, ctx, &st);
@@ -1569,15 +1566,19 @@ static exo_status map_top(exo_leiden_level *lv, const char *old_path, const char
   exo_status s = EXO_OK;
   if (old_path) s = exo_reader_open(&r, old_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
   if (!s) s = exo_writer_open(&w, new_path, EXO_IO_DEFAULT_BUF, ctx);
-  for (uint64_t i = 0; i < n_input && !s; i++) {
-    uint64_t t = i;
-    if (old_path && (s = exo_reader_read(&r, &t, 8, ctx)) != EXO_OK) break;
-    if (t >= lv->n) {
-      s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: coarse id %llu out of range",
-                   (unsigned long long)t);
-      break;
+  uint64_t t[4096]; /* a chunk of ids, mapped in place */
+  for (uint64_t i = 0; i < n_input && !s; i += 4096) {
+    const size_t c = n_input - i < 4096 ? (size_t)(n_input - i) : 4096;
+    if (old_path && (s = exo_reader_read(&r, t, c * 8, ctx)) != EXO_OK) break;
+    for (size_t j = 0; j < c && !s; j++) {
+      if (!old_path) t[j] = i + j;
+      if (t[j] >= lv->n)
+        s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: coarse id %llu out of range",
+                     (unsigned long long)t[j]);
+      else
+        t[j] = id_get(&lv->refined, t[j]);
     }
-    s = write_u64(&w, id_get(&lv->refined, t), ctx);
+    if (!s) s = exo_writer_write(&w, t, c * 8, ctx);
   }
   if (old_path) exo_reader_close(&r);
   if (!s) return exo_writer_close(&w, ctx);

@@ -158,10 +158,11 @@
  * (exo_tally) of about 56 bytes per entry of the level's longest adjacency
  * list (a power of two of 24-byte slots, at least twice that length, and an
  * 8-byte index per two slots; never more than for n entries), and the
- * sort's buffers during aggregation (memory_limit; with T > 1 on a level
- * of 32 blocks or more, a quarter of it, at least 64 Ki records of 24
- * bytes per thread and at most half of it, goes to the tally pass's record
- * buffers instead).
+ * sort's buffers during aggregation (memory_limit, less the tally pass's
+ * record buffers: with T > 1 on a level of 32 blocks or more a quarter of
+ * it, else 64 Ki records; at least 64 Ki records per thread, at most the
+ * level's arcs and half of memory_limit; records of the sort's 12 or 20
+ * bytes, exo_record.h).
  * Disk: per level, the coarse CSR (at most the size of the input CSR), a
  * node weight file and an initial-community file (8 bytes per coarse node
  * each), two levels at a time; per input node, the coarse-id file (8 bytes,
