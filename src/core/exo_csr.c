@@ -2,10 +2,12 @@
 #include "exo_csr.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exo_io.h"
+#include "exo_platform.h"
 #include "exo_record.h"
 #include "exo_sweep.h"
 
@@ -188,4 +190,118 @@ exo_status exo_csr_ahead_miss(exo_csr_ahead *wk, uint64_t b0, uint64_t b1, const
   }
   *out = wk->buf + (b0 - start);
   return EXO_OK;
+}
+
+/* One pass of exo_csr_selfnorm over both files: pass 0 fills self[],
+ * pass 1 writes the normalised files through ow/aw. */
+static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self, int keep_self,
+                                size_t bufsize, exo_writer *ow, exo_writer *aw, exo_csr_norm *out,
+                                exo_ctx *ctx) {
+  const size_t esz = exo_adj_size(csr->wide);
+  exo_reader orr, ar;
+  memset(&orr, 0, sizeof orr);
+  memset(&ar, 0, sizeof ar);
+  orr.fd = ar.fd = -1;
+  exo_status s = exo_reader_open(&orr, csr->offsets_path, bufsize, 0, UINT64_MAX, 0, ctx);
+  if (!s) s = exo_reader_open(&ar, csr->adj_path, bufsize, 0, UINT64_MAX, 0, ctx);
+  uint64_t prev = 0, cur = 0, kept = 0;
+  if (!s) s = exo_reader_read(&orr, &prev, 8, ctx);
+  for (uint64_t v = 0; v < csr->n && !s; v++) {
+    if ((s = exo_reader_read(&orr, &cur, 8, ctx))) break;
+    if (cur < prev || cur > csr->m) {
+      s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not monotone at node %llu",
+                   csr->offsets_path, (unsigned long long)v);
+      break;
+    }
+    float selfw = 0.0f, best = 0.0f;
+    const uint64_t before = kept;
+    for (uint64_t i = prev; i < cur && !s; i++) {
+      uint8_t e[16];
+      uint64_t u;
+      float w;
+      if ((s = exo_reader_read(&ar, e, esz, ctx))) break;
+      exo_adj_decode(e, csr->wide, &u, &w);
+      if (u >= csr->n) {
+        s = EXO_FAIL(ctx, EXO_EINTERNAL,
+                     "CSR adjacency file '%s': neighbour %llu of node %llu out of range",
+                     csr->adj_path, (unsigned long long)u, (unsigned long long)v);
+        break;
+      }
+      const float a = fabsf(w);
+      if (pass == 0) {
+        if (u == v && a > selfw) selfw = a;
+        if (u != v && a > best) best = a;
+        continue;
+      }
+      if (u == v && !keep_self) {
+        out->dropped++;
+        continue;
+      }
+      const float d = self[v] > self[u] ? self[v] : self[u];
+      const float nw = (float)((double)w / (double)d);
+      out->sum2w += fabs((double)nw);
+      exo_adj_encode(e, csr->wide, u, nw);
+      if ((s = exo_writer_write(aw, e, esz, ctx))) break;
+      kept++;
+    }
+    if (pass == 0) {
+      self[v] = selfw > 0.0f ? selfw : best;
+    } else if (!s) {
+      if (kept > before) out->linked++;
+      s = exo_writer_write(ow, &kept, 8, ctx);
+    }
+    prev = cur;
+    if (!s && (v & 0xFFFF) == 0) s = exo_poll(ctx);
+  }
+  if (!s && prev != csr->m)
+    s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
+                 csr->offsets_path, (unsigned long long)prev, (unsigned long long)csr->m);
+  exo_reader_close(&orr);
+  exo_reader_close(&ar);
+  return s;
+}
+
+exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, exo_csr_norm *out,
+                            exo_ctx *ctx) {
+  exo_csr_norm res = {0.0, 0, 0};
+  float *self = csr->n ? malloc((size_t)csr->n * sizeof *self) : NULL;
+  if (csr->n && !self) return exo_fail_oom(ctx, "the self scores", csr->n * sizeof *self);
+  const size_t lo = strlen(csr->offsets_path), la = strlen(csr->adj_path);
+  char *op = malloc(lo + 6), *ap = malloc(la + 6);
+  exo_writer ow, aw;
+  memset(&ow, 0, sizeof ow);
+  memset(&aw, 0, sizeof aw);
+  ow.fd = aw.fd = -1;
+  exo_status s = op && ap ? EXO_OK : exo_fail_oom(ctx, "the file names", lo + la + 12);
+  if (!s) {
+    memcpy(op, csr->offsets_path, lo);
+    memcpy(op + lo, ".norm", 6);
+    memcpy(ap, csr->adj_path, la);
+    memcpy(ap + la, ".norm", 6);
+    s = selfnorm_pass(csr, 0, self, keep_self, bufsize, NULL, NULL, &res, ctx);
+  }
+  if (!s) s = exo_writer_open(&ow, op, bufsize, ctx);
+  if (!s) s = exo_writer_open(&aw, ap, bufsize, ctx);
+  const uint64_t zero = 0;
+  if (!s) s = exo_writer_write(&ow, &zero, 8, ctx);
+  if (!s) s = selfnorm_pass(csr, 1, self, keep_self, bufsize, &ow, &aw, &res, ctx);
+  if (!s) s = exo_writer_close(&ow, ctx);
+  if (!s) s = exo_writer_close(&aw, ctx);
+  if (!s && exo_rename_replace(op, csr->offsets_path))
+    s = exo_error_errno(&ctx->err, errno, "rename", op);
+  if (!s && exo_rename_replace(ap, csr->adj_path))
+    s = exo_error_errno(&ctx->err, errno, "rename", ap);
+  if (s) {
+    exo_writer_abort(&ow);
+    exo_writer_abort(&aw);
+    if (op) exo_remove(op);
+    if (ap) exo_remove(ap);
+  } else {
+    csr->m -= res.dropped;
+    if (out) *out = res;
+  }
+  free(op);
+  free(ap);
+  free(self);
+  return s;
 }

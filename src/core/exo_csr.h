@@ -44,6 +44,30 @@ exo_status exo_csr_scan_offsets(const exo_csr_files *csr, uint64_t *maxdeg, exo_
  * is -1 on every error). */
 exo_status exo_csr_open_adj(const exo_csr_files *csr, int *fd, exo_ctx *ctx);
 
+/* Bit scores over self scores (the weights of a protein similarity graph
+ * normalised by each protein's score against itself). On entry the arcs'
+ * weights are bit scores (the sign: directed mode's in-arcs, exo_record.h)
+ * and an arc x -> x holds x's self hit. self(x) = the largest |w| of x's
+ * arcs to itself, or, when it has none, the largest |w| of its arcs. The
+ * files are rewritten (new files written beside them, then renamed over
+ * them) so that an arc u -> v (v != u) weighs w / max(self(u), self(v)),
+ * rounded to float, in (0, 1] in magnitude, its sign kept, and the arcs
+ * x -> x are dropped unless keep_self (then they weigh w / self(x)); the
+ * node count and the order of the arcs do not change, csr->m does when
+ * arcs are dropped. *sum2w (when given): the sum of the new |w| over all
+ * arcs; *linked: the nodes left with at least one arc (resolution "auto"
+ * takes its mean strength over those). Two sequential reads of both files
+ * and one write, through buffers of `bufsize` bytes (four: two readers,
+ * two writers). Memory: 4 bytes per node (the self scores) and the
+ * buffers. The same result for any bufsize. */
+typedef struct exo_csr_norm {
+  double sum2w;
+  uint64_t linked;  /* nodes with an arc after */
+  uint64_t dropped; /* arcs x -> x dropped */
+} exo_csr_norm;
+exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, exo_csr_norm *out,
+                            exo_ctx *ctx);
+
 /* A block window over the adjacency file: a buffer of `entries` entries
  * holding entries [lo, hi) of the file, filled by positioned reads (pread:
  * windows of several threads share one descriptor). The stages' readers
