@@ -687,7 +687,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     run <- .exolabel_run(files, source, outfile, tables, options, runs, progress,
                          input_bytes)
 
-    if (run$negative_edges > 0 && input$transform == 0L)
+    if (run$negative_edges > 0 && input$transform != 1L)
         warning(sprintf(paste0("%s edge(s) with a negative weight were dropped (their ",
                                "nodes are kept); ExoLabel clusters on positive weights only"),
                         format_count(run$negative_edges)), call. = FALSE)
@@ -716,7 +716,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         else if (run$resolution_auto[i])
             structure(c(resolution = run$resolution[i], quality = run$quality[i]),
                       algorithm = "leiden", objective = run$objective[i],
-                      resolution = "auto", per_strength = auto_resolution_factor())
+                      resolution = "auto", per_strength = run$per_strength[i])
         else structure(c(resolution = run$resolution[i], quality = run$quality[i]),
                        algorithm = "leiden", objective = run$objective[i])
         res <- new_result(parameters = params,

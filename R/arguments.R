@@ -69,10 +69,11 @@ check_iterations <- function(x) {
 
 # resolution: the gamma of the modularity, for label propagation's volume
 # penalty (0 = plain label propagation) and for Leiden; finite, >= 0.
-# resolution = "auto": CPM's resolution is this times the mean node strength
-# (2W / n of the graph built from the input; exo_leiden.h)
-# (EXO_LEIDEN_AUTO_RESOLUTION, read from the core's option table)
-auto_resolution_factor <- function() .exolabel_option("resolution", "auto")
+# resolution = "auto": the core resolves CPM's resolution as a factor times
+# the mean node strength (exo_options_resolve; the glue reports the factor).
+
+# format = "blast"'s weight transform, from the core's options
+.exolabel_blast_transform <- function() .exolabel_option("blast_transform", "")
 
 check_resolution <- function(x) {
     if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
@@ -223,7 +224,7 @@ check_min_weight <- function(x) {
 
 # The input options resolved against the format's defaults, as the glue
 # takes them: columns (3 integers, 0 = no weight column), transform (0 none,
-# 1 neglog10), min_weight, drop_self, combine (0 = keep every arc, "sum";
+# 1 neglog10, 2 selfnorm), min_weight, drop_self, combine (0 = keep every arc, "sum";
 # 2 = one arc with the largest weight, "max"). In-memory inputs have no
 # columns to choose: "blast" and `columns` are refused there.
 check_input_options <- function(kind, format, columns, weight_transform, min_weight,
@@ -231,7 +232,7 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
     format <- check_format(format)
     columns <- check_columns(columns)
     weight_transform <- check_choice(weight_transform, "weight_transform",
-                                     c("none", "neglog10"))
+                                     c("none", "neglog10", "selfnorm"))
     min_weight <- check_min_weight(min_weight)
     self_hits <- check_choice(self_hits, "self_hits", c("drop", "keep"))
     combine <- check_choice(combine, "combine", c("sum", "max"))
@@ -239,15 +240,19 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
     if (kind %in% c("igraph", "matrix") && (blast || !is.null(columns)))
         stop("'format = \"blast\"' and 'columns' describe the columns of files and ",
              "edge-list tables, not of an igraph graph or a matrix", call. = FALSE)
-    if (is.null(columns)) columns <- if (blast) c(1L, 2L, 11L) else 1:3
-    if (is.null(weight_transform)) weight_transform <- if (blast) "neglog10" else "none"
+    if (is.null(weight_transform))
+        weight_transform <- if (blast) .exolabel_blast_transform() else "none"
+    # search output: the e-value (column 11), or the bit score (12) for selfnorm
+    if (is.null(columns))
+        columns <- if (blast) c(1L, 2L, if (weight_transform == "selfnorm") 12L else 11L)
+                   else 1:3
     if (length(columns) == 2L && weight_transform != "none")
         stop("'weight_transform = \"", weight_transform, "\"' needs a weight column: ",
              "give 3 'columns'", call. = FALSE)
     if (is.null(self_hits)) self_hits <- if (blast) "drop" else "keep"
     if (is.null(combine)) combine <- if (blast) "max" else "sum"
     list(format = format, columns = c(columns, 0L)[1:3],
-         transform = if (weight_transform == "neglog10") 1L else 0L,
+         transform = match(weight_transform, c("none", "neglog10", "selfnorm")) - 1L,
          min_weight = if (is.null(min_weight)) 0 else min_weight,
          drop_self = self_hits == "drop",
          combine = if (combine == "max") 2L else 0L,

@@ -151,7 +151,8 @@ static void usage(FILE *f) {
 "  -d, --directed          same as --mode directed\n"
 "Options of exolabel's (one table, src/core/exo_options.c, for every driver),\n"
 "except --threads, whose default here is 1 per rank; --format blast stays\n"
-"label propagation (this equals exolabel --format blast --algorithm lp):\n");
+"label propagation on e-values (this equals exolabel --format blast\n"
+"--algorithm lp --weight-transform neglog10):\n");
   char buf[2048];
   const exo_opt_def *t = exo_options_table();
   for (int i = 0; i < EXO_OPT_COUNT; i++) {
@@ -276,6 +277,13 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
     return refuse("--algorithm leiden", "only label propagation (--algorithm lp) runs over ranks");
   if ((co->given >> EXO_OPT_OBJECTIVE) & 1u)
     return refuse("--objective", "it is leiden's option and leiden does not run over ranks");
+  if ((int)co->num[EXO_OPT_WEIGHT_TRANSFORM] == EXO_WT_SELFNORM)
+    return refuse("--weight-transform selfnorm",
+                  "a rank does not hold the self scores of both ends of its edges (use "
+                  "neglog10, the e-values)");
+  /* --format blast here weighs by e-values (exolabel's default is selfnorm) */
+  if ((int)co->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST && co->num[EXO_OPT_WEIGHT_TRANSFORM] < 0)
+    exo_options_set(co, "weight_transform", "neglog10", &err);
   if (exo_options_resolve(co, mpi_warn, NULL, &err)) return usage_error("%s", err.msg);
   {
     int dumped = exo_options_dump_if_asked(co, &err);

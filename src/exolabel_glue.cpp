@@ -477,6 +477,10 @@ void build_options(exo_options *o, Rcpp::List options, Rcpp::List runs, R_xlen_t
 // choice's name), or stops with the core's message naming the argument.
 // [[Rcpp::export(.exolabel_option)]]
 SEXP exolabel_option(std::string name, SEXP value) {
+  // format = "blast"'s weight transform (exo_options.h), by name
+  if (name == "blast_transform")
+    return Rf_mkString(exo_options_table()[EXO_OPT_WEIGHT_TRANSFORM]
+                           .choices[EXO_OPT_BLAST_TRANSFORM]);
   const exo_opt_def *d = exo_options_find(name.c_str());
   if (!d) Rcpp::stop("internal error: no option '%s'", name.c_str());
   exo_options o;
@@ -677,12 +681,15 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   Rcpp::List size_bins(nrun);
   Rcpp::CharacterVector algorithm_used(nrun), objective_used(nrun);
   Rcpp::LogicalVector resolution_auto(nrun);
+  Rcpp::NumericVector per_strength(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     // the options as the core resolved them, spelled as R's arguments
     algorithm_used[i] = exo_options_leiden(&run_opts[i]) ? "leiden" : "lp";
     objective_used[i] =
         (int)run_opts[i].num[EXO_OPT_OBJECTIVE] == EXO_OPT_CPM ? "CPM" : "modularity";
     resolution_auto[i] = ((run_opts[i].is_auto >> EXO_OPT_RESOLUTION) & 1u) != 0;
+    // "auto": the factor of the weights' kind (exo_options_resolve)
+    per_strength[i] = resolution_auto[i] ? run_opts[i].num[EXO_OPT_RESOLUTION] : NA_REAL;
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
     used_iterations[i] = results[i].max_visits;
     seconds[i] = results[i].seconds_cluster;
@@ -725,6 +732,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   out["algorithm"] = algorithm_used;
   out["objective"] = objective_used;
   out["resolution_auto"] = resolution_auto;
+  out["per_strength"] = per_strength;
   return out;
 }
 

@@ -235,6 +235,7 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
       }
       if (u == v && !keep_self) {
         out->dropped++;
+        if (w > 0.0f) out->dropped_positive++;
         continue;
       }
       const float d = self[v] > self[u] ? self[v] : self[u];
@@ -263,7 +264,7 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
 
 exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, exo_csr_norm *out,
                             exo_ctx *ctx) {
-  exo_csr_norm res = {0.0, 0, 0};
+  exo_csr_norm res = {0.0, 0, 0, 0};
   float *self = csr->n ? malloc((size_t)csr->n * sizeof *self) : NULL;
   if (csr->n && !self) return exo_fail_oom(ctx, "the self scores", csr->n * sizeof *self);
   const size_t lo = strlen(csr->offsets_path), la = strlen(csr->adj_path);

@@ -51,7 +51,8 @@ exo_status exo_csr_open_adj(const exo_csr_files *csr, int *fd, exo_ctx *ctx);
  * arcs to itself, or, when it has none, the largest |w| of its arcs. The
  * files are rewritten (new files written beside them, then renamed over
  * them) so that an arc u -> v (v != u) weighs w / max(self(u), self(v)),
- * rounded to float, in (0, 1] in magnitude, its sign kept, and the arcs
+ * rounded to float (at most 1 in magnitude unless a hit scores above
+ * a self hit), its sign kept, and the arcs
  * x -> x are dropped unless keep_self (then they weigh w / self(x)); the
  * node count and the order of the arcs do not change, csr->m does when
  * arcs are dropped. *sum2w (when given): the sum of the new |w| over all
@@ -64,6 +65,7 @@ typedef struct exo_csr_norm {
   double sum2w;
   uint64_t linked;  /* nodes with an arc after */
   uint64_t dropped; /* arcs x -> x dropped */
+  uint64_t dropped_positive; /* of those, arcs with w > 0 */
 } exo_csr_norm;
 exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, exo_csr_norm *out,
                             exo_ctx *ctx);

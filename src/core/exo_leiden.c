@@ -1646,7 +1646,7 @@ enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
  * node in id order, each node's arcs in CSR order, so the same double for
  * any threads and memory_limit. */
 static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_params *p,
-                                 exo_ctx *ctx, double *two_w) {
+                                 exo_ctx *ctx, double *two_w, uint64_t *linked) {
   exo_leiden_params q = *p;
   q.objective = EXO_LEIDEN_CPM; /* no degree file */
   q.resolution_per_strength = 0;
@@ -1654,17 +1654,21 @@ static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_para
   exo_status s = level_open(csr, &q, NULL, NULL, 1, NULL, ctx, &lv);
   if (s) return s;
   double total = 0.0;
+  uint64_t with_arcs = 0;
   for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = load_block(lv, first)) != EXO_OK) break;
     for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
       double k = 0.0;
-      FOR_ARCS(lv, v, u, w, s, { k += w; });
+      uint64_t arcs = 0;
+      FOR_ARCS(lv, v, u, w, s, { k += w; arcs++; });
       total += k;
+      with_arcs += arcs > 0;
     }
   }
   exo_leiden_level_free(lv);
   if (s) return ctx->err.code ? ctx->err.code : s;
   *two_w = total;
+  *linked = with_arcs;
   return EXO_OK;
 }
 
@@ -1789,17 +1793,21 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
      * iteration (coarse node weights are member counts: the scale of g
      * must not change between levels) */
     double two_w = 0.0;
-    if ((s = total_strength(csr, &p, ctx, &two_w)) != EXO_OK) {
+    uint64_t linked = 0;
+    if ((s = total_strength(csr, &p, ctx, &two_w, &linked)) != EXO_OK) {
       exo_tempdir_remove(dir);
       free(dir);
       memset(result, 0, sizeof *result);
       return ctx->err.code ? ctx->err.code : s;
     }
-    p.resolution = params->resolution * (two_w / (double)n);
+    const uint64_t over = params->strength_linked ? linked : n;
+    const double mean = over ? two_w / (double)over : 0.0;
+    p.resolution = params->resolution * mean;
     p.resolution_per_strength = 0;
     result->resolution = p.resolution;
-    exo_message(ctx, "leiden: CPM resolution %.10g = %.10g x mean strength %.10g", p.resolution,
-                params->resolution, two_w / (double)n);
+    exo_message(ctx, "leiden: CPM resolution %.10g = %.10g x mean strength %.10g (over %llu %s)",
+                p.resolution, params->resolution, mean, (unsigned long long)over,
+                params->strength_linked ? "nodes with an edge" : "nodes");
   }
   static const char *const names[F_COUNT] = {"offsets", "adjacency", "weights", "init", "top"};
   char *files[2][F_COUNT];

@@ -185,6 +185,10 @@
 #define EXO_LEIDEN_AUTO_RESOLUTION 5e-5 /* the drivers' resolution "auto": CPM
                                            with resolution_per_strength at this
                                            (benchmarks/ssn on the ssn branch) */
+#define EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM 8e-5 /* the same for weights that are
+                                           bit scores over self scores, with
+                                           strength_linked (benchmarks/SSN.md,
+                                           issue 25) */
 #define EXO_LEIDEN_DEFAULT_ITERATIONS 2u /* what the R function and the CLI run
                                             unless told (igraph's default) */
 
@@ -211,6 +215,10 @@ typedef struct exo_leiden_params {
                             (the pass opens the input level as level 0
                             does, and frees it before). Reported in
                             result->resolution. */
+  int strength_linked;   /* with resolution_per_strength: n counts only the
+                            nodes with at least one arc (the mean strength
+                            over the nodes that have an edge), counted in
+                            the same pass */
   uint32_t iterations;   /* at most this many runs of the whole algorithm
                             (fewer when one moves nothing); 0 = until stable */
   uint64_t seed;

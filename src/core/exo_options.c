@@ -18,7 +18,7 @@ static const char *const mode_choices[] = {"undirected", "directed", NULL};
 static const char *const algorithm_choices[] = {"lp", "leiden", NULL};
 static const char *const objective_choices[] = {"modularity", "cpm", NULL};
 static const char *const format_choices[] = {"edges", "blast", NULL};
-static const char *const transform_choices[] = {"none", "neglog10", NULL};
+static const char *const transform_choices[] = {"none", "neglog10", "selfnorm", NULL};
 static const char *const self_hits_choices[] = {"keep", "drop", NULL};
 static const char *const combine_choices[] = {"sum", "max", NULL};
 
@@ -48,7 +48,8 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      objective_choices, "O", "leiden's objective: modularity or cpm"},
     {EXO_OPT_RESOLUTION, "resolution", EXO_OT_NUMBER, EXO_OPTF_AUTO, "1", 0, HUGE_VAL, 0, NULL,
      "G", "label propagation's penalty on labels that hold a large share of the graph (0 = "
-     "plain label propagation); leiden's resolution; auto (cpm only): 5e-5 x the mean node "
+     "plain label propagation); leiden's resolution; auto (cpm only): 8e-5 x the mean "
+     "strength of the nodes with an edge with selfnorm weights, else 5e-5 x the mean node "
      "strength (sum of the edge weights x 2 / nodes). With --format blast and none of "
      "--algorithm, --objective, --resolution: leiden, cpm, auto"},
     {EXO_OPT_SEP, "sep", EXO_OT_SEP, 0, "\\t", NOLIM, 0, NULL, "C",
@@ -64,8 +65,10 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "A,B[,W]", "1-based columns of the two nodes and the weight (no W: every weight is 1); "
      "overrides --format"},
     {EXO_OPT_WEIGHT_TRANSFORM, "weight_transform", EXO_OT_CHOICE, EXO_OPTF_NO_DEFAULT, "", NOLIM,
-     0, transform_choices, "T", "none, or neglog10: the weight column is an e-value E, the "
-     "weight min(-log10 E, 200) (E = 0 gives 200; E >= 1 gives no edge)"},
+     0, transform_choices, "T", "none; neglog10: the weight column is an e-value E, the "
+     "weight min(-log10 E, 200) (E = 0 gives 200; E >= 1 gives no edge); selfnorm: the weight "
+     "column is a bit score B, the weight B / max(self(A), self(B)), self = the protein's "
+     "self hit (else its best hit); self hits are read for it, then dropped unless kept"},
     {EXO_OPT_MIN_WEIGHT, "min_weight", EXO_OT_NUMBER, 0, "0", -3.4e38, 3.4e38, 0, NULL, "X",
      "drop edges whose (transformed) weight is below X; their nodes stay (e.g. 5 = e-value "
      "1e-5)"},
@@ -415,16 +418,21 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
   char n1[64], n2[64], n3[64];
   const int r = o->style == EXO_OPT_STYLE_R;
   const int blast = (int)o->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST;
+  o->transform = o->num[EXO_OPT_WEIGHT_TRANSFORM] >= 0 ? (int)o->num[EXO_OPT_WEIGHT_TRANSFORM]
+                 : blast ? EXO_OPT_BLAST_TRANSFORM : EXO_WT_NONE;
+  const double auto_factor = o->transform == EXO_WT_SELFNORM
+                             ? EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM : EXO_LEIDEN_AUTO_RESOLUTION;
   /* --format blast with none of algorithm, objective, resolution: Leiden CPM
    * at a resolution relative to the mean node strength */
   if (blast && !GIVEN(o, EXO_OPT_ALGORITHM) && !GIVEN(o, EXO_OPT_OBJECTIVE) &&
       !GIVEN(o, EXO_OPT_RESOLUTION)) {
     o->num[EXO_OPT_ALGORITHM] = EXO_OPT_LEIDEN;
     o->num[EXO_OPT_OBJECTIVE] = EXO_OPT_CPM;
-    o->num[EXO_OPT_RESOLUTION] = EXO_LEIDEN_AUTO_RESOLUTION;
     o->is_auto |= 1u << EXO_OPT_RESOLUTION;
     o->blast_default = 1;
   }
+  /* "auto": the factor of the weights' kind */
+  if (AUTO(o, EXO_OPT_RESOLUTION)) o->num[EXO_OPT_RESOLUTION] = auto_factor;
   const int leiden = (int)o->num[EXO_OPT_ALGORITHM] == EXO_OPT_LEIDEN;
   const int cpm = (int)o->num[EXO_OPT_OBJECTIVE] == EXO_OPT_CPM;
   /* option = value as the driver's user writes it */
@@ -439,7 +447,7 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
   }
   if (AUTO(o, EXO_OPT_RESOLUTION) && !(leiden && cpm))
     return exo_error_set(err, EXO_EARG, "%s (%g x the mean node strength) is for %s%s%s", n1,
-                         EXO_LEIDEN_AUTO_RESOLUTION, n2, r ? ", " : " ", n3);
+                         auto_factor, n2, r ? ", " : " ", n3);
   if (cpm && !leiden) {
     exo_options_display(&table[EXO_OPT_RESOLUTION], o->style, n1, sizeof n1);
     return exo_error_set(err, EXO_EARG, "%s needs %s (label propagation has no CPM objective; "
@@ -488,14 +496,14 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
     o->is_auto &= ~(1u << EXO_OPT_THREADS);
   }
   /* the input options against the format's defaults */
-  uint32_t cols[3] = {1, 2, blast ? 11 : 3};
+  /* search output: the e-value (column 11), or the bit score (12) for selfnorm */
+  uint32_t cols[3] = {1, 2, blast ? (o->transform == EXO_WT_SELFNORM ? 12 : 11) : 3};
   if (o->ncols) memcpy(cols, o->cols, sizeof cols);
-  o->transform = o->num[EXO_OPT_WEIGHT_TRANSFORM] >= 0 ? (int)o->num[EXO_OPT_WEIGHT_TRANSFORM]
-                 : blast ? EXO_WT_NEGLOG10 : EXO_WT_NONE;
   if (o->transform != EXO_WT_NONE && !cols[2]) {
     exo_options_display(&table[EXO_OPT_WEIGHT_TRANSFORM], o->style, n1, sizeof n1);
     exo_options_display(&table[EXO_OPT_COLUMNS], o->style, n2, sizeof n2);
-    return exo_error_set(err, EXO_EARG, "%s neglog10 needs a weight column in %s", n1, n2);
+    return exo_error_set(err, EXO_EARG, "%s %s needs a weight column in %s", n1,
+                         transform_choices[o->transform], n2);
   }
   o->drop_self = o->num[EXO_OPT_SELF_HITS] >= 0 ? (int)o->num[EXO_OPT_SELF_HITS] : blast;
   o->combine = o->num[EXO_OPT_COMBINE] >= 0
@@ -565,6 +573,7 @@ void exo_options_fill_leiden(const exo_options *o, exo_leiden_params *l) {
                                                                 : EXO_LEIDEN_MODULARITY;
   l->resolution = o->num[EXO_OPT_RESOLUTION];
   l->resolution_per_strength = (int)AUTO(o, EXO_OPT_RESOLUTION);
+  l->strength_linked = l->resolution_per_strength && o->transform == EXO_WT_SELFNORM;
   l->iterations = o->whole[EXO_OPT_ITERATIONS] ? (uint32_t)o->whole[EXO_OPT_ITERATIONS]
                                                 : EXO_LEIDEN_DEFAULT_ITERATIONS;
   l->seed = o->whole[EXO_OPT_SEED];
@@ -658,8 +667,9 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
           "build.min_weight=%.9g\nbuild.threads=%d\n", (int)b.parse.transform,
       b.drop_self_loops, (int)b.combine, (double)b.min_weight, b.parse.threads);
   put(&s, "lp.max_visits=%u\nrefine.passes=%u\nleiden.objective=%d\n"
-          "leiden.per_strength=%d\nleiden.iterations=%u\n",
-      p.max_visits, r.passes, (int)l.objective, l.resolution_per_strength, l.iterations);
+          "leiden.per_strength=%d\nleiden.linked=%d\nleiden.iterations=%u\n",
+      p.max_visits, r.passes, (int)l.objective, l.resolution_per_strength, l.strength_linked,
+      l.iterations);
   return s.at;
 }
 

@@ -1546,7 +1546,8 @@ exo_status exo_parse_check_options(const exo_parse_options *opt, exo_ctx *ctx) {
   if (cw && (cw == ca || cw == cb))
     return EXO_FAIL(ctx, EXO_EARG, "the weight column %u is also a node column",
                     (unsigned)cw);
-  if (opt->transform != EXO_WT_NONE && opt->transform != EXO_WT_NEGLOG10)
+  if (opt->transform != EXO_WT_NONE && opt->transform != EXO_WT_NEGLOG10 &&
+      opt->transform != EXO_WT_SELFNORM)
     return EXO_FAIL(ctx, EXO_EARG, "unknown weight transform %d", (int)opt->transform);
   return EXO_OK;
 }

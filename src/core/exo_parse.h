@@ -14,7 +14,7 @@
  * edge-list format: when the weight is column 3 and the nodes are columns 1
  * and 2, a line of exactly 2 fields has weight 1 (not transformed).
  *
- * Weights: with EXO_WT_NONE the weight field is parsed as a float
+ * Weights: with EXO_WT_NONE and EXO_WT_SELFNORM the weight field is parsed as a float
  * (correctly rounded to float32). With EXO_WT_NEGLOG10 it is an e-value E
  * (decimal, possibly far below the float range, e.g. 1e-250) and the weight
  * is -log10(E) computed in double from the digits and exponent (no
@@ -45,8 +45,12 @@
 #define EXO_NEGLOG10_CAP 200.0 /* largest weight of EXO_WT_NEGLOG10 */
 
 typedef enum exo_weight_transform {
-  EXO_WT_NONE = 0,    /* the field is the weight */
-  EXO_WT_NEGLOG10 = 1 /* the field is an e-value E; weight = min(-log10 E, 200) */
+  EXO_WT_NONE = 0,     /* the field is the weight */
+  EXO_WT_NEGLOG10 = 1, /* the field is an e-value E; weight = min(-log10 E, 200) */
+  EXO_WT_SELFNORM = 2  /* the field is a bit score, parsed as EXO_WT_NONE; the
+                          pipeline divides it by the larger self score of the
+                          two ends once the graph is built (exo_pipeline.h,
+                          exo_csr_selfnorm in exo_csr.h) */
 } exo_weight_transform;
 
 typedef struct exo_parse_options {

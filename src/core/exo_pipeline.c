@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "exo_clstats.h"
+#include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_platform.h"
 #include "exo_names.h"
@@ -91,6 +92,11 @@ static exo_status check_options(const exo_build_options *opt, exo_ctx *ctx) {
   return EXO_OK;
 }
 
+/* The weights are bit scores to divide by self scores once built. */
+static int selfnorm(const exo_build_options *opt) {
+  return opt->parse.transform == EXO_WT_SELFNORM && !opt->parse.ignore_weights;
+}
+
 /* Edges pushed between two interrupt polls. */
 #define BUILDER_POLL_EDGES ((uint64_t)1 << 16)
 
@@ -164,7 +170,8 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->budget.sorter = b->sorter;
   exo_names_on_grow(b->names, on_names_grow, &b->budget);
   b->sink.rule.directed = opt->directed;
-  b->sink.rule.drop_self = opt->drop_self_loops != 0;
+  /* self-score normalisation needs the self hits: they are dropped after it */
+  b->sink.rule.drop_self = opt->drop_self_loops != 0 && !selfnorm(opt);
   b->sink.rule.min_weight = opt->min_weight;
   *out = b;
   return EXO_OK;
@@ -249,6 +256,25 @@ void exo_builder_expect(exo_builder *b, uint64_t edges) {
   b->expected = edges;
 }
 
+/* EXO_WT_SELFNORM: the CSR's bit scores over the larger self score of the
+ * two ends (exo_csr_selfnorm), the self arcs dropped unless kept; the sort's
+ * counts follow. Buffers: four of memory_limit / 8, 64 KiB to 16 MiB. */
+static exo_status self_normalise(exo_graph *g, const exo_build_options *opt, exo_ctx *ctx) {
+  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
+  uint64_t buf = opt->memory_limit / 8;
+  if (buf < ((uint64_t)64 << 10)) buf = (uint64_t)64 << 10;
+  if (buf > ((uint64_t)16 << 20)) buf = (uint64_t)16 << 20;
+  exo_csr_norm nr;
+  exo_status st = exo_csr_selfnorm(&csr, !opt->drop_self_loops, (size_t)buf, &nr, ctx);
+  if (st) return st;
+  g->sort.arcs = csr.m;
+  g->sort.arcs_positive -= nr.dropped_positive;
+  if (opt->drop_self_loops) g->sort.arcs_self = 0;
+  exo_message(ctx, "bit scores over self scores: %llu nodes with an edge, %llu self arcs dropped",
+              (unsigned long long)nr.linked, (unsigned long long)nr.dropped);
+  return EXO_OK;
+}
+
 exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   *out = NULL;
   exo_graph *g = b->g;
@@ -273,6 +299,10 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
                 g->sort.run_sort_seconds, g->sort.add_wait_seconds);
   exo_sorter_free(b->sorter);
   b->sorter = NULL;
+  if (selfnorm(&b->opt)) {
+    st = self_normalise(g, &b->opt, ctx);
+    if (st) goto fail;
+  }
   g->num_arcs = g->sort.arcs;
   g->num_edges = g->directed ? g->sort.arcs_positive : g->sort.arcs;
   g->seconds_csr = exo_now_seconds() - t0;

@@ -692,6 +692,25 @@ START_TEST(test_resolution_per_strength) {
   free(r0.labels);
   free(r.labels);
   free(first.labels);
+  /* strength_linked: the mean over the nodes with an arc (all but the
+   * isolated one, counted here from the offsets) */
+  {
+    uint64_t *o2 = read_all(g.csr.offsets_path, 8, n + 1);
+    uint64_t linked = 0;
+    for (uint64_t v = 0; v < n; v++) linked += o2[v + 1] > o2[v];
+    free(o2);
+    ck_assert_uint_eq(linked, n - 1);
+    exo_ctx_init(&ctx);
+    p = lparams(g.dir, EXO_LEIDEN_CPM, c, 1 << 20);
+    p.resolution_per_strength = 1;
+    p.strength_linked = 1;
+    p.iterations = 1;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+    const double want_linked = c * two_w / (double)linked;
+    ck_assert_double_eq_tol(r.resolution, want_linked, 1e-12 * want_linked);
+    ck_assert(r.resolution != first.resolution);
+    free(r.labels);
+  }
   /* modularity with it: refused, nothing left behind */
   exo_ctx_init(&ctx);
   p = lparams(g.dir, EXO_LEIDEN_MODULARITY, c, 1 << 20);

@@ -165,6 +165,45 @@ START_TEST(resolve_applies_the_format_and_checks) {
   exo_error_clear(&e);
   ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &e), EXO_EARG);
   ck_assert(strstr(e.msg, "needs a weight column") != NULL);
+  set(&o, "weight-transform", "SelfN", msg);
+  exo_error_clear(&e);
+  ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &e), EXO_EARG);
+  ck_assert(strstr(e.msg, "--weight-transform selfnorm needs a weight column in --columns"));
+  /* selfnorm: search output's bit scores (column 12), self hits dropped
+   * after the normalisation, "auto" at 8e-5 x the mean strength of the
+   * nodes with an edge */
+  exo_options_init(&o, EXO_OPT_STYLE_CLI);
+  set(&o, "format", "blast", msg);
+  set(&o, "weight-transform", "selfnorm", msg);
+  exo_error_clear(&e);
+  ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &e), EXO_OK);
+  ck_assert_uint_eq(o.rcols[2], 12);
+  ck_assert_int_eq(o.transform, EXO_WT_SELFNORM);
+  ck_assert_int_eq(o.drop_self, 1);
+  memset(&l, 0, sizeof l);
+  exo_options_fill_leiden(&o, &l);
+  ck_assert_int_eq(l.resolution_per_strength, 1);
+  ck_assert_int_eq(l.strength_linked, 1);
+  ck_assert(l.resolution == EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM);
+  exo_build_options bo;
+  memset(&bo, 0, sizeof bo);
+  exo_options_fill_build(&o, &bo);
+  ck_assert_int_eq(bo.parse.transform, EXO_WT_SELFNORM);
+  ck_assert_uint_eq(bo.parse.col_w, 12);
+  /* e-value weights keep 5e-5 over all nodes, even when "auto" is given */
+  exo_options_init(&o, EXO_OPT_STYLE_CLI);
+  set(&o, "format", "blast", msg);
+  set(&o, "weight-transform", "neglog10", msg);
+  set(&o, "algorithm", "leiden", msg);
+  set(&o, "objective", "cpm", msg);
+  set(&o, "resolution", "auto", msg);
+  exo_error_clear(&e);
+  ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &e), EXO_OK);
+  ck_assert_uint_eq(o.rcols[2], 11);
+  memset(&l, 0, sizeof l);
+  exo_options_fill_leiden(&o, &l);
+  ck_assert_int_eq(l.strength_linked, 0);
+  ck_assert(l.resolution == EXO_LEIDEN_AUTO_RESOLUTION);
   /* adjustments: iterations capped */
   exo_options_init(&o, EXO_OPT_STYLE_CLI);
   set(&o, "iterations", "100000", msg);

@@ -573,6 +573,79 @@ START_TEST(search_output_options) {
 }
 END_TEST
 
+START_TEST(selfnorm_search_output) {
+  /* bit scores (column 12): a-b 200 and 210 (combine max: 210), a self hit
+   * of 500, c-d 20 (below min_weight 25, which applies to bit scores), c-b
+   * 300. self(a) = 500; b and c have no self hit: their best hit, 300. */
+  char *dir = tu_mkdtemp();
+  char *f = tu_write_text(dir, "hits.m8",
+                          "a\tb\t90\t100\t1\t0\t1\t100\t1\t100\t1e-10\t200\n"
+                          "b\ta\t90\t100\t1\t0\t1\t100\t1\t100\t1e-20\t210\n"
+                          "a\ta\t100\t100\t0\t0\t1\t100\t1\t100\t0\t500\n"
+                          "c\td\t30\t50\t9\t1\t1\t50\t1\t50\t1e-2\t20\n"
+                          "c\tb\t40\t50\t9\t1\t1\t50\t1\t50\t0.0\t300\n");
+  const char *files[1] = {f};
+  exo_build_options opt;
+  builder_options(&opt, dir, 0);
+  opt.files = files;
+  opt.nfiles = 1;
+  opt.parse.col_a = 1;
+  opt.parse.col_b = 2;
+  opt.parse.col_w = 12;
+  opt.parse.transform = EXO_WT_SELFNORM;
+  opt.min_weight = 25.0f;
+  opt.drop_self_loops = 1;
+  opt.combine = EXO_COMBINE_MAX;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_graph *g = NULL;
+  char buf[256];
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_nodes, 4);
+  ck_assert_uint_eq(g->num_edges, 4);
+  ck_assert_uint_eq(g->num_arcs, 4);
+  ck_assert_uint_eq(g->sort.arcs_self, 0);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:0.42 ;0:0.42 2:1 ;1:1 ;;");
+  exo_graph_free(g);
+  /* the self hit kept: it weighs 500 / 500 */
+  opt.drop_self_loops = 0;
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_edges, 5);
+  ck_assert_uint_eq(g->sort.arcs_self, 1);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "0:1 1:0.42 ;0:0.42 2:1 ;1:1 ;;");
+  exo_graph_free(g);
+  /* directed: a's self hit gives an in-arc and an out-arc, both dropped;
+   * num_edges counts the in-arcs left (b<-a, a<-b, b<-c) */
+  opt.drop_self_loops = 1;
+  opt.directed = 1;
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_edges, 3);
+  ck_assert_uint_eq(g->num_arcs, 6);
+  exo_graph_free(g);
+  /* pushed bit scores: the same graph as the file */
+  opt.directed = 0;
+  opt.files = NULL;
+  opt.nfiles = 0;
+  exo_builder *b = NULL;
+  ck_assert_int_eq(exo_builder_create(&opt, &ctx, &b), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "a", 1, "b", 1, 200, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "b", 1, "a", 1, 210, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "a", 1, "a", 1, 500, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "c", 1, "d", 1, 20, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_add_edge(b, "c", 1, "b", 1, 300, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_builder_finish(b, &ctx, &g), EXO_OK);
+  adjacency_text(g, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1:0.42 ;0:0.42 2:1 ;1:1 ;;");
+  exo_graph_free(g);
+  free(f);
+  ck_assert_int_eq(tu_count_entries(dir), 1); /* the input only */
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 START_TEST(pushed_bad_names_and_weights_fail_cleanly) {
   char *dir = tu_mkdtemp();
   exo_build_options opt;
@@ -689,6 +762,7 @@ Suite *pipeline_suite(void) {
   tcase_add_test(tc, pushed_nodes_weights_and_directed);
   tcase_add_test(tc, combine_duplicates_and_mirrors);
   tcase_add_test(tc, search_output_options);
+  tcase_add_test(tc, selfnorm_search_output);
   tcase_add_test(tc, pushed_bad_names_and_weights_fail_cleanly);
   tcase_add_test(tc, pushed_edges_poll_report_and_stop);
   suite_add_tcase(s, tc);
