@@ -72,16 +72,29 @@
 #' | 12 | bitscore | bitscore | bits |
 #'
 #' `ExoLabel(file, format = "blast")` reads such a file as it is: the nodes
-#' are columns 1 and 2, the weight is \eqn{-\log_{10}}{-log10} of the
-#' e-value in column 11, self hits (query = subject) are dropped and the two
-#' hits `q -> s` and `s -> q` become one edge with the larger weight. This
-#' is what MCL users do (`mcxload --stream-mirror --stream-neg-log10
-#' -stream-tf 'ceil(200)'`). Each default can be changed:
+#' are columns 1 and 2 and the weight is the bit score of column 12 divided
+#' by the larger self score of the two proteins (`weight_transform =
+#' "selfnorm"`, below); the two hits `q -> s` and `s -> q` become one edge
+#' with the larger weight and self hits (query = subject) are dropped once
+#' they have given the self scores. Each default can be changed:
 #'
 #' * `columns`: the node columns and the weight column, e.g. `c(1, 2, 12)`
-#'   with `weight_transform = "none"` weighs edges by bitscore; two columns
-#'   (`c(1, 2)`) give every edge weight 1.
-#' * `weight_transform = "neglog10"`: the weight column is an e-value `E`
+#'   with `weight_transform = "none"` weighs edges by the raw bit score; two
+#'   columns (`c(1, 2)`) give every edge weight 1.
+#' * `weight_transform = "selfnorm"` (the default of `"blast"`): the weight
+#'   column is a bit score `B` and the weight of `q - s` is `B / max(self(q),
+#'   self(s))`, where `self(x)` is the bit score of `x`'s hit to itself (the
+#'   largest, if several) or, for a protein without a self hit in the file,
+#'   its best hit. Weights are then about 1 for near-identical proteins and
+#'   do not grow with protein length. The self hits are read for this even
+#'   with `self_hits = "drop"`, and dropped afterwards (kept, they weigh
+#'   1). It takes one more pass over the graph on disk after it is built
+#'   (two reads and one write, 4 bytes per protein in memory). Not
+#'   available in the MPI program.
+#' * `weight_transform = "neglog10"` (the default of `"blast"` in earlier
+#'   versions, and what MCL users do: `mcxload --stream-mirror
+#'   --stream-neg-log10 -stream-tf 'ceil(200)'`; give `columns = c(1, 2,
+#'   11)` or leave them to the format): the weight column is an e-value `E`
 #'   and the weight is \eqn{\min(-\log_{10} E, 200)}{min(-log10(E), 200)},
 #'   computed from the digits and exponent of the text, so e-values far
 #'   below the range of doubles (`1e-400`) are exact before the cap. An
@@ -93,7 +106,9 @@
 #'   layout, keeps weight 1 (not transformed).
 #' * `min_weight`: edges whose weight (after the transform) is below it are
 #'   dropped, their nodes stay in the output; with `"neglog10"`,
-#'   `min_weight = 10` keeps hits with an e-value of `1e-10` or less. The
+#'   `min_weight = 10` keeps hits with an e-value of `1e-10` or less; with
+#'   `"selfnorm"` it applies to the bit scores, before they are divided
+#'   (`min_weight = 50` keeps hits of 50 bits or more). The
 #'   comparison is made on single-precision floats.
 #' * `self_hits = "keep"` keeps an edge from a protein to itself (one arc,
 #'   which label propagation counts for the node's own label).
@@ -114,12 +129,12 @@
 #' select the columns of a data frame yourself. With `ignore_weights =
 #' TRUE` no weight column is read and nothing is transformed. The disk
 #' check guesses 64 bytes per line for `"blast"` files; combining and the
-#' dropped self hits only shrink the graph. Bitscores normalised by the
-#' self-hit score are not offered (see the vignette).
+#' dropped self hits only shrink the graph.
 #'
 #' Clustering: `format = "blast"` with none of `algorithm`, `objective` and
 #' `resolution` given runs Leiden with `objective = "CPM"` and `resolution =
-#' "auto"` (gamma = 5e-5 times the mean node strength; see `resolution`);
+#' "auto"` (gamma = 8e-5 times the mean strength of the proteins that have
+#' an edge; see `resolution`);
 #' any of the three given, the usual defaults apply to the others
 #' (`algorithm = "lp"` alone gives label propagation, as earlier versions
 #' did). Which method to choose for protein families, and the benchmark
@@ -434,9 +449,9 @@
 #'   A vector runs one clustering per value. An error with `algorithm =
 #'   "leiden"`, which refines its own partitions.
 #' @param format `"edges"` (default): an edge list, columns 1, 2, 3. `"blast"`:
-#'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 11)`,
-#'   `weight_transform = "neglog10"`, `self_hits = "drop"`, `combine =
-#'   "max"`, and, when none of `algorithm`, `objective` and `resolution` is
+#'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 12)`,
+#'   `weight_transform = "selfnorm"`, `self_hits = "drop"`, `combine =
+#'   "max"` (with `weight_transform = "neglog10"`, columns 1, 2, 11), and, when none of `algorithm`, `objective` and `resolution` is
 #'   given, clustered with `algorithm = "leiden", objective = "CPM",
 #'   resolution = "auto"` (give `algorithm = "lp"` for label propagation).
 #'   See Search-tool output. Files and edge-list tables take it.
@@ -448,8 +463,10 @@
 #' @param columns `NULL` (the format's columns) or 2 or 3 column numbers:
 #'   node A, node B and optionally the weight (without it every edge weighs
 #'   1), of a file or of an edge-list table.
-#' @param weight_transform `NULL` (the format's), `"none"` or `"neglog10"`
-#'   (the weight column is an e-value; the weight is its capped `-log10`).
+#' @param weight_transform `NULL` (the format's), `"none"`, `"neglog10"`
+#'   (the weight column is an e-value; the weight is its capped `-log10`) or
+#'   `"selfnorm"` (the weight column is a bit score; the weight is it over
+#'   the larger self score of the two ends). See Search-tool output.
 #' @param min_weight `NULL` (no threshold) or a number: edges with a smaller
 #'   weight (after the transform) are dropped, their nodes kept.
 #' @param self_hits `NULL` (the format's), `"keep"` or `"drop"`: edges from
@@ -476,10 +493,12 @@
 #'   objective's resolution; larger values give more, smaller clusters. A
 #'   vector runs one clustering per value. `"auto"` (with `algorithm =
 #'   "leiden", objective = "CPM"` only, an error otherwise; the default of
-#'   `format = "blast"`): CPM's gamma is 5e-5 times the mean node
-#'   strength, `2W / n` with `2W` the sum of the node strengths (each edge's
-#'   weight counted at both ends, after `combine`) and `n` the nodes of the
-#'   graph, singletons included; computed once in one pass over the graph,
+#'   `format = "blast"`): CPM's gamma is a factor times the mean node
+#'   strength `2W / n`, with `2W` the sum of the node strengths (each edge's
+#'   weight counted at both ends, after `combine`). With `weight_transform =
+#'   "selfnorm"` the factor is 8e-5 and `n` counts the nodes with at least
+#'   one edge; otherwise the factor is 5e-5 and `n` counts every node of the
+#'   graph, singletons included. Computed once in one pass over the graph,
 #'   the same for any `threads` and `memory_limit`, and reported in
 #'   `$parameters`. Reasons and figures: the vignette, "Which method for
 #'   protein families".
@@ -491,7 +510,8 @@
 #'     Leiden `resolution` and `quality` (the objective's value reached), with
 #'     attributes `algorithm` (`"leiden"`) and `objective`; with
 #'     `resolution = "auto"`, `resolution` is the gamma used and the
-#'     attributes `resolution` (`"auto"`) and `per_strength` (5e-5) say how.}
+#'     attributes `resolution` (`"auto"`), `per_strength` (8e-5 or 5e-5) and
+#'     `strength_of` (`"the nodes with an edge"` or `"all nodes"`) say how.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs, as in SynExtend: two per undirected edge with positive weight,
 #'     one per directed edge or self-loop; edges dropped by `min_weight` or
@@ -716,7 +736,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         else if (run$resolution_auto[i])
             structure(c(resolution = run$resolution[i], quality = run$quality[i]),
                       algorithm = "leiden", objective = run$objective[i],
-                      resolution = "auto", per_strength = run$per_strength[i])
+                      resolution = "auto", per_strength = run$per_strength[i],
+                      strength_of = if (run$strength_linked[i]) "the nodes with an edge"
+                                    else "all nodes")
         else structure(c(resolution = run$resolution[i], quality = run$quality[i]),
                        algorithm = "leiden", objective = run$objective[i])
         res <- new_result(parameters = params,

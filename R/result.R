@@ -127,7 +127,8 @@ print.summary.ExoLabelResult <- function(x, ...) {
     algo <- if (is.null(attr(p, "algorithm"))) ""
             else sprintf("%s (%s), ", attr(p, "algorithm"), attr(p, "objective"))
     auto <- if (identical(attr(p, "resolution"), "auto"))
-        sprintf(" (resolution auto: %g x the mean node strength)", attr(p, "per_strength"))
+        sprintf(" (resolution auto: %g x the mean strength of %s)", attr(p, "per_strength"),
+                attr(p, "strength_of"))
     else ""
     cat("  parameters: ", algo, paste(names(p), format_values(p), sep = " = ",
                                       collapse = ", "), auto, "\n", sep = "")

@@ -682,6 +682,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   Rcpp::CharacterVector algorithm_used(nrun), objective_used(nrun);
   Rcpp::LogicalVector resolution_auto(nrun);
   Rcpp::NumericVector per_strength(nrun);
+  Rcpp::LogicalVector strength_linked(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     // the options as the core resolved them, spelled as R's arguments
     algorithm_used[i] = exo_options_leiden(&run_opts[i]) ? "leiden" : "lp";
@@ -690,6 +691,12 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     resolution_auto[i] = ((run_opts[i].is_auto >> EXO_OPT_RESOLUTION) & 1u) != 0;
     // "auto": the factor of the weights' kind (exo_options_resolve)
     per_strength[i] = resolution_auto[i] ? run_opts[i].num[EXO_OPT_RESOLUTION] : NA_REAL;
+    {
+      exo_leiden_params lp_auto;
+      std::memset(&lp_auto, 0, sizeof lp_auto);
+      exo_options_fill_leiden(&run_opts[i], &lp_auto);
+      strength_linked[i] = lp_auto.strength_linked != 0;
+    }
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
     used_iterations[i] = results[i].max_visits;
     seconds[i] = results[i].seconds_cluster;
@@ -733,6 +740,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   out["objective"] = objective_used;
   out["resolution_auto"] = resolution_auto;
   out["per_strength"] = per_strength;
+  out["strength_linked"] = strength_linked;
   return out;
 }
 

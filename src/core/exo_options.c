@@ -60,7 +60,8 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "edges: columns 1,2,3, weights as given, self-loops kept, duplicates all kept (they add "
      "up); blast: BLAST+ -outfmt 6, DIAMOND --outfmt 6 or MMseqs2 default output (qseqid "
      "sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore): columns "
-     "1,2,11, weight -log10(evalue) capped at 200, self hits dropped, combine max"},
+     "1,2,12, weight transform selfnorm (bit score over the larger self score; neglog10 reads "
+     "column 11), self hits dropped, combine max"},
     {EXO_OPT_COLUMNS, "columns", EXO_OT_COLUMNS, EXO_OPTF_NO_DEFAULT, "", NOLIM, 0, NULL,
      "A,B[,W]", "1-based columns of the two nodes and the weight (no W: every weight is 1); "
      "overrides --format"},

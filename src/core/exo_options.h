@@ -124,7 +124,7 @@ enum { EXO_OPT_LP = 0, EXO_OPT_LEIDEN = 1 };
 enum { EXO_OPT_MODULARITY = 0, EXO_OPT_CPM = 1 };
 enum { EXO_OPT_EDGES = 0, EXO_OPT_BLAST = 1 };
 /* --format blast's weight transform (exo_parse.h) */
-#define EXO_OPT_BLAST_TRANSFORM EXO_WT_NEGLOG10
+#define EXO_OPT_BLAST_TRANSFORM EXO_WT_SELFNORM
 
 /* Every option at its default. */
 void exo_options_init(exo_options *o, exo_opt_style style);

@@ -131,7 +131,11 @@ START_TEST(resolve_applies_the_format_and_checks) {
   exo_options_fill_leiden(&o, &l);
   ck_assert_int_eq(l.objective, EXO_LEIDEN_CPM);
   ck_assert_int_eq(l.resolution_per_strength, 1);
-  ck_assert_uint_eq(o.rcols[2], 11);
+  /* the bit scores over self scores, "auto" over the nodes with an edge */
+  ck_assert_int_eq(o.transform, EXO_WT_SELFNORM);
+  ck_assert_uint_eq(o.rcols[2], 12);
+  ck_assert_int_eq(l.strength_linked, 1);
+  ck_assert(l.resolution == EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM);
   ck_assert_int_eq(o.combine, EXO_COMBINE_MAX);
   ck_assert_int_eq(o.drop_self, 1);
   /* refine under the blast default is refused with the hint */

@@ -42,3 +42,31 @@ fresh_dir <- function() {
     dir.create(d)
     d
 }
+
+# weight_transform = "selfnorm" computed in base R from hits (a data.frame
+# with columns q, s, bits): one row per unordered pair (the largest bit
+# score of q->s and s->q) with weight bits / max(self), self = the largest
+# self hit, else the protein's best hit; with keep, the self hits as loops
+# of weight self hit / self. (Base R, not data.table: the suite runs in the
+# package's namespace, which does not import data.table.)
+selfnorm_graph <- function(hits, keep = FALSE) {
+    sh <- hits[hits$q == hits$s, ]
+    sh <- stats::aggregate(bits ~ q, data = sh, FUN = max)
+    self <- stats::setNames(sh$bits, sh$q)
+    ns <- hits[hits$q != hits$s, ]
+    pr <- stats::aggregate(bits ~ lo + hi, FUN = max,
+                           data = data.frame(lo = pmin(ns$q, ns$s), hi = pmax(ns$q, ns$s),
+                                             bits = ns$bits))
+    ends <- data.frame(node = c(pr$lo, pr$hi), bits = c(pr$bits, pr$bits))
+    best <- stats::aggregate(bits ~ node, data = ends, FUN = max)
+    score <- stats::setNames(best$bits, best$node)
+    score[names(self)] <- self # a self hit wins over the best hit
+    pr$w <- pr$bits / pmax(score[pr$lo], score[pr$hi])
+    edges <- pr[, c("lo", "hi", "w")]
+    if (keep)
+        edges <- rbind(edges, data.frame(lo = names(self), hi = names(self),
+                                         w = unname(self / self)))
+    linked <- unique(c(edges$lo, edges$hi))
+    # 2W as Leiden counts it: |w| at both ends of an edge, a loop twice
+    list(edges = edges, two_w = 2 * sum(edges$w), linked = length(linked))
+}

@@ -117,8 +117,8 @@ test_that("search-tool input: the table uses the stored (transformed, combined) 
     writeLines(paste(q, s, "90.0", "100", "0", "0", "1", "100", "1", "100",
                      sprintf("1e-%02d", k), "150", sep = "\t"), hits)
     set.seed(7)
-    res <- ExoLabel(hits, format = "blast", return_table = TRUE, cluster_table = TRUE,
-                    verbose = FALSE)
+    res <- ExoLabel(hits, format = "blast", weight_transform = "neglog10",
+                    return_table = TRUE, cluster_table = TRUE, verbose = FALSE)
     # the graph ExoLabel stores: weight -log10(e) (here exactly k), self hits
     # dropped, one edge per pair with the larger weight
     keep <- q != s

@@ -6,7 +6,7 @@ test_that("a malformed line gives an R error naming the file and line", {
     writeLines(c("a\tb\t1", "b"), f)
     expect_error(ExoLabel(f, tempfiledir = d), "bad.tsv:2:")
     writeLines(c("a\tb\t1\textra", "a\tb\t1"), f) # more columns are fine, too few not
-    expect_error(ExoLabel(f, tempfiledir = d, format = "blast"), "bad.tsv:1: expected at least 11")
+    expect_error(ExoLabel(f, tempfiledir = d, format = "blast"), "bad.tsv:1: expected at least 12")
     expect_length(stray_files(d), 0)
     expect_equal(list.files(d), "bad.tsv")
 })

@@ -39,30 +39,27 @@ test_that("format = 'blast' on the example gives the families back", {
     expect_gt(ClusterARI(truth$family, found), 0.6)
 })
 
-test_that("format = 'blast' alone runs Leiden CPM at 5e-5 x the mean node strength", {
+test_that("format = 'blast' alone: bit scores over self scores, Leiden CPM at 8e-5", {
     res <- ExoLabel(hits_file, format = "blast", return_table = TRUE)
     p <- res$parameters
     expect_identical(attr(p, "algorithm"), "leiden")
     expect_identical(attr(p, "objective"), "CPM")
     expect_identical(attr(p, "resolution"), "auto")
-    expect_identical(attr(p, "per_strength"), 5e-5)
-    # 2W / n computed here: weight -log10(evalue) capped at 200, self hits
-    # dropped (their nodes kept), the two directions combined by max
+    expect_identical(attr(p, "per_strength"), 8e-5)
+    expect_identical(attr(p, "strength_of"), "the nodes with an edge")
+    # 2W / n' computed here: bit score (column 12) over the larger self hit
+    # of the two proteins, self hits then dropped, the two directions
+    # combined by max; n' = the proteins with an edge; strengths by igraph
     hits <- utils::read.delim(hits_file, header = FALSE)
-    n <- length(unique(c(hits$V1, hits$V2)))
-    pairs <- data.frame(a = pmin(hits$V1, hits$V2), b = pmax(hits$V1, hits$V2),
-                        w = pmin(-log10(hits$V11), 200))
-    pairs <- pairs[pairs$a != pairs$b, ]
-    edges <- stats::aggregate(w ~ a + b, data = pairs, FUN = max)
-    g <- igraph::graph_from_data_frame(edges, directed = FALSE,
-                                       vertices = unique(c(utils::read.delim(
-                                           hits_file, header = FALSE)$V1)))
-    expect_identical(igraph::vcount(g), n)
-    mean_strength <- sum(igraph::strength(g, weights = igraph::E(g)$w)) / n
-    expect_equal(mean_strength, 2 * sum(edges$w) / n)
+    ex <- selfnorm_graph(data.frame(q = hits$V1, s = hits$V2, bits = hits$V12))
+    g <- igraph::graph_from_data_frame(as.data.frame(ex$edges), directed = FALSE)
+    expect_identical(igraph::vcount(g), ex$linked)
+    mean_strength <- sum(igraph::strength(g, weights = igraph::E(g)$w)) / ex$linked
+    expect_equal(mean_strength, ex$two_w / ex$linked)
+    expect_equal(unname(res$graph_stats[["num_edges"]]), 2 * nrow(ex$edges))
     gamma <- unname(p[["resolution"]])
     # weights are stored as floats: agreement to float precision
-    expect_equal(gamma, 5e-5 * mean_strength, tolerance = 1e-6)
+    expect_equal(gamma, 8e-5 * mean_strength, tolerance = 1e-6)
     # the same partition as absolute CPM at that gamma (same seed)
     set.seed(3)
     auto <- ExoLabel(hits_file, format = "blast", return_table = TRUE)
@@ -80,7 +77,13 @@ test_that("format = 'blast' alone runs Leiden CPM at 5e-5 x the mean node streng
                           resolution = "auto"), "is for algorithm = \"leiden\", objective")
     expect_error(ExoLabel(hits_file, format = "blast", refine = TRUE),
                  "give algorithm = \"lp\"")
-    expect_output(print(auto), "resolution auto: 5e-05 x the mean node strength")
+    expect_output(print(auto),
+                  "resolution auto: 8e-05 x the mean strength of the nodes with an edge")
+    # the e-value weights of earlier versions, by name: 5e-5 over all nodes
+    ev <- ExoLabel(hits_file, format = "blast", weight_transform = "neglog10",
+                   return_table = TRUE)
+    expect_identical(attr(ev$parameters, "per_strength"), 5e-5)
+    expect_output(print(ev), "resolution auto: 5e-05 x the mean strength of all nodes")
     # several resolutions with format = "blast" (the names once failed:
     # the argument 'format' hid base::format)
     several <- ExoLabel(hits_file, format = "blast", algorithm = "leiden", objective = "CPM",

@@ -69,11 +69,15 @@ cases <- function(f, d) {
         blast_lp = list(
             r = list(f, tempfiledir = d, format = "Blast", algorithm = "lp", min_weight = 2.5,
                      self_hits = "KEEP", combine = "Sum", memory_limit = "1.5G",
-                     iterations = 40000, threads = 1),
+                     iterations = 40000, threads = 1, weight_transform = "negLog"),
             cli = c("--format", "Blast", "--algorithm", "lp", "--min-weight", "2.5",
                     "--self-hits", "KEEP", "--combine", "Sum", "--memory-limit", "1.5G",
-                    "--iterations", "40000", "--threads", "1"),
+                    "--iterations", "40000", "--threads", "1", "--weight-transform", "negLog"),
             mpi = TRUE),
+        blast_selfnorm = list(
+            r = list(f, tempfiledir = d, format = "blast"),
+            cli = c("--format", "blast"),
+            mpi = FALSE),
         blast_default = list(
             r = list(f, tempfiledir = d, format = "blast", columns = c(2, 1, 12),
                      weight_transform = "None"),

@@ -1,6 +1,8 @@
 # Search-tool tabular output read directly (issue 10): BLAST+/DIAMOND/MMseqs2
 # 12-column lines, column selection, the -log10 e-value transform with its
 # cap, min_weight, dropped self hits and the combination of q->s with s->q.
+# The format's default weights are bit scores over self scores
+# (test-selfnorm.R): the e-value transform is asked for by name here.
 # Expected values are computed here in R from the generated hits.
 
 # Hits among `k` families of `s` proteins: every ordered pair inside a family
@@ -45,7 +47,7 @@ test_that("a 12-column search output clusters into its families, same bytes from
     h <- make_hits()
     f <- write_m8(h$hits)
     set.seed(3)
-    res <- ExoLabel(f, format = "blast", min_weight = 3, return_table = TRUE)
+    res <- ExoLabel(f, format = "blast", weight_transform = "neglog10", min_weight = 3, return_table = TRUE)
     m <- as_membership(res$results)
     expect_setequal(names(m), names(h$truth))
     expect_true(same_partition(m, h$truth))
@@ -63,9 +65,9 @@ test_that("a 12-column search output clusters into its families, same bytes from
     skip_on_os("windows")
     out <- tempfile()
     set.seed(4)
-    r <- ExoLabel(f, format = "blast", min_weight = 3, outfile = out)
+    r <- ExoLabel(f, format = "blast", weight_transform = "neglog10", min_weight = 3, outfile = out)
     seed <- format(attr(r, "stats")$seed, scientific = FALSE)
-    cl <- run_cli(c("--seed", seed, "--format", "blast", "--min-weight", "3", shQuote(f)))
+    cl <- run_cli(c("--seed", seed, "--format", "blast", "--weight-transform", "neglog10", "--min-weight", "3", shQuote(f)))
     expect_equal(cl$status, 0)
     expect_identical(cl$out, readBin(out, "raw", file.size(out)))
     # explicit options equal to the format's defaults give the same bytes too
@@ -76,17 +78,17 @@ test_that("a 12-column search output clusters into its families, same bytes from
                     shQuote(f)))
     expect_identical(cl$out, readBin(out, "raw", file.size(out)))
     # --stats reports the resolution used, R's gamma to 10 digits
-    cl <- run_cli(c("--seed", seed, "--format", "blast", "--min-weight", "3", "--stats",
+    cl <- run_cli(c("--seed", seed, "--format", "blast", "--weight-transform", "neglog10", "--min-weight", "3", "--stats",
                     "-o", shQuote(tempfile()), shQuote(f)))
     gam <- as.numeric(sub("^leiden_resolution\t", "",
                           grep("^leiden_resolution\t", cl$err, value = TRUE)))
     expect_equal(gam, unname(r$parameters[["resolution"]]), tolerance = 1e-9)
     # auto is CPM's; --format blast with --refine needs --algorithm lp
-    cl <- run_cli(c("--format", "blast", "--algorithm", "lp", "--resolution", "auto",
+    cl <- run_cli(c("--format", "blast", "--weight-transform", "neglog10", "--algorithm", "lp", "--resolution", "auto",
                     shQuote(f)))
     expect_equal(cl$status, 2)
     expect_match(paste(cl$err, collapse = " "), "--resolution auto .* is for --algorithm leiden")
-    cl <- run_cli(c("--format", "blast", "--refine", "2", shQuote(f)))
+    cl <- run_cli(c("--format", "blast", "--weight-transform", "neglog10", "--refine", "2", shQuote(f)))
     expect_equal(cl$status, 2)
     expect_match(paste(cl$err, collapse = " "), "give --algorithm lp")
 })
@@ -111,17 +113,17 @@ test_that("format = 'blast' equals the pairs combined by max in R, byte for byte
     for (seed in 1:3) {
         o1 <- tempfile()
         o2 <- tempfile()
-        # label propagation (algorithm = "lp": format = "blast" alone runs
+        # label propagation (algorithm = "lp": format = "blast", weight_transform = "neglog10" alone runs
         # Leiden) and the format's default, Leiden CPM at 5e-5 x the mean
         # strength, against absolute CPM at the gamma it reports
         set.seed(seed)
-        r1 <- ExoLabel(f, format = "blast", algorithm = "lp", outfile = o1)
+        r1 <- ExoLabel(f, format = "blast", weight_transform = "neglog10", algorithm = "lp", outfile = o1)
         set.seed(seed)
         r2 <- ExoLabel(plain, outfile = o2)
         expect_identical(readBin(o1, "raw", file.size(o1)), readBin(o2, "raw", file.size(o2)))
         expect_equal(r1$graph_stats, r2$graph_stats)
         set.seed(seed)
-        r1 <- ExoLabel(f, format = "blast", outfile = o1)
+        r1 <- ExoLabel(f, format = "blast", weight_transform = "neglog10", outfile = o1)
         gamma <- unname(r1$parameters[["resolution"]])
         expect_equal(gamma, 5e-5 * 2 * sum(comb$w) / length(order_nodes), tolerance = 1e-6)
         set.seed(seed)
@@ -138,13 +140,13 @@ test_that("combine = 'sum', self_hits = 'keep', columns and min_weight count as 
     w <- neglog10(h$hits$evalue)
     self <- h$hits$q == h$hits$s
     # sum: every hit with a positive weight stored from both ends
-    r <- ExoLabel(f, format = "blast", combine = "sum")
+    r <- ExoLabel(f, format = "blast", weight_transform = "neglog10", combine = "sum")
     expect_equal(r$graph_stats[["num_edges"]], 2 * sum(w > 0 & !self))
     # self hits kept: one arc each
-    r <- ExoLabel(f, format = "blast", combine = "sum", self_hits = "keep")
+    r <- ExoLabel(f, format = "blast", weight_transform = "neglog10", combine = "sum", self_hits = "keep")
     expect_equal(r$graph_stats[["num_edges"]], 2 * sum(w > 0 & !self) + sum(self))
     # threshold on the transformed weight: e-value <= 1e-20
-    r <- ExoLabel(f, format = "blast", combine = "sum", min_weight = 20)
+    r <- ExoLabel(f, format = "blast", weight_transform = "neglog10", combine = "sum", min_weight = 20)
     expect_equal(r$graph_stats[["num_edges"]], 2 * sum(w >= 20 & !self))
     expect_equal(r$graph_stats[["num_vertices"]], 15) # nodes of dropped edges stay
     # bitscore (column 12) without transform, as the benchmark compares
@@ -183,14 +185,14 @@ test_that("in-memory inputs take the weight options; tables take format and colu
     r <- ExoLabel(df, weight_transform = "neglog10", self_hits = "drop", combine = "max",
                   min_weight = 1)
     expect_equal(unname(r$graph_stats), c(4, 2))
-    # format = "blast" and columns on a table select its columns as in a file
+    # format = "blast", weight_transform = "neglog10" and columns on a table select its columns as in a file
     # (issue 24 item 8); igraph graphs and matrices have no columns
-    expect_error(ExoLabel(df, format = "blast"), "asks for column 11 but the edge list has 3")
+    expect_error(ExoLabel(df, format = "blast", weight_transform = "neglog10"), "asks for column 11 but the edge list has 3")
     r3 <- ExoLabel(df, columns = c(1, 2, 3), weight_transform = "neglog10",
                    self_hits = "drop", combine = "max", min_weight = 1)
     expect_equal(r3$graph_stats, r$graph_stats)
     if (requireNamespace("igraph", quietly = TRUE))
-        expect_error(ExoLabel(igraph::make_ring(3), format = "blast"),
+        expect_error(ExoLabel(igraph::make_ring(3), format = "blast", weight_transform = "neglog10"),
                      "not of an igraph graph or a matrix")
     expect_error(ExoLabel(data.frame(a = "x", b = "y", e = -1), weight_transform = "neglog10"),
                  "e-value -1 is negative")
@@ -216,17 +218,17 @@ test_that("bad options and bad lines give clear errors naming the file and line"
     d <- fresh_dir()
     short <- file.path(d, "short.m8")
     writeLines(c(readLines(f)[1:2], "q1\ts1\t90\t100\t1e-5"), short)
-    expect_error(ExoLabel(short, format = "blast", tempfiledir = d),
+    expect_error(ExoLabel(short, format = "blast", weight_transform = "neglog10", tempfiledir = d),
                  "short\\.m8:3: expected at least 11 fields separated by tab \\(nodes in columns 1 and 2, weight in 11\\), found 5")
     bad <- file.path(d, "bad.m8")
     l <- strsplit(readLines(f)[1], "\t")[[1]]
     l[11] <- "1e-5x"
     writeLines(c(readLines(f)[1], paste(l, collapse = "\t")), bad)
-    expect_error(ExoLabel(bad, format = "blast", tempfiledir = d),
+    expect_error(ExoLabel(bad, format = "blast", weight_transform = "neglog10", tempfiledir = d),
                  "bad\\.m8:2: e-value '1e-5x' \\(column 11\\) is not a number")
     l[11] <- "-1e-5"
     writeLines(paste(l, collapse = "\t"), bad)
-    expect_error(ExoLabel(bad, format = "blast", tempfiledir = d),
+    expect_error(ExoLabel(bad, format = "blast", weight_transform = "neglog10", tempfiledir = d),
                  "bad\\.m8:1: e-value '-1e-5' \\(column 11\\) is negative")
     expect_length(stray_files(d), 0)
 
@@ -237,7 +239,7 @@ test_that("bad options and bad lines give clear errors naming the file and line"
                       c("--combine", "avg"), c("--min-weight", "abc"),
                       c("--columns", "1,2", "--weight-transform", "neglog10")))
         expect_equal(run_cli(c(args, shQuote(f)))$status, 2, info = paste(args, collapse = " "))
-    e <- run_cli(c("--format", "blast", shQuote(short)))
+    e <- run_cli(c("--format", "blast", "--weight-transform", "neglog10", shQuote(short)))
     expect_equal(e$status, 3)
     expect_match(e$err, "short.m8:3: expected at least 11 fields", fixed = TRUE)
     help <- rawToChar(run_cli("--help")$out)
@@ -259,7 +261,7 @@ test_that("12-column search output read as a plain edge list gets a warning (iss
     expect_equal(plain$graph_stats[["num_edges"]], 2 * nrow(h$hits) - self)
     # choosing the format or the columns silences it; so does a plain 3-column file
     expect_silent(ExoLabel(f, format = "edges", tempfiledir = d))
-    expect_silent(ExoLabel(f, format = "blast", tempfiledir = d))
+    expect_silent(ExoLabel(f, format = "blast", weight_transform = "neglog10", tempfiledir = d))
     expect_silent(ExoLabel(f, columns = c(1, 2, 12), tempfiledir = d))
     three <- file.path(d, "three.tsv")
     writeLines(sub("^([^\t]*\t[^\t]*\t[^\t]*).*$", "\\1", readLines(f)), three)
@@ -268,14 +270,14 @@ test_that("12-column search output read as a plain edge list gets a warning (iss
     gz <- file.path(d, "hits.m8.gz")
     con <- gzfile(gz, "w"); writeLines(readLines(f), con); close(con)
     expect_warning(ExoLabel(gz, tempfiledir = d), "looks like BLAST")
-    # a data.frame of 12 columns: the same warning, and format = "blast" works on it
+    # a data.frame of 12 columns: the same warning, and format = "blast", weight_transform = "neglog10" works on it
     df <- utils::read.delim(f, header = FALSE, colClasses = c("character", "character",
                                                               rep("numeric", 10)))
     expect_warning(ExoLabel(df), "the edge list looks like BLAST")
     set.seed(5)
-    from_df <- ExoLabel(df, format = "blast", return_table = TRUE)
+    from_df <- ExoLabel(df, format = "blast", weight_transform = "neglog10", return_table = TRUE)
     set.seed(5)
-    from_file <- ExoLabel(f, format = "blast", return_table = TRUE, tempfiledir = d)
+    from_file <- ExoLabel(f, format = "blast", weight_transform = "neglog10", return_table = TRUE, tempfiledir = d)
     expect_equal(from_df$graph_stats, from_file$graph_stats)
     expect_true(same_partition(as_membership(from_df$results),
                                as_membership(from_file$results)))
@@ -284,7 +286,7 @@ test_that("12-column search output read as a plain edge list gets a warning (iss
     r <- run_cli(c("--seed", "1", f))
     expect_equal(r$status, 0)
     expect_true(any(grepl("looks like BLAST/DIAMOND/MMseqs2.*--format blast", r$err)))
-    r <- run_cli(c("--seed", "1", "--format", "blast", f))
+    r <- run_cli(c("--seed", "1", "--format", "blast", "--weight-transform", "neglog10", f))
     expect_false(any(grepl("looks like", r$err)))
     expect_length(stray_files(d), 0)
     unlink(d, recursive = TRUE)

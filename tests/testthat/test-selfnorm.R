@@ -1,9 +1,9 @@
 # weight_transform = "selfnorm" (issue 25): bit scores over the larger self
 # score of the two ends, the self hits read for it and then dropped (unless
 # kept), and resolution "auto" at 8e-5 x the mean strength of the nodes with
-# an edge. Expected values are computed here with data.table from the
-# generated hits; bit scores are multiples of 1/4 and self scores powers of
-# two, so that every quotient is exact in single precision and the files
+# an edge. Expected values are computed in R (selfnorm_graph, helper-graphs.R) from the
+# generated hits; bit scores are multiples of 1/4, exact in single
+# precision, so that R and the core divide the same numbers and the files
 # below can give the very same graph.
 
 # Families of proteins with hits inside each family in both directions
@@ -38,32 +38,10 @@ write_bits_m8 <- function(hits, path = tempfile(fileext = ".m8")) {
     path
 }
 
-# The normalised graph computed with data.table: one row per unordered pair
-# (the largest bit score of q->s and s->q) with weight bits / max(self),
-# self = the largest self hit, else the protein's best hit; with keep, the
-# self hits as loops of weight self hit / self.
-expected_graph <- function(hits, keep = FALSE) {
-    dt <- data.table::as.data.table(hits)
-    sh <- dt[q == s, .(self = max(bits)), by = .(node = q)]
-    pr <- dt[q != s, .(lo = pmin(q, s), hi = pmax(q, s), bits)][, .(bits = max(bits)),
-                                                                 by = .(lo, hi)]
-    best <- data.table::rbindlist(list(pr[, .(node = lo, bits)], pr[, .(node = hi, bits)]))[
-        , .(best = max(bits)), by = node]
-    sc <- merge(best, sh, by = "node", all = TRUE)
-    sc[, score := ifelse(is.na(self), best, self)]
-    score <- stats::setNames(sc$score, sc$node)
-    pr[, w := bits / pmax(score[lo], score[hi])]
-    loops <- if (keep) sh[, .(lo = node, hi = node, w = self / score[node])] else NULL
-    edges <- data.table::rbindlist(list(pr[, .(lo, hi, w)], loops))
-    linked <- unique(c(edges$lo, edges$hi))
-    # 2W as Leiden counts it: |w| at both ends of an edge, a loop twice
-    list(edges = edges, two_w = 2 * sum(edges$w), linked = length(linked))
-}
-
 test_that("selfnorm weights, the self hits and resolution 'auto' are those computed in R", {
     hits <- make_bits()
     f <- write_bits_m8(hits)
-    ex <- expected_graph(hits)
+    ex <- selfnorm_graph(hits)
     order_nodes <- unique(as.vector(rbind(hits$q, hits$s)))
     expect_lt(ex$linked, length(order_nodes)) # lone1, lone2 have no edge
     # the same graph as a plain edge list: nodes registered in the same
@@ -98,7 +76,7 @@ test_that("selfnorm weights, the self hits and resolution 'auto' are those compu
 
     # self hits kept: loops of weight self hit / self, in 2W twice; the
     # proteins whose only hit is their self hit now have an edge
-    exk <- expected_graph(hits, keep = TRUE)
+    exk <- selfnorm_graph(hits, keep = TRUE)
     rk <- ExoLabel(f, format = "blast", weight_transform = "selfnorm", self_hits = "keep",
                    return_table = TRUE)
     expect_equal(unname(rk$parameters[["resolution"]]), 8e-5 * exk$two_w / exk$linked,
@@ -119,7 +97,7 @@ test_that("selfnorm: min_weight applies to bit scores; e-values keep 5e-5 over a
     f <- write_bits_m8(hits)
     # the weak hits between families (bit score 20.5) are dropped by
     # min_weight = 21 before the self scores are taken
-    ex <- expected_graph(hits[hits$bits >= 21, ])
+    ex <- selfnorm_graph(hits[hits$bits >= 21, ])
     r <- ExoLabel(f, format = "blast", weight_transform = "selfnorm", min_weight = 21,
                   return_table = TRUE)
     expect_equal(r$graph_stats[["num_edges"]], 2 * nrow(ex$edges))
