@@ -125,7 +125,7 @@
 #' are, self-loops kept and `combine = "sum"`: plain edge lists give exactly
 #' the results of earlier versions. In-memory edge lists take
 #' `weight_transform`, `min_weight`, `self_hits` and `combine` (the weight
-#' column then holds e-values), but not `format = "blast"` or `columns`:
+#' column then holds e-values or bit scores), but not `format = "blast"` or `columns`:
 #' select the columns of a data frame yourself. With `ignore_weights =
 #' TRUE` no weight column is read and nothing is transformed. The disk
 #' check guesses 64 bytes per line for `"blast"` files; combining and the

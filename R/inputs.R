@@ -247,7 +247,7 @@ warn_search_output <- function(x, sep, header) {
     if (!is.null(hit))
         warning(hit, " like BLAST/DIAMOND/MMseqs2 tabular output (12 columns): read as a ",
                 "plain edge list, column 3 (percent identity) is the weight and self hits ",
-                "are kept; use format = \"blast\" to weigh hits by -log10(e-value), drop ",
+                "are kept; use format = \"blast\" to weigh hits by bit score over self score, drop ",
                 "self hits and keep one edge per pair (set 'format' or 'columns' to ",
                 "silence this)", call. = FALSE)
     invisible(!is.null(hit))
