@@ -184,6 +184,7 @@ START_TEST(bad_input_leaves_nothing_behind) {
 }
 END_TEST
 
+static void builder_options(exo_build_options *opt, const char *dir, int directed);
 static int polls_left;
 static int stop_after_polls(void *user) {
   (void)user;
@@ -223,6 +224,53 @@ START_TEST(interrupt_at_every_point_cleans_up) {
 }
 END_TEST
 
+
+/* The self-score pass of EXO_WT_SELFNORM polls too: a build stopped at any
+ * of its polls (the last ones are that pass's) fails with EXO_EINTR and
+ * leaves only the input file, no half-written .norm file. */
+START_TEST(selfnorm_interrupt_cleans_up) {
+  char *dir = tu_mkdtemp();
+  char *text = clique_text(20, 12);
+  char *f = tu_write_text(dir, "edges.tsv", text);
+  const char *files[] = {f};
+  exo_build_options opt;
+  builder_options(&opt, dir, 0);
+  opt.files = files;
+  opt.nfiles = 1;
+  opt.parse.transform = EXO_WT_SELFNORM;
+  opt.drop_self_loops = 1;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ctx.cb.interrupted = stop_after_polls;
+  polls_left = 1 << 30;
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
+  exo_graph_free(g);
+  const int total = (1 << 30) - polls_left;
+  /* without the pass, the same build polls fewer times */
+  opt.parse.transform = EXO_WT_NONE;
+  exo_ctx_init(&ctx);
+  ctx.cb.interrupted = stop_after_polls;
+  polls_left = 1 << 30;
+  ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_OK);
+  exo_graph_free(g);
+  ck_assert_int_lt((1 << 30) - polls_left, total);
+  opt.parse.transform = EXO_WT_SELFNORM;
+  for (int i = 0; i < total; i++) {
+    exo_ctx_init(&ctx);
+    ctx.cb.interrupted = stop_after_polls;
+    polls_left = i;
+    g = NULL;
+    ck_assert_int_eq(exo_graph_build(&opt, &ctx, &g), EXO_EINTR);
+    ck_assert_ptr_null(g);
+    ck_assert_int_eq(tu_count_entries(dir), 1);
+  }
+  free(text);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
 
 /* ---- push API (exo_builder) ------------------------------------------ */
 
@@ -763,6 +811,7 @@ Suite *pipeline_suite(void) {
   tcase_add_test(tc, combine_duplicates_and_mirrors);
   tcase_add_test(tc, search_output_options);
   tcase_add_test(tc, selfnorm_search_output);
+  tcase_add_test(tc, selfnorm_interrupt_cleans_up);
   tcase_add_test(tc, pushed_bad_names_and_weights_fail_cleanly);
   tcase_add_test(tc, pushed_edges_poll_report_and_stop);
   suite_add_tcase(s, tc);
