@@ -543,28 +543,39 @@ START_TEST(combine_duplicates_and_mirrors) {
 }
 END_TEST
 
-START_TEST(search_output_options) {
-  /* q->s and s->q with different e-values, a self hit, a weak hit (below
-   * min_weight 3: e-value 1e-2) and a hit of e-value 0 (cap 200) */
-  char *dir = tu_mkdtemp();
+/* Five search hits in dir/hits.m8 (q->s and s->q with different e-values
+ * and bit scores, a self hit, a weak hit, a hit of e-value 0) and build
+ * options reading them: weight column col_w under transform tf, min_weight,
+ * self hits dropped, combine max. Returns the file's path (free it). */
+static char *hits_options(exo_build_options *opt, const char *dir, const char **files,
+                          uint32_t col_w, exo_weight_transform tf, float min_weight) {
   char *f = tu_write_text(dir, "hits.m8",
                           "a\tb\t90\t100\t1\t0\t1\t100\t1\t100\t1e-10\t200\n"
                           "b\ta\t90\t100\t1\t0\t1\t100\t1\t100\t1e-20\t210\n"
                           "a\ta\t100\t100\t0\t0\t1\t100\t1\t100\t0\t500\n"
                           "c\td\t30\t50\t9\t1\t1\t50\t1\t50\t1e-2\t20\n"
                           "c\tb\t40\t50\t9\t1\t1\t50\t1\t50\t0.0\t300\n");
-  const char *files[1] = {f};
+  files[0] = f;
+  builder_options(opt, dir, 0);
+  opt->files = files;
+  opt->nfiles = 1;
+  opt->parse.col_a = 1;
+  opt->parse.col_b = 2;
+  opt->parse.col_w = col_w;
+  opt->parse.transform = tf;
+  opt->min_weight = min_weight;
+  opt->drop_self_loops = 1;
+  opt->combine = EXO_COMBINE_MAX;
+  return f;
+}
+
+START_TEST(search_output_options) {
+  /* q->s and s->q with different e-values, a self hit, a weak hit (below
+   * min_weight 3: e-value 1e-2) and a hit of e-value 0 (cap 200) */
+  char *dir = tu_mkdtemp();
+  const char *files[1] = {NULL};
   exo_build_options opt;
-  builder_options(&opt, dir, 0);
-  opt.files = files;
-  opt.nfiles = 1;
-  opt.parse.col_a = 1;
-  opt.parse.col_b = 2;
-  opt.parse.col_w = 11;
-  opt.parse.transform = EXO_WT_NEGLOG10;
-  opt.min_weight = 3.0f;
-  opt.drop_self_loops = 1;
-  opt.combine = EXO_COMBINE_MAX;
+  char *f = hits_options(&opt, dir, files, 11, EXO_WT_NEGLOG10, 3.0f);
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_graph *g = NULL;
@@ -626,24 +637,9 @@ START_TEST(selfnorm_search_output) {
    * of 500, c-d 20 (below min_weight 25, which applies to bit scores), c-b
    * 300. self(a) = 500; b and c have no self hit: their best hit, 300. */
   char *dir = tu_mkdtemp();
-  char *f = tu_write_text(dir, "hits.m8",
-                          "a\tb\t90\t100\t1\t0\t1\t100\t1\t100\t1e-10\t200\n"
-                          "b\ta\t90\t100\t1\t0\t1\t100\t1\t100\t1e-20\t210\n"
-                          "a\ta\t100\t100\t0\t0\t1\t100\t1\t100\t0\t500\n"
-                          "c\td\t30\t50\t9\t1\t1\t50\t1\t50\t1e-2\t20\n"
-                          "c\tb\t40\t50\t9\t1\t1\t50\t1\t50\t0.0\t300\n");
-  const char *files[1] = {f};
+  const char *files[1] = {NULL};
   exo_build_options opt;
-  builder_options(&opt, dir, 0);
-  opt.files = files;
-  opt.nfiles = 1;
-  opt.parse.col_a = 1;
-  opt.parse.col_b = 2;
-  opt.parse.col_w = 12;
-  opt.parse.transform = EXO_WT_SELFNORM;
-  opt.min_weight = 25.0f;
-  opt.drop_self_loops = 1;
-  opt.combine = EXO_COMBINE_MAX;
+  char *f = hits_options(&opt, dir, files, 12, EXO_WT_SELFNORM, 25.0f);
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_graph *g = NULL;
