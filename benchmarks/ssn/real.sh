@@ -8,7 +8,9 @@
 # (shared/data; its README there: SCOPe domains at <= 40% identity with their
 # SCOP family and superfamily) and swissprot_ec (benchmarks/ssn-data; its
 # README: 7,757 full-length Swiss-Prot enzymes with their EC numbers, family
-# = full EC number, superfamily = EC sub-subclass). The sequences are searched all
+# = full EC number, superfamily = EC sub-subclass) and balifam
+# (benchmarks/ssn-data; its README: 7,221 Pfam domain sequences of 59
+# families around BAliBASE references, family level only). The sequences are searched all
 # against all (search.sh, e-value 1e-3, at most 1000 targets per query):
 # DIAMOND default mode (diamond), DIAMOND --more-sensitive (diamond_ms),
 # MMseqs2 -s 7.5 (mmseqs_s7.5). Each raw search output is clustered by
@@ -75,7 +77,15 @@ case "$set_name" in
           srt(s3, m); sf = s3[1]; for (i = 2; i <= m; i++) sf = sf ";" s3[i]
           print $1, fam, sf }' > "$d/truth.tsv"
     fi ;;
-  *) echo "real.sh: unknown real set '$set_name' (known: scop40, swissprot_ec)" >&2; exit 1 ;;
+  balifam)
+    if [ ! -s "$d/truth.tsv" ]; then
+      zcat "$data/balifam.fa.gz" > "$d/proteins.fa"
+      # truth (README of benchmarks/ssn-data/balifam): family = the Pfam
+      # accession(s); no superfamily level in the source: the family again
+      zcat "$data/balifam_labels.tsv.gz" | awk -F'\t' 'BEGIN { OFS = "\t"; print "protein", "family", "superfamily" }
+        NR > 1 { print $1, $2, $2 }' > "$d/truth.tsv"
+    fi ;;
+  *) echo "real.sh: unknown real set '$set_name' (known: scop40, swissprot_ec, balifam)" >&2; exit 1 ;;
 esac
 searches="diamond diamond_ms mmseqs_s7.5"
 if [ -n "${SEARCHES:-}" ]; then

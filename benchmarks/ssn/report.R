@@ -153,7 +153,7 @@ if (file.exists(file.path(dir, "real.csv"))) {
     rr <- rd("real.csv"); rs <- rd("real_search.csv")
     rm_ <- if (file.exists(file.path(dir, "real_machine.txt"))) readLines(file.path(dir, "real_machine.txt")) else character()
     sets_ <- unique(rr$set)
-    names_ <- c(scop40 = "SCOP40", swissprot_ec = "Swiss-Prot enzymes")
+    names_ <- c(scop40 = "SCOP40", swissprot_ec = "Swiss-Prot enzymes", balifam = "balifam (Pfam)")
     L <- c(L, paste0("## Real proteins: ", paste(ifelse(sets_ %in% names(names_), names_[sets_], sets_), collapse = " and ")), "",
            if (length(rm_)) c(paste0("- ", rm_), "") else NULL,
            if ("scop40" %in% sets_) c(
@@ -165,6 +165,10 @@ if (file.exists(file.path(dir, "real.csv"))) {
            "(first three fields); a protein with several EC numbers has their sorted list as its",
            "class (benchmarks/ssn-data/swissprot_ec/README.md: source, CC BY 4.0, caveats). EC",
            "numbers describe function, not descent, so no sequence method reaches ARI 1 there.") else NULL,
+           if ("balifam" %in% sets_) c(
+           "balifam: 7,221 Pfam domain sequences of 59 families around BAliBASE references",
+           "(benchmarks/ssn-data/balifam/README.md: source, CC0); family level only (its",
+           "superfamily columns repeat the family).") else NULL,
            "Each set is searched all against all with e-value 1e-3 and at most 1000 targets per",
            "query (benchmarks/ssn/real.sh). Scores: ARI and pair precision / recall at family and",
            "superfamily level. NMI is given but inflated: most families have one member, and every",
