@@ -27,6 +27,7 @@ exo_status exo_poll(exo_ctx *ctx) {
 }
 
 exo_status exo_fail_oom(exo_ctx *ctx, const char *what, uint64_t bytes) {
+  if (!bytes) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory for %s", what);
   return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory allocating %llu bytes for %s",
                   (unsigned long long)bytes, what);
 }

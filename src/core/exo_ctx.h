@@ -59,8 +59,10 @@ void exo_message(exo_ctx *ctx, const char *fmt, ...)
 /* Shorthand: record an error in ctx->err and return its code. */
 #define EXO_FAIL(ctx, code, ...) exo_error_set(&(ctx)->err, (code), __VA_ARGS__)
 
-/* Record EXO_ENOMEM, "out of memory allocating <bytes> bytes for <what>",
- * and return it: the message of every stage's failed allocation. */
+/* Record EXO_ENOMEM, "out of memory allocating <bytes> bytes for <what>"
+ * ("out of memory for <what>" when bytes is 0: a size the caller does not
+ * know, e.g. several allocations), and return it: the message of every
+ * stage's failed allocation. */
 exo_status exo_fail_oom(exo_ctx *ctx, const char *what, uint64_t bytes);
 
 #endif

@@ -123,6 +123,10 @@ START_TEST(first_error_wins) {
   exo_ctx_init(&ctx);
   ck_assert_int_eq(exo_fail_oom(&ctx, "the label tally", 5000000000ULL), EXO_ENOMEM);
   ck_assert_str_eq(ctx.err.msg, "out of memory allocating 5000000000 bytes for the label tally");
+  /* a size the caller does not know is not shown as 0 bytes */
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_fail_oom(&ctx, "leiden: the lanes", 0), EXO_ENOMEM);
+  ck_assert_str_eq(ctx.err.msg, "out of memory for leiden: the lanes");
 }
 END_TEST
 
