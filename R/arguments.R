@@ -72,9 +72,6 @@ check_iterations <- function(x) {
 # resolution = "auto": the core resolves CPM's resolution as a factor times
 # the mean node strength (exo_options_resolve; the glue reports the factor).
 
-# format = "blast"'s weight transform, from the core's options
-.exolabel_blast_transform <- function() .exolabel_option("blast_transform", "")
-
 check_resolution <- function(x) {
     if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
         stop("'resolution' must be a finite non-negative number (or a vector of them), ",
@@ -240,17 +237,15 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
     if (kind %in% c("igraph", "matrix") && (blast || !is.null(columns)))
         stop("'format = \"blast\"' and 'columns' describe the columns of files and ",
              "edge-list tables, not of an igraph graph or a matrix", call. = FALSE)
-    if (is.null(weight_transform))
-        weight_transform <- if (blast) .exolabel_blast_transform() else "none"
-    # search output: the e-value (column 11), or the bit score (12) for selfnorm
-    if (is.null(columns))
-        columns <- if (blast) c(1L, 2L, if (weight_transform == "selfnorm") 12L else 11L)
-                   else 1:3
-    if (length(columns) == 2L && weight_transform != "none")
-        stop("'weight_transform = \"", weight_transform, "\"' needs a weight column: ",
-             "give 3 'columns'", call. = FALSE)
-    if (is.null(self_hits)) self_hits <- if (blast) "drop" else "keep"
-    if (is.null(combine)) combine <- if (blast) "max" else "sum"
+    # the format's defaults and the checks between these options: the core's
+    # (exo_options_resolve), as for the command-line tools
+    core <- .exolabel_input_options(list(format = format, columns = columns,
+                                         weight_transform = weight_transform,
+                                         self_hits = self_hits, combine = combine))
+    if (is.null(columns)) columns <- core$columns[core$columns > 0L]
+    weight_transform <- core$weight_transform
+    self_hits <- core$self_hits
+    combine <- core$combine
     list(format = format, columns = c(columns, 0L)[1:3],
          transform = match(weight_transform, c("none", "neglog10", "selfnorm")) - 1L,
          min_weight = if (is.null(min_weight)) 0 else min_weight,

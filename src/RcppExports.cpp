@@ -10,6 +10,17 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// exolabel_input_options
+Rcpp::List exolabel_input_options(Rcpp::List given);
+RcppExport SEXP _ExoLabel_exolabel_input_options(SEXP givenSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type given(givenSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_input_options(given));
+    return rcpp_result_gen;
+END_RCPP
+}
 // exolabel_option
 SEXP exolabel_option(std::string name, SEXP value);
 RcppExport SEXP _ExoLabel_exolabel_option(SEXP nameSEXP, SEXP valueSEXP) {
@@ -108,6 +119,7 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_ExoLabel_exolabel_input_options", (DL_FUNC) &_ExoLabel_exolabel_input_options, 1},
     {"_ExoLabel_exolabel_option", (DL_FUNC) &_ExoLabel_exolabel_option, 2},
     {"_ExoLabel_exolabel_option_table", (DL_FUNC) &_ExoLabel_exolabel_option_table, 0},
     {"_ExoLabel_exolabel_cores", (DL_FUNC) &_ExoLabel_exolabel_cores, 0},

@@ -472,15 +472,42 @@ void build_options(exo_options *o, Rcpp::List options, Rcpp::List runs, R_xlen_t
 
 } // namespace
 
+// The input options as the core resolves them against the format's
+// defaults (exo_options_resolve): `given` names format, columns,
+// weight_transform, self_hits and combine as the user gave them (NULL: not
+// given). Returns columns (3 integers, the third 0 = no weight column) and
+// the names of weight_transform, self_hits and combine; stops with the
+// core's message (a transform without a weight column, a bad column).
+// [[Rcpp::export(.exolabel_input_options)]]
+Rcpp::List exolabel_input_options(Rcpp::List given) {
+  exo_options o;
+  exo_options_init(&o, EXO_OPT_STYLE_R);
+  o.allow_oversubscribe = 1;
+  exo_error err;
+  exo_error_clear(&err);
+  Rcpp::CharacterVector names = given.names();
+  for (R_xlen_t k = 0; k < given.size(); k++) {
+    const std::string name = Rcpp::as<std::string>(names[k]);
+    if (set_option(&o, name.c_str(), given[k], 0, &err) != EXO_OK)
+      Rcpp::stop(std::string(err.msg));
+  }
+  std::vector<std::string> warnings;
+  if (exo_options_resolve(&o, collect_warning, &warnings, &err) != EXO_OK)
+    Rcpp::stop(std::string(err.msg));
+  const exo_opt_def *t = exo_options_table();
+  return Rcpp::List::create(
+      Rcpp::Named("columns") = Rcpp::IntegerVector::create((int)o.rcols[0], (int)o.rcols[1],
+                                                           (int)o.rcols[2]),
+      Rcpp::Named("weight_transform") = t[EXO_OPT_WEIGHT_TRANSFORM].choices[o.transform],
+      Rcpp::Named("self_hits") = t[EXO_OPT_SELF_HITS].choices[o.drop_self ? 1 : 0],
+      Rcpp::Named("combine") = t[EXO_OPT_COMBINE].choices[o.combine == EXO_COMBINE_MAX ? 1 : 0]);
+}
+
 // One option checked and parsed by the core's table (exo_options.h), for the
 // R side's argument checks: returns the parsed value (a number, or the
 // choice's name), or stops with the core's message naming the argument.
 // [[Rcpp::export(.exolabel_option)]]
 SEXP exolabel_option(std::string name, SEXP value) {
-  // format = "blast"'s weight transform (exo_options.h), by name
-  if (name == "blast_transform")
-    return Rf_mkString(exo_options_table()[EXO_OPT_WEIGHT_TRANSFORM]
-                           .choices[EXO_OPT_BLAST_TRANSFORM]);
   const exo_opt_def *d = exo_options_find(name.c_str());
   if (!d) Rcpp::stop("internal error: no option '%s'", name.c_str());
   exo_options o;

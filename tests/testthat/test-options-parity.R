@@ -197,3 +197,34 @@ test_that("the R function's defaults and the --help text come from the core's ta
     for (nm in setdiff(tab$name, refused))
         expect_match(mhelp, paste0("--", gsub("_", "-", nm), " "), fixed = TRUE, info = nm)
 })
+
+test_that("the format's input defaults are the core's alone (exo_options_resolve)", {
+    core <- ExoLabel:::.exolabel_input_options
+    # search output: bit scores over self scores, self hits dropped, the best hit of a pair
+    expect_identical(core(list(format = "blast")),
+                     list(columns = c(1L, 2L, 12L), weight_transform = "selfnorm",
+                          self_hits = "drop", combine = "max"))
+    # the e-value transform reads column 11
+    expect_identical(core(list(format = "blast", weight_transform = "neglog10"))$columns,
+                     c(1L, 2L, 11L))
+    expect_identical(core(list(format = "edges")),
+                     list(columns = 1:3, weight_transform = "none",
+                          self_hits = "keep", combine = "sum"))
+    expect_identical(core(list(format = "edges", columns = c(2L, 1L)))$columns, c(2L, 1L, 0L))
+    expect_error(core(list(format = "blast", columns = c(1L, 2L))), "needs a weight column")
+    # what ExoLabel() reports it read is what the core resolved
+    f <- tempfile(fileext = ".tsv")
+    on.exit(unlink(f))
+    writeLines(c("a\tb\t90\t10\t0\t0\t1\t10\t1\t10\t1e-20\t50",
+                 "a\ta\t100\t10\t0\t0\t1\t10\t1\t10\t1e-30\t60",
+                 "b\tb\t100\t10\t0\t0\t1\t10\t1\t10\t1e-30\t55"), f)
+    for (wt in list(NULL, "neglog10")) {
+        r <- ExoLabel(f, format = "blast", weight_transform = wt, verbose = FALSE)
+        want <- core(list(format = "blast", weight_transform = wt))
+        got <- attr(r, "stats")$input
+        expect_identical(got$columns, want$columns)
+        expect_identical(got$weight_transform, want$weight_transform)
+        expect_identical(got$self_hits, want$self_hits)
+        expect_identical(got$combine, want$combine)
+    }
+})
