@@ -126,7 +126,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   if (!b || !g) {
     free(b);
     free(g);
-    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+    return exo_fail_oom(ctx, "the graph's description", 0);
   }
   b->opt = *opt;
   b->opt.files = NULL;
@@ -146,7 +146,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   g->offsets_path = exo_path_join(g->tmpdir, "csr.offsets");
   g->adj_path = exo_path_join(g->tmpdir, "csr.adjacency");
   if (!g->names_path || !g->offsets_path || !g->adj_path) {
-    st = EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+    st = exo_fail_oom(ctx, "the graph's file paths", 0);
     goto fail;
   }
   st = exo_names_create(&b->names, g->names_path, ctx);
@@ -348,7 +348,7 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
                                     exo_cluster_result *res, exo_ctx *ctx) {
   uint64_t k = res->num_clusters;
   uint64_t *size = calloc(k + 1, sizeof *size);
-  if (!size) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  if (!size) return exo_fail_oom(ctx, "the cluster sizes", (k + 1) * sizeof *size);
   for (uint64_t v = 0; v < n; v++) size[clusters[v]]++;
   for (uint64_t c = 1; c <= k; c++) {
     uint64_t s = size[c];

@@ -346,7 +346,7 @@ static char *run_path(exo_sorter *s, exo_ctx *ctx) {
            (unsigned long long)s->next_index);
   char *p = exo_path_join(s->tmpdir, name);
   if (!p) {
-    EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+    exo_fail_oom(ctx, "a run file's path", 0);
     return NULL;
   }
   s->next_index++;
@@ -426,7 +426,7 @@ exo_status exo_sorter_create(exo_sorter **out, const exo_sort_options *opt,
                              opt->background);
   }
   exo_sorter *s = calloc(1, sizeof *s);
-  if (!s) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  if (!s) return exo_fail_oom(ctx, "the sorter", sizeof *s);
   size_t tl = strlen(opt->tmpdir) + 1;
   s->tmpdir = malloc(tl);
   s->target_bytes = (size_t)bytes;
@@ -569,7 +569,7 @@ static run_info *add_run(exo_sorter *s, exo_ctx *ctx) {
     size_t nc = s->runs_cap ? 2 * s->runs_cap : 16;
     run_info *nr = realloc(s->runs, nc * sizeof *nr);
     if (!nr) {
-      EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+      exo_fail_oom(ctx, "the sort's list of runs", nc * sizeof *nr);
       return NULL;
     }
     s->runs = nr;
@@ -1097,7 +1097,7 @@ static exo_status plan_total(const exo_sorter *s, size_t k, uint64_t *total,
   size_t n = s->nruns;
   if (n <= k) return EXO_OK;
   uint64_t *c = malloc(n * sizeof *c);
-  if (!c) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  if (!c) return exo_fail_oom(ctx, "the merge plan's run sizes", n * sizeof *c);
   for (size_t i = 0; i < n; i++) c[i] = s->runs[i].count;
   size_t lead;
   while ((lead = pass_lead(n, k)) != 0) {
@@ -1215,7 +1215,7 @@ static exo_status plan_splits(range_plan *p, const split_src *src, exo_ctx *ctx)
   const uint32_t m = p->m, T = p->nranges;
   const uint64_t total = p->total;
   uint64_t *lo = malloc(2 * (m ? m : 1) * sizeof *lo);
-  if (!lo) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  if (!lo) return exo_fail_oom(ctx, "the merge's split search", 2 * (m ? m : 1) * sizeof *lo);
   uint64_t *hi = lo + m;
   exo_status st = EXO_OK;
   for (uint32_t t = 1; t < T && !st; t++) {
@@ -1260,7 +1260,7 @@ static exo_status plan_edges(range_plan *p, exo_ctx *ctx) {
   const uint32_t m = p->m, T = p->nranges;
   p->edges = calloc(2 * (size_t)T * (m ? m : 1), sizeof *p->edges);
   p->edge_of = malloc(2 * (size_t)T * (m ? m : 1) * sizeof *p->edge_of);
-  if (!p->edges || !p->edge_of) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  if (!p->edges || !p->edge_of) return exo_fail_oom(ctx, "the merge's shared pages", 0);
   size_t n = 0;
   for (uint32_t i = 0; i < m; i++) {
     const size_t first_of_src = n;
@@ -1309,7 +1309,7 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   split_src *src = calloc(m ? m : 1, sizeof *src);
   if (!p->key || !p->base || !p->pos || !p->entries || (T > 1 && !p->fds) || !src) {
     free(src);
-    return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+    return exo_fail_oom(ctx, "the merge's key ranges", 0);
   }
   exo_status st = EXO_OK;
   for (uint32_t i = 0; i < m; i++) {
@@ -1684,7 +1684,7 @@ static exo_status compact_ranges(const range_plan *p, exo_ctx *ctx) {
   uint8_t *buf = malloc(COMPACT_CHUNK);
   int afd = exo_open(p->adj_path, EXO_OPEN_RDWR), ofd = exo_open(p->offsets_path, EXO_OPEN_RDWR);
   exo_status st = EXO_OK;
-  if (!buf) st = EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  if (!buf) st = exo_fail_oom(ctx, "compacting the CSR", COMPACT_CHUNK);
   else if (afd < 0) st = exo_error_errno(&ctx->err, errno, "open", p->adj_path);
   else if (ofd < 0) st = exo_error_errno(&ctx->err, errno, "open", p->offsets_path);
   for (uint32_t t = 0; t < T && !st; t++) {
