@@ -355,7 +355,7 @@ static exo_status write_degrees(exo_leiden_level *lv, const char *save_path) {
     lv->own_weights = exo_path_join(lv->p.tmpdir, name);
   }
   lv->keep_weights = save_path != NULL;
-  if (!lv->own_weights) return exo_fail_oom(ctx, "leiden: a path", 0);
+  if (!lv->own_weights) return exo_fail_oom(ctx, "a path of Leiden's files", 0);
   exo_writer out;
   memset(&out, 0, sizeof out);
   exo_status s = exo_writer_open(&out, lv->own_weights, EXO_IO_DEFAULT_BUF, ctx);
@@ -367,7 +367,7 @@ static exo_status write_degrees(exo_leiden_level *lv, const char *save_path) {
   if (W > 1) { /* each node's degree is its own: runs of blocks side by side */
     if ((s = exo_writer_close(&out, ctx)) != EXO_OK) return s;
     ld_reader *rds = readers_open(lv, W);
-    if (!rds) return exo_fail_oom(ctx, "leiden: the degree pass's readers", 0);
+    if (!rds) return exo_fail_oom(ctx, "the readers of Leiden's degree pass", 0);
     ld_refine rf = {lv, rds, W, nb, NULL, NULL};
     s = exo_par_run(W, degrees_job, &rf, EXO_STAGE_CLUSTER, 0, ctx);
     readers_free(rds, W);
@@ -454,7 +454,7 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
                              const char *save_degrees, exo_ctx *ctx, exo_leiden_level **out) {
   *out = NULL;
   exo_leiden_level *lv = calloc(1, sizeof *lv);
-  if (!lv) return exo_fail_oom(ctx, "leiden: the level", sizeof *lv);
+  if (!lv) return exo_fail_oom(ctx, "Leiden's level", sizeof *lv);
   lv->fd_off = lv->fd_adj = lv->fd_w = -1;
   lv->csr = *csr;
   lv->p = *params;
@@ -467,14 +467,14 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   int wide = params->force_wide_ids || n > EXO_NARROW_ID_LIMIT;
   exo_status s = EXO_OK;
   if (n > SIZE_MAX / 16) {
-    s = exo_fail_oom(ctx, "leiden: the node arrays", n * 16);
+    s = exo_fail_oom(ctx, "Leiden's node arrays", 0); /* n * 16 bytes would not fit */
     goto fail;
   }
   if (id_alloc(&lv->comm, n, wide) || id_alloc(&lv->refined, n, wide) ||
       !(lv->tot = malloc((size_t)(n ? n : 1) * 8)) || !(lv->x1 = malloc((size_t)(n ? n : 1) * 8)) ||
       !(lv->x2 = malloc((size_t)(n ? n : 1) * 8)) ||
       !(lv->bits = calloc((size_t)(n / 64 + 1), 8))) {
-    s = exo_fail_oom(ctx, "leiden: the node arrays", n * 40);
+    s = exo_fail_oom(ctx, "Leiden's node arrays", n * 40);
     goto fail;
   }
   uint64_t bufbytes = params->memory_limit / 4;
@@ -483,7 +483,7 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   lv->rd.win.entries = bufbytes / lv->esz;
   lv->rd.win.buf = malloc((size_t)(lv->rd.win.entries * lv->esz));
   if (!lv->rd.win.buf) {
-    s = exo_fail_oom(ctx, "leiden: the read buffer", lv->rd.win.entries * lv->esz);
+    s = exo_fail_oom(ctx, "Leiden's read buffer", lv->rd.win.entries * lv->esz);
     goto fail;
   }
   if ((s = open_ro(csr->offsets_path, &lv->fd_off, ctx)) != EXO_OK) goto fail;
@@ -497,7 +497,7 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   if (csr->m <= lv->rd.win.entries && (s = exo_csr_window_fill(&lv->rd.win, 0, csr->m, ctx)))
     goto fail;
   if (exo_tally_alloc_for(&lv->rd.t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
-    s = exo_fail_oom(ctx, "leiden: the gain tally", 0);
+    s = exo_fail_oom(ctx, "Leiden's gain tally", 0);
     goto fail;
   }
   lv->rd.tcap = lv->rd.t.cap;
@@ -783,7 +783,7 @@ static exo_status lanes_open(exo_leiden_level *lv, ld_lanes *ls) {
   return EXO_OK;
 oom_out:
   lanes_free(ls);
-  return exo_fail_oom(lv->ctx, "leiden: the local moving lanes", 0);
+  return exo_fail_oom(lv->ctx, "Leiden's local moving lanes", 0);
 }
 
 /* One step of lane ln on an arc of v to u, weight w. activate = 0: tally
@@ -802,7 +802,7 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
     *k += w;
   } else if (cu != to) {
     if (!in_lane)
-      return exo_sweep_outbox_push(&ln->sw, u) ? exo_fail_oom(rd->ctx, "leiden: a lane's outbox", 0)
+      return exo_sweep_outbox_push(&ln->sw, u) ? exo_fail_oom(rd->ctx, "a Leiden lane's outbox", 0)
                                                : EXO_OK;
     if (!exo_bit_get(lv->bits, u)) {
       exo_bit_set(lv->bits, u);
@@ -839,7 +839,8 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
       const uint64_t u = nc[2 * j];
       if (nc[2 * j + 1] == to) continue;
       if (u - lo >= span) {
-        if (exo_sweep_outbox_push(&ln->sw, u)) s = exo_fail_oom(rd->ctx, "leiden: a lane's outbox", 0);
+        if (exo_sweep_outbox_push(&ln->sw, u))
+          s = exo_fail_oom(rd->ctx, "a Leiden lane's outbox", 0);
       } else if (!exo_bit_get(lv->bits, u)) {
         exo_bit_set(lv->bits, u);
         ln->sw.nactive_delta++;
@@ -1282,7 +1283,7 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   ld_refine rf = {lv, rds, W, nb, masks, part_merges};
   exo_status s = EXO_OK;
   if (!rds || !masks || !part_merges) {
-    s = exo_fail_oom(lv->ctx, "leiden: the refinement's readers", 0);
+    s = exo_fail_oom(lv->ctx, "the readers of Leiden's refinement", 0);
     goto out;
   }
   /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
@@ -1414,13 +1415,14 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
   uint64_t *boff = malloc((size_t)(nb + 1) * sizeof *boff);
   exo_status s = EXO_OK;
   if (!rds || !bufs || !part || !boff) {
-    s = exo_fail_oom(ctx, "leiden: the aggregation's threads", 0);
+    s = exo_fail_oom(ctx, "the threads of Leiden's aggregation", 0);
     goto out;
   }
   for (uint32_t j = 0; j < W && !s; j++) {
     bufs[j].cap = cap;
     bufs[j].wide = wide;
-    if (!(bufs[j].r = malloc(cap * rs))) s = exo_fail_oom(ctx, "leiden: the aggregation's records", cap * rs);
+    if (!(bufs[j].r = malloc(cap * rs)))
+      s = exo_fail_oom(ctx, "the records of Leiden's aggregation", cap * rs);
   }
   /* the offsets at the block boundaries (the whole file was checked when
    * the level was opened) */
@@ -1591,7 +1593,7 @@ static exo_status final_labels(exo_leiden_level *lv, const char *top_path, uint6
   uint64_t *cm = malloc((size_t)(nl ? nl : 1) * 8);
   if (!cm) {
     exo_leiden_level_free(lv);
-    return exo_fail_oom(ctx, "leiden: the labels", nl * 8);
+    return exo_fail_oom(ctx, "Leiden's labels", nl * 8);
   }
   exo_leiden_level_partition(lv, cm, NULL);
   exo_leiden_level_free(lv);
@@ -1602,7 +1604,7 @@ static exo_status final_labels(exo_leiden_level *lv, const char *top_path, uint6
   uint64_t *labels = malloc((size_t)(n_input ? n_input : 1) * 8);
   if (!labels) {
     free(cm);
-    return exo_fail_oom(ctx, "leiden: the labels", n_input * 8);
+    return exo_fail_oom(ctx, "Leiden's labels", n_input * 8);
   }
   exo_reader r;
   memset(&r, 0, sizeof r);
@@ -1769,7 +1771,7 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   if (params->objective != EXO_LEIDEN_MODULARITY && params->objective != EXO_LEIDEN_CPM)
     return EXO_FAIL(ctx, EXO_EARG, "leiden: unknown objective %d", (int)params->objective);
   if (!isfinite(params->resolution) || params->resolution < 0.0)
-    return EXO_FAIL(ctx, EXO_EARG, "leiden: the resolution must be a finite number >= 0");
+    return EXO_FAIL(ctx, EXO_EARG, "Leiden's resolution must be a finite number >= 0");
   if (params->resolution_per_strength && params->objective != EXO_LEIDEN_CPM)
     return EXO_FAIL(ctx, EXO_EARG,
                     "leiden: a resolution relative to the mean strength needs objective CPM");
@@ -1777,7 +1779,7 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   if (n == 0) {
     result->resolution = params->resolution_per_strength ? 0.0 : params->resolution;
     result->labels = malloc(8);
-    return result->labels ? EXO_OK : exo_fail_oom(ctx, "leiden: the labels", 8);
+    return result->labels ? EXO_OK : exo_fail_oom(ctx, "Leiden's labels", 8);
   }
   char *dir = NULL;
   exo_status s = exo_tempdir_create(params->tmpdir, &dir, ctx);
@@ -1822,7 +1824,7 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     }
   uint64_t *labels = NULL;
   if (!paths_ok) {
-    s = exo_fail_oom(ctx, "leiden: paths", 0);
+    s = exo_fail_oom(ctx, "the paths of Leiden's files", 0);
     goto done;
   }
   const uint32_t maxit = params->iterations ? params->iterations : EXO_LEIDEN_MAX_ITERATIONS;

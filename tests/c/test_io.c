@@ -125,8 +125,8 @@ START_TEST(first_error_wins) {
   ck_assert_str_eq(ctx.err.msg, "out of memory allocating 5000000000 bytes for the label tally");
   /* a size the caller does not know is not shown as 0 bytes */
   exo_ctx_init(&ctx);
-  ck_assert_int_eq(exo_fail_oom(&ctx, "leiden: the lanes", 0), EXO_ENOMEM);
-  ck_assert_str_eq(ctx.err.msg, "out of memory for leiden: the lanes");
+  ck_assert_int_eq(exo_fail_oom(&ctx, "Leiden's local moving lanes", 0), EXO_ENOMEM);
+  ck_assert_str_eq(ctx.err.msg, "out of memory for Leiden's local moving lanes");
 }
 END_TEST
 
