@@ -481,19 +481,8 @@ void build_options(exo_options *o, Rcpp::List options, Rcpp::List runs, R_xlen_t
 // [[Rcpp::export(.exolabel_input_options)]]
 Rcpp::List exolabel_input_options(Rcpp::List given) {
   exo_options o;
-  exo_options_init(&o, EXO_OPT_STYLE_R);
-  o.allow_oversubscribe = 1;
-  exo_error err;
-  exo_error_clear(&err);
-  Rcpp::CharacterVector names = given.names();
-  for (R_xlen_t k = 0; k < given.size(); k++) {
-    const std::string name = Rcpp::as<std::string>(names[k]);
-    if (set_option(&o, name.c_str(), given[k], 0, &err) != EXO_OK)
-      Rcpp::stop(std::string(err.msg));
-  }
-  std::vector<std::string> warnings;
-  if (exo_options_resolve(&o, collect_warning, &warnings, &err) != EXO_OK)
-    Rcpp::stop(std::string(err.msg));
+  std::vector<std::string> warnings; // none from these options
+  build_options(&o, given, Rcpp::List(), 0, &warnings);
   const exo_opt_def *t = exo_options_table();
   return Rcpp::List::create(
       Rcpp::Named("columns") = Rcpp::IntegerVector::create((int)o.rcols[0], (int)o.rcols[1],

@@ -1771,7 +1771,7 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   if (params->objective != EXO_LEIDEN_MODULARITY && params->objective != EXO_LEIDEN_CPM)
     return EXO_FAIL(ctx, EXO_EARG, "leiden: unknown objective %d", (int)params->objective);
   if (!isfinite(params->resolution) || params->resolution < 0.0)
-    return EXO_FAIL(ctx, EXO_EARG, "Leiden's resolution must be a finite number >= 0");
+    return EXO_FAIL(ctx, EXO_EARG, "leiden: the resolution must be a finite number >= 0");
   if (params->resolution_per_strength && params->objective != EXO_LEIDEN_CPM)
     return EXO_FAIL(ctx, EXO_EARG,
                     "leiden: a resolution relative to the mean strength needs objective CPM");
