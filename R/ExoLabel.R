@@ -133,8 +133,8 @@
 #'
 #' Clustering: `format = "blast"` with none of `algorithm`, `objective` and
 #' `resolution` given runs Leiden with `objective = "CPM"` and `resolution =
-#' "auto"` (gamma = 8e-5 times the mean strength of the proteins that have
-#' an edge; see `resolution`);
+#' "auto"` (in each connected component of the graph, gamma = 5e-5 times
+#' the mean strength of that component's proteins; see `resolution`);
 #' any of the three given, the usual defaults apply to the others
 #' (`algorithm = "lp"` alone gives label propagation, as earlier versions
 #' did). Which method to choose for protein families, and the benchmark
@@ -496,11 +496,15 @@
 #'   `format = "blast"`): CPM's gamma is a factor times the mean node
 #'   strength `2W / n`, with `2W` the sum of the node strengths (each edge's
 #'   weight counted at both ends, after `combine`). With `weight_transform =
-#'   "selfnorm"` the factor is 8e-5 and `n` counts the nodes with at least
-#'   one edge; otherwise the factor is 5e-5 and `n` counts every node of the
-#'   graph, singletons included. Computed once in one pass over the graph,
-#'   the same for any `threads` and `memory_limit`, and reported in
-#'   `$parameters`. Reasons and figures: the vignette, "Which method for
+#'   "selfnorm"` the factor is 5e-5, `n` counts the nodes with at least
+#'   one edge, and each connected component gets its own gamma: the factor
+#'   times the mean strength of its own nodes (communities never span
+#'   components, so this is CPM run on each component at its own scale);
+#'   otherwise the factor is 5e-5 and `n` counts every node of the graph,
+#'   singletons included, with one gamma for the whole graph. Computed once
+#'   in one pass over the graph, the same for any `threads` and
+#'   `memory_limit`; `$parameters` reports the factor times the mean over
+#'   the whole graph. Reasons and figures: the vignette, "Which method for
 #'   protein families".
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
@@ -510,8 +514,9 @@
 #'     Leiden `resolution` and `quality` (the objective's value reached), with
 #'     attributes `algorithm` (`"leiden"`) and `objective`; with
 #'     `resolution = "auto"`, `resolution` is the gamma used and the
-#'     attributes `resolution` (`"auto"`), `per_strength` (8e-5 or 5e-5) and
-#'     `strength_of` (`"the nodes with an edge"` or `"all nodes"`) say how.}
+#'     attributes `resolution` (`"auto"`), `per_strength` (5e-5) and
+#'     `strength_of` (`"the nodes with an edge, in each connected
+#'     component"` or `"all nodes"`) say how.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs, as in SynExtend: two per undirected edge with positive weight,
 #'     one per directed edge or self-loop; edges dropped by `min_weight` or
@@ -737,8 +742,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             structure(c(resolution = run$resolution[i], quality = run$quality[i]),
                       algorithm = "leiden", objective = run$objective[i],
                       resolution = "auto", per_strength = run$per_strength[i],
-                      strength_of = if (run$strength_linked[i]) "the nodes with an edge"
-                                    else "all nodes")
+                      strength_of = paste0(if (run$strength_linked[i]) "the nodes with an edge"
+                                           else "all nodes",
+                                           if (run$per_component[i]) ", in each connected component"
+                                           else ""))
         else structure(c(resolution = run$resolution[i], quality = run$quality[i]),
                        algorithm = "leiden", objective = run$objective[i])
         res <- new_result(parameters = params,

@@ -698,7 +698,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   Rcpp::CharacterVector algorithm_used(nrun), objective_used(nrun);
   Rcpp::LogicalVector resolution_auto(nrun);
   Rcpp::NumericVector per_strength(nrun);
-  Rcpp::LogicalVector strength_linked(nrun);
+  Rcpp::LogicalVector strength_linked(nrun), per_component(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     // the options as the core resolved them, spelled as R's arguments
     algorithm_used[i] = exo_options_leiden(&run_opts[i]) ? "leiden" : "lp";
@@ -712,6 +712,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       std::memset(&lp_auto, 0, sizeof lp_auto);
       exo_options_fill_leiden(&run_opts[i], &lp_auto);
       strength_linked[i] = lp_auto.strength_linked != 0;
+      per_component[i] = lp_auto.resolution_per_component != 0;
     }
     num_clusters[i] = static_cast<double>(results[i].num_clusters);
     used_iterations[i] = results[i].max_visits;
@@ -757,6 +758,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   out["resolution_auto"] = resolution_auto;
   out["per_strength"] = per_strength;
   out["strength_linked"] = strength_linked;
+  out["per_component"] = per_component;
   return out;
 }
 

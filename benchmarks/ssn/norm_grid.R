@@ -28,7 +28,11 @@
 #   ev_s<c>    CPM at gamma = c * mean node strength (2W / n, n = proteins
 #              of the file): resolution = "auto" is ev_s5e-05;
 #   <w>_q<p>_<c>  CPM at gamma = c * the p-quantile of the edge weights;
-#   <w>_sq<c>  CPM at gamma = c * mean strength over the nodes with an edge.
+#   <w>_sq<c>  CPM at gamma = c * mean strength over the nodes with an edge;
+#   <w>_cc<c>  CPM with a gamma per connected component: c * the mean
+#              strength of that component's nodes (igraph: vertex weights
+#              sqrt(gamma_k) at resolution 1, so gamma n_i n_j = gamma_k
+#              inside component k; ExoLabel: not available, igraph only).
 # CANDIDATES: comma-separated names (default: the grid of the section).
 suppressPackageStartupMessages({library(ExoLabel); library(data.table); library(igraph)})
 args <- commandArgs(trailingOnly = TRUE)
@@ -72,6 +76,7 @@ gam <- function(wcol, rule) {
     x <- e[[wcol]]
     if (grepl("^g", rule)) return(as.numeric(sub("^g", "", rule)))
     if (grepl("^s", rule) && !grepl("^sq", rule)) return(as.numeric(sub("^s", "", rule)) * 2 * sum(x) / n_all)
+    if (grepl("^cc", rule)) return(as.numeric(sub("^cc", "", rule)))
     if (grepl("^sq", rule)) return(as.numeric(sub("^sq", "", rule)) * 2 * sum(x) / length(unique(c(e$a, e$b))))
     if (grepl("^q", rule)) {
         p <- strsplit(sub("^q", "", rule), "_")[[1]]
@@ -92,11 +97,20 @@ for (nm in cands) {
     for (sd in seq_len(nseed)) {
         t0 <- proc.time()[["elapsed"]]
         set.seed(sd)
+        if (engine == "exo" && grepl("^cc", rule)) stop("cc rules are igraph only")
         if (engine == "exo") {
             r <- ExoLabel(data.frame(from = e$a, to = e$b, weight = e[[wcol]]), algorithm = "leiden",
                           objective = "CPM", resolution = gamma, threads = threads,
                           return_table = TRUE, verbose = FALSE)$results
             vx <- r$Vertex; m <- r$Cluster
+        } else if (grepl("^cc", rule)) {
+            comp <- components(g)$membership
+            str <- strength(g, weights = e[[wcol]])
+            gk <- gamma * ave(str, comp)        # c * mean strength of the node's component
+            m <- membership(cluster_leiden(g, objective_function = "CPM", weights = e[[wcol]],
+                                           resolution_parameter = 1, vertex_weights = sqrt(gk),
+                                           n_iterations = -1))
+            vx <- V(g)$name
         } else {
             m <- membership(cluster_leiden(g, objective_function = "CPM", weights = e[[wcol]],
                                            resolution_parameter = gamma, n_iterations = -1))

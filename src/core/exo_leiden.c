@@ -1640,18 +1640,66 @@ static exo_status write_ids(const char *path, const uint64_t *ids, uint64_t n, e
 
 enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
 
+/* The root of v's component in a union-find forest whose roots are each
+ * component's smallest id (parent[v] <= v always), halving the path. */
+static uint64_t uf_root(uint64_t *parent, uint64_t v) {
+  while (parent[v] != v) {
+    parent[v] = parent[parent[v]];
+    v = parent[v];
+  }
+  return v;
+}
+
+/* Per-component node weights (resolution_per_component): with the level's
+ * scratch arrays, parent in x1 and each node's strength in tot, filled by
+ * total_strength's pass. Every component's strengths are summed into its
+ * root (its smallest id) in id order, then node v of component K gets the
+ * weight sqrt(S_K / mean), S_K = K's summed strength / its node count
+ * (1 where S_K or mean is 0), written to `path` in id order. */
+static exo_status component_weights(exo_leiden_level *lv, double mean, const char *path) {
+  uint64_t *parent = lv->x1, *count = lv->x2;
+  double *sum = lv->tot;
+  const uint64_t n = lv->n;
+  for (uint64_t v = 0; v < n; v++) { /* parent[v] < v is already a root */
+    parent[v] = parent[parent[v]];
+    count[v] = 0;
+  }
+  for (uint64_t v = 0; v < n; v++) {
+    count[parent[v]]++;
+    if (parent[v] != v) sum[parent[v]] += sum[v];
+  }
+  exo_writer w;
+  memset(&w, 0, sizeof w);
+  exo_status s = exo_writer_open(&w, path, EXO_IO_DEFAULT_BUF, lv->ctx);
+  for (uint64_t v = 0; v < n && !s; v++) {
+    const uint64_t r = parent[v];
+    const double sk = sum[r] / (double)count[r];
+    const double wv = sk > 0.0 && mean > 0.0 ? sqrt(sk / mean) : 1.0;
+    s = exo_writer_write(&w, &wv, 8, lv->ctx);
+  }
+  if (!s) return exo_writer_close(&w, lv->ctx);
+  exo_writer_abort(&w);
+  return s;
+}
+
 /* 2W, the sum of the input graph's degrees (as write_degrees counts them:
  * |w| per arc, input self-loops twice), in one sequential pass: node by
  * node in id order, each node's arcs in CSR order, so the same double for
- * any threads and memory_limit. */
+ * any threads and memory_limit. With comp_path (resolution_per_component)
+ * the same pass joins the components and component_weights writes the
+ * node weights there. */
 static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_params *p,
-                                 exo_ctx *ctx, double *two_w, uint64_t *linked) {
+                                 const char *comp_path, exo_ctx *ctx, double *two_w,
+                                 uint64_t *linked) {
   exo_leiden_params q = *p;
   q.objective = EXO_LEIDEN_CPM; /* no degree file */
   q.resolution_per_strength = 0;
   exo_leiden_level *lv = NULL;
   exo_status s = level_open(csr, &q, NULL, NULL, 1, NULL, ctx, &lv);
   if (s) return s;
+  uint64_t *parent = comp_path ? lv->x1 : NULL;
+  if (parent)
+    for (uint64_t v = 0; v < lv->n; v++) parent[v] = v;
   double total = 0.0;
   uint64_t with_arcs = 0;
   for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
@@ -1659,10 +1707,24 @@ static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_para
     for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
       double k = 0.0;
       uint64_t arcs = 0;
-      FOR_ARCS(lv, v, u, w, s, { k += w; arcs++; });
+      FOR_ARCS(lv, v, u, w, s, {
+        k += w;
+        arcs++;
+        if (parent && u != v) {
+          const uint64_t a = uf_root(parent, v);
+          const uint64_t b = uf_root(parent, u);
+          if (a < b) parent[b] = a;
+          else parent[a] = b;
+        }
+      });
       total += k;
       with_arcs += arcs > 0;
+      if (parent) lv->tot[v] = k;
     }
+  }
+  if (!s && parent) {
+    const uint64_t over = p->strength_linked ? with_arcs : lv->n;
+    s = component_weights(lv, over ? total / (double)over : 0.0, comp_path);
   }
   exo_leiden_level_free(lv);
   if (s) return ctx->err.code ? ctx->err.code : s;
@@ -1775,6 +1837,9 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   if (params->resolution_per_strength && params->objective != EXO_LEIDEN_CPM)
     return EXO_FAIL(ctx, EXO_EARG,
                     "leiden: a resolution relative to the mean strength needs objective CPM");
+  if (params->resolution_per_component && !params->resolution_per_strength)
+    return EXO_FAIL(ctx, EXO_EARG,
+                    "leiden: a resolution per component needs one relative to the mean strength");
   const uint64_t n = csr->n;
   if (n == 0) {
     result->resolution = params->resolution_per_strength ? 0.0 : params->resolution;
@@ -1786,6 +1851,7 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   if (s) return s;
   exo_leiden_params p = *params;
   p.tmpdir = dir;
+  char *comp_w = NULL;
   result->resolution = params->resolution;
   if (params->resolution_per_strength && params->objective == EXO_LEIDEN_CPM) {
     /* CPM's g = resolution * 2W / n, fixed here for every level and
@@ -1793,7 +1859,13 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
      * must not change between levels) */
     double two_w = 0.0;
     uint64_t linked = 0;
-    if ((s = total_strength(csr, &p, ctx, &two_w, &linked)) != EXO_OK) {
+    comp_w = params->resolution_per_component ? exo_path_join(dir, "components.bin") : NULL;
+    if (params->resolution_per_component && !comp_w)
+      s = exo_fail_oom(ctx, "the paths of Leiden's files", 0);
+    else
+      s = total_strength(csr, &p, comp_w, ctx, &two_w, &linked);
+    if (s) {
+      free(comp_w);
       exo_tempdir_remove(dir);
       free(dir);
       memset(result, 0, sizeof *result);
@@ -1804,16 +1876,19 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     p.resolution = params->resolution * mean;
     p.resolution_per_strength = 0;
     result->resolution = p.resolution;
-    exo_message(ctx, "leiden: CPM resolution %.10g = %.10g x mean strength %.10g (over %llu %s)",
+    exo_message(ctx, "leiden: CPM resolution %.10g = %.10g x mean strength %.10g (over %llu %s)%s",
                 p.resolution, params->resolution, mean, (unsigned long long)over,
-                params->strength_linked ? "nodes with an edge" : "nodes");
+                params->strength_linked ? "nodes with an edge" : "nodes",
+                comp_w ? ", scaled in each connected component by its own mean strength" : "");
   }
   static const char *const names[F_COUNT] = {"offsets", "adjacency", "weights", "init", "top"};
   char *files[2][F_COUNT];
   memset(files, 0, sizeof files);
   char *start = exo_path_join(dir, "start.bin");
-  char *degrees = exo_path_join(dir, "degrees.bin");
-  int have_degrees = 0;
+  /* the input graph's node weights: written by level 0 (modularity), or
+   * the per-component weights written above */
+  char *degrees = comp_w ? comp_w : exo_path_join(dir, "degrees.bin");
+  int have_degrees = comp_w != NULL;
   int paths_ok = start != NULL && degrees != NULL;
   for (int i = 0; i < 2; i++)
     for (int f = 0; f < F_COUNT; f++) {

@@ -185,10 +185,11 @@
 #define EXO_LEIDEN_AUTO_RESOLUTION 5e-5 /* the drivers' resolution "auto": CPM
                                            with resolution_per_strength at this
                                            (benchmarks/ssn on the ssn branch) */
-#define EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM 8e-5 /* the same for weights that are
+#define EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM 5e-5 /* the same for weights that are
                                            bit scores over self scores, with
-                                           strength_linked (benchmarks/SSN.md,
-                                           issue 25) */
+                                           strength_linked and
+                                           resolution_per_component
+                                           (benchmarks/SSN.md, issue 25) */
 #define EXO_LEIDEN_DEFAULT_ITERATIONS 2u /* what the R function and the CLI run
                                             unless told (igraph's default) */
 
@@ -219,6 +220,24 @@ typedef struct exo_leiden_params {
                             nodes with at least one arc (the mean strength
                             over the nodes that have an edge), counted in
                             the same pass */
+  int resolution_per_component; /* with resolution_per_strength: the g of
+                            each connected component is resolution x that
+                            component's own mean strength (its summed
+                            strengths over its node count). Done through
+                            the node weights of CPM: g is computed as above
+                            and node v of component K weighs
+                            sqrt(S_K / mean) instead of 1 (1 where either is
+                            0), so g w_u w_v = resolution x S_K for any two
+                            nodes of K (communities never span components,
+                            and coarse weights stay sums of their members').
+                            The components are joined in the strength pass
+                            (a union-find forest in the level's scratch
+                            array, the smallest id as every root, the
+                            strengths summed in id order: the same weights
+                            for any threads and memory_limit), written as a
+                            file of n doubles in tmpdir and read by level 0
+                            of every iteration. Memory: none beyond the
+                            level the pass opens. */
   uint32_t iterations;   /* at most this many runs of the whole algorithm
                             (fewer when one moves nothing); 0 = until stable */
   uint64_t seed;

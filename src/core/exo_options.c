@@ -48,9 +48,9 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      objective_choices, "O", "leiden's objective: modularity or cpm"},
     {EXO_OPT_RESOLUTION, "resolution", EXO_OT_NUMBER, EXO_OPTF_AUTO, "1", 0, HUGE_VAL, 0, NULL,
      "G", "label propagation's penalty on labels that hold a large share of the graph (0 = "
-     "plain label propagation); leiden's resolution; auto (cpm only): 8e-5 x the mean "
-     "strength of the nodes with an edge with selfnorm weights, else 5e-5 x the mean node "
-     "strength (sum of the edge weights x 2 / nodes). With --format blast and none of "
+     "plain label propagation); leiden's resolution; auto (cpm only): with selfnorm "
+     "weights 5e-5 x the mean strength of each connected component's nodes, in that "
+     "component; else 5e-5 x the mean node strength (sum of the edge weights x 2 / nodes). With --format blast and none of "
      "--algorithm, --objective, --resolution: leiden, cpm, auto"},
     {EXO_OPT_SEP, "sep", EXO_OT_SEP, 0, "\\t", NOLIM, 0, NULL, "C",
      "one-byte field separator: \\t, tab, comma, space or the byte itself"},
@@ -575,6 +575,7 @@ void exo_options_fill_leiden(const exo_options *o, exo_leiden_params *l) {
   l->resolution = o->num[EXO_OPT_RESOLUTION];
   l->resolution_per_strength = (int)AUTO(o, EXO_OPT_RESOLUTION);
   l->strength_linked = l->resolution_per_strength && o->transform == EXO_WT_SELFNORM;
+  l->resolution_per_component = l->strength_linked;
   l->iterations = o->whole[EXO_OPT_ITERATIONS] ? (uint32_t)o->whole[EXO_OPT_ITERATIONS]
                                                 : EXO_LEIDEN_DEFAULT_ITERATIONS;
   l->seed = o->whole[EXO_OPT_SEED];
@@ -668,9 +669,10 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
           "build.min_weight=%.9g\nbuild.threads=%d\n", (int)b.parse.transform,
       b.drop_self_loops, (int)b.combine, (double)b.min_weight, b.parse.threads);
   put(&s, "lp.max_visits=%u\nrefine.passes=%u\nleiden.objective=%d\n"
-          "leiden.per_strength=%d\nleiden.linked=%d\nleiden.iterations=%u\n",
+          "leiden.per_strength=%d\nleiden.linked=%d\nleiden.per_component=%d\n"
+          "leiden.iterations=%u\n",
       p.max_visits, r.passes, (int)l.objective, l.resolution_per_strength, l.strength_linked,
-      l.iterations);
+      l.resolution_per_component, l.iterations);
   return s.at;
 }
 

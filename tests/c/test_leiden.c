@@ -724,6 +724,102 @@ START_TEST(test_resolution_per_strength) {
 }
 END_TEST
 
+/* resolution_per_component: a graph of two copies of one planted graph,
+ * the second with every weight / 64, and an isolated node. Each copy is
+ * clustered at its own scale (the second copy gets as many communities as
+ * the first), where one g for the whole graph shatters the light copy; the
+ * same bytes for any threads and memory_limit, no file left; and on a
+ * graph of one component (plus the isolated node) the run is that of
+ * resolution_per_strength alone, bit for bit. */
+START_TEST(test_resolution_per_component) {
+  const uint64_t half = 8 * EXO_LEIDEN_BLOCK, n = 2 * half + 1;
+  tu_edge *e = malloc((half * 5 * 2 + 1) * sizeof *e);
+  size_t ne = planted(e, half, 60, 5, 9, 1, 5);
+  const size_t ne1 = ne;
+  for (size_t i = 0; i < ne1; i++)
+    e[ne++] = (tu_edge){e[i].a + half, e[i].b + half, e[i].w / 64.0f};
+  tu_csr g, one;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  tu_csr_build(&one, half + 1, e, ne1, 0, 0); /* the first copy and an isolated node */
+  const double c = 5e-3;
+  uint64_t count[3] = {0, 0, 0}; /* communities: first copy, second, second with one g */
+  uint64_t *first = NULL;
+  const int threads[3] = {1, 2, 2};
+  const uint64_t mems[3] = {(uint64_t)1 << 30, 1 << 17, (uint64_t)1 << 30};
+  for (int i = 0; i < 4; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_CPM, c, i < 3 ? mems[i] : 1 << 20);
+    p.resolution_per_strength = 1;
+    p.strength_linked = 1;
+    p.resolution_per_component = i < 3;
+    p.threads = i < 3 ? threads[i] : 1;
+    p.iterations = 2;
+    const int before = tu_count_entries(g.dir);
+    exo_leiden_result r;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+    ck_assert_int_eq(tu_count_entries(g.dir), before);
+    if (i == 0) {
+      first = r.labels;
+      uint8_t *seen = calloc(n, 1);
+      for (uint64_t v = 0; v < 2 * half; v++)
+        if (!seen[r.labels[v]]) {
+          seen[r.labels[v]] = 1;
+          count[v >= half]++;
+        }
+      free(seen);
+      continue;
+    }
+    if (i < 3) {
+      ck_assert_mem_eq(r.labels, first, n * 8);
+    } else {
+      uint8_t *seen = calloc(n, 1);
+      for (uint64_t v = half; v < 2 * half; v++)
+        if (!seen[r.labels[v]]) {
+          seen[r.labels[v]] = 1;
+          count[2]++;
+        }
+      free(seen);
+    }
+    free(r.labels);
+  }
+  /* the planted graph has half / 60 blocks */
+  ck_assert_uint_ge(count[0], half / 60);
+  ck_assert_uint_le(count[0], half / 60 * 3 / 2);
+  ck_assert_uint_ge(count[1] * 10, count[0] * 9);
+  ck_assert_uint_le(count[1] * 10, count[0] * 11);
+  ck_assert_uint_gt(count[2], 4 * count[0]);
+  /* one component: the same as without the option */
+  exo_leiden_result r[2];
+  for (int i = 0; i < 2; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_leiden_params p = lparams(one.dir, EXO_LEIDEN_CPM, c, 1 << 20);
+    p.resolution_per_strength = 1;
+    p.strength_linked = 1;
+    p.resolution_per_component = i;
+    p.iterations = 2;
+    ck_assert_int_eq(exo_leiden_run(&one.csr, &p, &ctx, &r[i]), EXO_OK);
+  }
+  ck_assert(r[0].resolution == r[1].resolution);
+  ck_assert(r[0].quality == r[1].quality);
+  ck_assert_mem_eq(r[0].labels, r[1].labels, (half + 1) * 8);
+  free(r[0].labels);
+  free(r[1].labels);
+  /* without resolution_per_strength: refused */
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_CPM, c, 1 << 20);
+  p.resolution_per_component = 1;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r[0]), EXO_EARG);
+  ck_assert_ptr_null(r[0].labels);
+  free(first);
+  tu_csr_free(&g);
+  tu_csr_free(&one);
+  free(e);
+}
+END_TEST
+
 /* A level in lanes interrupted at its k-th poll: EXO_EINTR, no file left,
  * and the level's partition as before the interrupted sweep's syncs left it
  * (the published copy gone: `refined` is the identity again). */
@@ -774,6 +870,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_lanes_same_result_any_threads);
   tcase_add_test(tc, test_lanes_interrupt);
   tcase_add_test(tc, test_resolution_per_strength);
+  tcase_add_test(tc, test_resolution_per_component);
   suite_add_tcase(s, tc);
   return s;
 }

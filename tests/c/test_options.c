@@ -174,8 +174,8 @@ START_TEST(resolve_applies_the_format_and_checks) {
   ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &e), EXO_EARG);
   ck_assert(strstr(e.msg, "--weight-transform selfnorm needs a weight column in --columns"));
   /* selfnorm: search output's bit scores (column 12), self hits dropped
-   * after the normalisation, "auto" at 8e-5 x the mean strength of the
-   * nodes with an edge */
+   * after the normalisation, "auto" at 5e-5 x the mean strength of the
+   * nodes with an edge, per connected component */
   exo_options_init(&o, EXO_OPT_STYLE_CLI);
   set(&o, "format", "blast", msg);
   set(&o, "weight-transform", "selfnorm", msg);
@@ -188,6 +188,7 @@ START_TEST(resolve_applies_the_format_and_checks) {
   exo_options_fill_leiden(&o, &l);
   ck_assert_int_eq(l.resolution_per_strength, 1);
   ck_assert_int_eq(l.strength_linked, 1);
+  ck_assert_int_eq(l.resolution_per_component, 1);
   ck_assert(l.resolution == EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM);
   exo_build_options bo;
   memset(&bo, 0, sizeof bo);
@@ -207,6 +208,7 @@ START_TEST(resolve_applies_the_format_and_checks) {
   memset(&l, 0, sizeof l);
   exo_options_fill_leiden(&o, &l);
   ck_assert_int_eq(l.strength_linked, 0);
+  ck_assert_int_eq(l.resolution_per_component, 0);
   ck_assert(l.resolution == EXO_LEIDEN_AUTO_RESOLUTION);
   /* adjustments: iterations capped */
   exo_options_init(&o, EXO_OPT_STYLE_CLI);
