@@ -192,6 +192,120 @@ exo_status exo_csr_ahead_miss(exo_csr_ahead *wk, uint64_t b0, uint64_t b1, const
   return EXO_OK;
 }
 
+static uint64_t uf_root(uint64_t *parent, uint64_t v) {
+  while (parent[v] != v) { /* path halving; parent[v] <= v */
+    parent[v] = parent[parent[v]];
+    v = parent[v];
+  }
+  return v;
+}
+
+/* exo_csr_strengths' weights file from the forest and the node strengths
+ * (k, summed in place into each root). */
+static exo_status component_weights(uint64_t n, uint64_t *parent, double *k, uint64_t *count,
+                                    double mean, const char *path, exo_ctx *ctx) {
+  for (uint64_t v = 0; v < n; v++) { /* parent[v] < v is already a root */
+    parent[v] = parent[parent[v]];
+    count[v] = 0;
+  }
+  for (uint64_t v = 0; v < n; v++) {
+    count[parent[v]]++;
+    if (parent[v] != v) k[parent[v]] += k[v];
+  }
+  exo_writer w;
+  memset(&w, 0, sizeof w);
+  exo_status s = exo_writer_open(&w, path, EXO_IO_DEFAULT_BUF, ctx);
+  for (uint64_t v = 0; v < n && !s; v++) {
+    const double sk = k[parent[v]] / (double)count[parent[v]];
+    const double wv = sk > 0.0 && mean > 0.0 ? sqrt(sk / mean) : 1.0;
+    s = exo_writer_write(&w, &wv, 8, ctx);
+  }
+  if (!s) return exo_writer_close(&w, ctx);
+  exo_writer_abort(&w);
+  return s;
+}
+
+exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t bufsize,
+                             const char *comp_weights, int over_linked, exo_csr_strength *out,
+                             exo_ctx *ctx) {
+  const uint64_t n = csr->n;
+  const size_t esz = exo_adj_size(csr->wide);
+  uint64_t *parent = NULL, *count = NULL;
+  double *k = NULL;
+  if (comp_weights && n) {
+    parent = malloc((size_t)n * 8);
+    count = malloc((size_t)n * 8);
+    k = malloc((size_t)n * 8);
+    if (!parent || !count || !k) {
+      free(parent);
+      free(count);
+      free(k);
+      return exo_fail_oom(ctx, "the connected components", n * 24);
+    }
+    for (uint64_t v = 0; v < n; v++) parent[v] = v;
+  }
+  exo_reader orr, ar;
+  memset(&orr, 0, sizeof orr);
+  memset(&ar, 0, sizeof ar);
+  orr.fd = ar.fd = -1;
+  exo_status s = exo_reader_open(&orr, csr->offsets_path, bufsize, 0, UINT64_MAX, 0, ctx);
+  if (!s) s = exo_reader_open(&ar, csr->adj_path, bufsize, 0, UINT64_MAX, 0, ctx);
+  uint64_t prev = 0, cur = 0, linked = 0;
+  double total = 0.0;
+  if (!s) s = exo_reader_read(&orr, &prev, 8, ctx);
+  for (uint64_t v = 0; v < n && !s; v++) {
+    if ((s = exo_reader_read(&orr, &cur, 8, ctx))) break;
+    if (cur < prev || cur > csr->m) {
+      s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not monotone at node %llu",
+                   csr->offsets_path, (unsigned long long)v);
+      break;
+    }
+    double kv = 0.0;
+    for (uint64_t i = prev; i < cur && !s; i++) {
+      uint8_t e[16];
+      uint64_t u;
+      float w;
+      if ((s = exo_reader_read(&ar, e, esz, ctx))) break;
+      exo_adj_decode(e, csr->wide, &u, &w);
+      if (u >= n) {
+        s = EXO_FAIL(ctx, EXO_EINTERNAL,
+                     "CSR adjacency file '%s': neighbour %llu of node %llu out of range",
+                     csr->adj_path, (unsigned long long)u, (unsigned long long)v);
+        break;
+      }
+      double a = fabs((double)w);
+      if (u == v && loops_twice) a *= 2.0;
+      kv += a;
+      if (parent && u != v) {
+        const uint64_t ra = uf_root(parent, v), rb = uf_root(parent, u);
+        if (ra < rb) parent[rb] = ra;
+        else parent[ra] = rb;
+      }
+    }
+    total += kv;
+    linked += cur > prev;
+    if (k) k[v] = kv;
+    prev = cur;
+    if (!s && (v & 0xFFFF) == 0) s = exo_poll(ctx);
+  }
+  if (!s && prev != csr->m)
+    s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
+                 csr->offsets_path, (unsigned long long)prev, (unsigned long long)csr->m);
+  exo_reader_close(&orr);
+  exo_reader_close(&ar);
+  const uint64_t over = over_linked ? linked : n;
+  if (!s && comp_weights)
+    s = component_weights(n, parent, k, count, over ? total / (double)over : 0.0, comp_weights,
+                          ctx);
+  free(parent);
+  free(count);
+  free(k);
+  if (s) return s;
+  out->sum2w = total;
+  out->linked = linked;
+  return EXO_OK;
+}
+
 /* One pass of exo_csr_selfnorm over both files: pass 0 fills self[],
  * pass 1 writes the normalised files through ow/aw. */
 static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self, int keep_self,

@@ -1640,99 +1640,6 @@ static exo_status write_ids(const char *path, const uint64_t *ids, uint64_t n, e
 
 enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
 
-/* The root of v's component in a union-find forest whose roots are each
- * component's smallest id (parent[v] <= v always), halving the path. */
-static uint64_t uf_root(uint64_t *parent, uint64_t v) {
-  while (parent[v] != v) {
-    parent[v] = parent[parent[v]];
-    v = parent[v];
-  }
-  return v;
-}
-
-/* Per-component node weights (resolution_per_component): with the level's
- * scratch arrays, parent in x1 and each node's strength in tot, filled by
- * total_strength's pass. Every component's strengths are summed into its
- * root (its smallest id) in id order, then node v of component K gets the
- * weight sqrt(S_K / mean), S_K = K's summed strength / its node count
- * (1 where S_K or mean is 0), written to `path` in id order. */
-static exo_status component_weights(exo_leiden_level *lv, double mean, const char *path) {
-  uint64_t *parent = lv->x1, *count = lv->x2;
-  double *sum = lv->tot;
-  const uint64_t n = lv->n;
-  for (uint64_t v = 0; v < n; v++) { /* parent[v] < v is already a root */
-    parent[v] = parent[parent[v]];
-    count[v] = 0;
-  }
-  for (uint64_t v = 0; v < n; v++) {
-    count[parent[v]]++;
-    if (parent[v] != v) sum[parent[v]] += sum[v];
-  }
-  exo_writer w;
-  memset(&w, 0, sizeof w);
-  exo_status s = exo_writer_open(&w, path, EXO_IO_DEFAULT_BUF, lv->ctx);
-  for (uint64_t v = 0; v < n && !s; v++) {
-    const uint64_t r = parent[v];
-    const double sk = sum[r] / (double)count[r];
-    const double wv = sk > 0.0 && mean > 0.0 ? sqrt(sk / mean) : 1.0;
-    s = exo_writer_write(&w, &wv, 8, lv->ctx);
-  }
-  if (!s) return exo_writer_close(&w, lv->ctx);
-  exo_writer_abort(&w);
-  return s;
-}
-
-/* 2W, the sum of the input graph's degrees (as write_degrees counts them:
- * |w| per arc, input self-loops twice), in one sequential pass: node by
- * node in id order, each node's arcs in CSR order, so the same double for
- * any threads and memory_limit. With comp_path (resolution_per_component)
- * the same pass joins the components and component_weights writes the
- * node weights there. */
-static exo_status total_strength(const exo_csr_files *csr, const exo_leiden_params *p,
-                                 const char *comp_path, exo_ctx *ctx, double *two_w,
-                                 uint64_t *linked) {
-  exo_leiden_params q = *p;
-  q.objective = EXO_LEIDEN_CPM; /* no degree file */
-  q.resolution_per_strength = 0;
-  exo_leiden_level *lv = NULL;
-  exo_status s = level_open(csr, &q, NULL, NULL, 1, NULL, ctx, &lv);
-  if (s) return s;
-  uint64_t *parent = comp_path ? lv->x1 : NULL;
-  if (parent)
-    for (uint64_t v = 0; v < lv->n; v++) parent[v] = v;
-  double total = 0.0;
-  uint64_t with_arcs = 0;
-  for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
-    if ((s = load_block(lv, first)) != EXO_OK) break;
-    for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
-      double k = 0.0;
-      uint64_t arcs = 0;
-      FOR_ARCS(lv, v, u, w, s, {
-        k += w;
-        arcs++;
-        if (parent && u != v) {
-          const uint64_t a = uf_root(parent, v);
-          const uint64_t b = uf_root(parent, u);
-          if (a < b) parent[b] = a;
-          else parent[a] = b;
-        }
-      });
-      total += k;
-      with_arcs += arcs > 0;
-      if (parent) lv->tot[v] = k;
-    }
-  }
-  if (!s && parent) {
-    const uint64_t over = p->strength_linked ? with_arcs : lv->n;
-    s = component_weights(lv, over ? total / (double)over : 0.0, comp_path);
-  }
-  exo_leiden_level_free(lv);
-  if (s) return ctx->err.code ? ctx->err.code : s;
-  *two_w = total;
-  *linked = with_arcs;
-  return EXO_OK;
-}
-
 /* One iteration from level 0 (start_path: its initial communities, or
  * NULL). degrees: the input graph's node weights file, written by the first
  * iteration (modularity; *have_degrees then set) and read by the others. */
@@ -1857,13 +1764,14 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     /* CPM's g = resolution * 2W / n, fixed here for every level and
      * iteration (coarse node weights are member counts: the scale of g
      * must not change between levels) */
-    double two_w = 0.0;
-    uint64_t linked = 0;
+    exo_csr_strength st = {0.0, 0};
     comp_w = params->resolution_per_component ? exo_path_join(dir, "components.bin") : NULL;
     if (params->resolution_per_component && !comp_w)
       s = exo_fail_oom(ctx, "the paths of Leiden's files", 0);
-    else
-      s = total_strength(csr, &p, comp_w, ctx, &two_w, &linked);
+    else /* input self-loops count twice, as in write_degrees */
+      s = exo_csr_strengths(csr, 1, EXO_IO_DEFAULT_BUF, comp_w, params->strength_linked, &st, ctx);
+    const double two_w = st.sum2w;
+    const uint64_t linked = st.linked;
     if (s) {
       free(comp_w);
       exo_tempdir_remove(dir);

@@ -207,14 +207,12 @@ typedef struct exo_leiden_params {
                             input self-loops twice) and n its node count,
                             i.e. resolution x the mean node strength.
                             Computed once, in one sequential pass over the
-                            input CSR before level 0 (node by node in id
-                            order, each node's arcs in CSR order: the same
-                            double for any threads and memory_limit), and
-                            kept for every level and iteration (coarse
-                            node weights are member counts, so the scale
-                            of g must not change). Memory: one double
-                            (the pass opens the input level as level 0
-                            does, and frees it before). Reported in
+                            input CSR before level 0 (exo_csr_strengths:
+                            the same double for any threads and
+                            memory_limit), and kept for every level and
+                            iteration (coarse node weights are member
+                            counts, so the scale of g must not change).
+                            Memory: that pass's buffers. Reported in
                             result->resolution. */
   int strength_linked;   /* with resolution_per_strength: n counts only the
                             nodes with at least one arc (the mean strength
@@ -231,13 +229,11 @@ typedef struct exo_leiden_params {
                             nodes of K (communities never span components,
                             and coarse weights stay sums of their members').
                             The components are joined in the strength pass
-                            (a union-find forest in the level's scratch
-                            array, the smallest id as every root, the
-                            strengths summed in id order: the same weights
-                            for any threads and memory_limit), written as a
-                            file of n doubles in tmpdir and read by level 0
-                            of every iteration. Memory: none beyond the
-                            level the pass opens. */
+                            (exo_csr_strengths: the same weights for any
+                            threads and memory_limit; 24 bytes per node
+                            while it runs, before level 0 is opened),
+                            written as a file of n doubles in tmpdir and
+                            read by level 0 of every iteration. */
   uint32_t iterations;   /* at most this many runs of the whole algorithm
                             (fewer when one moves nothing); 0 = until stable */
   uint64_t seed;

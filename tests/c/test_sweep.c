@@ -214,6 +214,44 @@ END_TEST
 /* The offsets loader and the streaming scan apply the same checks and find
  * the same largest degree; a decreasing offset is refused by both, naming
  * the file and the node before it. */
+/* exo_csr_strengths on a graph worked by hand: a triangle {0, 1, 2} of
+ * weight 1 with a loop 0 - 0 of weight 0.5 (stored as two arcs 0 -> 0 by
+ * tu_csr_build, each counted twice), an edge 3 - 4 of weight 4, node 5
+ * alone. Strengths: 4, 2, 2, 4, 4, 0; 2W = 16 over 5 linked nodes, S =
+ * 3.2; S_K = 8/3 and 4. Narrow and wide ids, small and large buffers: the
+ * same. */
+START_TEST(test_strengths_components) {
+  const tu_edge e[5] = {{0, 1, 1}, {1, 2, 1}, {0, 2, 1}, {0, 0, 0.5f}, {3, 4, 4}};
+  const double a = sqrt(8.0 / 3.0 / 3.2), b = sqrt(4.0 / 3.2);
+  const double want[6] = {a, a, a, b, b, 1.0};
+  for (int wide = 0; wide < 2; wide++)
+    for (size_t buf = 16; buf <= 1 << 20; buf <<= 16) {
+      tu_csr g;
+      tu_csr_build(&g, 6, e, 5, 0, wide);
+      char *path = tu_path(g.dir, "components.bin");
+      exo_ctx ctx;
+      exo_ctx_init(&ctx);
+      exo_csr_strength st;
+      ck_assert_int_eq(exo_csr_strengths(&g.csr, 1, buf, path, 1, &st, &ctx), EXO_OK);
+      ck_assert(st.sum2w == 16.0);
+      ck_assert_uint_eq(st.linked, 5);
+      double got[6];
+      FILE *f = fopen(path, "rb");
+      ck_assert_ptr_nonnull(f);
+      ck_assert_uint_eq(fread(got, 8, 6, f), 6);
+      ck_assert_int_eq(fgetc(f), EOF);
+      fclose(f);
+      for (int v = 0; v < 6; v++) ck_assert_double_eq_tol(got[v], want[v], 1e-15);
+      /* loops once, no weights file */
+      ck_assert_int_eq(exo_csr_strengths(&g.csr, 0, buf, NULL, 1, &st, &ctx), EXO_OK);
+      ck_assert(st.sum2w == 15.0);
+      remove(path);
+      free(path);
+      tu_csr_free(&g);
+    }
+}
+END_TEST
+
 START_TEST(test_offsets_checked) {
   tu_edge e[64];
   size_t ne = tu_add_clique(e, 0, 0, 8, 1.0f);
@@ -252,6 +290,7 @@ Suite *sweep_suite(void) {
   tcase_add_test(tc, test_window_reads_lists);
   tcase_add_test(tc, test_offsets_checked);
   tcase_add_test(tc, test_selfnorm);
+  tcase_add_test(tc, test_strengths_components);
   suite_add_tcase(s, tc);
   return s;
 }
