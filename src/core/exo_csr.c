@@ -192,6 +192,59 @@ exo_status exo_csr_ahead_miss(exo_csr_ahead *wk, uint64_t b0, uint64_t b1, const
   return EXO_OK;
 }
 
+/* Both files read in order, node by node (exo_csr_selfnorm and
+ * exo_csr_strengths): stream_open, then for each v stream_node (its arc
+ * count, the offsets checked) and stream_arc per arc (the id checked),
+ * then stream_close (the end checked when all went well). */
+typedef struct csr_stream {
+  const exo_csr_files *csr;
+  exo_reader orr, ar;
+  uint64_t prev;
+} csr_stream;
+
+static exo_status stream_open(csr_stream *cs, const exo_csr_files *csr, size_t bufsize,
+                              exo_ctx *ctx) {
+  memset(cs, 0, sizeof *cs);
+  cs->csr = csr;
+  cs->orr.fd = cs->ar.fd = -1;
+  exo_status s = exo_reader_open(&cs->orr, csr->offsets_path, bufsize, 0, UINT64_MAX, 0, ctx);
+  if (!s) s = exo_reader_open(&cs->ar, csr->adj_path, bufsize, 0, UINT64_MAX, 0, ctx);
+  return s ? s : exo_reader_read(&cs->orr, &cs->prev, 8, ctx);
+}
+
+static exo_status stream_node(csr_stream *cs, uint64_t v, uint64_t *arcs, exo_ctx *ctx) {
+  uint64_t cur = 0;
+  exo_status s = (v & 0xFFFF) == 0 ? exo_poll(ctx) : EXO_OK;
+  if (!s) s = exo_reader_read(&cs->orr, &cur, 8, ctx);
+  if (!s && (cur < cs->prev || cur > cs->csr->m))
+    s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not monotone at node %llu",
+                 cs->csr->offsets_path, (unsigned long long)v);
+  *arcs = s ? 0 : cur - cs->prev;
+  cs->prev = cur;
+  return s;
+}
+
+static exo_status stream_arc(csr_stream *cs, uint64_t v, uint8_t *e, uint64_t *u, float *w,
+                             exo_ctx *ctx) {
+  exo_status s = exo_reader_read(&cs->ar, e, exo_adj_size(cs->csr->wide), ctx);
+  if (s) return s;
+  exo_adj_decode(e, cs->csr->wide, u, w);
+  if (*u < cs->csr->n) return EXO_OK;
+  return EXO_FAIL(ctx, EXO_EINTERNAL,
+                  "CSR adjacency file '%s': neighbour %llu of node %llu out of range",
+                  cs->csr->adj_path, (unsigned long long)*u, (unsigned long long)v);
+}
+
+static exo_status stream_close(csr_stream *cs, exo_status s, exo_ctx *ctx) {
+  if (!s && cs->prev != cs->csr->m)
+    s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
+                 cs->csr->offsets_path, (unsigned long long)cs->prev,
+                 (unsigned long long)cs->csr->m);
+  exo_reader_close(&cs->orr);
+  exo_reader_close(&cs->ar);
+  return s;
+}
+
 static uint64_t uf_root(uint64_t *parent, uint64_t v) {
   while (parent[v] != v) { /* path halving; parent[v] <= v */
     parent[v] = parent[parent[v]];
@@ -229,7 +282,6 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
                              const char *comp_weights, int over_linked, exo_csr_strength *out,
                              exo_ctx *ctx) {
   const uint64_t n = csr->n;
-  const size_t esz = exo_adj_size(csr->wide);
   uint64_t *parent = NULL, *count = NULL;
   double *k = NULL;
   if (comp_weights && n) {
@@ -244,35 +296,19 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
     }
     for (uint64_t v = 0; v < n; v++) parent[v] = v;
   }
-  exo_reader orr, ar;
-  memset(&orr, 0, sizeof orr);
-  memset(&ar, 0, sizeof ar);
-  orr.fd = ar.fd = -1;
-  exo_status s = exo_reader_open(&orr, csr->offsets_path, bufsize, 0, UINT64_MAX, 0, ctx);
-  if (!s) s = exo_reader_open(&ar, csr->adj_path, bufsize, 0, UINT64_MAX, 0, ctx);
-  uint64_t prev = 0, cur = 0, linked = 0;
+  csr_stream cs;
+  uint64_t linked = 0;
   double total = 0.0;
-  if (!s) s = exo_reader_read(&orr, &prev, 8, ctx);
+  exo_status s = stream_open(&cs, csr, bufsize, ctx);
   for (uint64_t v = 0; v < n && !s; v++) {
-    if ((s = exo_reader_read(&orr, &cur, 8, ctx))) break;
-    if (cur < prev || cur > csr->m) {
-      s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not monotone at node %llu",
-                   csr->offsets_path, (unsigned long long)v);
-      break;
-    }
+    uint64_t arcs = 0;
+    if ((s = stream_node(&cs, v, &arcs, ctx))) break;
     double kv = 0.0;
-    for (uint64_t i = prev; i < cur && !s; i++) {
+    for (uint64_t i = 0; i < arcs && !s; i++) {
       uint8_t e[16];
       uint64_t u;
       float w;
-      if ((s = exo_reader_read(&ar, e, esz, ctx))) break;
-      exo_adj_decode(e, csr->wide, &u, &w);
-      if (u >= n) {
-        s = EXO_FAIL(ctx, EXO_EINTERNAL,
-                     "CSR adjacency file '%s': neighbour %llu of node %llu out of range",
-                     csr->adj_path, (unsigned long long)u, (unsigned long long)v);
-        break;
-      }
+      if ((s = stream_arc(&cs, v, e, &u, &w, ctx))) break;
       double a = fabs((double)w);
       if (u == v && loops_twice) a *= 2.0;
       kv += a;
@@ -283,16 +319,10 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
       }
     }
     total += kv;
-    linked += cur > prev;
+    linked += arcs > 0;
     if (k) k[v] = kv;
-    prev = cur;
-    if (!s && (v & 0xFFFF) == 0) s = exo_poll(ctx);
   }
-  if (!s && prev != csr->m)
-    s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
-                 csr->offsets_path, (unsigned long long)prev, (unsigned long long)csr->m);
-  exo_reader_close(&orr);
-  exo_reader_close(&ar);
+  s = stream_close(&cs, s, ctx);
   const uint64_t over = over_linked ? linked : n;
   if (!s && comp_weights)
     s = component_weights(n, parent, k, count, over ? total / (double)over : 0.0, comp_weights,
@@ -312,35 +342,19 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
                                 size_t bufsize, exo_writer *ow, exo_writer *aw, exo_csr_norm *out,
                                 exo_ctx *ctx) {
   const size_t esz = exo_adj_size(csr->wide);
-  exo_reader orr, ar;
-  memset(&orr, 0, sizeof orr);
-  memset(&ar, 0, sizeof ar);
-  orr.fd = ar.fd = -1;
-  exo_status s = exo_reader_open(&orr, csr->offsets_path, bufsize, 0, UINT64_MAX, 0, ctx);
-  if (!s) s = exo_reader_open(&ar, csr->adj_path, bufsize, 0, UINT64_MAX, 0, ctx);
-  uint64_t prev = 0, cur = 0, kept = 0;
-  if (!s) s = exo_reader_read(&orr, &prev, 8, ctx);
+  csr_stream cs;
+  uint64_t kept = 0;
+  exo_status s = stream_open(&cs, csr, bufsize, ctx);
   for (uint64_t v = 0; v < csr->n && !s; v++) {
-    if ((s = exo_reader_read(&orr, &cur, 8, ctx))) break;
-    if (cur < prev || cur > csr->m) {
-      s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' is not monotone at node %llu",
-                   csr->offsets_path, (unsigned long long)v);
-      break;
-    }
+    uint64_t arcs = 0;
+    if ((s = stream_node(&cs, v, &arcs, ctx))) break;
     float selfw = 0.0f, best = 0.0f;
     const uint64_t before = kept;
-    for (uint64_t i = prev; i < cur && !s; i++) {
+    for (uint64_t i = 0; i < arcs && !s; i++) {
       uint8_t e[16];
       uint64_t u;
       float w;
-      if ((s = exo_reader_read(&ar, e, esz, ctx))) break;
-      exo_adj_decode(e, csr->wide, &u, &w);
-      if (u >= csr->n) {
-        s = EXO_FAIL(ctx, EXO_EINTERNAL,
-                     "CSR adjacency file '%s': neighbour %llu of node %llu out of range",
-                     csr->adj_path, (unsigned long long)u, (unsigned long long)v);
-        break;
-      }
+      if ((s = stream_arc(&cs, v, e, &u, &w, ctx))) break;
       const float a = fabsf(w);
       if (pass == 0) {
         if (u == v && a > selfw) selfw = a;
@@ -365,15 +379,8 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
       if (kept > before) out->linked++;
       s = exo_writer_write(ow, &kept, 8, ctx);
     }
-    prev = cur;
-    if (!s && (v & 0xFFFF) == 0) s = exo_poll(ctx);
   }
-  if (!s && prev != csr->m)
-    s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
-                 csr->offsets_path, (unsigned long long)prev, (unsigned long long)csr->m);
-  exo_reader_close(&orr);
-  exo_reader_close(&ar);
-  return s;
+  return stream_close(&cs, s, ctx);
 }
 
 exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, exo_csr_norm *out,
