@@ -324,15 +324,15 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
   }
   s = stream_close(&cs, s, ctx);
   const uint64_t over = over_linked ? linked : n;
-  if (!s && comp_weights)
-    s = component_weights(n, parent, k, count, over ? total / (double)over : 0.0, comp_weights,
-                          ctx);
+  const double mean = over ? total / (double)over : 0.0;
+  if (!s && comp_weights) s = component_weights(n, parent, k, count, mean, comp_weights, ctx);
   free(parent);
   free(count);
   free(k);
   if (s) return s;
   out->sum2w = total;
   out->linked = linked;
+  out->mean = mean;
   return EXO_OK;
 }
 

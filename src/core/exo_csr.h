@@ -75,18 +75,20 @@ exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, e
  * counted twice when loops_twice (as Leiden counts the input graph's
  * self-loops), in CSR order; out->sum2w = the sum of the k_v in id order
  * (the same double for any threads and memory_limit); out->linked = the
- * nodes with at least one arc. With comp_weights (a path): the connected
+ * nodes with at least one arc; out->mean = sum2w over linked nodes (or
+ * over n when !over_linked), 0 for none. With comp_weights (a path): the connected
  * components are joined in the same pass (a union-find forest, every root
  * its component's smallest id, arcs v -> v ignored), and the file is
  * written with n doubles: node v of component K gets sqrt(S_K / S), S_K =
- * the sum of K's k_v (in id order) over its node count, S = sum2w over
- * linked nodes (or over n when !over_linked); 1 where S_K or S is 0.
+ * the sum of K's k_v (in id order) over its node count, S = out->mean;
+ * 1 where S_K or S is 0.
  * Leiden's resolution per component (exo_leiden.h) reads them as CPM's
  * node weights. Memory: the buffers, and with comp_weights 24 bytes per
  * node, freed before it returns. */
 typedef struct exo_csr_strength {
   double sum2w;
   uint64_t linked;
+  double mean;
 } exo_csr_strength;
 exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t bufsize,
                              const char *comp_weights, int over_linked, exo_csr_strength *out,

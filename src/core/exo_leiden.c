@@ -1764,14 +1764,12 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     /* CPM's g = resolution * 2W / n, fixed here for every level and
      * iteration (coarse node weights are member counts: the scale of g
      * must not change between levels) */
-    exo_csr_strength st = {0.0, 0};
+    exo_csr_strength st = {0.0, 0, 0.0};
     comp_w = params->resolution_per_component ? exo_path_join(dir, "components.bin") : NULL;
     if (params->resolution_per_component && !comp_w)
       s = exo_fail_oom(ctx, "the paths of Leiden's files", 0);
     else /* input self-loops count twice, as in write_degrees */
       s = exo_csr_strengths(csr, 1, EXO_IO_DEFAULT_BUF, comp_w, params->strength_linked, &st, ctx);
-    const double two_w = st.sum2w;
-    const uint64_t linked = st.linked;
     if (s) {
       free(comp_w);
       exo_tempdir_remove(dir);
@@ -1779,8 +1777,8 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
       memset(result, 0, sizeof *result);
       return ctx->err.code ? ctx->err.code : s;
     }
-    const uint64_t over = params->strength_linked ? linked : n;
-    const double mean = over ? two_w / (double)over : 0.0;
+    const uint64_t over = params->strength_linked ? st.linked : n;
+    const double mean = st.mean;
     p.resolution = params->resolution * mean;
     p.resolution_per_strength = 0;
     result->resolution = p.resolution;

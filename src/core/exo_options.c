@@ -50,8 +50,9 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "G", "label propagation's penalty on labels that hold a large share of the graph (0 = "
      "plain label propagation); leiden's resolution; auto (cpm only): with selfnorm "
      "weights 5e-5 x the mean strength of each connected component's nodes, in that "
-     "component; else 5e-5 x the mean node strength (sum of the edge weights x 2 / nodes). With --format blast and none of "
-     "--algorithm, --objective, --resolution: leiden, cpm, auto"},
+     "component; else 5e-5 x the mean node strength (sum of the edge weights x 2 / "
+     "nodes). With --format blast and none of --algorithm, --objective, --resolution: "
+     "leiden, cpm, auto"},
     {EXO_OPT_SEP, "sep", EXO_OT_SEP, 0, "\\t", NOLIM, 0, NULL, "C",
      "one-byte field separator: \\t, tab, comma, space or the byte itself"},
     {EXO_OPT_HEADER, "header", EXO_OT_WHOLE, EXO_OPTF_LOGICAL, "0", 0, 1.8e19, 1, NULL, "N",

@@ -211,9 +211,6 @@ START_TEST(test_selfnorm) {
 }
 END_TEST
 
-/* The offsets loader and the streaming scan apply the same checks and find
- * the same largest degree; a decreasing offset is refused by both, naming
- * the file and the node before it. */
 /* exo_csr_strengths on a graph worked by hand: a triangle {0, 1, 2} of
  * weight 1 with a loop 0 - 0 of weight 0.5 (stored as two arcs 0 -> 0 by
  * tu_csr_build, each counted twice), an edge 3 - 4 of weight 4, node 5
@@ -235,6 +232,7 @@ START_TEST(test_strengths_components) {
       ck_assert_int_eq(exo_csr_strengths(&g.csr, 1, buf, path, 1, &st, &ctx), EXO_OK);
       ck_assert(st.sum2w == 16.0);
       ck_assert_uint_eq(st.linked, 5);
+      ck_assert(st.mean == 16.0 / 5.0);
       double got[6];
       FILE *f = fopen(path, "rb");
       ck_assert_ptr_nonnull(f);
@@ -245,6 +243,9 @@ START_TEST(test_strengths_components) {
       /* loops once, no weights file */
       ck_assert_int_eq(exo_csr_strengths(&g.csr, 0, buf, NULL, 1, &st, &ctx), EXO_OK);
       ck_assert(st.sum2w == 15.0);
+      /* over every node (node 5 has no arc) */
+      ck_assert_int_eq(exo_csr_strengths(&g.csr, 0, buf, NULL, 0, &st, &ctx), EXO_OK);
+      ck_assert(st.mean == 15.0 / 6.0);
       remove(path);
       free(path);
       tu_csr_free(&g);
@@ -252,6 +253,9 @@ START_TEST(test_strengths_components) {
 }
 END_TEST
 
+/* The offsets loader and the streaming scan apply the same checks and find
+ * the same largest degree; a decreasing offset is refused by both, naming
+ * the file and the node before it. */
 START_TEST(test_offsets_checked) {
   tu_edge e[64];
   size_t ne = tu_add_clique(e, 0, 0, 8, 1.0f);
