@@ -24,6 +24,7 @@
 #include "exo_io.h"
 #include "exo_output.h"
 #include "exo_par.h"
+#include "exo_platform.h"
 #include "exo_record.h"
 
 #define RF_MIN_BUF ((size_t)64 << 10)
@@ -98,10 +99,11 @@ static void state_free(refine_state *st) {
 
 
 /* Pair (a, b), a < b, a in the read's group, as one u64: a's rank in its
- * group times (k + 1), plus b. It fits: the group count is at least
- * min_groups() (k + 1 <= 2^32 needs one group). */
-static inline uint64_t pair_key(const refine_state *st, uint64_t a, uint64_t b) {
-  return (a / st->cur_groups) * (st->k + 1) + b;
+ * group (a / groups, which the reads work out once per node) times (k + 1),
+ * plus b. It fits: the group count is at least min_groups() (k + 1 <= 2^32
+ * needs one group). */
+static inline uint64_t pair_key(const refine_state *st, uint64_t rank, uint64_t b) {
+  return rank * (st->k + 1) + b;
 }
 
 static inline size_t key_hash(const refine_state *st, uint64_t key) {
@@ -160,51 +162,74 @@ static inline void offer(refine_state *st, uint64_t a, uint64_t b, double x) {
  * clusters; the read of group 0 also sums the volumes. On overflow the
  * read stops with rd->full_at = the number of entries read (> 0). Reads
  * of different groups write different in[] entries, so they may run side
- * by side. */
+ * by side. The divisions by the group count are made once per node, and
+ * the volume sums are kept in registers (the same adds in the same order). */
 static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
   const uint64_t m = st->csr->m, groups = st->cur_groups, group = rd->group;
   const uint64_t *labels = st->labels;
+  const uint64_t *off = st->off;
+  const size_t esz = st->esz;
+  const int wide = st->csr->wide;
   uint64_t v = 0, since_poll = 0;
+  /* a = v's cluster, mine: it is in this read's group, rank = a / groups;
+   * va: vol[a] while v's arcs are read, total: st->total */
+  uint64_t a = st->n ? labels[0] : 0, rank = a / groups;
+  int mine = a % groups == group;
+  double va = group == 0 ? st->vol[a] : 0.0, total = group == 0 ? st->total : 0.0;
   rd->full_at = 0;
   table_clear(st, rd);
-  exo_csr_window win = {st->fd, st->csr->adj_path, st->esz, rd->buf, st->buf_entries, 0, 0};
+  exo_csr_window win = {st->fd, st->csr->adj_path, esz, rd->buf, st->buf_entries, 0, 0};
   for (uint64_t first = 0; first < m;) {
     uint64_t cnt;
     const uint8_t *p;
     exo_status s = exo_csr_window_get(&win, first, m, &p, &cnt, ctx);
     if (s) return s;
-    uint64_t pv = v; /* node owning look-ahead entry i + RF_AHEAD2 */
-    for (uint64_t i = first; i < first + cnt; i++, p += st->esz) {
+    const uint64_t end = first + cnt;
+    /* the node owning look-ahead entry i + RF_AHEAD2, its cluster, rank
+     * and whether it is in the group (divisions once per node) */
+    uint64_t pv2 = v, a2 = a, rank2 = rank;
+    int mine2 = mine;
+    for (uint64_t i = first; i < end; i++, p += esz) {
       /* the labels and pair slots are random accesses: ask for the label of
        * the neighbour RF_AHEAD entries ahead and for the pair slot of the
        * one RF_AHEAD2 ahead (whose label was asked for earlier) */
-      if (i + RF_AHEAD < first + cnt) {
+      if (i + RF_AHEAD < end) {
         uint64_t u2;
         float w2;
-        exo_adj_decode(p + RF_AHEAD * st->esz, st->csr->wide, &u2, &w2);
+        exo_adj_decode(p + RF_AHEAD * esz, wide, &u2, &w2);
         if (u2 < st->n) RF_PREFETCH(&labels[u2]);
       }
-      if (i + RF_AHEAD2 < first + cnt) {
-        uint64_t u2;
-        float w2;
-        exo_adj_decode(p + RF_AHEAD2 * st->esz, st->csr->wide, &u2, &w2);
-        while (st->off[pv + 1] <= i + RF_AHEAD2) pv++;
-        if (u2 < st->n) {
-          uint64_t a2 = labels[pv], b2 = labels[u2];
-          if (a2 < b2 && a2 % groups == group)
-            RF_PREFETCH(&rd->table[key_hash(st, pair_key(st, a2, b2))]);
+      if (i + RF_AHEAD2 < end) {
+        if (off[pv2 + 1] <= i + RF_AHEAD2) {
+          while (off[pv2 + 1] <= i + RF_AHEAD2) pv2++;
+          a2 = labels[pv2];
+          mine2 = a2 % groups == group;
+          rank2 = a2 / groups;
+        }
+        if (mine2) {
+          uint64_t u2;
+          float w2;
+          exo_adj_decode(p + RF_AHEAD2 * esz, wide, &u2, &w2);
+          if (u2 < st->n && a2 < labels[u2])
+            RF_PREFETCH(&rd->table[key_hash(st, pair_key(st, rank2, labels[u2]))]);
         }
       }
-      while (st->off[v + 1] <= i) v++;
-      uint64_t a = labels[v];
+      if (off[v + 1] <= i) {
+        if (group == 0) st->vol[a] = va;
+        while (off[v + 1] <= i) v++;
+        a = labels[v];
+        mine = a % groups == group;
+        rank = a / groups;
+        if (group == 0) va = st->vol[a];
+      }
       uint64_t u;
       float wf;
-      exo_adj_decode(p, st->csr->wide, &u, &wf);
+      exo_adj_decode(p, wide, &u, &wf);
       if (group == 0) { /* volumes: every arc, in the read of group 0 */
-        st->vol[a] += fabs((double)wf);
-        st->total += fabs((double)wf);
+        va += fabs((double)wf);
+        total += fabs((double)wf);
       }
-      if (a % groups != group) continue;
+      if (!mine) continue;
       if (u >= st->n)
         return EXO_FAIL(ctx, EXO_EINTERNAL,
                         "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
@@ -214,8 +239,8 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       uint64_t b = labels[u];
       if (a == b) {
         st->in[a] += w;
-      } else if (a < b && table_add(st, rd, pair_key(st, a, b), w, w >= st->cutoff) != 0) {
-        rd->full_at = i + 1;
+      } else if (a < b && table_add(st, rd, pair_key(st, rank, b), w, w >= st->cutoff) != 0) {
+        rd->full_at = i + 1; /* the wave is read again: vol and total are reset */
         return EXO_OK;
       }
     }
@@ -225,6 +250,10 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       since_poll = 0;
       if ((s = exo_poll(ctx)) != EXO_OK) return s;
     }
+  }
+  if (group == 0 && st->n) {
+    st->vol[a] = va;
+    st->total = total;
   }
   return exo_poll(ctx);
 }
@@ -263,13 +292,18 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
    * exo_refine_merge checks it, and merges keep one cluster) */
   if (groups < st->nreaders) groups = k < st->nreaders ? k : st->nreaders;
   *merged = 0;
+  const double t0 = exo_now_seconds();
+  double t_read = 0.0, t_offer = 0.0;
+  const uint64_t reads0 = *reads;
+  uint64_t pairs = 0;
   for (;;) { /* tally, splitting the clusters into more groups on overflow */
     memset(st->in, 0, (size_t)(k + 1) * sizeof *st->in);
     memset(st->vol, 0, (size_t)(k + 1) * sizeof *st->vol);
     st->total = 0.0;
     memset(st->bw, 0, (size_t)(k + 1) * sizeof *st->bw);
     memset(st->best, 0, (size_t)(k + 1) * sizeof *st->best);
-    uint64_t full_at = 0, pairs = 0;
+    uint64_t full_at = 0;
+    pairs = 0;
     st->cur_groups = groups;
     st->labels = labels;
     /* waves of up to nreaders groups read side by side; the volumes are
@@ -277,7 +311,10 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
     for (uint64_t g0 = 0; g0 < groups && !full_at; g0 += st->nreaders) {
       uint32_t nr = groups - g0 < st->nreaders ? (uint32_t)(groups - g0) : st->nreaders;
       for (uint32_t j = 0; j < nr; j++) st->rd[j].group = g0 + j;
+      const double r0 = exo_now_seconds();
       exo_status s = exo_par_run(nr, tally_job, st, EXO_STAGE_CLUSTER, 0, st->ctx);
+      const double r1 = exo_now_seconds();
+      t_read += r1 - r0;
       *reads += nr;
       if (s) return s;
       for (uint32_t j = 0; j < nr && !full_at; j++) full_at = st->rd[j].full_at;
@@ -285,6 +322,7 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
         offer_pairs(st, &st->rd[j]);
         pairs += st->rd[j].used;
       }
+      t_offer += exo_now_seconds() - r1;
     }
     if (!full_at) {
       /* next pass (merges never add pairs): enough groups for these pairs
@@ -328,6 +366,11 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
   uint64_t knew = 0;
   exo_status s = exo_output_renumber(labels, st->n, &knew, st->ctx);
   if (s) return s;
+  exo_message(st->ctx, "refine pass: %llu clusters, %llu groups, %llu reads of the adjacency, "
+              "%llu pairs, %llu merged; seconds: reads %.3f, offers %.3f, in all %.3f",
+              (unsigned long long)k, (unsigned long long)st->cur_groups,
+              (unsigned long long)(*reads - reads0), (unsigned long long)pairs,
+              (unsigned long long)*merged, t_read, t_offer, exo_now_seconds() - t0);
   st->k = knew;
   return EXO_OK;
 }
