@@ -172,8 +172,9 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
   const int wide = st->csr->wide;
   uint64_t v = 0, since_poll = 0;
   /* a = v's cluster, mine: it is in this read's group, rank = a / groups;
-   * va: vol[a] while v's arcs are read, total: st->total */
-  uint64_t a = st->n ? labels[0] : 0, rank = a / groups;
+   * va: vol[a] while v's arcs are read, total: st->total (n >= 1 and m >= 1:
+   * exo_refine_merge returns before the passes otherwise) */
+  uint64_t a = labels[0], rank = a / groups;
   int mine = a % groups == group;
   double va = group == 0 ? st->vol[a] : 0.0, total = group == 0 ? st->total : 0.0;
   rd->full_at = 0;
@@ -251,7 +252,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       if ((s = exo_poll(ctx)) != EXO_OK) return s;
     }
   }
-  if (group == 0 && st->n) {
+  if (group == 0) {
     st->vol[a] = va;
     st->total = total;
   }
