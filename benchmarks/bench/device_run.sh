@@ -35,6 +35,7 @@
 # the graph, about 1.2 GB), MAXT (16, prepare only).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. benchmarks/bench/gve_lib.sh
 BIN=build/device
 mode=${1:?usage: device_run.sh prepare [GVE_SRC] | run OUTDIR}
 
@@ -45,15 +46,8 @@ if [ "$mode" = prepare ]; then
   cc -std=c11 -O2 -o "$BIN/exogen" benchmarks/gen/exogen.c -lz -lm
   cc -std=c11 -O2 -o "$BIN/nmi" benchmarks/bench/nmi.c -lm
   if [ -n "${2:-}" ]; then
-    src=$2
-    if [ ! -f "$src/main.cxx" ]; then # a bare clone: its HEAD's files
-      rm -rf "$BIN/gve-src" && mkdir -p "$BIN/gve-src"
-      git -C "$src" archive HEAD | tar -x -C "$BIN/gve-src"
-      echo "$(git -C "$src" rev-parse HEAD)" > "$BIN/GVE_COMMIT"
-      src=$BIN/gve-src
-    fi
-    (cd "$src" && g++ -DTYPE=float -DMAX_THREADS="${MAXT:-16}" -DREPEAT_METHOD=1 \
-      -std=c++17 -O3 -fopenmp -static main.cxx -o "$OLDPWD/$BIN/gve-leiden")
+    git -C "$2" rev-parse HEAD > "$BIN/GVE_COMMIT" 2> /dev/null || echo "$2" > "$BIN/GVE_COMMIT"
+    gve_build "$(gve_source "$2" "$BIN")" "$PWD/$BIN/gve-leiden" "${MAXT:-16}" -static
     rm -rf "$BIN/gve-src"
   fi
   rm -rf "$BIN/build"
@@ -80,8 +74,10 @@ mkdir -p "$OUTDIR/logs" "$DIR"
 START=$(date +%s)
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-  echo "ExoLabel: $(cat "$BIN/COMMIT" 2> /dev/null || echo '?'); GVE-Leiden: $(cat "$BIN/GVE_COMMIT" 2> /dev/null || echo 'none')"
-  echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+  echo "ExoLabel: $(cat "$BIN/COMMIT" 2> /dev/null || echo '?');" \
+    "GVE-Leiden: $(cat "$BIN/GVE_COMMIT" 2> /dev/null || echo 'none')"
+  echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
+    "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
   echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUTDIR/machine.txt"
 
@@ -89,12 +85,14 @@ G=$DIR/g.tsv
 T0=$(date +%s.%N)
 "$BIN/exogen" --nodes "$NODES" --edges "$EDGES" --mixing 0.4 --min-comm 100 --max-comm 5000 \
   --seed 1 --out "$G" --truth "$DIR/g.truth" --quiet
-echo "graph: $NODES nodes, $EDGES edges, $(stat -c %s "$G") bytes, generated in $(echo "$(date +%s.%N) - $T0" | bc) s" \
-  >> "$OUTDIR/machine.txt"
+echo "graph: $NODES nodes, $EDGES edges, $(stat -c %s "$G") bytes," \
+  "generated in $(echo "$(date +%s.%N) - $T0" | bc) s" >> "$OUTDIR/machine.txt"
 cat "$G" > /dev/null
 
 RUNS=$OUTDIR/runs.tsv
-printf 'method\tthreads\trep\twall\tseconds\tparse\tcsr\tcluster\trefine\tpeak_rss_mb\tclusters\tnmi\tmodularity\n' > "$RUNS"
+printf '%s\t' method threads rep wall seconds parse csr cluster refine peak_rss_mb clusters nmi \
+  > "$RUNS"
+echo modularity >> "$RUNS"
 SKIPPED=""
 late() { [ $(($(date +%s) - START)) -ge "$DEADLINE" ]; }
 
@@ -108,7 +106,8 @@ exo() {
   "$BIN/exolabel" --threads "$t" --stats "$@" -o "$out" "$G" 2> "$log" > /dev/null ||
     echo "device_run.sh: $method, $t threads, run $rep failed (log: $log)" >&2
   local wall; wall=$(echo "$(date +%s.%N) - $t0" | bc)
-  local q; q=$("$BIN/nmi" "$DIR/g.truth" "$out" 2> /dev/null | awk -F'\t' '$1 == "nmi" { print $2 }' || true)
+  local q
+  q=$("$BIN/nmi" "$DIR/g.truth" "$out" 2> /dev/null | awk -F'\t' '$1 == "nmi" { print $2 }' || true)
   awk -F'\t' -v m="$method" -v t="$t" -v r="$rep" -v w="$wall" -v q="$q" '
     { s[$1] = $2 }
     END { printf "%s\t%s\t%s\t%.3f\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\n", m, t, r, w,
@@ -127,7 +126,8 @@ gve() {
     echo "device_run.sh: GVE-Leiden, $t threads, run $rep failed (log: $log)" >&2
   local wall; wall=$(echo "$(date +%s.%N) - $t0" | bc)
   local lt q
-  lt=$(grep leidenStaticOmp "$log" | grep -oE '^\{[0-9.]+' | tr -d '{' | awk '{ print $1 / 1000 }' || true)
+  lt=$(grep leidenStaticOmp "$log" | grep -oE '^\{[0-9.]+' | tr -d '{' |
+    awk '{ print $1 / 1000 }' || true)
   q=$(grep -oE '[0-9.]+ modularity.*leidenStaticOmp' "$log" | cut -d' ' -f1 || true)
   printf 'gve-leiden\t%s\t%s\t%.3f\t%s\tNA\tNA\t%s\t0\tNA\tNA\tNA\t%s\n' "$t" "$rep" "$wall" \
     "$wall" "${lt:-NA}" "${q:-NA}" >> "$RUNS"
@@ -138,16 +138,14 @@ LAST=${!#}
 for t in $THREADS; do
   for rep in $(seq 1 "$LP_REPS"); do exo lp "$t" "$rep"; done
   if [ "$t" != "$LAST" ] && [ "$t" != 2 ] || [ ! -x "$BIN/gve-leiden" ]; then
-    for rep in $(seq 1 "$LEIDEN_REPS"); do exo leiden "$t" "$rep" --algorithm leiden --memory-limit "$LEIDEN_MEM" -v; done
+    for rep in $(seq 1 "$LEIDEN_REPS"); do
+      exo leiden "$t" "$rep" --algorithm leiden --memory-limit "$LEIDEN_MEM" -v
+    done
   fi
 done
 if [ -x "$BIN/gve-leiden" ]; then
-  if [ ! -s "$DIR/g.mtx" ]; then # the same graph as integer ids (exogen's names end in _p<index>)
-    awk -F'\t' -v n="$NODES" -v m="$EDGES" '
-      BEGIN { printf "%%%%MatrixMarket matrix coordinate real symmetric\n%d %d %d\n", n, n, m }
-      { sub(/.*_p/, "", $1); sub(/.*_p/, "", $2); print $1 + 1, $2 + 1, $3 }' "$G" > "$DIR/g.mtx"
-    cat "$DIR/g.mtx" > /dev/null
-  fi
+  [ -s "$DIR/g.mtx" ] || gve_mtx "$G" "$DIR/g.mtx" "$NODES" "$EDGES"
+  cat "$DIR/g.mtx" > /dev/null
   for t in $(printf '%s\n' "$LAST" 2 | uniq); do
     for rep in $(seq 1 "$PAIR_REPS"); do
       exo leiden "$t" "$rep" --algorithm leiden --memory-limit "$LEIDEN_MEM" -v
@@ -156,33 +154,52 @@ if [ -x "$BIN/gve-leiden" ]; then
   done
 fi
 
+# median(a, m): the median of a[1..m] (sorted in place; "NA" when one is NA)
+MEDIAN='function median(a, m,   i, j, x) {
+    for (i = 1; i <= m; i++) if (a[i] == "NA" || a[i] == "") return "NA"
+    for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+      if (a[j] + 0 < a[i] + 0) { x = a[i]; a[i] = a[j]; a[j] = x }
+    return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }'
 {
   cat "$OUTDIR/machine.txt"
   echo
-  echo "medians (s; nmi and modularity: of the same runs), speed-up = median wall at 1 thread / at T:"
-  awk -F'\t' 'BEGIN { CONVFMT = OFMT = "%.10g" }
-    NR > 1 { k = $1 SUBSEP $2; n[k]++; for (c = 4; c <= 13; c++) v[k, c, n[k]] = $c;
-      if (!(($1) in seen)) { seen[$1] = 1; order[++no] = $1 } th[$2] = 1 }
-    function med(k, c,   i, j, x, a, m) { m = n[k]; for (i = 1; i <= m; i++) { a[i] = v[k, c, i]; if (a[i] == "NA" || a[i] == "") return "NA" }
-      for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] + 0 < a[i] + 0) { x = a[i]; a[i] = a[j]; a[j] = x }
-      return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
-    END { printf "%-11s %7s %4s %8s %8s %8s %8s %8s %8s %8s %8s %10s\n", "method", "threads", "runs",
-            "wall", "parse", "csr", "cluster", "refine", "peak_MB", "speedup", "nmi", "modularity"
-      for (o = 1; o <= no; o++) for (t = 1; t <= 1024; t++) { k = order[o] SUBSEP t; if (!(k in n)) continue
+  echo "medians (s; nmi, modularity: of the same runs); speed-up: median wall at 1 thread / at T"
+  awk -F'\t' "$MEDIAN"'
+    function med(k, c,   i, a) { for (i = 1; i <= n[k]; i++) a[i] = v[k, c, i]; return median(a, n[k]) }
+    BEGIN { CONVFMT = OFMT = "%.10g" }
+    NR > 1 {
+      k = $1 SUBSEP $2; n[k]++
+      for (c = 4; c <= 13; c++) v[k, c, n[k]] = $c
+      if (!($1 in seen)) { seen[$1] = 1; order[++no] = $1 }
+    }
+    END {
+      printf "%-11s %7s %4s %8s %8s %8s %8s %8s %8s %8s %8s %10s\n", "method", "threads", "runs",
+        "wall", "parse", "csr", "cluster", "refine", "peak_MB", "speedup", "nmi", "modularity"
+      for (o = 1; o <= no; o++) for (t = 1; t <= 1024; t++) {
+        k = order[o] SUBSEP t
+        if (!(k in n)) continue
         one = (order[o] SUBSEP 1) in n ? med(order[o] SUBSEP 1, 4) : "NA"
-        printf "%-11s %7d %4d %8.2f %8s %8s %8s %8s %8s %8s %8s %10s\n", order[o], t, n[k], med(k, 4),
-          med(k, 6), med(k, 7), med(k, 8), med(k, 9), med(k, 10),
-          one == "NA" ? "NA" : sprintf("%.2f", one / med(k, 4)), med(k, 12), med(k, 13) } }' "$RUNS"
+        printf "%-11s %7d %4d %8.2f %8s %8s %8s %8s %8s %8s %8s %10s\n", order[o], t, n[k],
+          med(k, 4), med(k, 6), med(k, 7), med(k, 8), med(k, 9), med(k, 10),
+          one == "NA" ? "NA" : sprintf("%.2f", one / med(k, 4)), med(k, 12), med(k, 13)
+      }
+    }' "$RUNS"
   if [ -x "$BIN/gve-leiden" ]; then
     echo
     echo "pairs, ExoLabel Leiden / GVE-Leiden whole process (same thread count, alternating):"
-    awk -F'\t' '$1 == "leiden" || $1 == "gve-leiden" { w[$1, $2, $3] = $4; th[$2] = 1 }
-      END { for (t in th) { m = 0; s = ""
-          for (r = 1; r <= 64; r++) if (("leiden" SUBSEP t SUBSEP r) in w && ("gve-leiden" SUBSEP t SUBSEP r) in w) {
-            q[++m] = w["leiden", t, r] / w["gve-leiden", t, r]; s = s sprintf(" %.3f", q[m]) }
-          if (!m) continue
-          for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (q[j] < q[i]) { x = q[i]; q[i] = q[j]; q[j] = x }
-          printf "threads %s: pairs%s; median %.3f\n", t, s, m % 2 ? q[(m + 1) / 2] : (q[m / 2] + q[m / 2 + 1]) / 2 } }' "$RUNS"
+    awk -F'\t' "$MEDIAN"'
+      $1 == "leiden" || $1 == "gve-leiden" { w[$1, $2, $3] = $4; th[$2] = 1 }
+      END {
+        for (t in th) {
+          m = 0; s = ""
+          for (r = 1; r <= 64; r++) {
+            if (!(("leiden" SUBSEP t SUBSEP r) in w && ("gve-leiden" SUBSEP t SUBSEP r) in w)) continue
+            q[++m] = w["leiden", t, r] / w["gve-leiden", t, r]
+            s = s sprintf(" %.3f", q[m])
+          }
+          if (m) printf "threads %s: pairs%s; median %.3f\n", t, s, median(q, m)
+        }
+      }' "$RUNS"
   fi
   [ -z "$SKIPPED" ] || echo "skipped at the deadline (${DEADLINE} s):$SKIPPED"
   echo "total $(($(date +%s) - START)) s"

@@ -26,6 +26,7 @@
 set -euo pipefail
 GVE_SRC=${1:?usage: gve_run.sh GVE_SRC [EXOLABEL [EXOGEN]]}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/benchmarks/bench/gve_lib.sh"
 EXO=${2:-$ROOT/build/exolabel}
 DIR=${DIR:-/tmp/exolabel-gve}
 GEN=${3:-$DIR/exogen}
@@ -38,18 +39,11 @@ mkdir -p "$DIR"
 [ -x "$GEN" ] || cc -std=c11 -O2 -o "$GEN" "$ROOT/benchmarks/gen/exogen.c" -lz -lm
 
 echo "GVE-Leiden: $(git -C "$GVE_SRC" rev-parse HEAD 2>/dev/null || echo "$GVE_SRC (not a git checkout)")"
-if [ ! -f "$GVE_SRC/main.cxx" ]; then # a bare clone or mirror: its HEAD's files
-  rm -rf "$DIR/gve-src" && mkdir -p "$DIR/gve-src"
-  git -C "$GVE_SRC" archive HEAD | tar -x -C "$DIR/gve-src"
-  GVE_SRC=$DIR/gve-src
-fi
+GVE_SRC=$(gve_source "$GVE_SRC" "$DIR")
 echo "ExoLabel: $("$EXO" --version 2>&1 | head -1), tree $(git -C "$ROOT" rev-parse --short HEAD)"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 GVE=$DIR/gve-leiden-t$THREADS
-if [ ! -x "$GVE" ]; then
-  (cd "$GVE_SRC" && g++ -DTYPE=float -DMAX_THREADS="$THREADS" -DREPEAT_METHOD=1 \
-    -std=c++17 -O3 -fopenmp main.cxx -o "$GVE")
-fi
+[ -x "$GVE" ] || gve_build "$GVE_SRC" "$GVE" "$THREADS"
 
 TXT=$DIR/planted-$NODES-$EDGES.tsv
 MTX=$DIR/planted-$NODES-$EDGES.mtx
@@ -57,12 +51,7 @@ if [ ! -s "$TXT" ]; then
   "$GEN" --nodes "$NODES" --edges "$EDGES" --mixing 0.4 --min-comm 100 --max-comm 5000 \
     --seed 1 --out "$TXT" --quiet
 fi
-if [ ! -s "$MTX" ]; then
-  awk -F'\t' -v n="$NODES" -v m="$EDGES" '
-    BEGIN { printf "%%%%MatrixMarket matrix coordinate real symmetric\n%d %d %d\n", n, n, m }
-    { sub(/.*_p/, "", $1); sub(/.*_p/, "", $2); print $1 + 1, $2 + 1, $3 }' "$TXT" > "$MTX.tmp"
-  mv "$MTX.tmp" "$MTX"
-fi
+[ -s "$MTX" ] || gve_mtx "$TXT" "$MTX" "$NODES" "$EDGES"
 ls -l "$TXT" "$MTX"
 [ "$REPS" -gt 0 ] || exit 0 # REPS=0: only build and generate
 cat "$TXT" "$MTX" > /dev/null # into the page cache, as the issue measured

@@ -122,7 +122,7 @@ int main(int argc, char **argv) {
   }
   fclose(f);
   const size_t T = tlab.n;
-  uint64_t *seen = xcalloc(names.cap, 1); /* by slot of names: 1 once clustered */
+  uint8_t *seen = xcalloc(names.cap, 1); /* by slot of names: 1 once clustered */
   uint64_t n = 0;
   if (!(f = fopen(argv[2], "r"))) fail("cannot open", argv[2]);
   char key[64];
@@ -130,8 +130,8 @@ int main(int argc, char **argv) {
     if (!fields(line, &a, &b)) continue;
     size_t slot = map_slot(&names, a);
     if (!names.key[slot]) continue; /* not in the truth */
-    if (((uint8_t *)seen)[slot]) fail("a name is given twice in the clusters file", a);
-    ((uint8_t *)seen)[slot] = 1;
+    if (seen[slot]) fail("a name is given twice in the clusters file", a);
+    seen[slot] = 1;
     uint64_t c = *map_get(&clab, b, 1, clab.n, NULL);
     snprintf(key, sizeof key, "%llu %llu", (unsigned long long)names.val[slot],
              (unsigned long long)c);
