@@ -60,7 +60,7 @@
 #include "exo_csr.h"
 
 #define EXO_REFINE_MAX_PASSES 100u
-#define EXO_REFINE_RATIO 0.3 /* the threshold used by the R package */
+#define EXO_REFINE_RATIO 0.15 /* the threshold every driver uses (issue 25, item 3) */
 
 typedef struct exo_refine_params {
   uint32_t passes;       /* at most this many merge passes; 0 = none */

@@ -282,6 +282,40 @@ START_TEST(test_threads_bad_neighbour) {
 }
 END_TEST
 
+/* The default threshold (EXO_REFINE_RATIO, 0.15 since issue 25's item 3):
+ * 4-cliques A (0-3) and B (4-7) joined by three unit edges, beside a
+ * 20-clique E (8-27) that only adds volume. in(A) = in(B) = 12, vol(A) =
+ * vol(B) = 15, T = 410, so x(A, B) = 3 - 225 / 410 = 2.45 = 0.204 in(A):
+ * A and B merge under the default, and stay apart at the former 0.3. */
+START_TEST(test_default_ratio) {
+  tu_edge e[256];
+  size_t ne = 0;
+  ne = tu_add_clique(e, ne, 0, 4, 1.0f);
+  ne = tu_add_clique(e, ne, 4, 4, 1.0f);
+  ne = tu_add_clique(e, ne, 8, 20, 1.0f);
+  e[ne++] = (tu_edge){0, 4, 1.0f};
+  e[ne++] = (tu_edge){1, 5, 1.0f};
+  e[ne++] = (tu_edge){2, 6, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, 28, e, ne, 0, 0);
+  for (int old = 0; old <= 1; old++) {
+    uint64_t lab[28];
+    for (int v = 0; v < 28; v++) lab[v] = v < 4 ? 1 : v < 8 ? 2 : 3;
+    uint64_t k = 3;
+    exo_refine_params p = rparams(5, 1 << 20);
+    if (old) p.ratio = 0.3;
+    exo_refine_result r;
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, lab, &k, &ctx, &r), EXO_OK);
+    ck_assert_uint_eq(k, (old ? 3u : 2u));
+    ck_assert_uint_eq(lab[4], (old ? 2u : 1u));
+    ck_assert_uint_eq(lab[8], (old ? 3u : 2u));
+  }
+  tu_csr_free(&g);
+}
+END_TEST
+
 START_TEST(test_bad_arguments) {
   tu_edge e[64];
   size_t ne = three_cliques(e);
@@ -318,6 +352,7 @@ Suite *refine_suite(void) {
   tcase_add_test(tc, test_cutoff);
   tcase_add_test(tc, test_groups_same_result);
   tcase_add_test(tc, test_threads_bad_neighbour);
+  tcase_add_test(tc, test_default_ratio);
   tcase_add_test(tc, test_bad_arguments);
   suite_add_tcase(s, tc);
   return s;
