@@ -115,9 +115,9 @@
  * caller's thread alone). When the aggregation fits memory_limit in memory
  * (below), that pass is one step instead (T runs of about m / T arcs, each
  * into its own part of one record array) and the coarse rows are built on
- * T threads, each owning a range of coarse ids: it counts its rows'
- * records, then scatters them to its rows in fine-id order, sums equal
- * neighbours in that order in float and sorts each row: the sorter's
+ * T threads on any level, each owning a range of coarse ids: it counts its
+ * rows' records, then scatters them to its rows in fine-id order, sums
+ * equal neighbours in that order in float and sorts each row: the sorter's
  * entries, the same bytes. The input graph's degree pass (modularity, level
  * 0 of the first iteration) splits the blocks into T runs, each writing
  * its part of the degree file. The quality pass and the aggregation's
