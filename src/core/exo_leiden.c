@@ -1393,8 +1393,11 @@ static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
   return s;
 }
 
-/* The aggregation's tally pass on W threads (W = 1: the caller's), in
- * rounds: each round cuts the next blocks into at most W runs of whole
+/* The aggregation's tally pass on W threads (W = 1: the caller's). In
+ * memory (store: W buffers, store[0].r the level's arcs' worth of records)
+ * in one step: W runs of whole blocks, about m / W arcs each, each run's
+ * records written to its own slice of store[0].r (a run's arcs' worth).
+ * Else in rounds: each round cuts the next blocks into at most W runs of whole
  * blocks with at most a buffer's worth of arcs each, tallies them side by
  * side into the threads' buffers, then the caller's thread hands the
  * buffers to the sorter in block order, one call each: the records, and
@@ -1402,15 +1405,15 @@ static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
  * holds is tallied by the caller's thread alone, its buffer handed to the
  * sorter whenever full. */
 static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_t W,
-                               uint64_t bytes) {
+                               uint64_t bytes, ld_aggbuf *store) {
   exo_ctx *ctx = lv->ctx;
   const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
-  const int wide = exo_sorter_is_wide(sorter);
+  const int wide = store ? 0 : exo_sorter_is_wide(sorter);
   const size_t rs = exo_rec_size(wide);
   size_t cap = (size_t)(bytes / W / rs);
   if (cap < 1) cap = 1;
   ld_reader *rds = W > 1 ? readers_open(lv, W) : &lv->rd;
-  ld_aggbuf *bufs = calloc(W, sizeof *bufs);
+  ld_aggbuf *bufs = store ? store : calloc(W, sizeof *bufs);
   uint64_t *part = malloc((size_t)W * 2 * sizeof *part);
   uint64_t *boff = malloc((size_t)(nb + 1) * sizeof *boff);
   exo_status s = EXO_OK;
@@ -1418,7 +1421,7 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
     s = exo_fail_oom(ctx, "the threads of Leiden's aggregation", 0);
     goto out;
   }
-  for (uint32_t j = 0; j < W && !s; j++) {
+  for (uint32_t j = 0; j < W && !s && !store; j++) {
     bufs[j].cap = cap;
     bufs[j].wide = wide;
     if (!(bufs[j].r = malloc(cap * rs)))
@@ -1431,7 +1434,14 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
     s = exo_pread_full(lv->fd_off, &boff[b], 8, node * 8, lv->csr.offsets_path, ctx);
   }
   ld_agg ag = {lv, rds, bufs, part};
-  for (uint64_t b = 0; b < nb && !s;) {
+  for (uint64_t j = 0, b = 0; j < W && store && !s; j++) {
+    part[2 * j] = b;
+    while (b < nb && (j + 1 == W || boff[b] < (j + 1) * lv->csr.m / W)) b++;
+    part[2 * j + 1] = b;
+    store[j] = (ld_aggbuf){store[0].r + boff[part[2 * j]] * rs, 0, boff[b] - boff[part[2 * j]], 0};
+    if (j + 1 == W) s = exo_par_run(W, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx);
+  }
+  for (uint64_t b = 0; b < nb && !s && !store;) {
     uint32_t J = 0;
     while (J < W && b < nb) {
       const uint64_t start = b;
@@ -1456,12 +1466,165 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
     for (uint32_t j = 0; j < J && !s; j++) s = agg_flush(&bufs[j], sorter, ctx);
   }
 out:
-  if (bufs)
+  if (bufs && !store)
     for (uint32_t j = 0; j < W; j++) free(bufs[j].r);
-  free(bufs);
+  if (!store) free(bufs);
   free(part);
   free(boff);
   if (rds && rds != &lv->rd) readers_free(rds, W);
+  return s;
+}
+
+/* Ascending order of a row's packed entries (distinct neighbours). */
+static void sort_row(uint64_t *a, uint64_t n) {
+  while (n > 16) {
+    const uint64_t p = a[n / 2];
+    uint64_t i = 0, j = n - 1;
+    for (;; i++, j--) {
+      while (a[i] < p) i++;
+      while (a[j] > p) j--;
+      if (i >= j) break;
+      const uint64_t x = a[i];
+      a[i] = a[j];
+      a[j] = x;
+    }
+    const uint64_t left = j + 1; /* a[0..j] <= p <= a[j+1..]: the smaller part first */
+    if (left < n - left) sort_row(a, left), a += left, n -= left;
+    else sort_row(a + left, n - left), n = left;
+  }
+  for (uint64_t i = 1, j; i < n; i++) {
+    const uint64_t x = a[i];
+    for (j = i; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+    a[j] = x;
+  }
+}
+
+/* The coarse rows built in memory from the tally's records (narrow, W
+ * parts in fine-id order), coarse ids split into T ranges, one a job.
+ * Pass 0: job t counts the records of ids [t k / T, (t + 1) k / T) into
+ * cnt[id + 1]. Pass 1 (cnt: row starts; cut: ranges of about equal
+ * records): job t scatters its ids' records to their rows in fine-id
+ * order, packed (neighbour << 32 | weight's bits), sums equal neighbours
+ * into the first (float adds in that order: the sorter's stable sort and
+ * EXO_COMBINE_SUM; all weights are > 0, so the sorter's sign split does
+ * not arise) found through a marker per coarse id, sorts each row and
+ * encodes it as CSR entries in place, packed from its range's first row
+ * on; cnt[id] becomes the row's end counted from there, len[2t] the
+ * range's first row's start, len[2t + 1] its entries. */
+typedef struct ld_rows {
+  const ld_aggbuf *parts;
+  uint32_t W, T; /* parts, ranges */
+  int pass;
+  uint64_t k, *cnt, *cut, *row, *mark, *len;
+} ld_rows;
+
+/* A packed row entry (neighbour << 32 | the weight's bits) and its weight. */
+static uint64_t ent_pack(uint64_t nbr, float w) {
+  uint32_t b;
+  memcpy(&b, &w, 4);
+  return nbr << 32 | b;
+}
+
+static float ent_w(uint64_t x) {
+  const uint32_t b = (uint32_t)x;
+  float w;
+  memcpy(&w, &b, 4);
+  return w;
+}
+
+static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
+  ld_rows *rw = arg;
+  uint64_t *cnt = rw->cnt, *row = rw->row;
+  const uint64_t lo = rw->pass ? rw->cut[t] : t * rw->k / rw->T;
+  const uint64_t hi = rw->pass ? rw->cut[t + 1] : (t + 1) * rw->k / rw->T;
+  const uint64_t base = rw->pass ? cnt[lo] : 0;
+  exo_arc a;
+  for (uint32_t j = 0; j < rw->W; j++)
+    for (size_t i = 0; i < rw->parts[j].n; i++) {
+      exo_rec_decode(rw->parts[j].r + i * exo_rec_size(0), 0, &a);
+      if (a.key < lo || a.key >= hi) continue;
+      if (rw->pass) row[cnt[a.key]++] = ent_pack(a.nbr, a.w);
+      else cnt[a.key + 1]++;
+    }
+  uint64_t *mark = rw->mark + (size_t)t * rw->k, o = base, from = base;
+  for (uint64_t r = lo; r < hi && rw->pass; from = cnt[r], cnt[r++] = o - base) {
+    const uint64_t rs = o;
+    for (uint64_t j = from; j < cnt[r]; j++) {
+      const uint64_t d = row[j] >> 32, at = mark[d];
+      if (at == UINT64_MAX || at < rs) row[mark[d] = o++] = row[j];
+      else row[at] = ent_pack(d, ent_w(row[at]) + ent_w(row[j]));
+    }
+    sort_row(row + rs, o - rs);
+    for (uint64_t j = rs; j < o; j++)
+      exo_adj_encode((uint8_t *)&row[j], 0, row[j] >> 32, ent_w(row[j]));
+  }
+  rw->len[2 * t] = base;
+  rw->len[2 * t + 1] = o - base;
+  return exo_poll(ctx);
+}
+
+/* Bytes of the in-memory aggregation with T = threads: the records, 12
+ * bytes per arc of the level (a node gives at most one per arc), the rows,
+ * 8 per arc, per coarse node a row count and T markers, a write buffer. */
+static uint64_t agg_inmem_bytes(const exo_leiden_level *lv, uint32_t T, uint64_t k) {
+  return (lv->csr.m + 1) * (exo_rec_size(0) + 8) + (k + 2) * 8 * (T + 1) + (T + 1) * 64 +
+         EXO_IO_DEFAULT_BUF;
+}
+
+/* The coarse CSR of k <= 2^32 nodes built in memory (tally on W threads,
+ * rows on T) and written to coarse's files: the sorter's bytes; *m its
+ * entries. */
+static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64_t k,
+                            const exo_csr_files *coarse, uint64_t *m) {
+  exo_ctx *ctx = lv->ctx;
+  ld_aggbuf *parts = calloc(W, sizeof *parts);
+  ld_rows rw = {parts, W, T, 0, k, calloc(k + 2, 8), calloc(T + 1, 8), NULL,
+                malloc((k ? k : 1) * T * 8), calloc(2 * T, 8)};
+  exo_writer w;
+  memset(&w, 0, sizeof w);
+  exo_status s = EXO_OK;
+  if (!parts || !rw.cnt || !rw.cut || !rw.mark || !rw.len ||
+      !(parts[0].r = malloc(lv->csr.m * exo_rec_size(0) + 1))) {
+    s = exo_fail_oom(ctx, "Leiden's aggregation in memory", 0);
+    goto out;
+  }
+  memset(rw.mark, 0xff, k * T * 8);
+  if ((s = agg_parallel(lv, NULL, W, 0, parts)) != EXO_OK) goto out;
+  if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
+  for (uint64_t r = 0; r < k; r++) rw.cnt[r + 1] += rw.cnt[r];
+  for (uint64_t t = 1, r = 0; t <= T; t++) { /* ranges of about cnt[k] / T records */
+    while (r < k && (t == T || rw.cnt[r] < t * rw.cnt[k] / T)) r++;
+    rw.cut[t] = r;
+  }
+  if (!(rw.row = malloc(rw.cnt[k] * 8 + 8))) {
+    s = exo_fail_oom(ctx, "the rows of Leiden's aggregation", rw.cnt[k] * 8);
+    goto out;
+  }
+  rw.pass = 1;
+  if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
+  uint64_t g = 0; /* the offsets: range t's ends moved by g, its first entry's */
+  for (uint32_t t = 0; t < T; t++) g += rw.len[2 * t + 1];
+  for (uint32_t t = T; t-- > 0;)
+    for (uint64_t r = rw.cut[t + 1], g0 = g -= rw.len[2 * t + 1]; r-- > rw.cut[t];)
+      rw.cnt[r + 1] = g0 + rw.cnt[r];
+  rw.cnt[0] = 0;
+  *m = rw.cnt[k];
+  s = exo_writer_open(&w, coarse->offsets_path, EXO_IO_DEFAULT_BUF, ctx);
+  if (!s) s = exo_writer_write(&w, rw.cnt, (k + 1) * 8, ctx);
+  if (!s) s = exo_writer_close(&w, ctx);
+  if (!s) s = exo_writer_open(&w, coarse->adj_path, EXO_IO_DEFAULT_BUF, ctx);
+  for (uint32_t t = 0; t < T && !s; t++)
+    s = exo_writer_write(&w, rw.row + rw.len[2 * t], rw.len[2 * t + 1] * 8, ctx);
+  if (!s) s = exo_writer_close(&w, ctx);
+out:
+  exo_writer_abort(&w);
+  free(parts ? parts[0].r : NULL);
+  free(parts);
+  free(rw.cnt);
+  free(rw.cut);
+  free(rw.row);
+  free(rw.mark);
+  free(rw.len);
   return s;
 }
 
@@ -1495,6 +1658,14 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   if (!s) s = exo_writer_close(&wi, ctx);
   if (s) goto fail;
 
+  uint64_t m = 0;
+  const uint32_t W = agg_threads(lv), T = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
+  int cwide = k > EXO_NARROW_ID_LIMIT;
+  if (!cwide && agg_inmem_bytes(lv, T, k) <= lv->p.memory_limit) { /* in memory: k <= 2^32 */
+    if ((s = agg_inmem(lv, W, T, k, coarse, &m)) != EXO_OK) goto fail;
+    exo_message(ctx, "leiden aggregation: in memory into %llu coarse arcs", (unsigned long long)m);
+    goto done;
+  }
   exo_sort_options so;
   memset(&so, 0, sizeof so);
   so.tmpdir = lv->p.tmpdir;
@@ -1505,13 +1676,11 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   so.threads = lv->p.threads;        /* key ranges of every merge */
   /* the records of several threads: their buffers' memory is taken from
    * the sort's (which gives the same CSR for any memory_limit) */
-  const uint32_t W = agg_threads(lv);
   const uint64_t agg_bytes = agg_budget(lv, W, exo_rec_size(so.wide));
   so.memory_limit -= agg_bytes;
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
-  if ((s = agg_parallel(lv, sorter, W, agg_bytes)) != EXO_OK) goto fail;
+  if ((s = agg_parallel(lv, sorter, W, agg_bytes, NULL)) != EXO_OK) goto fail;
   exo_sort_stats st;
-  int cwide = k > EXO_NARROW_ID_LIMIT;
   s = exo_sorter_finish_csr(sorter, k, coarse->offsets_path, coarse->adj_path, cwide, ctx, &st);
   exo_sorter_free(sorter);
   sorter = NULL;
@@ -1522,11 +1691,11 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
               (unsigned long long)st.arcs);
   /* the entry count is the last offset (parallel arcs may have been summed) */
   int fd;
-  uint64_t m = 0;
   if ((s = open_ro(coarse->offsets_path, &fd, ctx)) != EXO_OK) goto fail;
   s = exo_pread_full(fd, &m, 8, k * 8, coarse->offsets_path, ctx);
   exo_close(fd);
   if (s) goto fail;
+done:
   coarse->n = k;
   coarse->m = m;
   coarse->wide = cwide;

@@ -112,7 +112,13 @@
  * side into the threads' buffers, whose records the caller's thread then
  * adds to the sort in block order (the records and the order of one
  * thread; a block with more arcs than a buffer holds is tallied by the
- * caller's thread alone). The input graph's degree pass (modularity, level
+ * caller's thread alone). When the aggregation fits memory_limit in memory
+ * (below), that pass is one step instead (T runs of about m / T arcs, each
+ * into its own part of one record array) and the coarse rows are built on
+ * T threads on any level, each owning a range of coarse ids: it counts its
+ * rows' records, then scatters them to its rows in fine-id order, sums
+ * equal neighbours in that order in float and sorts each row: the sorter's
+ * entries, the same bytes. The input graph's degree pass (modularity, level
  * 0 of the first iteration) splits the blocks into T runs, each writing
  * its part of the degree file. The quality pass and the aggregation's
  * relabelling run on the caller's thread; with threads = T > 1 the
@@ -162,7 +168,11 @@
  * record buffers: with T > 1 on a level of 32 blocks or more a quarter of
  * it, else 64 Ki records; at least 64 Ki records per thread, at most the
  * level's arcs and half of memory_limit; records of the sort's 12 or 20
- * bytes, exo_record.h).
+ * bytes, exo_record.h), or instead, when the coarse ids fit u32 and these
+ * fit memory_limit, the aggregation in memory: 12 bytes per arc of the
+ * level (the records; a node gives at most one per arc), 8 per arc (the
+ * rows, allocated for the records there are), 8 (T + 1) per coarse node
+ * (row counts and a marker array per thread) and a 1 MiB write buffer.
  * Disk: per level, the coarse CSR (at most the size of the input CSR), a
  * node weight file and an initial-community file (8 bytes per coarse node
  * each), two levels at a time; per input node, the coarse-id file (8 bytes,
@@ -238,8 +248,9 @@ typedef struct exo_leiden_params {
                             (fewer when one moves nothing); 0 = until stable */
   uint64_t seed;
   uint64_t memory_limit; /* read buffer and sort buffers */
-  int threads;           /* aggregation sort: run thread and merge ranges
-                            (<= 1: the caller's thread only) */
+  int threads;           /* aggregation: sort's run thread and merge ranges,
+                            or the in-memory rows' ranges (<= 1: the
+                            caller's thread only) */
   const char *tmpdir;    /* existing directory for the coarse levels' files */
   int force_wide_ids;    /* test knob: u64 ids in memory */
   uint32_t max_lanes;    /* testing hook, not user-facing: at most this many

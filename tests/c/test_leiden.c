@@ -277,6 +277,26 @@ static void *read_all(const char *path, size_t size, uint64_t count) {
 /* The coarse CSR equals the arcs summed here by coarse pair; the coarse
  * weights are the members' degrees summed; the coarse communities are the
  * members' communities renumbered by first appearance. */
+/* Move, refine and aggregate level 0 of g into g.dir's c.off, c.adj, c.w
+ * and c.init (paths returned in path[4]); comm and before (may be NULL)
+ * get the partition before aggregation, *merges refinement's merges. */
+static void aggregate_level0(tu_csr *g, const exo_leiden_params *p, exo_ctx *ctx,
+                             exo_csr_files *coarse, char *path[4], uint64_t *comm,
+                             uint64_t *before, uint64_t *merges, uint64_t *ref) {
+  exo_leiden_level *lv = NULL;
+  ck_assert_int_eq(exo_leiden_level_open(&g->csr, p, NULL, NULL, 1, ctx, &lv), EXO_OK);
+  uint64_t moves, sweeps;
+  ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
+  ck_assert_int_eq(exo_leiden_level_refine(lv, merges), EXO_OK);
+  exo_leiden_level_partition(lv, comm, before);
+  const char *names[4] = {"c.off", "c.adj", "c.w", "c.init"};
+  for (int i = 0; i < 4; i++) path[i] = tu_path(g->dir, names[i]);
+  *coarse = (exo_csr_files){path[0], path[1], 0, 0, 0};
+  ck_assert_int_eq(exo_leiden_level_aggregate(lv, coarse, path[2], path[3]), EXO_OK);
+  exo_leiden_level_partition(lv, NULL, ref);
+  exo_leiden_level_free(lv);
+}
+
 START_TEST(test_aggregate_matches_reference) {
   const uint64_t n = 400;
   tu_edge *e = malloc((n * 5 + 8) * sizeof *e);
@@ -290,19 +310,11 @@ START_TEST(test_aggregate_matches_reference) {
     exo_ctx ctx;
     exo_ctx_init(&ctx);
     exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
-    exo_leiden_level *lv = NULL;
-    ck_assert_int_eq(exo_leiden_level_open(&g.csr, &p, NULL, NULL, 1, &ctx, &lv), EXO_OK);
-    uint64_t moves, sweeps, merges;
-    ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
-    ck_assert_int_eq(exo_leiden_level_refine(lv, &merges), EXO_OK);
-    uint64_t *comm = malloc(n * 8), *before = malloc(n * 8), *ref = malloc(n * 8);
-    exo_leiden_level_partition(lv, comm, before);
-    char *op = tu_path(g.dir, "c.off"), *ap = tu_path(g.dir, "c.adj"),
-         *wp = tu_path(g.dir, "c.w"), *ip = tu_path(g.dir, "c.init");
-    exo_csr_files coarse = {op, ap, 0, 0, 0};
-    ck_assert_int_eq(exo_leiden_level_aggregate(lv, &coarse, wp, ip), EXO_OK);
-    exo_leiden_level_partition(lv, NULL, ref);
-    exo_leiden_level_free(lv);
+    uint64_t merges, *comm = malloc(n * 8), *before = malloc(n * 8), *ref = malloc(n * 8);
+    char *path[4];
+    exo_csr_files coarse;
+    aggregate_level0(&g, &p, &ctx, &coarse, path, comm, before, &merges, ref);
+    char *op = path[0], *ap = path[1], *wp = path[2], *ip = path[3];
     const uint64_t k = coarse.n;
     ck_assert_uint_eq(k, n - merges);
     /* coarse ids: by first appearance of the refined community */
@@ -371,6 +383,61 @@ START_TEST(test_aggregate_matches_reference) {
     free(ref);
     tu_csr_free(&g);
   }
+  free(e);
+}
+END_TEST
+
+static void note_in_memory(void *user, const char *text) {
+  if (strstr(text, "aggregation: in memory")) *(int *)user = 1;
+}
+
+/* The coarse CSR built in memory when the budget holds it (1 GiB; on 1 or
+ * 3 threads, 40 blocks) is the same bytes as the external sort's (1 MiB,
+ * 1 or 2 threads), and each path says which it took. */
+START_TEST(test_aggregate_in_memory_same_bytes) {
+  const uint64_t n = 40000, mems[4] = {(uint64_t)1 << 30, (uint64_t)1 << 30, 1 << 20, 1 << 20};
+  const int threads[4] = {1, 3, 1, 2};
+  tu_edge *e = malloc(n * 6 * sizeof *e);
+  tu_csr g;
+  tu_csr_build(&g, n, e, planted(e, n, 40, 6, 6, 1, 9), 0, 0);
+  uint64_t *off0 = NULL, m0 = 0, k0 = 0, merges;
+  uint8_t *adj0 = NULL;
+  for (int i = 0; i < 4; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    int in_memory = 0;
+    ctx.cb.message = note_in_memory;
+    ctx.cb.user = &in_memory;
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
+    p.threads = threads[i];
+    char *path[4];
+    exo_csr_files coarse;
+    aggregate_level0(&g, &p, &ctx, &coarse, path, NULL, NULL, &merges, NULL);
+    ck_assert_int_eq(in_memory, i < 2);
+    ck_assert(coarse.n > 100 && coarse.n < n / 2 && coarse.m > coarse.n && !coarse.wide);
+    uint64_t *off = read_all(path[0], 8, coarse.n + 1);
+    uint8_t *adj = read_all(path[1], 8, coarse.m);
+    if (!off0) {
+      off0 = off;
+      adj0 = adj;
+      k0 = coarse.n;
+      m0 = coarse.m;
+    } else {
+      ck_assert_uint_eq(coarse.n, k0);
+      ck_assert_uint_eq(coarse.m, m0);
+      ck_assert_mem_eq(off, off0, (k0 + 1) * 8);
+      ck_assert_mem_eq(adj, adj0, m0 * 8);
+      free(off);
+      free(adj);
+    }
+    for (int f = 0; f < 4; f++) {
+      remove(path[f]);
+      free(path[f]);
+    }
+  }
+  free(off0);
+  free(adj0);
+  tu_csr_free(&g);
   free(e);
 }
 END_TEST
@@ -862,6 +929,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_refine_splits_disconnected);
   tcase_add_test(tc, test_refined_and_final_connected);
   tcase_add_test(tc, test_aggregate_matches_reference);
+  tcase_add_test(tc, test_aggregate_in_memory_same_bytes);
   tcase_add_test(tc, test_same_result_any_memory);
   tcase_add_test(tc, test_cpm_resolution_by_hand);
   tcase_add_test(tc, test_iteration_cap);
