@@ -1499,23 +1499,25 @@ static void sort_row(uint64_t *a, uint64_t n) {
   }
 }
 
-/* The coarse rows built in memory from the tally's records (narrow, W
- * parts in fine-id order), coarse ids split into T ranges, one a job.
- * Pass 0: job t counts the records of ids [t k / T, (t + 1) k / T) into
- * cnt[id + 1]. Pass 1 (cnt: row starts; cut: ranges of about equal
- * records): job t scatters its ids' records to their rows in fine-id
- * order, packed (neighbour << 32 | weight's bits), sums equal neighbours
- * into the first (float adds in that order: the sorter's stable sort and
- * EXO_COMBINE_SUM; all weights are > 0, so the sorter's sign split does
- * not arise) found through a marker per coarse id, sorts each row and
- * encodes it as CSR entries in place, packed from its range's first row
- * on; cnt[id] becomes the row's end counted from there, len[2t] the
- * range's first row's start, len[2t + 1] its entries. */
+/* The coarse rows built in memory from the tally's records (narrow, in W
+ * parts in fine-id order): pass 0, job j counts its part's records per
+ * coarse id (pc[id W + j]); the caller turns the counts into row starts
+ * (cnt) and each part's place in each row (pc: row id's part-0 records
+ * first, so a row holds its records in fine-id order); pass 1, job j
+ * scatters its part's records there, packed (neighbour << 32 | weight's
+ * bits). Pass 2 (coarse ids in T ranges of about equal records, cut):
+ * job t sums equal neighbours of each row into the first (float adds in
+ * fine-id order: the sorter's stable sort and EXO_COMBINE_SUM; all weights
+ * are > 0, so the sorter's sign split does not arise) found through a
+ * marker per coarse id (mark, k per job), sorts the row and encodes it as
+ * CSR entries in place, packed from its range's first row on: rend[id]
+ * the row's end counted from there, len[2t] the range's first row's
+ * start, len[2t + 1] its entries. Every pass reads each record once. */
 typedef struct ld_rows {
   const ld_aggbuf *parts;
   uint32_t W, T; /* parts, ranges */
   int pass;
-  uint64_t k, *cnt, *cut, *row, *mark, *len;
+  uint64_t k, *cnt, *pc, *cut, *row, *mark, *rend, *len;
 } ld_rows;
 
 /* A packed row entry (neighbour << 32 | the weight's bits) and its weight. */
@@ -1534,22 +1536,19 @@ static float ent_w(uint64_t x) {
 
 static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
   ld_rows *rw = arg;
-  uint64_t *cnt = rw->cnt, *row = rw->row;
-  const uint64_t lo = rw->pass ? rw->cut[t] : t * rw->k / rw->T;
-  const uint64_t hi = rw->pass ? rw->cut[t + 1] : (t + 1) * rw->k / rw->T;
-  const uint64_t base = rw->pass ? cnt[lo] : 0;
+  uint64_t *row = rw->row, *pc = rw->pc;
   exo_arc a;
-  for (uint32_t j = 0; j < rw->W; j++)
-    for (size_t i = 0; i < rw->parts[j].n; i++) {
-      exo_rec_decode(rw->parts[j].r + i * exo_rec_size(0), 0, &a);
-      if (a.key < lo || a.key >= hi) continue;
-      if (rw->pass) row[cnt[a.key]++] = ent_pack(a.nbr, a.w);
-      else cnt[a.key + 1]++;
-    }
-  uint64_t *mark = rw->mark + (size_t)t * rw->k, o = base, from = base;
-  for (uint64_t r = lo; r < hi && rw->pass; from = cnt[r], cnt[r++] = o - base) {
+  for (size_t i = 0; rw->pass < 2 && i < rw->parts[t].n; i++) { /* t: a part */
+    exo_rec_decode(rw->parts[t].r + i * exo_rec_size(0), 0, &a);
+    if (rw->pass) row[pc[a.key * rw->W + t]++] = ent_pack(a.nbr, a.w);
+    else pc[a.key * rw->W + t]++;
+  }
+  if (rw->pass < 2) return exo_poll(ctx);
+  const uint64_t lo = rw->cut[t], hi = rw->cut[t + 1], base = rw->cnt[lo]; /* t: a range */
+  uint64_t *mark = rw->mark + (size_t)t * rw->k, o = base;
+  for (uint64_t r = lo; r < hi; rw->rend[r++] = o - base) {
     const uint64_t rs = o;
-    for (uint64_t j = from; j < cnt[r]; j++) {
+    for (uint64_t j = rw->cnt[r]; j < rw->cnt[r + 1]; j++) {
       const uint64_t d = row[j] >> 32, at = mark[d];
       if (at == UINT64_MAX || at < rs) row[mark[d] = o++] = row[j];
       else row[at] = ent_pack(d, ent_w(row[at]) + ent_w(row[j]));
@@ -1563,52 +1562,70 @@ static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
   return exo_poll(ctx);
 }
 
-/* Bytes of the in-memory aggregation with T = threads: the records, 12
+/* Bytes of the in-memory aggregation (W parts, T ranges): the records, 12
  * bytes per arc of the level (a node gives at most one per arc), the rows,
- * 8 per arc, per coarse node a row count and T markers, a write buffer. */
-static uint64_t agg_inmem_bytes(const exo_leiden_level *lv, uint32_t T, uint64_t k) {
-  return (lv->csr.m + 1) * (exo_rec_size(0) + 8) + (k + 2) * 8 * (T + 1) + (T + 1) * 64 +
-         EXO_IO_DEFAULT_BUF;
+ * 8 per arc, per coarse node its row start and end and max(W, T) counts
+ * or markers, a write buffer. */
+static uint64_t agg_inmem_bytes(const exo_leiden_level *lv, uint32_t W, uint32_t T, uint64_t k) {
+  return (lv->csr.m + 1) * (exo_rec_size(0) + 8) + (k + 2) * 8 * (2 + (W > T ? W : T)) +
+         (T + 1) * 64 + EXO_IO_DEFAULT_BUF;
 }
 
-/* The coarse CSR of k <= 2^32 nodes built in memory (tally on W threads,
- * rows on T) and written to coarse's files: the sorter's bytes; *m its
- * entries. */
+/* The coarse CSR of k <= 2^32 nodes built in memory (tally and pass 0 and 1
+ * on W threads, pass 2 on T) and written to coarse's files: the sorter's
+ * bytes; *m its entries. */
 static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64_t k,
                             const exo_csr_files *coarse, uint64_t *m) {
   exo_ctx *ctx = lv->ctx;
   ld_aggbuf *parts = calloc(W, sizeof *parts);
-  ld_rows rw = {parts, W, T, 0, k, calloc(k + 2, 8), calloc(T + 1, 8), NULL,
-                malloc((k ? k : 1) * T * 8), calloc(2 * T, 8)};
+  ld_rows rw = {parts, W, T, 0, k, calloc(k + 2, 8), calloc(k * W + 1, 8), calloc(T + 1, 8),
+                NULL, NULL, malloc(k * 8 + 8), calloc(2 * T, 8)};
   exo_writer w;
   memset(&w, 0, sizeof w);
   exo_status s = EXO_OK;
-  if (!parts || !rw.cnt || !rw.cut || !rw.mark || !rw.len ||
+  if (!parts || !rw.cnt || !rw.pc || !rw.cut || !rw.rend || !rw.len ||
       !(parts[0].r = malloc(lv->csr.m * exo_rec_size(0) + 1))) {
     s = exo_fail_oom(ctx, "Leiden's aggregation in memory", 0);
     goto out;
   }
-  memset(rw.mark, 0xff, k * T * 8);
   if ((s = agg_parallel(lv, NULL, W, 0, parts)) != EXO_OK) goto out;
-  if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
-  for (uint64_t r = 0; r < k; r++) rw.cnt[r + 1] += rw.cnt[r];
-  for (uint64_t t = 1, r = 0; t <= T; t++) { /* ranges of about cnt[k] / T records */
-    while (r < k && (t == T || rw.cnt[r] < t * rw.cnt[k] / T)) r++;
-    rw.cut[t] = r;
+  if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
+  uint64_t acc = 0; /* row starts; each part's place in each row */
+  for (uint64_t r = 0; r < k; r++) {
+    rw.cnt[r] = acc;
+    for (uint32_t j = 0; j < W; j++) {
+      const uint64_t c = rw.pc[r * W + j];
+      rw.pc[r * W + j] = acc;
+      acc += c;
+    }
   }
-  if (!(rw.row = malloc(rw.cnt[k] * 8 + 8))) {
-    s = exo_fail_oom(ctx, "the rows of Leiden's aggregation", rw.cnt[k] * 8);
+  rw.cnt[k] = acc;
+  if (!(rw.row = malloc(acc * 8 + 8))) {
+    s = exo_fail_oom(ctx, "the rows of Leiden's aggregation", acc * 8);
     goto out;
   }
   rw.pass = 1;
+  if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
+  free(rw.pc);
+  rw.pc = NULL;
+  if (!(rw.mark = malloc((k ? k : 1) * T * 8))) {
+    s = exo_fail_oom(ctx, "Leiden's aggregation in memory", k * T * 8);
+    goto out;
+  }
+  memset(rw.mark, 0xff, k * T * 8);
+  for (uint64_t t = 1, r = 0; t <= T; t++) { /* ranges of about acc / T records */
+    while (r < k && (t == T || rw.cnt[r] < t * acc / T)) r++;
+    rw.cut[t] = r;
+  }
+  rw.pass = 2;
   if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
   uint64_t g = 0; /* the offsets: range t's ends moved by g, its first entry's */
-  for (uint32_t t = 0; t < T; t++) g += rw.len[2 * t + 1];
-  for (uint32_t t = T; t-- > 0;)
-    for (uint64_t r = rw.cut[t + 1], g0 = g -= rw.len[2 * t + 1]; r-- > rw.cut[t];)
-      rw.cnt[r + 1] = g0 + rw.cnt[r];
+  for (uint32_t t = 0; t < T; t++) {
+    for (uint64_t r = rw.cut[t]; r < rw.cut[t + 1]; r++) rw.cnt[r + 1] = g + rw.rend[r];
+    g += rw.len[2 * t + 1];
+  }
   rw.cnt[0] = 0;
-  *m = rw.cnt[k];
+  *m = g;
   s = exo_writer_open(&w, coarse->offsets_path, EXO_IO_DEFAULT_BUF, ctx);
   if (!s) s = exo_writer_write(&w, rw.cnt, (k + 1) * 8, ctx);
   if (!s) s = exo_writer_close(&w, ctx);
@@ -1621,9 +1638,11 @@ out:
   free(parts ? parts[0].r : NULL);
   free(parts);
   free(rw.cnt);
+  free(rw.pc);
   free(rw.cut);
   free(rw.row);
   free(rw.mark);
+  free(rw.rend);
   free(rw.len);
   return s;
 }
@@ -1661,7 +1680,7 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   uint64_t m = 0;
   const uint32_t W = agg_threads(lv), T = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
   int cwide = k > EXO_NARROW_ID_LIMIT;
-  if (!cwide && agg_inmem_bytes(lv, T, k) <= lv->p.memory_limit) { /* in memory: k <= 2^32 */
+  if (!cwide && agg_inmem_bytes(lv, W, T, k) <= lv->p.memory_limit) { /* in memory: k <= 2^32 */
     if ((s = agg_inmem(lv, W, T, k, coarse, &m)) != EXO_OK) goto fail;
     exo_message(ctx, "leiden aggregation: in memory into %llu coarse arcs", (unsigned long long)m);
     goto done;

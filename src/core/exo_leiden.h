@@ -114,11 +114,13 @@
  * thread; a block with more arcs than a buffer holds is tallied by the
  * caller's thread alone). When the aggregation fits memory_limit in memory
  * (below), that pass is one step instead (T runs of about m / T arcs, each
- * into its own part of one record array) and the coarse rows are built on
- * T threads on any level, each owning a range of coarse ids: it counts its
- * rows' records, then scatters them to its rows in fine-id order, sums
- * equal neighbours in that order in float and sorts each row: the sorter's
- * entries, the same bytes. The input graph's degree pass (modularity, level
+ * into its own part of one record array) and the coarse rows are built
+ * from those parts: each part's thread counts its records per coarse id,
+ * then scatters them to their rows, each part to its own place in a row
+ * (a row's records in fine-id order); then T threads on any level, each
+ * owning a range of coarse ids, sum each row's equal neighbours in that
+ * order in float and sort the row: the sorter's entries, the same bytes.
+ * Every step reads each record once, whatever T. The input graph's degree pass (modularity, level
  * 0 of the first iteration) splits the blocks into T runs, each writing
  * its part of the degree file. The quality pass and the aggregation's
  * relabelling run on the caller's thread; with threads = T > 1 the
@@ -171,8 +173,9 @@
  * bytes, exo_record.h), or instead, when the coarse ids fit u32 and these
  * fit memory_limit, the aggregation in memory: 12 bytes per arc of the
  * level (the records; a node gives at most one per arc), 8 per arc (the
- * rows, allocated for the records there are), 8 (T + 1) per coarse node
- * (row counts and a marker array per thread) and a 1 MiB write buffer.
+ * rows, allocated for the records there are), 8 (2 + max(W, T)) per
+ * coarse node (its row's start and end, and a count per part W, then a
+ * marker per range T) and a 1 MiB write buffer.
  * Disk: per level, the coarse CSR (at most the size of the input CSR), a
  * node weight file and an initial-community file (8 bytes per coarse node
  * each), two levels at a time; per input node, the coarse-id file (8 bytes,
