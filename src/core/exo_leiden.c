@@ -1589,7 +1589,10 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
     goto out;
   }
   if ((s = agg_parallel(lv, NULL, W, 0, parts)) != EXO_OK) goto out;
-  if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
+  uint64_t recs = 0; /* the rows' progress: the stage the sorter's CSR reports */
+  for (uint32_t j = 0; j < W; j++) recs += parts[j].n;
+  exo_progress(ctx, EXO_STAGE_CSR, 0, recs);
+  if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
   uint64_t acc = 0; /* row starts; each part's place in each row */
   for (uint64_t r = 0; r < k; r++) {
     rw.cnt[r] = acc;
@@ -1605,7 +1608,7 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
     goto out;
   }
   rw.pass = 1;
-  if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
+  if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
   free(rw.pc);
   rw.pc = NULL;
   if (!(rw.mark = malloc((k ? k : 1) * T * 8))) {
@@ -1618,7 +1621,7 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
     rw.cut[t] = r;
   }
   rw.pass = 2;
-  if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) goto out;
+  if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
   uint64_t g = 0; /* the offsets: range t's ends moved by g, its first entry's */
   for (uint32_t t = 0; t < T; t++) {
     for (uint64_t r = rw.cut[t]; r < rw.cut[t + 1]; r++) rw.cnt[r + 1] = g + rw.rend[r];
@@ -1633,6 +1636,7 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
   for (uint32_t t = 0; t < T && !s; t++)
     s = exo_writer_write(&w, rw.row + rw.len[2 * t], rw.len[2 * t + 1] * 8, ctx);
   if (!s) s = exo_writer_close(&w, ctx);
+  if (!s) exo_progress(ctx, EXO_STAGE_CSR, recs, recs);
 out:
   exo_writer_abort(&w);
   free(parts ? parts[0].r : NULL);
