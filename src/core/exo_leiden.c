@@ -1439,8 +1439,8 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
     while (b < nb && (j + 1 == W || boff[b] < (j + 1) * lv->csr.m / W)) b++;
     part[2 * j + 1] = b;
     store[j] = (ld_aggbuf){store[0].r + boff[part[2 * j]] * rs, 0, boff[b] - boff[part[2 * j]], 0};
-    if (j + 1 == W) s = exo_par_run(W, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx);
   }
+  if (store && !s) s = exo_par_run(W, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx);
   for (uint64_t b = 0; b < nb && !s && !store;) {
     uint32_t J = 0;
     while (J < W && b < nb) {
@@ -1511,13 +1511,13 @@ static void sort_row(uint64_t *a, uint64_t n) {
  * are > 0, so the sorter's sign split does not arise) found through a
  * marker per coarse id (mark, k per job), sorts the row and encodes it as
  * CSR entries in place, packed from its range's first row on: rend[id]
- * the row's end counted from there, len[2t] the range's first row's
- * start, len[2t + 1] its entries. Every pass reads each record once. */
+ * the row's end counted from there (so the range's entries are rend of its
+ * last row). Every pass reads each record once. */
 typedef struct ld_rows {
   const ld_aggbuf *parts;
   uint32_t W, T; /* parts, ranges */
   int pass;
-  uint64_t k, *cnt, *pc, *cut, *row, *mark, *rend, *len;
+  uint64_t k, *cnt, *pc, *cut, *row, *mark, *rend;
 } ld_rows;
 
 /* A packed row entry (neighbour << 32 | the weight's bits) and its weight. */
@@ -1557,8 +1557,6 @@ static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
     for (uint64_t j = rs; j < o; j++)
       exo_adj_encode((uint8_t *)&row[j], 0, row[j] >> 32, ent_w(row[j]));
   }
-  rw->len[2 * t] = base;
-  rw->len[2 * t + 1] = o - base;
   return exo_poll(ctx);
 }
 
@@ -1579,11 +1577,11 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
   exo_ctx *ctx = lv->ctx;
   ld_aggbuf *parts = calloc(W, sizeof *parts);
   ld_rows rw = {parts, W, T, 0, k, calloc(k + 2, 8), calloc(k * W + 1, 8), calloc(T + 1, 8),
-                NULL, NULL, malloc(k * 8 + 8), calloc(2 * T, 8)};
+                NULL, NULL, malloc(k * 8 + 8)};
   exo_writer w;
   memset(&w, 0, sizeof w);
   exo_status s = EXO_OK;
-  if (!parts || !rw.cnt || !rw.pc || !rw.cut || !rw.rend || !rw.len ||
+  if (!parts || !rw.cnt || !rw.pc || !rw.cut || !rw.rend ||
       !(parts[0].r = malloc(lv->csr.m * exo_rec_size(0) + 1))) {
     s = exo_fail_oom(ctx, "Leiden's aggregation in memory", 0);
     goto out;
@@ -1622,19 +1620,23 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
   }
   rw.pass = 2;
   if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
-  uint64_t g = 0; /* the offsets: range t's ends moved by g, its first entry's */
-  for (uint32_t t = 0; t < T; t++) {
-    for (uint64_t r = rw.cut[t]; r < rw.cut[t + 1]; r++) rw.cnt[r + 1] = g + rw.rend[r];
-    g += rw.len[2 * t + 1];
+  /* the entries, range by range: range t's from its first row's start,
+   * rend of its last row many */
+  s = exo_writer_open(&w, coarse->adj_path, EXO_IO_DEFAULT_BUF, ctx);
+  for (uint32_t t = 0; t < T && !s; t++) {
+    const uint64_t lo = rw.cut[t], hi = rw.cut[t + 1];
+    if (hi > lo) s = exo_writer_write(&w, rw.row + rw.cnt[lo], rw.rend[hi - 1] * 8, ctx);
   }
-  rw.cnt[0] = 0;
-  *m = g;
-  s = exo_writer_open(&w, coarse->offsets_path, EXO_IO_DEFAULT_BUF, ctx);
-  if (!s) s = exo_writer_write(&w, rw.cnt, (k + 1) * 8, ctx);
   if (!s) s = exo_writer_close(&w, ctx);
-  if (!s) s = exo_writer_open(&w, coarse->adj_path, EXO_IO_DEFAULT_BUF, ctx);
-  for (uint32_t t = 0; t < T && !s; t++)
-    s = exo_writer_write(&w, rw.row + rw.len[2 * t], rw.len[2 * t + 1] * 8, ctx);
+  /* then the offsets (cnt[0] stays 0): range t's ends moved by the entries
+   * before it, the previous ranges' last offset */
+  for (uint64_t t = 0, g = 0; t < T; t++) {
+    for (uint64_t r = rw.cut[t]; r < rw.cut[t + 1]; r++) rw.cnt[r + 1] = g + rw.rend[r];
+    g = rw.cnt[rw.cut[t + 1]];
+  }
+  *m = rw.cnt[k];
+  if (!s) s = exo_writer_open(&w, coarse->offsets_path, EXO_IO_DEFAULT_BUF, ctx);
+  if (!s) s = exo_writer_write(&w, rw.cnt, (k + 1) * 8, ctx);
   if (!s) s = exo_writer_close(&w, ctx);
   if (!s) exo_progress(ctx, EXO_STAGE_CSR, recs, recs);
 out:
@@ -1647,7 +1649,6 @@ out:
   free(rw.row);
   free(rw.mark);
   free(rw.rend);
-  free(rw.len);
   return s;
 }
 

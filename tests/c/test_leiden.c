@@ -274,12 +274,10 @@ static void *read_all(const char *path, size_t size, uint64_t count) {
   return data;
 }
 
-/* The coarse CSR equals the arcs summed here by coarse pair; the coarse
- * weights are the members' degrees summed; the coarse communities are the
- * members' communities renumbered by first appearance. */
 /* Move, refine and aggregate level 0 of g into g.dir's c.off, c.adj, c.w
  * and c.init (paths returned in path[4]); comm and before (may be NULL)
- * get the partition before aggregation, *merges refinement's merges. */
+ * get the partition before aggregation, *merges refinement's merges,
+ * ref (may be NULL) the partition after it. */
 static void aggregate_level0(tu_csr *g, const exo_leiden_params *p, exo_ctx *ctx,
                              exo_csr_files *coarse, char *path[4], uint64_t *comm,
                              uint64_t *before, uint64_t *merges, uint64_t *ref) {
@@ -297,6 +295,9 @@ static void aggregate_level0(tu_csr *g, const exo_leiden_params *p, exo_ctx *ctx
   exo_leiden_level_free(lv);
 }
 
+/* The coarse CSR equals the arcs summed here by coarse pair; the coarse
+ * weights are the members' degrees summed; the coarse communities are the
+ * members' communities renumbered by first appearance. */
 START_TEST(test_aggregate_matches_reference) {
   const uint64_t n = 400;
   tu_edge *e = malloc((n * 5 + 8) * sizeof *e);
