@@ -449,13 +449,42 @@ static exo_status init_communities(exo_leiden_level *lv) {
 
 /* exo_leiden_level_open; with save_degrees (input graph, no weights_path)
  * the degrees are written there and the file is kept. */
+/* The read buffer of a level too large to hold: memory_limit / 4, at
+ * least LD_MIN_BUF, at most LD_MAX_BUF. */
+static uint64_t ld_buf_bytes(const exo_leiden_params *p) {
+  uint64_t b = p->memory_limit / 4;
+  return b < LD_MIN_BUF ? LD_MIN_BUF : b > LD_MAX_BUF ? LD_MAX_BUF : b;
+}
+
+/* A level whose adjacency takes at most this is held whole in memory:
+ * memory_limit / 4, or the read buffer where that is more. */
+static uint64_t ld_hold_bytes(const exo_leiden_params *p) {
+  const uint64_t q = p->memory_limit / 4, b = ld_buf_bytes(p);
+  return q > b ? q : b;
+}
+
+/* The bytes a held level takes beyond the read buffer it would otherwise
+ * have (the aggregation's budget leaves them out). */
+static uint64_t ld_held_extra(const exo_leiden_level *lv) {
+  const uint64_t held = lv->rd.win.entries * lv->esz, b = ld_buf_bytes(&lv->p);
+  return held > b ? held - b : 0;
+}
+
+/* adj_mem (NULL: none): the level's adjacency, csr->m narrow entries, that
+ * the previous level's aggregation built in memory and did not write; the
+ * level owns it from here (freed on every path). */
 static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *params,
                              const char *weights_path, const char *init_path, int input_graph,
-                             const char *save_degrees, exo_ctx *ctx, exo_leiden_level **out) {
+                             const char *save_degrees, uint8_t *adj_mem, exo_ctx *ctx,
+                             exo_leiden_level **out) {
   *out = NULL;
   exo_leiden_level *lv = calloc(1, sizeof *lv);
-  if (!lv) return exo_fail_oom(ctx, "Leiden's level", sizeof *lv);
+  if (!lv) {
+    free(adj_mem);
+    return exo_fail_oom(ctx, "Leiden's level", sizeof *lv);
+  }
   lv->fd_off = lv->fd_adj = lv->fd_w = -1;
+  lv->rd.win.buf = adj_mem; /* freed with the level */
   lv->csr = *csr;
   lv->p = *params;
   lv->ctx = ctx;
@@ -477,25 +506,32 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
     s = exo_fail_oom(ctx, "Leiden's node arrays", n * 40);
     goto fail;
   }
-  uint64_t bufbytes = params->memory_limit / 4;
-  if (bufbytes < LD_MIN_BUF) bufbytes = LD_MIN_BUF;
-  if (bufbytes > LD_MAX_BUF) bufbytes = LD_MAX_BUF;
-  lv->rd.win.entries = bufbytes / lv->esz;
-  lv->rd.win.buf = malloc((size_t)(lv->rd.win.entries * lv->esz));
+  /* a level whose adjacency fits ld_hold_bytes is held whole (read once,
+   * here, or handed over in memory) and every later pass finds its lists
+   * there; a larger one gets the read buffer */
+  const int hold = csr->m > 0 && csr->m <= ld_hold_bytes(params) / lv->esz;
+  lv->rd.win.entries = hold ? csr->m : ld_buf_bytes(params) / lv->esz;
+  if (!adj_mem) lv->rd.win.buf = malloc((size_t)(lv->rd.win.entries * lv->esz));
   if (!lv->rd.win.buf) {
     s = exo_fail_oom(ctx, "Leiden's read buffer", lv->rd.win.entries * lv->esz);
     goto fail;
   }
-  if ((s = open_ro(csr->offsets_path, &lv->fd_off, ctx)) != EXO_OK) goto fail;
-  if ((s = exo_csr_open_adj(csr, &lv->fd_adj, ctx)) != EXO_OK) goto fail;
-  lv->rd.win.fd = lv->fd_adj;
   lv->rd.win.path = lv->csr.adj_path;
   lv->rd.win.esz = lv->esz;
+  lv->rd.win.fd = -1;
+  if ((s = open_ro(csr->offsets_path, &lv->fd_off, ctx)) != EXO_OK) goto fail;
   if ((s = exo_csr_scan_offsets(csr, &lv->maxdeg, ctx)) != EXO_OK) goto fail;
-  /* a level whose adjacency fits the read buffer is read once, here, and
-   * every later pass finds its lists in memory */
-  if (csr->m <= lv->rd.win.entries && (s = exo_csr_window_fill(&lv->rd.win, 0, csr->m, ctx)))
-    goto fail;
+  if (adj_mem) { /* in memory already: no adjacency file */
+    if (!hold || csr->wide)
+      s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: a level handed over in memory must be held");
+    lv->rd.win.lo = 0;
+    lv->rd.win.hi = csr->m;
+  } else {
+    s = exo_csr_open_adj(csr, &lv->fd_adj, ctx);
+    lv->rd.win.fd = lv->fd_adj;
+    if (!s && hold) s = exo_csr_window_fill(&lv->rd.win, 0, csr->m, ctx);
+  }
+  if (s) goto fail;
   if (exo_tally_alloc_for(&lv->rd.t, lv->maxdeg < n ? lv->maxdeg : n) != 0) {
     s = exo_fail_oom(ctx, "Leiden's gain tally", 0);
     goto fail;
@@ -531,7 +567,7 @@ fail:
 exo_status exo_leiden_level_open(const exo_csr_files *csr, const exo_leiden_params *params,
                                  const char *weights_path, const char *init_path,
                                  int input_graph, exo_ctx *ctx, exo_leiden_level **out) {
-  return level_open(csr, params, weights_path, init_path, input_graph, NULL, ctx, out);
+  return level_open(csr, params, weights_path, init_path, input_graph, NULL, NULL, ctx, out);
 }
 
 /* ---- local moving --------------------------------------------------------- */
@@ -1329,14 +1365,19 @@ static exo_status agg_flush(ld_aggbuf *out, exo_sorter *sorter, exo_ctx *ctx) {
  * sums in the tally's insertion order, appended to out; a full out is
  * handed to the sorter (never full without one: the tally jobs' blocks fit
  * their buffers, a node giving at most one record per arc). */
-static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_sorter *sorter,
-                           ld_aggbuf *out, exo_ctx *ctx) {
+static exo_status agg_tally(exo_leiden_level *lv, ld_reader *rd, uint64_t v) {
   exo_status s = EXO_OK;
-  const uint64_t rv = id_get(&lv->refined, v);
-  const size_t rs = exo_rec_size(out->wide);
   rd_tally_start(rd, v);
   FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, NULL,
               { exo_tally_add_sum(&rd->t, id_get(&lv->refined, u), w); });
+  return s;
+}
+
+static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_sorter *sorter,
+                           ld_aggbuf *out, exo_ctx *ctx) {
+  const uint64_t rv = id_get(&lv->refined, v);
+  const size_t rs = exo_rec_size(out->wide);
+  exo_status s = agg_tally(lv, rd, v);
   if (s) return s;
   const exo_tally *t = &rd->t;
   for (size_t i = 0; i < t->count; i++) {
@@ -1369,11 +1410,70 @@ static uint64_t agg_budget(const exo_leiden_level *lv, uint32_t W, size_t rs) {
   return b;
 }
 
+/* The coarse rows built in memory (agg_inmem): pass 0 is the tally
+ * itself, on W threads, part j (blocks [part[2j], part[2j + 1]), about
+ * m / W arcs) writing into parts[j] the sums of each of its nodes in turn
+ * as packed row entries (neighbour << 32 | the float weight's bits), deg[v]
+ * of them for node v, and counting them per coarse id (pc[id W + j]); the
+ * caller turns the counts into row starts (cnt) and each part's place in
+ * each row (pc: row id's part-0 entries first, so a row holds them in
+ * fine-id order); pass 1, job j copies each of its nodes' entries to its
+ * place in the node's row. Pass 2 (coarse ids in T ranges of about equal
+ * entries, cut): job t sums equal neighbours of each row into the first
+ * (float adds in fine-id order: the sorter's stable sort and
+ * EXO_COMBINE_SUM; all weights are > 0, so the sorter's sign split does
+ * not arise) found through a marker per coarse id (mark, k per job), sorts
+ * the row and encodes it as CSR entries in place, packed from its range's
+ * first row on: rend[id] the row's end counted from there (so the range's
+ * entries are rend of its last row). Every pass reads each entry once. */
+typedef struct ld_rows {
+  const exo_leiden_level *lv;
+  ld_aggbuf *parts;
+  uint32_t W, T; /* parts, ranges */
+  int pass;
+  uint64_t k, *cnt, *pc, *cut, *row, *mark, *rend, *part;
+  uint32_t *deg;
+} ld_rows;
+
+/* A packed row entry (neighbour << 32 | the weight's bits) and its weight. */
+static uint64_t ent_pack(uint64_t nbr, float w) {
+  uint32_t b;
+  memcpy(&b, &w, 4);
+  return nbr << 32 | b;
+}
+
+static float ent_w(uint64_t x) {
+  const uint32_t b = (uint32_t)x;
+  float w;
+  memcpy(&w, &b, 4);
+  return w;
+}
+
+/* Pass 0 for node v of part j (ld_rows). */
+static exo_status agg_node_row(exo_leiden_level *lv, ld_reader *rd, uint64_t v, ld_aggbuf *out,
+                               ld_rows *rw, uint32_t j) {
+  exo_status s = agg_tally(lv, rd, v);
+  if (s) return s;
+  const exo_tally *t = &rd->t;
+  uint64_t *e = (uint64_t *)(void *)out->r + out->n;
+  if (out->n + t->count > out->cap)
+    return EXO_FAIL(rd->ctx, EXO_EINTERNAL, "leiden: aggregation buffer overflow");
+  for (size_t i = 0; i < t->count; i++) {
+    const exo_tally_slot *x = &t->slots[t->touched[i]];
+    e[i] = ent_pack(x->label, (float)x->sum);
+  }
+  out->n += t->count;
+  rw->deg[v] = (uint32_t)t->count;
+  rw->pc[id_get(&lv->refined, v) * rw->W + j] += t->count;
+  return EXO_OK;
+}
+
 typedef struct ld_agg {
   exo_leiden_level *lv;
   ld_reader *rds;
   ld_aggbuf *bufs;
   const uint64_t *part; /* part j: blocks [part[2j], part[2j + 1]) */
+  ld_rows *rows;        /* in memory: the rows' pass 0; else NULL */
 } ld_agg;
 
 static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
@@ -1388,15 +1488,17 @@ static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
     const uint64_t first = b * EXO_LEIDEN_BLOCK;
     if ((s = rd_load(lv, rd, first, 1)) != EXO_OK) break;
     for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++)
-      s = agg_node(lv, rd, v, NULL, out, ctx);
+      s = ag->rows ? agg_node_row(lv, rd, v, out, ag->rows, index)
+                   : agg_node(lv, rd, v, NULL, out, ctx);
   }
   return s;
 }
 
 /* The aggregation's tally pass on W threads (W = 1: the caller's). In
- * memory (store: W buffers, store[0].r the level's arcs' worth of records)
- * in one step: W runs of whole blocks, about m / W arcs each, each run's
- * records written to its own slice of store[0].r (a run's arcs' worth).
+ * memory (rows: its parts W buffers, parts[0].r the level's arcs' worth of
+ * row entries) in one step: the rows' pass 0 on W runs of whole blocks
+ * (rows->part), about m / W arcs each, each run's entries written to its
+ * own slice of parts[0].r (a run's arcs' worth).
  * Else in rounds: each round cuts the next blocks into at most W runs of whole
  * blocks with at most a buffer's worth of arcs each, tallies them side by
  * side into the threads' buffers, then the caller's thread hands the
@@ -1405,16 +1507,17 @@ static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
  * holds is tallied by the caller's thread alone, its buffer handed to the
  * sorter whenever full. */
 static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_t W,
-                               uint64_t bytes, ld_aggbuf *store) {
+                               uint64_t bytes, ld_rows *rows) {
   exo_ctx *ctx = lv->ctx;
   const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  ld_aggbuf *store = rows ? rows->parts : NULL;
   const int wide = store ? 0 : exo_sorter_is_wide(sorter);
-  const size_t rs = exo_rec_size(wide);
+  const size_t rs = store ? 8 : exo_rec_size(wide);
   size_t cap = (size_t)(bytes / W / rs);
   if (cap < 1) cap = 1;
   ld_reader *rds = W > 1 ? readers_open(lv, W) : &lv->rd;
   ld_aggbuf *bufs = store ? store : calloc(W, sizeof *bufs);
-  uint64_t *part = malloc((size_t)W * 2 * sizeof *part);
+  uint64_t *part = rows ? rows->part : malloc((size_t)W * 2 * sizeof *part);
   uint64_t *boff = malloc((size_t)(nb + 1) * sizeof *boff);
   exo_status s = EXO_OK;
   if (!rds || !bufs || !part || !boff) {
@@ -1433,7 +1536,7 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
     const uint64_t node = b * EXO_LEIDEN_BLOCK < lv->n ? b * EXO_LEIDEN_BLOCK : lv->n;
     s = exo_pread_full(lv->fd_off, &boff[b], 8, node * 8, lv->csr.offsets_path, ctx);
   }
-  ld_agg ag = {lv, rds, bufs, part};
+  ld_agg ag = {lv, rds, bufs, part, rows};
   for (uint64_t j = 0, b = 0; j < W && store && !s; j++) {
     part[2 * j] = b;
     while (b < nb && (j + 1 == W || boff[b] < (j + 1) * lv->csr.m / W)) b++;
@@ -1469,7 +1572,7 @@ out:
   if (bufs && !store)
     for (uint32_t j = 0; j < W; j++) free(bufs[j].r);
   if (!store) free(bufs);
-  free(part);
+  if (!rows) free(part);
   free(boff);
   if (rds && rds != &lv->rd) readers_free(rds, W);
   return s;
@@ -1499,51 +1602,22 @@ static void sort_row(uint64_t *a, uint64_t n) {
   }
 }
 
-/* The coarse rows built in memory from the tally's records (narrow, in W
- * parts in fine-id order): pass 0, job j counts its part's records per
- * coarse id (pc[id W + j]); the caller turns the counts into row starts
- * (cnt) and each part's place in each row (pc: row id's part-0 records
- * first, so a row holds its records in fine-id order); pass 1, job j
- * scatters its part's records there, packed (neighbour << 32 | weight's
- * bits). Pass 2 (coarse ids in T ranges of about equal records, cut):
- * job t sums equal neighbours of each row into the first (float adds in
- * fine-id order: the sorter's stable sort and EXO_COMBINE_SUM; all weights
- * are > 0, so the sorter's sign split does not arise) found through a
- * marker per coarse id (mark, k per job), sorts the row and encodes it as
- * CSR entries in place, packed from its range's first row on: rend[id]
- * the row's end counted from there (so the range's entries are rend of its
- * last row). Every pass reads each record once. */
-typedef struct ld_rows {
-  const ld_aggbuf *parts;
-  uint32_t W, T; /* parts, ranges */
-  int pass;
-  uint64_t k, *cnt, *pc, *cut, *row, *mark, *rend;
-} ld_rows;
-
-/* A packed row entry (neighbour << 32 | the weight's bits) and its weight. */
-static uint64_t ent_pack(uint64_t nbr, float w) {
-  uint32_t b;
-  memcpy(&b, &w, 4);
-  return nbr << 32 | b;
-}
-
-static float ent_w(uint64_t x) {
-  const uint32_t b = (uint32_t)x;
-  float w;
-  memcpy(&w, &b, 4);
-  return w;
-}
-
 static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
   ld_rows *rw = arg;
   uint64_t *row = rw->row, *pc = rw->pc;
-  exo_arc a;
-  for (size_t i = 0; rw->pass < 2 && i < rw->parts[t].n; i++) { /* t: a part */
-    exo_rec_decode(rw->parts[t].r + i * exo_rec_size(0), 0, &a);
-    if (rw->pass) row[pc[a.key * rw->W + t]++] = ent_pack(a.nbr, a.w);
-    else pc[a.key * rw->W + t]++;
+  if (rw->pass == 1) { /* t: a part, its nodes in order */
+    const uint64_t *src = (const uint64_t *)(const void *)rw->parts[t].r;
+    const uint64_t v1 = rw->part[2 * t + 1] * EXO_LEIDEN_BLOCK;
+    for (uint64_t v = rw->part[2 * t] * EXO_LEIDEN_BLOCK; v < v1 && v < rw->lv->n; v++) {
+      const uint32_t c = rw->deg[v];
+      if (!c) continue;
+      uint64_t *at = &pc[id_get(&rw->lv->refined, v) * rw->W + t];
+      memcpy(row + *at, src, (size_t)c * 8);
+      *at += c;
+      src += c;
+    }
+    return exo_poll(ctx);
   }
-  if (rw->pass < 2) return exo_poll(ctx);
   const uint64_t lo = rw->cut[t], hi = rw->cut[t + 1], base = rw->cnt[lo]; /* t: a range */
   uint64_t *mark = rw->mark + (size_t)t * rw->k, o = base;
   for (uint64_t r = lo; r < hi; rw->rend[r++] = o - base) {
@@ -1560,37 +1634,38 @@ static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
   return exo_poll(ctx);
 }
 
-/* Bytes of the in-memory aggregation (W parts, T ranges): the records, 12
- * bytes per arc of the level (a node gives at most one per arc), the rows,
- * 8 per arc, per coarse node its row start and end and max(W, T) counts
- * or markers, a write buffer. */
+/* Bytes of the in-memory aggregation (W parts, T ranges): the tally's
+ * entries and the rows, 8 bytes each per arc of the level (a node gives at
+ * most one per arc), per fine node its entry count (4), per coarse node its
+ * row start and end and max(W, T) counts or markers, a write buffer. */
 static uint64_t agg_inmem_bytes(const exo_leiden_level *lv, uint32_t W, uint32_t T, uint64_t k) {
-  return (lv->csr.m + 1) * (exo_rec_size(0) + 8) + (k + 2) * 8 * (2 + (W > T ? W : T)) +
-         (T + 1) * 64 + EXO_IO_DEFAULT_BUF;
+  return (lv->csr.m + 1) * 16 + lv->n * 4 + (k + 2) * 8 * (2 + (W > T ? W : T)) +
+         (T + 1) * 64 + (uint64_t)W * 16 + EXO_IO_DEFAULT_BUF;
 }
 
 /* The coarse CSR of k <= 2^32 nodes built in memory (tally and pass 0 and 1
- * on W threads, pass 2 on T) and written to coarse's files: the sorter's
- * bytes; *m its entries. */
+ * on W threads, pass 2 on T): the sorter's bytes; *m its entries. The
+ * offsets are written to coarse's file; the adjacency too, unless keep
+ * is given and the next level holds it (ld_hold_bytes): then *keep gets
+ * it, m entries in one array (the caller's), and no file is written. */
 static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64_t k,
-                            const exo_csr_files *coarse, uint64_t *m) {
+                            const exo_csr_files *coarse, uint64_t *m, uint8_t **keep) {
   exo_ctx *ctx = lv->ctx;
   ld_aggbuf *parts = calloc(W, sizeof *parts);
-  ld_rows rw = {parts, W, T, 0, k, calloc(k + 2, 8), calloc(k * W + 1, 8), calloc(T + 1, 8),
-                NULL, NULL, malloc(k * 8 + 8)};
+  ld_rows rw = {lv,   parts, W, T, 0, k, calloc(k + 2, 8), calloc(k * W + 1, 8), calloc(T + 1, 8),
+                NULL, NULL,  malloc(k * 8 + 8), malloc((size_t)W * 16), malloc(lv->n * 4 + 4)};
   exo_writer w;
   memset(&w, 0, sizeof w);
   exo_status s = EXO_OK;
-  if (!parts || !rw.cnt || !rw.pc || !rw.cut || !rw.rend ||
-      !(parts[0].r = malloc(lv->csr.m * exo_rec_size(0) + 1))) {
+  if (!parts || !rw.cnt || !rw.pc || !rw.cut || !rw.rend || !rw.part || !rw.deg ||
+      !(parts[0].r = malloc(lv->csr.m * 8 + 8))) {
     s = exo_fail_oom(ctx, "Leiden's aggregation in memory", 0);
     goto out;
   }
-  if ((s = agg_parallel(lv, NULL, W, 0, parts)) != EXO_OK) goto out;
+  if ((s = agg_parallel(lv, NULL, W, 0, &rw)) != EXO_OK) goto out;
   uint64_t recs = 0; /* the rows' progress: the stage the sorter's CSR reports */
   for (uint32_t j = 0; j < W; j++) recs += parts[j].n;
   exo_progress(ctx, EXO_STAGE_CSR, 0, recs);
-  if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
   uint64_t acc = 0; /* row starts; each part's place in each row */
   for (uint64_t r = 0; r < k; r++) {
     rw.cnt[r] = acc;
@@ -1609,6 +1684,8 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
   if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
   free(rw.pc);
   rw.pc = NULL;
+  free(parts[0].r); /* the records are in the rows now */
+  parts[0].r = NULL;
   if (!(rw.mark = malloc((k ? k : 1) * T * 8))) {
     s = exo_fail_oom(ctx, "Leiden's aggregation in memory", k * T * 8);
     goto out;
@@ -1621,13 +1698,21 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
   rw.pass = 2;
   if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
   /* the entries, range by range: range t's from its first row's start,
-   * rend of its last row many */
-  s = exo_writer_open(&w, coarse->adj_path, EXO_IO_DEFAULT_BUF, ctx);
+   * rend of its last row many; moved together in the array when kept,
+   * else written */
+  uint64_t total = 0;
+  for (uint32_t t = 0; t < T; t++)
+    if (rw.cut[t + 1] > rw.cut[t]) total += rw.rend[rw.cut[t + 1] - 1];
+  const int kept = keep && total > 0 && total <= ld_hold_bytes(&lv->p) / 8;
+  if (!kept) s = exo_writer_open(&w, coarse->adj_path, EXO_IO_DEFAULT_BUF, ctx);
+  uint64_t to = 0;
   for (uint32_t t = 0; t < T && !s; t++) {
-    const uint64_t lo = rw.cut[t], hi = rw.cut[t + 1];
-    if (hi > lo) s = exo_writer_write(&w, rw.row + rw.cnt[lo], rw.rend[hi - 1] * 8, ctx);
+    const uint64_t lo = rw.cut[t], hi = rw.cut[t + 1], len = hi > lo ? rw.rend[hi - 1] : 0;
+    if (kept) memmove(rw.row + to, rw.row + rw.cnt[lo], len * 8);
+    else if (len) s = exo_writer_write(&w, rw.row + rw.cnt[lo], len * 8, ctx);
+    to += len;
   }
-  if (!s) s = exo_writer_close(&w, ctx);
+  if (!s && !kept) s = exo_writer_close(&w, ctx);
   /* then the offsets (cnt[0] stays 0): range t's ends moved by the entries
    * before it, the previous ranges' last offset */
   for (uint64_t t = 0, g = 0; t < T; t++) {
@@ -1638,6 +1723,11 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
   if (!s) s = exo_writer_open(&w, coarse->offsets_path, EXO_IO_DEFAULT_BUF, ctx);
   if (!s) s = exo_writer_write(&w, rw.cnt, (k + 1) * 8, ctx);
   if (!s) s = exo_writer_close(&w, ctx);
+  if (!s && kept) {
+    uint64_t *row = realloc(rw.row, total * 8); /* shrinks it */
+    *keep = (uint8_t *)(row ? row : rw.row);
+    rw.row = NULL;
+  }
   if (!s) exo_progress(ctx, EXO_STAGE_CSR, recs, recs);
 out:
   exo_writer_abort(&w);
@@ -1649,11 +1739,15 @@ out:
   free(rw.row);
   free(rw.mark);
   free(rw.rend);
+  free(rw.part);
+  free(rw.deg);
   return s;
 }
 
-exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coarse,
-                                      const char *weights_path, const char *init_path) {
+/* exo_leiden_level_aggregate; keep (NULL: always write the files): as
+ * agg_inmem's, the coarse adjacency in memory for the next level. */
+static exo_status aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const char *weights_path,
+                            const char *init_path, uint8_t **keep) {
   exo_ctx *ctx = lv->ctx;
   const uint64_t n = lv->n;
   double *wr = as_dbl(lv->x1);
@@ -1685,9 +1779,13 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   uint64_t m = 0;
   const uint32_t W = agg_threads(lv), T = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
   int cwide = k > EXO_NARROW_ID_LIMIT;
-  if (!cwide && agg_inmem_bytes(lv, W, T, k) <= lv->p.memory_limit) { /* in memory: k <= 2^32 */
-    if ((s = agg_inmem(lv, W, T, k, coarse, &m)) != EXO_OK) goto fail;
-    exo_message(ctx, "leiden aggregation: in memory into %llu coarse arcs", (unsigned long long)m);
+  /* the budget: memory_limit less what a held level takes beyond the read
+   * buffer */
+  const uint64_t extra = ld_held_extra(lv);
+  if (!cwide && agg_inmem_bytes(lv, W, T, k) + extra <= lv->p.memory_limit) { /* k <= 2^32 */
+    if ((s = agg_inmem(lv, W, T, k, coarse, &m, keep)) != EXO_OK) goto fail;
+    exo_message(ctx, "leiden aggregation: in memory into %llu coarse arcs%s",
+                (unsigned long long)m, keep && *keep ? ", held for the next level" : "");
     goto done;
   }
   exo_sort_options so;
@@ -1701,7 +1799,7 @@ exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coars
   /* the records of several threads: their buffers' memory is taken from
    * the sort's (which gives the same CSR for any memory_limit) */
   const uint64_t agg_bytes = agg_budget(lv, W, exo_rec_size(so.wide));
-  so.memory_limit -= agg_bytes;
+  so.memory_limit -= agg_bytes + extra;
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
   if ((s = agg_parallel(lv, sorter, W, agg_bytes, NULL)) != EXO_OK) goto fail;
   exo_sort_stats st;
@@ -1733,6 +1831,11 @@ fail:
   exo_unlink(coarse->offsets_path);
   exo_unlink(coarse->adj_path);
   return ctx->err.code ? ctx->err.code : s;
+}
+
+exo_status exo_leiden_level_aggregate(exo_leiden_level *lv, exo_csr_files *coarse,
+                                      const char *weights_path, const char *init_path) {
+  return aggregate(lv, coarse, weights_path, init_path, NULL);
 }
 
 void exo_leiden_level_partition(const exo_leiden_level *lv, uint64_t *comm,
@@ -1843,11 +1946,13 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
   exo_csr_files cur = *csr;
   const char *cur_w = *have_degrees ? degrees : NULL, *cur_init = start_path, *cur_top = NULL;
   int slot = 0;
+  uint8_t *held = NULL; /* the next level's adjacency, when aggregate kept it */
   for (uint32_t level = 0;; level++) {
     exo_leiden_level *lv = NULL;
     const double o0 = exo_now_seconds(), oc0 = exo_thread_cpu_seconds();
     exo_status s = level_open(&cur, p, cur_w, cur_init, level == 0, level == 0 ? degrees : NULL,
-                              ctx, &lv);
+                              held, ctx, &lv);
+    held = NULL;
     const double t_open = exo_now_seconds() - o0, c_open = exo_thread_cpu_seconds() - oc0;
     if (!s && level == 0 && p->objective == EXO_LEIDEN_MODULARITY) *have_degrees = 1;
     if (s) return s;
@@ -1891,8 +1996,7 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     if (last) {
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
     } else {
-      if ((s = exo_leiden_level_aggregate(lv, &coarse, files[slot][F_W], files[slot][F_INIT])) !=
-          EXO_OK)
+      if ((s = aggregate(lv, &coarse, files[slot][F_W], files[slot][F_INIT], &held)) != EXO_OK)
         goto fail;
       if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
     }
@@ -1920,6 +2024,7 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     slot ^= 1;
     continue;
   fail:
+    free(held);
     exo_leiden_level_free(lv);
     return ctx->err.code ? ctx->err.code : s;
   }

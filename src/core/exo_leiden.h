@@ -114,10 +114,11 @@
  * thread; a block with more arcs than a buffer holds is tallied by the
  * caller's thread alone). When the aggregation fits memory_limit in memory
  * (below), that pass is one step instead (T runs of about m / T arcs, each
- * into its own part of one record array) and the coarse rows are built
- * from those parts: each part's thread counts its records per coarse id,
- * then scatters them to their rows, each part to its own place in a row
- * (a row's records in fine-id order); then T threads on any level, each
+ * writing its nodes' sums as row entries into its own part of one array
+ * and counting them per coarse id) and the coarse rows are built from
+ * those parts: each part's thread copies each node's entries to the
+ * part's own place in the node's row (a row's entries in fine-id order);
+ * then T threads on any level, each
  * owning a range of coarse ids, sum each row's equal neighbours in that
  * order in float and sort the row: the sorter's entries, the same bytes.
  * Every step reads each record once, whatever T. The input graph's degree pass (modularity, level
@@ -129,9 +130,12 @@
  * coarse CSR is byte for byte the same for every T). So T changes only the
  * time: labels, quality and every count are the same for any T.
  *
- * Reading: a level whose adjacency file fits the read buffer (the coarse
- * levels, in practice) is read into it once when the level is opened and
- * never again; a larger one is read a block's lists at a time, except in
+ * Reading: a level whose adjacency takes at most a quarter of memory_limit
+ * (or the read buffer, where that is more) is held whole in memory: read
+ * once when the level is opened, or, when the previous level's aggregation
+ * built it in memory, handed over as it is, never written (that level has
+ * no adjacency file); every pass then finds its lists there. A larger one
+ * is read a block's lists at a time, except in
  * local moving, where a block with fewer than LD_WHOLE_BLOCK (16) active
  * nodes has only those nodes' lists read.
  *
@@ -162,21 +166,27 @@
  * node, returned) and the renumbering scratch of exo_output (8) are in
  * memory at the end, after everything else is freed. Apart from that:
  * the adjacency read buffer (an exo_csr_window of exo_csr.h;
- * memory_limit / 4, at least 64 KiB, at most 64 MiB), a gain tally
+ * memory_limit / 4, at least 64 KiB, at most 64 MiB), or instead the
+ * whole adjacency of a held level (at most memory_limit / 4), a gain tally
  * (exo_tally) of about 56 bytes per entry of the level's longest adjacency
  * list (a power of two of 24-byte slots, at least twice that length, and an
  * 8-byte index per two slots; never more than for n entries), and the
- * sort's buffers during aggregation (memory_limit, less the tally pass's
+ * sort's buffers during aggregation (memory_limit, less what a held level
+ * takes beyond the read buffer and less the tally pass's
  * record buffers: with T > 1 on a level of 32 blocks or more a quarter of
  * it, else 64 Ki records; at least 64 Ki records per thread, at most the
  * level's arcs and half of memory_limit; records of the sort's 12 or 20
  * bytes, exo_record.h), or instead, when the coarse ids fit u32 and these
- * fit memory_limit, the aggregation in memory: 12 bytes per arc of the
- * level (the records; a node gives at most one per arc), 8 per arc (the
- * rows, allocated for the records there are), 8 (2 + max(W, T)) per
- * coarse node (its row's start and end, and a count per part W, then a
- * marker per range T) and a 1 MiB write buffer.
- * Disk: per level, the coarse CSR (at most the size of the input CSR), a
+ * fit that budget, the aggregation in memory: 8 bytes per arc of the
+ * level (the tally's entries; a node gives at most one per arc, freed
+ * once they are in the rows), 8 per arc (the rows, allocated for the
+ * entries there are), 4 per node of the level (its entry count), 8 (2 +
+ * max(W, T)) per coarse node (its row's start and end, and a count per
+ * part W, then a marker per range T) and a 1 MiB write buffer; when the
+ * next level holds the coarse adjacency, the rows, shrunk to its entries,
+ * become that level's (nothing more is allocated for it).
+ * Disk: per level, the coarse CSR (at most the size of the input CSR; the
+ * offsets alone for a level handed over in memory), a
  * node weight file and an initial-community file (8 bytes per coarse node
  * each), two levels at a time; per input node, the coarse-id file (8 bytes,
  * twice while it is rewritten) and, for modularity, the degrees (8). */

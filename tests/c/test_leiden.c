@@ -443,6 +443,44 @@ START_TEST(test_aggregate_in_memory_same_bytes) {
 }
 END_TEST
 
+static void count_held(void *user, const char *text) {
+  if (strstr(text, "held for the next level")) ++*(int *)user;
+}
+
+/* A coarse level built in memory is handed to the next level without its
+ * adjacency file when it fits a quarter of memory_limit (1 GiB: every
+ * level; 2 threads), and the run gives the labels and quality of one whose
+ * levels all go through the files and the external sort (1 MiB, 1 thread);
+ * no file is left in the directory. */
+START_TEST(test_coarse_level_held_in_memory) {
+  const uint64_t n = 40000, mems[2] = {(uint64_t)1 << 30, 1 << 20};
+  tu_edge *e = malloc(n * 6 * sizeof *e);
+  tu_csr g;
+  tu_csr_build(&g, n, e, planted(e, n, 40, 6, 6, 1, 9), 0, 0);
+  exo_leiden_result r[2];
+  int held[2] = {0, 0};
+  for (int i = 0; i < 2; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ctx.cb.message = count_held;
+    ctx.cb.user = &held[i];
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
+    p.threads = 2 - i;
+    const int before = tu_count_entries(g.dir);
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r[i]), EXO_OK);
+    ck_assert_int_eq(tu_count_entries(g.dir), before);
+  }
+  ck_assert_int_ge(held[0], 2); /* level 0 -> 1 and 1 -> 2 at least, each iteration */
+  ck_assert_uint_ge(r[0].levels, 3);
+  ck_assert_mem_eq(r[0].labels, r[1].labels, n * 8);
+  ck_assert(r[0].quality == r[1].quality && r[0].quality > 0.3);
+  free(r[0].labels);
+  free(r[1].labels);
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
 /* The same labels and quality for memory limits that read the hub's list
  * in chunks and sort in many runs, or all at once; with u64 ids too; and
  * for 1, 2 or 3 threads (the aggregation sort's run thread and merge
@@ -932,6 +970,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_aggregate_matches_reference);
   tcase_add_test(tc, test_aggregate_in_memory_same_bytes);
   tcase_add_test(tc, test_same_result_any_memory);
+  tcase_add_test(tc, test_coarse_level_held_in_memory);
   tcase_add_test(tc, test_cpm_resolution_by_hand);
   tcase_add_test(tc, test_iteration_cap);
   tcase_add_test(tc, test_bad_arguments);
