@@ -456,8 +456,11 @@ static uint64_t ld_buf_bytes(const exo_leiden_params *p) {
   return b < LD_MIN_BUF ? LD_MIN_BUF : b > LD_MAX_BUF ? LD_MAX_BUF : b;
 }
 
-/* A level whose adjacency takes at most this is held whole in memory:
- * memory_limit / 4, or the read buffer where that is more. */
+/* A level that the previous level's aggregation built in memory is
+ * handed over, held whole, when its adjacency takes at most this:
+ * memory_limit / 4, or the read buffer where that is more. (A level read
+ * from its file is held when it fits the read buffer: reading a larger one
+ * whole made local moving slower than reading it a block at a time.) */
 static uint64_t ld_hold_bytes(const exo_leiden_params *p) {
   const uint64_t q = p->memory_limit / 4, b = ld_buf_bytes(p);
   return q > b ? q : b;
@@ -506,10 +509,10 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
     s = exo_fail_oom(ctx, "Leiden's node arrays", n * 40);
     goto fail;
   }
-  /* a level whose adjacency fits ld_hold_bytes is held whole (read once,
-   * here, or handed over in memory) and every later pass finds its lists
-   * there; a larger one gets the read buffer */
-  const int hold = csr->m > 0 && csr->m <= ld_hold_bytes(params) / lv->esz;
+  /* a level held whole (read once, here, or handed over in memory) has
+   * every later pass find its lists there; any other gets the read buffer */
+  const int hold = csr->m > 0 &&
+                   csr->m <= (adj_mem ? ld_hold_bytes(params) : ld_buf_bytes(params)) / lv->esz;
   lv->rd.win.entries = hold ? csr->m : ld_buf_bytes(params) / lv->esz;
   if (!adj_mem) lv->rd.win.buf = malloc((size_t)(lv->rd.win.entries * lv->esz));
   if (!lv->rd.win.buf) {

@@ -130,11 +130,12 @@
  * coarse CSR is byte for byte the same for every T). So T changes only the
  * time: labels, quality and every count are the same for any T.
  *
- * Reading: a level whose adjacency takes at most a quarter of memory_limit
- * (or the read buffer, where that is more) is held whole in memory: read
- * once when the level is opened, or, when the previous level's aggregation
- * built it in memory, handed over as it is, never written (that level has
- * no adjacency file); every pass then finds its lists there. A larger one
+ * Reading: a level is held whole in memory when its adjacency file fits
+ * the read buffer (read once when the level is opened) or when the
+ * previous level's aggregation built it in memory and it takes at most a
+ * quarter of memory_limit (or the read buffer, where that is more): then it
+ * is handed over as it is and never written (that level has no adjacency
+ * file). Every pass finds a held level's lists there. Any other level
  * is read a block's lists at a time, except in
  * local moving, where a block with fewer than LD_WHOLE_BLOCK (16) active
  * nodes has only those nodes' lists read.
@@ -167,7 +168,7 @@
  * memory at the end, after everything else is freed. Apart from that:
  * the adjacency read buffer (an exo_csr_window of exo_csr.h;
  * memory_limit / 4, at least 64 KiB, at most 64 MiB), or instead the
- * whole adjacency of a held level (at most memory_limit / 4), a gain tally
+ * whole adjacency of a level handed over (at most memory_limit / 4), a gain tally
  * (exo_tally) of about 56 bytes per entry of the level's longest adjacency
  * list (a power of two of 24-byte slots, at least twice that length, and an
  * 8-byte index per two slots; never more than for n entries), and the
