@@ -252,8 +252,10 @@
 #' into well-connected parts by merging single nodes greedily inside it
 #' (the paper draws the merges at random; the greedy choice keeps its
 #' guarantees, and the seeded order remains the only randomness); the
-#' parts become the nodes of the next, smaller graph, written by the same
-#' external sort as the input graph. Levels repeat until every community is
+#' parts become the nodes of the next, smaller graph, built in memory when
+#' it fits `memory_limit` (else by the same external sort as the input
+#' graph) and kept there for the next level, unwritten, when it takes at most
+#' a quarter of `memory_limit`. Levels repeat until every community is
 #' one node, and the whole algorithm runs again from its result: twice by
 #' default, as igraph's `cluster_leiden()` (`iterations = k` allows up to
 #' `k` rounds), fewer when a round moves no node or stops improving the
