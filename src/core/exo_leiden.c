@@ -42,6 +42,7 @@ _Static_assert(EXO_LEIDEN_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 #define LD_PREFETCH 16u /* arcs ahead whose neighbour's entry is prefetched */
 #define LD_NC_ARCS 65536u /* longest list whose pairs a lane's reader keeps (512 KiB) */
 #define LD_RADIX_ROW 64u  /* coarse rows from this length on are sorted by radix */
+#define LD_AGG_RANGES 4u  /* most coarse-id ranges of an aggregation in memory */
 
 #if defined(__GNUC__)
 #define LD_PREFETCH_ADDR(p) __builtin_prefetch(p)
@@ -1414,29 +1415,32 @@ static uint64_t agg_budget(const exo_leiden_level *lv, uint32_t W, size_t rs) {
   return b;
 }
 
-/* The coarse rows built in memory (agg_inmem): pass 0 is the tally
- * itself, on W threads, part j (blocks [part[2j], part[2j + 1]), about
- * m / W arcs) writing into parts[j] the sums of each of its nodes in turn
- * as packed row entries (neighbour << 32 | the float weight's bits), deg[v]
- * of them for node v, and counting them per coarse id (pc[id W + j]); the
- * caller turns the counts into row starts (cnt) and each part's place in
- * each row (pc: row id's part-0 entries first, so a row holds them in
- * fine-id order); pass 1, job j copies each of its nodes' entries to its
- * place in the node's row. Pass 2 (coarse ids in T ranges of about equal
- * entries, cut): job t sums equal neighbours of each row into the first
- * (float adds in fine-id order: the sorter's stable sort and
- * EXO_COMBINE_SUM; all weights are > 0, so the sorter's sign split does
- * not arise) found through a marker per coarse id (mark: per job k
- * markers, then k entries of sort scratch), sorts the row (sort_row_below)
- * and encodes it as CSR entries in place, packed from its range's
- * first row on: rend[id] the row's end counted from there (so the range's
- * entries are rend of its last row). Every pass reads each entry once. */
+/* The coarse rows built in memory (agg_inmem), for the coarse ids of one
+ * range [c0, c1) at a time (K = c1 - c0 rows, row i for id c0 + i). Pass 0
+ * is the tally itself, on W threads, part j (blocks [part[2j], part[2j +
+ * 1]), about m / W arcs of the level) writing into parts[j] the sums of
+ * each of its nodes whose coarse id is in the range, in turn, as packed row
+ * entries (neighbour << 32 | the float weight's bits), deg[v] of them for
+ * node v, and counting them per row (pc[i W + j]); the caller turns the
+ * counts into row starts (cnt[i]) and each part's place in each row (pc:
+ * row i's part-0 entries first, so a row holds them in fine-id order);
+ * pass 1, job j copies each such node's entries to its place in the node's
+ * row. Pass 2 (the rows in T runs of about equal entries, cut): job t sums
+ * equal neighbours of each row into the first (float adds in fine-id
+ * order: the sorter's stable sort and EXO_COMBINE_SUM; all weights are > 0,
+ * so the sorter's sign split does not arise) found through a marker per
+ * coarse id (mark: per job k markers, then k entries of sort scratch),
+ * sorts the row (sort_row_below) and encodes it as CSR entries in place,
+ * packed from its run's first row on: rend[i] the row's end counted from
+ * there (so the run's entries are rend of its last row). Every pass reads
+ * each entry once. */
 typedef struct ld_rows {
   const exo_leiden_level *lv;
   ld_aggbuf *parts;
-  uint32_t W, T; /* parts, ranges */
+  uint32_t W, T; /* parts, runs */
   int pass;
-  uint64_t k, *cnt, *pc, *cut, *row, *mark, *rend, *part;
+  uint64_t k, c0, c1;
+  uint64_t *cnt, *pc, *cut, *row, *mark, *rend, *part;
   uint32_t *deg;
 } ld_rows;
 
@@ -1469,8 +1473,22 @@ static exo_status agg_node_row(exo_leiden_level *lv, ld_reader *rd, uint64_t v, 
   }
   out->n += t->count;
   rw->deg[v] = (uint32_t)t->count;
-  rw->pc[id_get(&lv->refined, v) * rw->W + j] += t->count;
+  rw->pc[(id_get(&lv->refined, v) - rw->c0) * rw->W + j] += t->count;
   return EXO_OK;
+}
+
+/* Is v's coarse id in the rows' range? */
+static inline int row_in_range(const ld_rows *rw, uint64_t v) {
+  const uint64_t c = id_get(&rw->lv->refined, v);
+  return c >= rw->c0 && c < rw->c1;
+}
+
+/* Does block [first, first + EXO_LEIDEN_BLOCK) hold a node of the rows'
+ * range? (Blocks without one are not read.) */
+static int block_in_range(const ld_rows *rw, uint64_t first) {
+  for (uint64_t v = first; v < first + EXO_LEIDEN_BLOCK && v < rw->lv->n; v++)
+    if (row_in_range(rw, v)) return 1;
+  return 0;
 }
 
 typedef struct ld_agg {
@@ -1491,45 +1509,42 @@ static exo_status agg_job(void *arg, uint32_t index, exo_ctx *ctx) {
   exo_status s = EXO_OK;
   for (uint64_t b = ag->part[2 * index]; b < ag->part[2 * index + 1] && !s; b++) {
     const uint64_t first = b * EXO_LEIDEN_BLOCK;
+    if (ag->rows && !block_in_range(ag->rows, first)) continue;
     if ((s = rd_load(lv, rd, first, 1)) != EXO_OK) break;
-    for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++)
-      s = ag->rows ? agg_node_row(lv, rd, v, out, ag->rows, index)
-                   : agg_node(lv, rd, v, NULL, out, ctx);
+    for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++) {
+      if (!ag->rows) s = agg_node(lv, rd, v, NULL, out, ctx);
+      else if (row_in_range(ag->rows, v)) s = agg_node_row(lv, rd, v, out, ag->rows, index);
+    }
   }
-  return s;
+  return s ? s : exo_poll(ctx);
 }
 
-/* The aggregation's tally pass on W threads (W = 1: the caller's). In
- * memory (rows: its parts W buffers, parts[0].r the level's arcs' worth of
- * row entries) in one step: the rows' pass 0 on W runs of whole blocks
- * (rows->part), about m / W arcs each, each run's entries written to its
- * own slice of parts[0].r (a run's arcs' worth).
- * Else in rounds: each round cuts the next blocks into at most W runs of whole
- * blocks with at most a buffer's worth of arcs each, tallies them side by
+/* The aggregation's tally pass on W threads (W = 1: the caller's) into
+ * the sorter, in rounds: each round cuts the next blocks into at most W
+ * runs of whole blocks with at most a buffer's worth of arcs each, tallies them side by
  * side into the threads' buffers, then the caller's thread hands the
  * buffers to the sorter in block order, one call each: the records, and
  * their order, of one thread's loop. A block with more arcs than a buffer
  * holds is tallied by the caller's thread alone, its buffer handed to the
  * sorter whenever full. */
 static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_t W,
-                               uint64_t bytes, ld_rows *rows) {
+                               uint64_t bytes) {
   exo_ctx *ctx = lv->ctx;
   const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
-  ld_aggbuf *store = rows ? rows->parts : NULL;
-  const int wide = store ? 0 : exo_sorter_is_wide(sorter);
-  const size_t rs = store ? 8 : exo_rec_size(wide);
+  const int wide = exo_sorter_is_wide(sorter);
+  const size_t rs = exo_rec_size(wide);
   size_t cap = (size_t)(bytes / W / rs);
   if (cap < 1) cap = 1;
   ld_reader *rds = W > 1 ? readers_open(lv, W) : &lv->rd;
-  ld_aggbuf *bufs = store ? store : calloc(W, sizeof *bufs);
-  uint64_t *part = rows ? rows->part : malloc((size_t)W * 2 * sizeof *part);
+  ld_aggbuf *bufs = calloc(W, sizeof *bufs);
+  uint64_t *part = malloc((size_t)W * 2 * sizeof *part);
   uint64_t *boff = malloc((size_t)(nb + 1) * sizeof *boff);
   exo_status s = EXO_OK;
   if (!rds || !bufs || !part || !boff) {
     s = exo_fail_oom(ctx, "the threads of Leiden's aggregation", 0);
     goto out;
   }
-  for (uint32_t j = 0; j < W && !s && !store; j++) {
+  for (uint32_t j = 0; j < W && !s; j++) {
     bufs[j].cap = cap;
     bufs[j].wide = wide;
     if (!(bufs[j].r = malloc(cap * rs)))
@@ -1541,15 +1556,8 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
     const uint64_t node = b * EXO_LEIDEN_BLOCK < lv->n ? b * EXO_LEIDEN_BLOCK : lv->n;
     s = exo_pread_full(lv->fd_off, &boff[b], 8, node * 8, lv->csr.offsets_path, ctx);
   }
-  ld_agg ag = {lv, rds, bufs, part, rows};
-  for (uint64_t j = 0, b = 0; j < W && store && !s; j++) {
-    part[2 * j] = b;
-    while (b < nb && (j + 1 == W || boff[b] < (j + 1) * lv->csr.m / W)) b++;
-    part[2 * j + 1] = b;
-    store[j] = (ld_aggbuf){store[0].r + boff[part[2 * j]] * rs, 0, boff[b] - boff[part[2 * j]], 0};
-  }
-  if (store && !s) s = exo_par_run(W, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx);
-  for (uint64_t b = 0; b < nb && !s && !store;) {
+  ld_agg ag = {lv, rds, bufs, part, NULL};
+  for (uint64_t b = 0; b < nb && !s;) {
     uint32_t J = 0;
     while (J < W && b < nb) {
       const uint64_t start = b;
@@ -1574,10 +1582,10 @@ static exo_status agg_parallel(exo_leiden_level *lv, exo_sorter *sorter, uint32_
     for (uint32_t j = 0; j < J && !s; j++) s = agg_flush(&bufs[j], sorter, ctx);
   }
 out:
-  if (bufs && !store)
+  if (bufs)
     for (uint32_t j = 0; j < W; j++) free(bufs[j].r);
-  if (!store) free(bufs);
-  if (!rows) free(part);
+  free(bufs);
+  free(part);
   free(boff);
   if (rds && rds != &lv->rd) readers_free(rds, W);
   return s;
@@ -1650,16 +1658,17 @@ static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
     const uint64_t *src = (const uint64_t *)(const void *)rw->parts[t].r;
     const uint64_t v1 = rw->part[2 * t + 1] * EXO_LEIDEN_BLOCK;
     for (uint64_t v = rw->part[2 * t] * EXO_LEIDEN_BLOCK; v < v1 && v < rw->lv->n; v++) {
+      if (!row_in_range(rw, v)) continue;
       const uint32_t c = rw->deg[v];
       if (!c) continue;
-      uint64_t *at = &pc[id_get(&rw->lv->refined, v) * rw->W + t];
+      uint64_t *at = &pc[(id_get(&rw->lv->refined, v) - rw->c0) * rw->W + t];
       memcpy(row + *at, src, (size_t)c * 8);
       *at += c;
       src += c;
     }
     return exo_poll(ctx);
   }
-  const uint64_t lo = rw->cut[t], hi = rw->cut[t + 1], base = rw->cnt[lo]; /* t: a range */
+  const uint64_t lo = rw->cut[t], hi = rw->cut[t + 1], base = rw->cnt[lo]; /* t: a run */
   uint64_t *mark = rw->mark + (size_t)t * rw->k * 2, *tmp = mark + rw->k, o = base;
   for (uint64_t r = lo; r < hi; rw->rend[r++] = o - base) {
     const uint64_t rs = o;
@@ -1675,105 +1684,199 @@ static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
   return exo_poll(ctx);
 }
 
-/* Bytes of the in-memory aggregation (W parts, T ranges): the tally's
- * entries and the rows, 8 bytes each per arc of the level (a node gives at
- * most one per arc), per fine node its entry count (4), per coarse node its
- * row start and end and max(W, 2T) counts, or markers and sort scratch, a
- * write buffer. */
-static uint64_t agg_inmem_bytes(const exo_leiden_level *lv, uint32_t W, uint32_t T, uint64_t k) {
-  return (lv->csr.m + 1) * 16 + lv->n * 4 + (k + 2) * 8 * (2 + (W > 2 * T ? W : 2 * T)) +
-         (T + 1) * 64 + (uint64_t)W * 16 + EXO_IO_DEFAULT_BUF;
+/* Bytes of the in-memory aggregation (W parts, T runs) apart from the
+ * 16 per arc of a range (agg_inmem): per node of the level its entry count
+ * (4); per coarse node its offset, row start and end (8 each), W counts (8
+ * each) and, per run, a marker and an entry of sort scratch (16); per block
+ * its first offset (8); the parts and the runs; a write buffer. */
+static uint64_t agg_inmem_fixed(const exo_leiden_level *lv, uint32_t W, uint32_t T, uint64_t k) {
+  return lv->n * 4 + (k + 2) * 8 * (3 + (uint64_t)W + 2 * (uint64_t)T) +
+         (lv->n / EXO_LEIDEN_BLOCK + 2) * 8 + (uint64_t)W * (16 + sizeof(ld_aggbuf)) +
+         (T + 1) * 8 + EXO_IO_DEFAULT_BUF;
 }
 
-/* The coarse CSR of k <= 2^32 nodes built in memory (tally and pass 0 and 1
- * on W threads, pass 2 on T): the sorter's bytes; *m its entries. The
- * offsets are written to coarse's file; the adjacency too, unless keep
- * is given and the next level holds it (ld_hold_bytes): then *keep gets
- * it, m entries in one array (the caller's), and no file is written. */
+/* The coarse CSR of k <= 2^32 nodes built in memory, within `budget`
+ * bytes, or nothing (*done = 0: the caller sorts). The coarse ids are cut
+ * into at most LD_AGG_RANGES ranges of consecutive ids whose members have
+ * at most (budget - agg_inmem_fixed) / 16 arcs (per arc at most one row
+ * entry of the tally and one of the rows, 8 bytes each); each range is a
+ * tally pass over the blocks holding its members, on W threads, and the
+ * rows' passes 1 and 2 (ld_rows). More ranges would read the level as
+ * many times, which costs more than the sorter's one write and read of
+ * the records. The offsets are written to coarse's file; the adjacency
+ * too, range by range, unless the ids make one range, keep is given and
+ * the next level holds it (ld_hold_bytes): then *keep gets it, m entries
+ * in one array (the caller's), and no file is written. The same bytes as
+ * the sorter's; *m the entries. */
 static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64_t k,
-                            const exo_csr_files *coarse, uint64_t *m, uint8_t **keep) {
+                            uint64_t budget, const exo_csr_files *coarse, uint64_t *m,
+                            uint8_t **keep, int *done) {
   exo_ctx *ctx = lv->ctx;
+  const uint64_t n = lv->n, nb = (n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  const uint64_t fixed = agg_inmem_fixed(lv, W, T, k);
+  *done = 0;
+  if (fixed >= budget || k == 0) return EXO_OK;
+  const uint64_t cap = (budget - fixed) / 16; /* arcs of a range */
   ld_aggbuf *parts = calloc(W, sizeof *parts);
-  ld_rows rw = {lv,   parts, W, T, 0, k, calloc(k + 2, 8), calloc(k * W + 1, 8), calloc(T + 1, 8),
-                NULL, NULL,  malloc(k * 8 + 8), malloc((size_t)W * 16), malloc(lv->n * 4 + 4)};
+  ld_rows rw = {lv, parts, W, T, 0, k, 0, 0, malloc((k + 2) * 8), malloc(k * W * 8 + 8),
+                malloc((T + 1) * 8), NULL, malloc(k * T * 16), malloc(k * 8 + 8),
+                malloc((size_t)W * 16), malloc(n * 4 + 4)};
+  uint64_t *off = malloc((k + 1) * 8), *boff = malloc((nb + 1) * 8), *entries = NULL;
+  uint64_t cut[LD_AGG_RANGES + 1], R = 0, chunk[EXO_LEIDEN_BLOCK + 1];
+  ld_reader *rds = NULL;
   exo_writer w;
   memset(&w, 0, sizeof w);
   exo_status s = EXO_OK;
-  if (!parts || !rw.cnt || !rw.pc || !rw.cut || !rw.rend || !rw.part || !rw.deg ||
-      !(parts[0].r = malloc(lv->csr.m * 8 + 8))) {
-    s = exo_fail_oom(ctx, "Leiden's aggregation in memory", 0);
+  if (!parts || !rw.cnt || !rw.pc || !rw.cut || !rw.mark || !rw.rend || !rw.part || !rw.deg ||
+      !off || !boff) {
+    s = exo_fail_oom(ctx, "Leiden's aggregation in memory", fixed);
     goto out;
   }
-  if ((s = agg_parallel(lv, NULL, W, 0, &rw)) != EXO_OK) goto out;
-  uint64_t recs = 0; /* the rows' progress: the stage the sorter's CSR reports */
-  for (uint32_t j = 0; j < W; j++) recs += parts[j].n;
-  exo_progress(ctx, EXO_STAGE_CSR, 0, recs);
-  uint64_t acc = 0; /* row starts; each part's place in each row */
-  for (uint64_t r = 0; r < k; r++) {
-    rw.cnt[r] = acc;
-    for (uint32_t j = 0; j < W; j++) {
-      const uint64_t c = rw.pc[r * W + j];
-      rw.pc[r * W + j] = acc;
-      acc += c;
+  /* the level's degrees (deg), each block's first offset, each coarse id's
+   * arcs (in off until it holds the offsets) */
+  memset(off, 0, (k + 1) * 8);
+  for (uint64_t b = 0; b < nb && !s; b++) {
+    const uint64_t v0 = b * EXO_LEIDEN_BLOCK, c = n - v0 < EXO_LEIDEN_BLOCK ? n - v0 : EXO_LEIDEN_BLOCK;
+    if ((s = exo_pread_full(lv->fd_off, chunk, (c + 1) * 8, v0 * 8, lv->csr.offsets_path, ctx)))
+      break;
+    boff[b] = chunk[0];
+    boff[b + 1] = chunk[c];
+    for (uint64_t i = 0; i < c; i++) {
+      const uint64_t d = chunk[i + 1] - chunk[i];
+      if (chunk[i + 1] < chunk[i] || d > UINT32_MAX) goto out; /* the sorter then */
+      rw.deg[v0 + i] = (uint32_t)d;
+      off[id_get(&lv->refined, v0 + i)] += d;
     }
   }
-  rw.cnt[k] = acc;
-  if (!(rw.row = malloc(acc * 8 + 8))) {
-    s = exo_fail_oom(ctx, "the rows of Leiden's aggregation", acc * 8);
+  if (s) goto out;
+  /* the ranges: consecutive ids, at most cap arcs each */
+  cut[0] = 0;
+  for (uint64_t c = 0, acc = 0; c < k; c++) {
+    if (off[c] > cap) goto out;
+    if (acc + off[c] > cap) {
+      if (++R == LD_AGG_RANGES) goto out;
+      cut[R] = c;
+      acc = 0;
+    }
+    acc += off[c];
+  }
+  cut[++R] = k;
+  /* W parts of whole blocks, about m / W arcs each (as agg_parallel cut
+   * them: which blocks a part holds does not change a row's order) */
+  for (uint64_t j = 0, b = 0; j < W; j++) {
+    rw.part[2 * j] = b;
+    while (b < nb && (j + 1 == W || boff[b] < (j + 1) * lv->csr.m / W)) b++;
+    rw.part[2 * j + 1] = b;
+  }
+  if (W > 1 && !(rds = readers_open(lv, W))) {
+    s = exo_fail_oom(ctx, "the threads of Leiden's aggregation", 0);
     goto out;
   }
-  rw.pass = 1;
-  if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
-  free(rw.pc);
-  rw.pc = NULL;
-  free(parts[0].r); /* the records are in the rows now */
-  parts[0].r = NULL;
-  if (!(rw.mark = malloc((k ? k : 1) * T * 16))) {
-    s = exo_fail_oom(ctx, "Leiden's aggregation in memory", k * T * 8);
-    goto out;
-  }
-  memset(rw.mark, 0xff, k * T * 16);
-  for (uint64_t t = 1, r = 0; t <= T; t++) { /* ranges of about acc / T records */
-    while (r < k && (t == T || rw.cnt[r] < t * acc / T)) r++;
-    rw.cut[t] = r;
-  }
-  rw.pass = 2;
-  if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CSR, recs, ctx)) != EXO_OK) goto out;
-  /* the entries, range by range: range t's from its first row's start,
-   * rend of its last row many; moved together in the array when kept,
-   * else written */
-  uint64_t total = 0;
-  for (uint32_t t = 0; t < T; t++)
-    if (rw.cut[t + 1] > rw.cut[t]) total += rw.rend[rw.cut[t + 1] - 1];
-  const int kept = keep && total > 0 && total <= ld_hold_bytes(&lv->p) / 8;
-  if (!kept) s = exo_writer_open(&w, coarse->adj_path, EXO_IO_DEFAULT_BUF, ctx);
-  uint64_t to = 0;
-  for (uint32_t t = 0; t < T && !s; t++) {
-    const uint64_t lo = rw.cut[t], hi = rw.cut[t + 1], len = hi > lo ? rw.rend[hi - 1] : 0;
-    if (kept) memmove(rw.row + to, rw.row + rw.cnt[lo], len * 8);
-    else if (len) s = exo_writer_write(&w, rw.row + rw.cnt[lo], len * 8, ctx);
-    to += len;
-  }
-  if (!s && !kept) s = exo_writer_close(&w, ctx);
-  /* then the offsets (cnt[0] stays 0): range t's ends moved by the entries
-   * before it, the previous ranges' last offset */
-  for (uint64_t t = 0, g = 0; t < T; t++) {
-    for (uint64_t r = rw.cut[t]; r < rw.cut[t + 1]; r++) rw.cnt[r + 1] = g + rw.rend[r];
-    g = rw.cnt[rw.cut[t + 1]];
-  }
-  *m = rw.cnt[k];
-  if (!s) s = exo_writer_open(&w, coarse->offsets_path, EXO_IO_DEFAULT_BUF, ctx);
-  if (!s) s = exo_writer_write(&w, rw.cnt, (k + 1) * 8, ctx);
-  if (!s) s = exo_writer_close(&w, ctx);
-  if (!s && kept) {
-    uint64_t *row = realloc(rw.row, total * 8); /* shrinks it */
-    *keep = (uint8_t *)(row ? row : rw.row);
+  const int one = R == 1 && keep;
+  int adj_open = !one;
+  if (adj_open && (s = exo_writer_open(&w, coarse->adj_path, EXO_IO_DEFAULT_BUF, ctx))) goto out;
+  exo_progress(ctx, EXO_STAGE_CSR, 0, lv->csr.m);
+  uint64_t g = 0, arcs_done = 0; /* entries and fine arcs of the ranges done */
+  off[0] = 0;
+  for (uint64_t q = 0; q < R && !s; q++) {
+    const uint64_t c0 = cut[q], c1 = cut[q + 1], K = c1 - c0;
+    rw.c0 = c0;
+    rw.c1 = c1;
+    /* pass 0: each part's slice holds its range members' arcs' worth */
+    uint64_t total = 0;
+    for (uint32_t j = 0; j < W; j++) {
+      uint64_t a = 0;
+      const uint64_t v1 = rw.part[2 * j + 1] * EXO_LEIDEN_BLOCK;
+      for (uint64_t v = rw.part[2 * j] * EXO_LEIDEN_BLOCK; v < v1 && v < n; v++)
+        if (row_in_range(&rw, v)) a += rw.deg[v];
+      parts[j] = (ld_aggbuf){NULL, 0, a, 0};
+      total += a;
+    }
+    if (!(entries = malloc(total * 8 + 8))) {
+      s = exo_fail_oom(ctx, "the entries of Leiden's aggregation", total * 8);
+      break;
+    }
+    for (uint32_t j = 0, at = 0; j < W; at += parts[j++].cap) parts[j].r = (uint8_t *)(entries + at);
+    memset(rw.pc, 0, K * W * 8);
+    ld_agg ag = {lv, rds ? rds : &lv->rd, parts, rw.part, &rw};
+    if ((s = exo_par_run(W, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) break;
+    /* row starts; each part's place in each row */
+    uint64_t acc = 0;
+    for (uint64_t r = 0; r < K; r++) {
+      rw.cnt[r] = acc;
+      for (uint32_t j = 0; j < W; j++) {
+        const uint64_t c = rw.pc[r * W + j];
+        rw.pc[r * W + j] = acc;
+        acc += c;
+      }
+    }
+    rw.cnt[K] = acc;
+    if (!(rw.row = malloc(acc * 8 + 8))) {
+      s = exo_fail_oom(ctx, "the rows of Leiden's aggregation", acc * 8);
+      break;
+    }
+    rw.pass = 1;
+    if ((s = exo_par_run(W, rows_job, &rw, EXO_STAGE_CSR, lv->csr.m, ctx)) != EXO_OK) break;
+    free(entries); /* the entries are in the rows now */
+    entries = NULL;
+    memset(rw.mark, 0xff, k * T * 16);
+    rw.cut[0] = 0;
+    for (uint64_t t = 1, r = 0; t <= T; t++) { /* runs of about acc / T entries */
+      while (r < K && (t == T || rw.cnt[r] < t * acc / T)) r++;
+      rw.cut[t] = r;
+    }
+    rw.pass = 2;
+    if ((s = exo_par_run(T, rows_job, &rw, EXO_STAGE_CSR, lv->csr.m, ctx)) != EXO_OK) break;
+    /* the entries, run by run: run t's from its first row's start, rend of
+     * its last row many; moved together in the array when kept, else
+     * written */
+    uint64_t len = 0;
+    for (uint32_t t = 0; t < T; t++)
+      if (rw.cut[t + 1] > rw.cut[t]) len += rw.rend[rw.cut[t + 1] - 1];
+    const int kept = one && len > 0 && len <= ld_hold_bytes(&lv->p) / 8;
+    if (one && !kept) {
+      s = exo_writer_open(&w, coarse->adj_path, EXO_IO_DEFAULT_BUF, ctx);
+      adj_open = 1;
+    }
+    uint64_t to = 0;
+    for (uint32_t t = 0; t < T && !s; t++) {
+      const uint64_t lo = rw.cut[t], hi = rw.cut[t + 1], e = hi > lo ? rw.rend[hi - 1] : 0;
+      if (kept) memmove(rw.row + to, rw.row + rw.cnt[lo], e * 8);
+      else if (e) s = exo_writer_write(&w, rw.row + rw.cnt[lo], e * 8, ctx);
+      to += e;
+    }
+    /* the offsets of ids c0 + 1 .. c1: run t's ends moved by the entries
+     * before it */
+    for (uint64_t t = 0; t < T; t++) {
+      for (uint64_t r = rw.cut[t]; r < rw.cut[t + 1]; r++) off[c0 + r + 1] = g + rw.rend[r];
+      if (rw.cut[t + 1] > rw.cut[t]) g = off[c0 + rw.cut[t + 1]];
+    }
+    if (!s && kept) {
+      uint64_t *row = realloc(rw.row, len * 8); /* shrinks it */
+      *keep = (uint8_t *)(row ? row : rw.row);
+      rw.row = NULL;
+    }
+    free(rw.row);
     rw.row = NULL;
+    arcs_done += total;
+    exo_progress(ctx, EXO_STAGE_CSR, arcs_done, lv->csr.m);
   }
-  if (!s) exo_progress(ctx, EXO_STAGE_CSR, recs, recs);
+  if (!s && adj_open) s = exo_writer_close(&w, ctx);
+  *m = off[k];
+  if (!s) s = exo_writer_open(&w, coarse->offsets_path, EXO_IO_DEFAULT_BUF, ctx);
+  if (!s) s = exo_writer_write(&w, off, (k + 1) * 8, ctx);
+  if (!s) s = exo_writer_close(&w, ctx);
+  if (!s) {
+    exo_progress(ctx, EXO_STAGE_CSR, lv->csr.m, lv->csr.m);
+    *done = (int)R;
+  } else if (keep && *keep) {
+    free(*keep);
+    *keep = NULL;
+  }
 out:
   exo_writer_abort(&w);
-  free(parts ? parts[0].r : NULL);
+  if (rds) readers_free(rds, W);
+  free(entries);
   free(parts);
   free(rw.cnt);
   free(rw.pc);
@@ -1783,6 +1886,8 @@ out:
   free(rw.rend);
   free(rw.part);
   free(rw.deg);
+  free(off);
+  free(boff);
   return s;
 }
 
@@ -1824,11 +1929,16 @@ static exo_status aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
   /* the budget: memory_limit less what a held level takes beyond the read
    * buffer */
   const uint64_t extra = ld_held_extra(lv);
-  if (!cwide && agg_inmem_bytes(lv, W, T, k) + extra <= lv->p.memory_limit) { /* k <= 2^32 */
-    if ((s = agg_inmem(lv, W, T, k, coarse, &m, keep)) != EXO_OK) goto fail;
-    exo_message(ctx, "leiden aggregation: in memory into %llu coarse arcs%s",
-                (unsigned long long)m, keep && *keep ? ", held for the next level" : "");
-    goto done;
+  if (!cwide) { /* in memory: k <= 2^32 */
+    int ranges = 0;
+    const uint64_t budget = lv->p.memory_limit > extra ? lv->p.memory_limit - extra : 0;
+    if ((s = agg_inmem(lv, W, T, k, budget, coarse, &m, keep, &ranges)) != EXO_OK) goto fail;
+    if (ranges) {
+      exo_message(ctx, "leiden aggregation: in memory (%d range%s of coarse ids) into %llu coarse "
+                  "arcs%s", ranges, ranges > 1 ? "s" : "", (unsigned long long)m,
+                  keep && *keep ? ", held for the next level" : "");
+      goto done;
+    }
   }
   exo_sort_options so;
   memset(&so, 0, sizeof so);
@@ -1843,7 +1953,7 @@ static exo_status aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
   const uint64_t agg_bytes = agg_budget(lv, W, exo_rec_size(so.wide));
   so.memory_limit -= agg_bytes + extra;
   if ((s = exo_sorter_create(&sorter, &so, ctx)) != EXO_OK) goto fail;
-  if ((s = agg_parallel(lv, sorter, W, agg_bytes, NULL)) != EXO_OK) goto fail;
+  if ((s = agg_parallel(lv, sorter, W, agg_bytes)) != EXO_OK) goto fail;
   exo_sort_stats st;
   s = exo_sorter_finish_csr(sorter, k, coarse->offsets_path, coarse->adj_path, cwide, ctx, &st);
   exo_sorter_free(sorter);
