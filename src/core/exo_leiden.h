@@ -113,15 +113,17 @@
  * adds to the sort in block order (the records and the order of one
  * thread; a block with more arcs than a buffer holds is tallied by the
  * caller's thread alone). When the aggregation fits memory_limit in memory
- * (below), that pass is one step instead (T runs of about m / T arcs, each
- * writing its nodes' sums as row entries into its own part of one array
- * and counting them per coarse id) and the coarse rows are built from
- * those parts: each part's thread copies each node's entries to the
- * part's own place in the node's row (a row's entries in fine-id order);
- * then T threads on any level, each
- * owning a range of coarse ids, sum each row's equal neighbours in that
- * order in float and sort the row: the sorter's entries, the same bytes.
- * Every step reads each record once, whatever T. The input graph's degree pass (modularity, level
+ * (below), whole or in at most 4 ranges of consecutive coarse ids, it is
+ * instead, per range, one step (T runs of about m / T arcs, each writing
+ * the sums of its nodes of the range as row entries into its own part of
+ * one array and counting them per coarse id; blocks without such a node
+ * are not read) and the range's coarse rows are built from those parts:
+ * each part's thread copies each node's entries to the part's own place in
+ * the node's row (a row's entries in fine-id order); then T threads on any
+ * level, each owning a run of the range's rows, sum each row's equal
+ * neighbours in that order in float and sort the row: the sorter's
+ * entries, the same bytes. Every step reads each entry once, whatever T.
+ * The input graph's degree pass (modularity, level
  * 0 of the first iteration) splits the blocks into T runs, each writing
  * its part of the degree file. The quality pass and the aggregation's
  * relabelling run on the caller's thread; with threads = T > 1 the
@@ -178,12 +180,15 @@
  * it, else 64 Ki records; at least 64 Ki records per thread, at most the
  * level's arcs and half of memory_limit; records of the sort's 12 or 20
  * bytes, exo_record.h), or instead, when the coarse ids fit u32 and these
- * fit that budget, the aggregation in memory: 8 bytes per arc of the
- * level (the tally's entries; a node gives at most one per arc, freed
- * once they are in the rows), 8 per arc (the rows, allocated for the
- * entries there are), 4 per node of the level (its entry count), 8 (2 +
- * max(W, T)) per coarse node (its row's start and end, and a count per
- * part W, then a marker per range T) and a 1 MiB write buffer; when the
+ * fit that budget, the aggregation in memory: per arc of the level whose
+ * node is in the current range, 8 bytes (the tally's entries; a node gives
+ * at most one per arc, freed once they are in the rows) and 8 (the rows,
+ * allocated for the entries there are); 4 per node of the level (its
+ * degree, then its entry count), 8 per block; 8 (3 + W + 2T) per coarse
+ * node (its offset, its row's start and end, a count per part W, and per
+ * run T a marker and an entry of sort scratch) and a 1 MiB write buffer.
+ * The ranges are cut so that this fits: at most 4 of them (each is a read
+ * of the level), else the sort. When the coarse ids make one range and the
  * next level holds the coarse adjacency, the rows, shrunk to its entries,
  * become that level's (nothing more is allocated for it).
  * Disk: per level, the coarse CSR (at most the size of the input CSR; the
