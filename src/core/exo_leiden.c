@@ -1796,7 +1796,8 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
       s = exo_fail_oom(ctx, "the entries of Leiden's aggregation", total * 8);
       break;
     }
-    for (uint32_t j = 0, at = 0; j < W; at += parts[j++].cap) parts[j].r = (uint8_t *)(entries + at);
+    uint64_t at = 0;
+    for (uint32_t j = 0; j < W; at += parts[j++].cap) parts[j].r = (uint8_t *)(entries + at);
     memset(rw.pc, 0, K * W * 8);
     ld_agg ag = {lv, rds ? rds : &lv->rd, parts, rw.part, &rw};
     if ((s = exo_par_run(W, agg_job, &ag, EXO_STAGE_CLUSTER, 0, ctx)) != EXO_OK) break;
