@@ -449,8 +449,6 @@ static exo_status init_communities(exo_leiden_level *lv) {
   return EXO_OK;
 }
 
-/* exo_leiden_level_open; with save_degrees (input graph, no weights_path)
- * the degrees are written there and the file is kept. */
 /* The read buffer of a level too large to hold: memory_limit / 4, at
  * least LD_MIN_BUF, at most LD_MAX_BUF. */
 static uint64_t ld_buf_bytes(const exo_leiden_params *p) {
@@ -475,7 +473,9 @@ static uint64_t ld_held_extra(const exo_leiden_level *lv) {
   return held > b ? held - b : 0;
 }
 
-/* adj_mem (NULL: none): the level's adjacency, csr->m narrow entries, that
+/* exo_leiden_level_open; with save_degrees (input graph, no weights_path)
+ * the degrees are written there and the file is kept. adj_mem (NULL:
+ * none): the level's adjacency, csr->m narrow entries, that
  * the previous level's aggregation built in memory and did not write; the
  * level owns it from here (freed on every path). */
 static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *params,
@@ -1365,11 +1365,8 @@ static exo_status agg_flush(ld_aggbuf *out, exo_sorter *sorter, exo_ctx *ctx) {
   return s;
 }
 
-/* v's arcs (block loaded in rd) summed by coarse neighbour (in double, and
- * fewer records to sort; the sort sums what different nodes give), the
- * sums in the tally's insertion order, appended to out; a full out is
- * handed to the sorter (never full without one: the tally jobs' blocks fit
- * their buffers, a node giving at most one record per arc). */
+/* v's arcs (block loaded in rd) summed in rd's tally by the coarse id of
+ * the neighbour, in double; both aggregation paths emit from there. */
 static exo_status agg_tally(exo_leiden_level *lv, ld_reader *rd, uint64_t v) {
   exo_status s = EXO_OK;
   rd_tally_start(rd, v);
@@ -1378,6 +1375,11 @@ static exo_status agg_tally(exo_leiden_level *lv, ld_reader *rd, uint64_t v) {
   return s;
 }
 
+/* The sorter's records of v: agg_tally's sums (summed per node in double:
+ * fewer records to sort; the sort sums what different nodes give), in the
+ * tally's insertion order, appended to out; a full out is handed to the
+ * sorter (never full without one: the tally jobs' blocks fit their
+ * buffers, a node giving at most one record per arc). */
 static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_sorter *sorter,
                            ld_aggbuf *out, exo_ctx *ctx) {
   const uint64_t rv = id_get(&lv->refined, v);
