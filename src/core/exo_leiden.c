@@ -1270,7 +1270,12 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
       if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
       rd_tally_start(rd, v);
       FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, &lv->refined, {
-        if (u != v && id_get(&lv->comm, u) == S) exo_tally_add_sum(t, id_get(&lv->refined, u), w);
+        if (u != v && id_get(&lv->comm, u) == S) {
+          const uint64_t r = id_get(&lv->refined, u);
+          LD_PREFETCH_ADDR(&ext[r]);
+          LD_PREFETCH_ADDR(&wr[r]);
+          exo_tally_add_sum(t, r, w);
+        }
       });
       if (s) return s;
       double best = -1.0;
