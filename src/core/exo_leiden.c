@@ -916,7 +916,6 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
       if (!activate && nc) {
         if (u == v) continue;
         const uint32_t cu = u - lo < span ? own[u] : pub[u];
-        LD_PREFETCH_ADDR(&lv->tot[cu]);
         nc[2 * kept] = (uint32_t)u;
         nc[2 * kept + 1] = cu;
         kept++;
@@ -941,7 +940,6 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
  * the lane's own changes since; an empty community from the lane's pool). */
 static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, uint64_t v) {
   double kv = 0.0;
-  LD_PREFETCH_ADDR(&lv->tot[id_get(&lv->comm, v)]);
   exo_status s = lane_arcs(lv, ln, rd, v, 0, 0, &kv);
   if (s) return s;
   const uint64_t a = id_get(&lv->comm, v);
