@@ -670,6 +670,75 @@ START_TEST(test_interrupt_cleans_up) {
 }
 END_TEST
 
+/* The polls and messages of a run: it is interrupted at poll `left`;
+ * `at` is the poll count when the first aggregation in several ranges of
+ * coarse ids reported itself, `from` the count at the message before it. */
+typedef struct poll_watch {
+  int left, polls, from, at, ranges, last_msg;
+} poll_watch;
+
+static int watch_poll(void *user) {
+  poll_watch *w = user;
+  w->polls++;
+  return --w->left <= 0;
+}
+
+static void watch_message(void *user, const char *text) {
+  poll_watch *w = user;
+  const char *p = strstr(text, "aggregation: in memory (");
+  if (p && !w->at && atoi(p + strlen("aggregation: in memory (")) > 1) {
+    w->ranges = atoi(p + strlen("aggregation: in memory ("));
+    w->from = w->last_msg;
+    w->at = w->polls;
+  }
+  w->last_msg = w->polls;
+}
+
+/* Interrupted at every poll of an aggregation built in memory in several
+ * ranges of coarse ids (5 MiB, one thread: the polls come in the same
+ * order every run), the run returns EXO_EINTR and leaves no file behind;
+ * the sanitizers' and valgrind's runs of this suite check that every
+ * buffer of the ranges' loop is freed on the way out. */
+START_TEST(test_aggregate_ranges_interrupt) {
+  const uint64_t n = 40000;
+  tu_edge *e = malloc(n * 6 * sizeof *e);
+  tu_csr g;
+  tu_csr_build(&g, n, e, planted(e, n, 40, 6, 6, 1, 9), 0, 0);
+  const int before = tu_count_entries(g.dir);
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 5 << 20);
+  p.threads = 1;
+  exo_ctx ctx;
+  exo_leiden_result r;
+  poll_watch w = {1 << 30, 0, 0, 0, 0, 0};
+  exo_ctx_init(&ctx);
+  ctx.cb.user = &w;
+  ctx.cb.interrupted = watch_poll;
+  ctx.cb.message = watch_message;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+  free(r.labels);
+  ck_assert_int_ge(w.ranges, 2);
+  ck_assert_int_gt(w.at, w.from);
+  int interrupted = 0;
+  for (int k = w.from + 1; k <= w.at; k++) {
+    poll_watch x = {k, 0, 0, 0, 0, 0};
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &x;
+    ctx.cb.interrupted = watch_poll;
+    ctx.cb.message = watch_message;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EINTR);
+    ck_assert_ptr_null(r.labels);
+    ck_assert_int_eq(x.polls, k); /* stopped at the poll that said so */
+    ck_assert_int_eq(x.at, 0);    /* before the build said it was done */
+    ck_assert_int_eq(tu_count_entries(g.dir), before);
+    interrupted++;
+  }
+
+  ck_assert_int_ge(interrupted, 2 * w.ranges);
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
 /* Local moving in lanes (a graph of 48 blocks: 3 lanes). The same labels,
  * quality and counts for 1 to 5 threads (more than the lanes), for a read
  * buffer that holds the whole graph or a few blocks' lists (split between
@@ -980,6 +1049,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_iteration_cap);
   tcase_add_test(tc, test_bad_arguments);
   tcase_add_test(tc, test_interrupt_cleans_up);
+  tcase_add_test(tc, test_aggregate_ranges_interrupt);
   tcase_add_test(tc, test_lanes_same_result_any_threads);
   tcase_add_test(tc, test_lanes_interrupt);
   tcase_add_test(tc, test_resolution_per_strength);
