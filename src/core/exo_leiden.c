@@ -117,6 +117,10 @@ struct exo_leiden_level {
   uint64_t nfree;  /* empty ids on the stack */
   uint64_t *bits;  /* moving: active; refinement: no longer a singleton */
   uint64_t nactive;
+  double *own_w;   /* moving: each visit's tallied weight to the node's own
+                      community (when it fits own_w_bytes, else NULL) */
+  int own_w_exact; /* moving visited every node once and moved none: own_w
+                      holds E(v, S - v) for the refinement */
   int fd_off, fd_adj, fd_w;
   char *own_weights; /* weights file this level wrote (input graph) */
   int keep_weights;  /* own_weights is the run's degree file: keep it */
@@ -290,6 +294,7 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   free(lv->x1);
   free(lv->x2);
   free(lv->bits);
+  free(lv->own_w);
   free(lv->rd.win.buf);
   exo_tally_free(&lv->rd.t);
   free(lv);
@@ -473,6 +478,10 @@ static uint64_t ld_held_extra(const exo_leiden_level *lv) {
   return held > b ? held - b : 0;
 }
 
+/* Local moving keeps each visit's weight to the node's own community
+ * (8 bytes per node) when the level has at most this / 8 nodes. */
+static uint64_t own_w_bytes(const exo_leiden_params *p) { return p->memory_limit / 8; }
+
 /* exo_leiden_level_open; with save_degrees (input graph, no weights_path)
  * the degrees are written there and the file is kept. adj_mem (NULL:
  * none): the level's adjacency, csr->m narrow entries, that
@@ -653,6 +662,7 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   *moved = 0;
   const uint64_t a = id_get(&lv->comm, v);
   const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
+  if (lv->own_w) lv->own_w[v] = exo_tally_get(&lv->rd.t, a);
   double best;
   uint64_t to = best_move(lv, &lv->rd.t, NULL, NULL, a, wv, kv, &best);
   /* an empty community: gain 0 (only worth it when v is not alone) */
@@ -944,6 +954,7 @@ static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *r
   if (s) return s;
   const uint64_t a = id_get(&lv->comm, v);
   const double wv = rd->blk_w[v - rd->blk_first];
+  if (lv->own_w) lv->own_w[v] = exo_tally_get(&rd->t, a);
   double best;
   uint64_t to = best_move(lv, &rd->t, &ln->dw, ln->seen, a, wv, kv, &best);
   if (0.0 > best && ln->npool > 0 && (double)lv->x1[a] + exo_tally_get(&ln->dn, a) > 1.5)
@@ -1116,6 +1127,9 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
   *sweeps = 0;
   for (uint64_t v = 0; v < n; v++) exo_bit_set(lv->bits, v);
   lv->nactive = n;
+  lv->own_w_exact = 0;
+  if (!lv->own_w && n > 0 && n <= own_w_bytes(&lv->p) / 8)
+    lv->own_w = malloc((size_t)n * 8); /* none: the refinement reads the arcs */
   ld_lanes ls;
   exo_status s = lanes_open(lv, &ls);
   if (s) return s;
@@ -1139,6 +1153,8 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
     for (uint64_t v = 0; v < n; v++) id_set(&lv->refined, v, v);
   }
   lanes_free(&ls);
+  /* no move: every visit tallied the partition the refinement starts from */
+  lv->own_w_exact = !s && lv->own_w && *moves == 0 && done == n;
   return s;
 }
 
@@ -1199,6 +1215,27 @@ static exo_status singletons_range(exo_leiden_level *lv, ld_reader *rd, uint64_t
       ext[v] = e;
     }
   }
+  return s;
+}
+
+/* Refinement's first pass after a local moving that visited every node
+ * and moved none: each visit tallied v's arcs by the communities the
+ * refinement starts from, in list order, as singletons_range sums them,
+ * so E(v, S - v) is the tally's entry of v's community, the same double.
+ * It becomes x2 (whose stack of empty ids the refinement would overwrite),
+ * and only the node weights are read. */
+static exo_status singletons_from_moving(exo_leiden_level *lv) {
+  double *wr = as_dbl(lv->x1);
+  uint64_t *stack = lv->x2;
+  lv->x2 = (uint64_t *)(void *)lv->own_w;
+  lv->own_w = (double *)(void *)stack; /* freed by the caller */
+  exo_status s = EXO_OK;
+  for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK)
+    if ((s = rd_load(lv, &lv->rd, first, 0)) == EXO_OK)
+      for (uint64_t v = first; v < first + lv->rd.blk_cnt; v++) {
+        id_set(&lv->refined, v, v);
+        wr[v] = lv->rd.blk_w[v - first];
+      }
   return s;
 }
 
@@ -1333,7 +1370,17 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
     goto out;
   }
   /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
-  if ((s = exo_par_run(W, singletons_job, &rf, EXO_STAGE_CLUSTER, 0, lv->ctx)) != EXO_OK) goto out;
+  if (lv->own_w_exact) { /* E(v, S - v) summed by moving's last visits */
+    s = singletons_from_moving(lv);
+    exo_message(lv->ctx, "leiden refinement: each node's weight to its community from local "
+                "moving's sweep (no node moved), its arcs not read again");
+  } else if ((s = exo_par_run(W, singletons_job, &rf, EXO_STAGE_CLUSTER, 0, lv->ctx)) != EXO_OK) {
+    goto out;
+  }
+  free(lv->own_w);
+  lv->own_w = NULL;
+  lv->own_w_exact = 0;
+  if (s) goto out;
   /* pass 2: merge well-connected singletons, nodes in seeded order (the
    * block masks drawn in block order, as one thread always drew them) */
   exo_sweep_order(lv->perm, &lv->rng);

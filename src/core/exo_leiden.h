@@ -105,7 +105,14 @@
  * communities, in the seeded order (a node's decision reads and changes
  * only the refined communities of its own community, so each community
  * sees the decisions of one thread in the same order; the bitmap of
- * merged nodes is shared, set and read atomically). On such levels the
+ * merged nodes is shared, set and read atomically). When the level's local
+ * moving was one sweep that visited every node and moved none (level 1
+ * after a converged level 0, and level 0 of every iteration after the
+ * first, as a rule), the first pass reads no arc on any level: each
+ * visit's tally held the weight of the node's arcs to its own community,
+ * summed in list order as the pass sums them (the same double), kept in
+ * 8 bytes per node while the level has at most memory_limit / 64 nodes
+ * (else the pass reads the arcs as above). On such levels the
  * aggregation's tally pass (each node's arcs summed by coarse neighbour)
  * runs in rounds: the next blocks are cut into at most T runs of whole
  * blocks, each with at most a record buffer's worth of arcs, tallied side by
@@ -149,6 +156,10 @@
  * community and the stack of empty community ids there, refinement the
  * refined communities' weights W_R and their E(R, S - R); plus an active /
  * singleton bitmap, 1/8. Total 32.125 bytes per node (40.125 with u64 ids).
+ * Local moving adds 8 bytes per node (each visit's weight to the node's
+ * own community, which refinement then takes over as its E(v, S - v),
+ * freeing the stack of empty ids instead) only on levels of at most
+ * memory_limit / 64 nodes: at most memory_limit / 8 in all.
  * Node weights and CSR offsets are read from disk a block at a time.
  * While a level's local moving runs in lanes, the published copy of the
  * communities lives in the refined ids (the identity again afterwards), so

@@ -739,6 +739,77 @@ START_TEST(test_aggregate_ranges_interrupt) {
 }
 END_TEST
 
+static void count_from_moving(void *user, const char *text) {
+  if (strstr(text, "from local moving's sweep")) ++*(int *)user;
+}
+
+/* A refinement after a local moving that moved no node takes each node's
+ * weight to its community from that sweep's tallies instead of reading the
+ * arcs again (1 GiB: kept; 256 KiB: 8 bytes per node do not fit an eighth
+ * of it, so the arcs are read): the same refined partition, merge count
+ * and coarse graph either way, with moving in lanes (on 1 and 2 threads)
+ * and on the caller's thread. After a moving that moved nodes, the arcs
+ * are read in both. */
+START_TEST(test_refine_after_still_moving) {
+  /* 40 blocks: moving in lanes; 20: on the caller's thread */
+  const uint64_t n = _i == 0 ? 40000 : 20000;
+  tu_edge *e = malloc(n * 6 * sizeof *e);
+  tu_csr g;
+  tu_csr_build(&g, n, e, planted(e, n, 40, 6, 6, 1, 9), 0, 0);
+  const uint64_t mems[2] = {(uint64_t)1 << 30, 1 << 18};
+  uint64_t *comm[2], *ref[2], merges[2], coarse_m[2];
+  for (int run = 0; run < 4; run++) {
+    const int threads = 1 + run % 2, still = run < 2;
+    for (int i = 0; i < 2; i++) {
+      exo_ctx ctx;
+      exo_ctx_init(&ctx);
+      int used = 0;
+      ctx.cb.message = count_from_moving;
+      ctx.cb.user = &used;
+      exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
+      p.threads = threads;
+      exo_leiden_level *lv = NULL;
+      ck_assert_int_eq(exo_leiden_level_open(&g.csr, &p, NULL, NULL, 1, &ctx, &lv), EXO_OK);
+      uint64_t moves, sweeps;
+      ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
+      ck_assert_uint_gt(moves, 0);
+      /* moving again from its own result until a sweep moves no node (a
+       * level whose moving moved nodes reads the arcs: `still` 0) */
+      for (int again = 0; still && moves > 0 && again < 10; again++)
+        ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
+      ck_assert_uint_eq(moves == 0, still);
+      ck_assert_int_eq(exo_leiden_level_refine(lv, &merges[i]), EXO_OK);
+      ck_assert_int_eq(used, i == 0 && still ? 1 : 0);
+      comm[i] = malloc(n * 8);
+      ref[i] = malloc(n * 8);
+      exo_leiden_level_partition(lv, comm[i], ref[i]);
+      char *path[4];
+      const char *names[4] = {"s.off", "s.adj", "s.w", "s.init"};
+      for (int f = 0; f < 4; f++) path[f] = tu_path(g.dir, names[f]);
+      exo_csr_files coarse = {path[0], path[1], 0, 0, 0};
+      ck_assert_int_eq(exo_leiden_level_aggregate(lv, &coarse, path[2], path[3]), EXO_OK);
+      coarse_m[i] = coarse.m;
+      exo_leiden_level_free(lv);
+      for (int f = 0; f < 4; f++) {
+        remove(path[f]);
+        free(path[f]);
+      }
+    }
+    ck_assert_uint_gt(merges[0], n / 4);
+    ck_assert_uint_eq(merges[0], merges[1]);
+    ck_assert_uint_eq(coarse_m[0], coarse_m[1]);
+    ck_assert_mem_eq(comm[0], comm[1], n * 8);
+    ck_assert_mem_eq(ref[0], ref[1], n * 8);
+    for (int i = 0; i < 2; i++) {
+      free(comm[i]);
+      free(ref[i]);
+    }
+  }
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
 /* Local moving in lanes (a graph of 48 blocks: 3 lanes). The same labels,
  * quality and counts for 1 to 5 threads (more than the lanes), for a read
  * buffer that holds the whole graph or a few blocks' lists (split between
@@ -1045,6 +1116,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_aggregate_in_memory_same_bytes);
   tcase_add_test(tc, test_same_result_any_memory);
   tcase_add_test(tc, test_coarse_level_held_in_memory);
+  tcase_add_loop_test(tc, test_refine_after_still_moving, 0, 2);
   tcase_add_test(tc, test_cpm_resolution_by_hand);
   tcase_add_test(tc, test_iteration_cap);
   tcase_add_test(tc, test_bad_arguments);
