@@ -448,8 +448,15 @@ START_TEST(test_aggregate_in_memory_same_bytes) {
 }
 END_TEST
 
-static void count_held(void *user, const char *text) {
-  if (strstr(text, "held for the next level")) ++*(int *)user;
+/* Counts the core's messages that contain `needle`. */
+typedef struct msg_count {
+  const char *needle;
+  int n;
+} msg_count;
+
+static void count_messages(void *user, const char *text) {
+  msg_count *c = user;
+  if (strstr(text, c->needle)) c->n++;
 }
 
 /* A coarse level built in memory is handed to the next level without its
@@ -463,11 +470,11 @@ START_TEST(test_coarse_level_held_in_memory) {
   tu_csr g;
   tu_csr_build(&g, n, e, planted(e, n, 40, 6, 6, 1, 9), 0, 0);
   exo_leiden_result r[2];
-  int held[2] = {0, 0};
+  msg_count held[2] = {{"held for the next level", 0}, {"held for the next level", 0}};
   for (int i = 0; i < 2; i++) {
     exo_ctx ctx;
     exo_ctx_init(&ctx);
-    ctx.cb.message = count_held;
+    ctx.cb.message = count_messages;
     ctx.cb.user = &held[i];
     exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
     p.threads = 2 - i;
@@ -475,7 +482,7 @@ START_TEST(test_coarse_level_held_in_memory) {
     ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r[i]), EXO_OK);
     ck_assert_int_eq(tu_count_entries(g.dir), before);
   }
-  ck_assert_int_ge(held[0], 2); /* level 0 -> 1 and 1 -> 2 at least, each iteration */
+  ck_assert_int_ge(held[0].n, 2); /* level 0 -> 1 and 1 -> 2 at least, each iteration */
   ck_assert_uint_ge(r[0].levels, 3);
   ck_assert_mem_eq(r[0].labels, r[1].labels, n * 8);
   ck_assert(r[0].quality == r[1].quality && r[0].quality > 0.3);
@@ -694,11 +701,23 @@ static void watch_message(void *user, const char *text) {
   w->last_msg = w->polls;
 }
 
+/* A run interrupted at poll `left` (w zeroed first), watched by w. */
+static exo_status watched_run(tu_csr *g, const exo_leiden_params *p, int left, poll_watch *w,
+                              exo_leiden_result *r) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  *w = (poll_watch){left, 0, 0, 0, 0, 0};
+  ctx.cb.user = w;
+  ctx.cb.interrupted = watch_poll;
+  ctx.cb.message = watch_message;
+  return exo_leiden_run(&g->csr, p, &ctx, r);
+}
+
 /* Interrupted at every poll of an aggregation built in memory in several
  * ranges of coarse ids (5 MiB, one thread: the polls come in the same
- * order every run), the run returns EXO_EINTR and leaves no file behind;
- * the sanitizers' and valgrind's runs of this suite check that every
- * buffer of the ranges' loop is freed on the way out. */
+ * order every run), the run returns EXO_EINTR at that poll and leaves no
+ * file behind; the sanitizers' run of the suites (`make sanitize`) checks
+ * that every buffer of the ranges' loop is freed on the way out. */
 START_TEST(test_aggregate_ranges_interrupt) {
   const uint64_t n = 40000;
   tu_edge *e = malloc(n * 6 * sizeof *e);
@@ -707,41 +726,26 @@ START_TEST(test_aggregate_ranges_interrupt) {
   const int before = tu_count_entries(g.dir);
   exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 5 << 20);
   p.threads = 1;
-  exo_ctx ctx;
   exo_leiden_result r;
-  poll_watch w = {1 << 30, 0, 0, 0, 0, 0};
-  exo_ctx_init(&ctx);
-  ctx.cb.user = &w;
-  ctx.cb.interrupted = watch_poll;
-  ctx.cb.message = watch_message;
-  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+  poll_watch w, x;
+  ck_assert_int_eq(watched_run(&g, &p, 1 << 30, &w, &r), EXO_OK);
   free(r.labels);
   ck_assert_int_ge(w.ranges, 2);
   ck_assert_int_gt(w.at, w.from);
   int interrupted = 0;
   for (int k = w.from + 1; k <= w.at; k++) {
-    poll_watch x = {k, 0, 0, 0, 0, 0};
-    exo_ctx_init(&ctx);
-    ctx.cb.user = &x;
-    ctx.cb.interrupted = watch_poll;
-    ctx.cb.message = watch_message;
-    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EINTR);
+    ck_assert_int_eq(watched_run(&g, &p, k, &x, &r), EXO_EINTR);
     ck_assert_ptr_null(r.labels);
     ck_assert_int_eq(x.polls, k); /* stopped at the poll that said so */
     ck_assert_int_eq(x.at, 0);    /* before the build said it was done */
     ck_assert_int_eq(tu_count_entries(g.dir), before);
     interrupted++;
   }
-
   ck_assert_int_ge(interrupted, 2 * w.ranges);
   tu_csr_free(&g);
   free(e);
 }
 END_TEST
-
-static void count_from_moving(void *user, const char *text) {
-  if (strstr(text, "from local moving's sweep")) ++*(int *)user;
-}
 
 /* A refinement after a local moving that moved no node takes each node's
  * weight to its community from that sweep's tallies instead of reading the
@@ -763,8 +767,8 @@ START_TEST(test_refine_after_still_moving) {
     for (int i = 0; i < 2; i++) {
       exo_ctx ctx;
       exo_ctx_init(&ctx);
-      int used = 0;
-      ctx.cb.message = count_from_moving;
+      msg_count used = {"from local moving's sweep", 0};
+      ctx.cb.message = count_messages;
       ctx.cb.user = &used;
       exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
       p.threads = threads;
@@ -779,7 +783,7 @@ START_TEST(test_refine_after_still_moving) {
         ck_assert_int_eq(exo_leiden_level_move(lv, &moves, &sweeps), EXO_OK);
       ck_assert_uint_eq(moves == 0, still);
       ck_assert_int_eq(exo_leiden_level_refine(lv, &merges[i]), EXO_OK);
-      ck_assert_int_eq(used, i == 0 && still ? 1 : 0);
+      ck_assert_int_eq(used.n, i == 0 && still ? 1 : 0);
       comm[i] = malloc(n * 8);
       ref[i] = malloc(n * 8);
       exo_leiden_level_partition(lv, comm[i], ref[i]);
