@@ -1371,9 +1371,9 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   }
   /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
   if (lv->own_w_exact) { /* E(v, S - v) summed by moving's last visits */
-    s = singletons_from_moving(lv);
-    exo_message(lv->ctx, "leiden refinement: each node's weight to its community from local "
-                "moving's sweep (no node moved), its arcs not read again");
+    if ((s = singletons_from_moving(lv)) == EXO_OK)
+      exo_message(lv->ctx, "leiden refinement: each node's weight to its community from local "
+                  "moving's sweep (no node moved), its arcs not read again");
   } else if ((s = exo_par_run(W, singletons_job, &rf, EXO_STAGE_CLUSTER, 0, lv->ctx)) != EXO_OK) {
     goto out;
   }

@@ -105,16 +105,17 @@
  * communities, in the seeded order (a node's decision reads and changes
  * only the refined communities of its own community, so each community
  * sees the decisions of one thread in the same order; the bitmap of
- * merged nodes is shared, set and read atomically). When the level's local
- * moving was one sweep that visited every node and moved none (level 1
- * after a converged level 0, and level 0 of every iteration after the
- * first, as a rule), the first pass reads no arc on any level: each
- * visit's tally held the weight of the node's arcs to its own community,
- * summed in list order as the pass sums them (the same double), kept in
- * 8 bytes per node while the level has at most memory_limit / 64 nodes
- * (else the pass reads the arcs as above). On such levels the
- * aggregation's tally pass (each node's arcs summed by coarse neighbour)
- * runs in rounds: the next blocks are cut into at most T runs of whole
+ * merged nodes is shared, set and read atomically). On levels of any
+ * size whose local moving was one sweep that visited every node and moved
+ * none (level 1 after a converged level 0, and level 0 of every iteration
+ * after the first, as a rule), the first pass reads no arc: each visit's
+ * tally held the weight of the node's arcs to its own community, summed
+ * in list order as the pass sums them (the same double), kept in 8 bytes
+ * per node while the level has at most memory_limit / 64 nodes (else the
+ * pass reads the arcs as above). On levels of 2 *
+ * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more the aggregation's tally pass
+ * (each node's arcs summed by coarse neighbour) runs in rounds: the next
+ * blocks are cut into at most T runs of whole
  * blocks, each with at most a record buffer's worth of arcs, tallied side by
  * side into the threads' buffers, whose records the caller's thread then
  * adds to the sort in block order (the records and the order of one
