@@ -76,7 +76,10 @@
 #' by the larger self score of the two proteins (`weight_transform =
 #' "selfnorm"`, below); the two hits `q -> s` and `s -> q` become one edge
 #' with the larger weight and self hits (query = subject) are dropped once
-#' they have given the self scores. Each default can be changed:
+#' they have given the self scores. Lines that start with `#` are skipped,
+#' so BLAST+'s `-outfmt 7` (the same columns with comment lines) is read as
+#' well; with `format = "edges"` such a line is an error. Each default can
+#' be changed:
 #'
 #' * `columns`: the node columns and the weight column, e.g. `c(1, 2, 12)`
 #'   with `weight_transform = "none"` weighs edges by the raw bit score; two
@@ -285,7 +288,11 @@
 #'   nodes of each edge, as character, factor or
 #'   whole-number ids (written in decimal as the node names). The weight is
 #'   the column named `weight` (any case) or else a numeric third column;
-#'   without one every edge weighs 1. Missing values are an error.
+#'   without one every edge weighs 1, with a warning when the third column
+#'   holds numbers stored as text. Missing values are an error. A character
+#'   matrix of two or more columns (`cbind(from, to, score)`) is such an
+#'   edge list, its columns after the second read as numbers where every
+#'   value is one.
 #' * `igraph` graphs: edges with their `weight` attribute when there is one;
 #'   vertices keep the graph's order (isolated ones included) and its `name`
 #'   attribute (or numbers `1..n`). `mode` defaults to the graph's
@@ -398,7 +405,10 @@
 #'
 #' @param edgelistfiles The graph: a character vector of paths to edge-list
 #'   files (plain or gzip), read in order into one graph; or an edge list as
-#'   a `data.frame`, `data.table` or `S4Vectors::DataFrame`; or an `igraph`
+#'   a `data.frame`, `data.table` or `S4Vectors::DataFrame`, or as a
+#'   character matrix of two or more columns (what `cbind()` of names and
+#'   scores gives: its other columns are read as numbers where every value
+#'   is one); or an `igraph`
 #'   graph; or a square adjacency matrix (`Matrix::dgCMatrix` or any other
 #'   `Matrix` or base numeric matrix). See In-memory inputs.
 #' @param outfile Path of the output file, or one path per clustering.
@@ -606,6 +616,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE) {
     kind <- input_kind(edgelistfiles)
+    if (kind == "edges" && is.matrix(edgelistfiles))
+        edgelistfiles <- text_matrix_edges(edgelistfiles)
     if (kind == "igraph" && missing(mode))
         mode <- if (igraph::is_directed(edgelistfiles)) "directed" else "undirected"
     mode <- check_mode(mode)
@@ -720,7 +732,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                "nodes are kept); ExoLabel clusters on positive weights only"),
                         format_count(run$negative_edges)), call. = FALSE)
     if (run$num_vertices == 0)
-        warning("the input has no edges (empty, blank or header-only): the result is empty",
+        warning("the input has no edges (empty, or only blank, header or comment lines): the result is empty",
                 call. = FALSE)
     else if (run$num_edges == 0)
         warning("no edge with a positive weight: every node is its own cluster",

@@ -6,6 +6,7 @@
 
 # What kind of input `x` is: "files", "edges", "igraph" or "matrix".
 input_kind <- function(x) {
+    if (is.character(x) && is.matrix(x) && ncol(x) >= 2L) return("edges") # text_matrix_edges()
     if (is.character(x)) return("files")
     if (inherits(x, "igraph")) return("igraph")
     if (inherits(x, "Matrix") || (is.matrix(x) && (is.numeric(x) || is.logical(x))))
@@ -44,6 +45,18 @@ node_column <- function(x, what) {
          "numeric ids, not ", class(x)[1L], call. = FALSE)
 }
 
+# A character matrix of two or more columns (what cbind() of names and
+# scores gives) as an edge-list table: columns 1 and 2 the nodes, every
+# other column whose values are all numbers (or NA) as numbers.
+text_matrix_edges <- function(x) {
+    out <- as.data.frame(x, stringsAsFactors = FALSE)
+    for (j in seq_len(ncol(out))[-(1:2)]) {
+        v <- suppressWarnings(as.numeric(out[[j]]))
+        if (!anyNA(v[!is.na(out[[j]])])) out[[j]] <- v
+    }
+    out
+}
+
 weight_column <- function(w) {
     if (!(is.numeric(w) || is.logical(w)))
         stop("the weight column of the edge list must be numeric", call. = FALSE)
@@ -69,6 +82,14 @@ edges_source <- function(x, ignore_weights) {
         wi <- match("weight", cn[-(1:2)]) + 2L
         if (is.na(wi) && nc >= 3L && (is.numeric(x[[3L]]) || is.logical(x[[3L]])))
             wi <- 3L
+        if (is.na(wi) && nc >= 3L && (is.character(x[[3L]]) || is.factor(x[[3L]]))) {
+            v <- as.character(x[[3L]])
+            num <- suppressWarnings(as.numeric(v))
+            if (length(v) && !anyNA(num[!is.na(v)]))
+                warning("the third column of the edge list holds numbers stored as text: ",
+                        "they are not read as weights (every weight is 1); convert the column with ",
+                        "as.numeric() to use them", call. = FALSE)
+        }
         if (!is.na(wi)) weight <- weight_column(x[[wi]])
     }
     # factors with different levels: turn the ids into names of their own
@@ -188,7 +209,7 @@ source_edges <- function(src) {
 select_columns <- function(x, columns) {
     cols <- columns[columns > 0L]
     if (max(cols) > ncol(x))
-        stop("'columns' (or format = \"blast\", columns 1, 2 and 11) asks for column ",
+        stop("'columns' (or format = \"blast\") asks for column ",
              max(cols), " but the edge list has ", ncol(x), call. = FALSE)
     out <- lapply(cols, function(i) x[[i]])
     names(out) <- c("from", "to", "weight")[seq_along(cols)]

@@ -449,7 +449,7 @@ int main(int argc, char **argv) {
   if (st) return fail(&ctx, st);
   /* the R function's warnings, on standard error */
   if (g->num_nodes == 0)
-    fprintf(stderr, "%s: warning: the input has no edges (empty, blank or header-only): "
+    fprintf(stderr, "%s: warning: the input has no edges (empty, or only blank, header or comment lines): "
             "the result is empty\n", prog);
   else if (g->num_edges == 0)
     fprintf(stderr, "%s: warning: no edge with a positive weight: every node is its own "

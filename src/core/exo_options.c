@@ -62,7 +62,7 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "up); blast: BLAST+ -outfmt 6, DIAMOND --outfmt 6 or MMseqs2 default output (qseqid "
      "sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore): columns "
      "1,2,12, weight transform selfnorm (bit score over the larger self score; neglog10 reads "
-     "column 11), self hits dropped, combine max"},
+     "column 11), self hits dropped, combine max; lines starting with # skipped (-outfmt 7)"},
     {EXO_OPT_COLUMNS, "columns", EXO_OT_COLUMNS, EXO_OPTF_NO_DEFAULT, "", NOLIM, 0, NULL,
      "A,B[,W]", "1-based columns of the two nodes and the weight (no W: every weight is 1); "
      "overrides --format"},
@@ -536,6 +536,7 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
 static void fill_parse(const exo_options *o, exo_parse_options *p) {
   p->sep = (char)(int)o->num[EXO_OPT_SEP];
   p->header_lines = o->whole[EXO_OPT_HEADER];
+  p->comment = (int)o->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST ? '#' : 0; /* -outfmt 7 */
   p->ignore_weights = o->num[EXO_OPT_IGNORE_WEIGHTS] != 0;
   p->threads = (int)o->whole[EXO_OPT_THREADS];
   p->col_a = o->rcols[0];

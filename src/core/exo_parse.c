@@ -284,6 +284,7 @@ typedef struct pcfg {
   uint32_t maxcol;     /* fields needed (the largest column used) */
   int short_ok;        /* a 2-field line is an edge of weight 1 */
   int custom;          /* columns other than the plain 1, 2, 3 */
+  uint8_t comment;     /* a line starting with it is skipped; 0 = none */
   int nwant;           /* columns used (2 or 3), in increasing order: */
   uint32_t want_col[3];
   uint8_t want_role[3]; /* 0 node A, 1 node B, 2 weight */
@@ -387,6 +388,14 @@ static void field_count_error(const pcfg *cfg, batch *b, uint64_t line, const ui
   else if (cfg->custom)
     snprintf(cols, sizeof cols, " (nodes in columns %u and %u)", (unsigned)cfg->ca,
              (unsigned)cfg->cb);
+  if (*p == '#') { /* a comment line where the format has none */
+    batch_fail(b, EXO_EINPUT, line,
+               "expected at least %u fields separated by %s%s, found %" PRIu64 " (the line "
+               "starts with '#': the blast format skips such comment lines, the edges format "
+               "reads them as edges; the header option skips the first lines of each file)",
+               least, sn, cols, fields);
+    return;
+  }
   if (fields > 1) {
     batch_fail(b, EXO_EINPUT, line, "expected at least %u fields separated by %s%s, found %" PRIu64,
                least, sn, cols, fields);
@@ -480,10 +489,12 @@ static inline const uint8_t *skip_fields(const uint8_t *p, const uint8_t *end, u
 
 /* Parse the data line [s, e) of buf (LF excluded, at most EXO_PARSE_MAX_LINE
  * bytes), the batch's line number `line`. Appends a record (none for an
- * empty line); returns -1 after recording an error in the batch. */
+ * empty line or a comment line); returns -1 after recording an error in
+ * the batch. */
 static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, size_t s,
                              size_t e, uint64_t line, scan *cr, scan *nul, batch *b) {
   size_t pos;
+  if (cfg->comment && e > s && buf[s] == cfg->comment) return 0; /* a comment line */
   if (scan_find(cr, buf, len, '\r', s, e, &pos)) {
     if (pos != e - 1) {
       batch_fail(b, EXO_EINPUT, line,
@@ -1561,6 +1572,7 @@ static void make_cfg(const exo_parse_options *opt, pcfg *cfg) {
   cfg->short_ok = cfg->cw == 3 && cfg->maxcol == 3;
   cfg->custom = !(cfg->ca == 1 && cfg->cb == 2 && (cfg->cw == 3 || cfg->cw == 0));
   cfg->tf = cfg->cw ? opt->transform : EXO_WT_NONE;
+  cfg->comment = (uint8_t)opt->comment;
   const uint32_t cols[3] = {cfg->ca, cfg->cb, cfg->cw};
   cfg->nwant = 0;
   for (uint8_t r = 0; r < 3; r++) {

@@ -4,7 +4,9 @@
  * a CR right before the LF (or before the end of the file) is dropped; the
  * last line needs no newline. Empty lines are skipped. A UTF-8 byte-order
  * mark at the start of a file is skipped. The first `header_lines` lines of
- * each file are skipped whatever they hold.
+ * each file are skipped whatever they hold. With `comment` set, a line
+ * whose first byte is that byte is skipped whatever it holds (the blast
+ * format sets '#', for BLAST+'s -outfmt 7: tabular with comment lines).
  *
  * Columns: node A is field col_a, node B field col_b, the weight field col_w
  * (1-based; all three 0 = 1, 2, 3). col_w = 0 (with col_a set), or
@@ -56,6 +58,7 @@ typedef enum exo_weight_transform {
 typedef struct exo_parse_options {
   char sep;              /* field separator, any byte but CR, LF, NUL */
   uint64_t header_lines; /* lines skipped at the start of each file */
+  char comment;          /* lines starting with this byte are skipped; 0 = none */
   int ignore_weights;    /* every weight is 1, extra fields ignored */
   int threads;           /* parser threads; <= 1 = one thread. The result
                             (ids, record order, errors) never depends on it */

@@ -1551,6 +1551,60 @@ START_TEST(column_table) {
 }
 END_TEST
 
+/* BLAST+ -outfmt 7: the tabular columns with comment lines. With comment
+ * '#' every line whose first byte is '#' is skipped whatever it holds (one
+ * field, a CR inside, the last line without a newline), on one thread and
+ * on three with blocks of 16 bytes (a block boundary at every offset);
+ * a '#' elsewhere is data. Without it the first comment line is an error
+ * that names the blast format. */
+START_TEST(comment_lines) {
+  static const char text[] =
+      "# BLASTP 2.12.0+\n"
+      "# Query: q1\n"
+      "# Fields: query acc.ver, subject acc.ver, % identity, alignment length, mismatches, "
+      "gap opens, q. start, q. end, s. start, s. end, evalue, bit score\n"
+      "# 2 hits found\n" D12("q1", "s#1", "1e-30", "250") D12("q1", "q1", "1e-50", "300")
+      "#\tx\r y\n"
+      "\n" D12("q2", "#s2", "2.5e-10", "60.1") "# BLAST processed 2 queries";
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "hits.m8");
+  ck_assert_int_eq(tu_write_file(path, text, strlen(text)), 0);
+  for (int th = 1; th <= 3; th += 2) {
+    exo_parse_options o = opts('\t', 0, 0);
+    o.col_a = 1;
+    o.col_b = 2;
+    o.col_w = 12;
+    o.comment = '#';
+    o.threads = th;
+    o.block_bytes = 16;
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    result r;
+    const char *paths[1] = {path};
+    parse_paths(dir, paths, 1, &o, &ctx, &r);
+    if (r.st != EXO_OK) ck_abort_msg("threads %d: status %d: %s", th, r.st, r.msg);
+    ck_assert_str_eq(r.text, "q1 s#1 250\nq1 q1 300\nq2 #s2 60.1\n");
+    free_result(&r);
+    o.comment = 0; /* the edges format's reading */
+    exo_ctx_init(&ctx);
+    parse_paths(dir, paths, 1, &o, &ctx, &r);
+    ck_assert_int_eq(r.st, EXO_EINPUT);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s:1: expected at least 12 fields separated by tab (nodes in columns 1 and 2, "
+             "weight in 12), found 1 (the line starts with '#': the blast format skips such "
+             "comment lines, the edges format reads them as edges; the header option skips "
+             "the first lines of each file)",
+             path);
+    ck_assert_str_eq(r.msg, want);
+    free_result(&r);
+  }
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 START_TEST(column_options_checked) {
   static const struct {
     uint32_t ca, cb, cw;
@@ -2195,6 +2249,7 @@ Suite *parse_suite(void) {
   tcase_add_loop_test(tc, case_table, 0, (int)(sizeof cases / sizeof *cases));
   tcase_add_test(tc, weight_edge_cases);
   tcase_add_loop_test(tc, column_table, 0, (int)(sizeof ccases / sizeof *ccases));
+  tcase_add_test(tc, comment_lines);
   tcase_add_test(tc, column_options_checked);
   tcase_add_test(tc, evalues_match_strtod_log10);
   tcase_add_test(tc, diamond_like_file_parallel);

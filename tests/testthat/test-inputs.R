@@ -76,6 +76,35 @@ test_that("edge list columns: ids, weight column, ignore_weights, bad values", {
     expect_length(stray_files(d), 0)
 })
 
+test_that("a character matrix is an edge list; numbers stored as text are not silent", {
+    # cbind() of names and scores gives a character matrix: it was read as
+    # file paths ("edge list file 'a' does not exist")
+    df <- example_df()
+    set.seed(11)
+    ref <- ExoLabel(df, return_table = TRUE)
+    set.seed(11)
+    m <- ExoLabel(cbind(df$from, df$to, df$weight), return_table = TRUE)
+    expect_identical(m$results, ref$results)
+    expect_identical(m$graph_stats, ref$graph_stats)
+    # two columns: every edge weighs 1, as the same data.frame
+    set.seed(11)
+    m2 <- ExoLabel(cbind(df$from, df$to), return_table = TRUE)
+    set.seed(11)
+    expect_identical(m2$results, ExoLabel(df[, 1:2], return_table = TRUE)$results)
+    # b-c weighs 10, a-b 1: with a cutoff of 5 only b-c carries labels, so
+    # the weights were read
+    r <- ExoLabel(cbind(c("a", "b"), c("b", "c"), c("1", "10")), add_self_loops = 5,
+                  return_table = TRUE)
+    mm <- as_membership(r$results)
+    expect_equal(unname(mm["b"]), unname(mm["c"]))
+    expect_false(mm["a"] == mm["b"])
+    # a third column of numbers as text in a data.frame is not a weight: said
+    expect_warning(ExoLabel(data.frame(a = c("a", "b"), b = c("b", "c"), w = c("1", "10"))),
+                   "numbers stored as text: they are not read as weights")
+    # a text column that is not numbers stays an annotation, silently
+    expect_warning(ExoLabel(data.frame(a = c("a", "b"), b = c("b", "c"), w = c("x", "1"))), NA)
+})
+
 test_that("igraph inputs give communities objects that igraph can use", {
     skip_if_not_installed("igraph")
     df <- clique_ring(k = 4, s = 6)

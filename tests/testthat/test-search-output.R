@@ -93,6 +93,45 @@ test_that("a 12-column search output clusters into its families, same bytes from
     expect_match(paste(cl$err, collapse = " "), "give --algorithm lp")
 })
 
+test_that("BLAST+ -outfmt 7 (comment lines) reads as -outfmt 6 with format = 'blast' only", {
+    h <- make_hits()
+    f6 <- write_m8(h$hits)
+    body <- readLines(f6)
+    # BLAST+'s comment lines: a block per query, and the last line
+    f7 <- tempfile(fileext = ".m8")
+    q <- sub("\t.*", "", body)
+    starts <- which(!duplicated(q))
+    lines <- character()
+    for (i in seq_along(body)) {
+        if (i %in% starts)
+            lines <- c(lines, "# BLASTP 2.12.0+", paste("# Query:", q[i]),
+                       "# Fields: query acc.ver, subject acc.ver, % identity, alignment length, mismatches, gap opens, q. start, q. end, s. start, s. end, evalue, bit score")
+        lines <- c(lines, body[i])
+    }
+    writeLines(c(lines, "# BLAST processed 30 queries"), f7)
+    out6 <- tempfile()
+    out7 <- tempfile()
+    set.seed(5)
+    r6 <- ExoLabel(f6, format = "blast", outfile = out6)
+    set.seed(5)
+    r7 <- ExoLabel(f7, format = "blast", outfile = out7)
+    expect_identical(readBin(out7, "raw", file.size(out7)), readBin(out6, "raw", file.size(out6)))
+    expect_identical(r7$graph_stats, r6$graph_stats)
+    # only comment lines (a search with no hit): no edges, with a warning
+    f0 <- tempfile(fileext = ".m8")
+    writeLines(c("# BLASTP 2.12.0+", "# Query: q1", "# 0 hits found"), f0)
+    expect_warning(ExoLabel(f0, format = "blast", outfile = tempfile()),
+                   "only blank, header or comment lines")
+    # the plain edge-list format reads '#' lines as edges: an error that says so
+    expect_error(ExoLabel(f7, outfile = tempfile()),
+                 "m8:1: .*the line starts with '#': the blast format skips such comment lines")
+    skip_on_os("windows")
+    seed <- format(attr(r6, "stats")$seed, scientific = FALSE)
+    cl <- run_cli(c("--seed", seed, "--format", "blast", shQuote(f7)))
+    expect_equal(cl$status, 0)
+    expect_identical(cl$out, readBin(out6, "raw", file.size(out6)))
+})
+
 test_that("format = 'blast' equals the pairs combined by max in R, byte for byte", {
     h <- make_hits(k = 4, s = 7, seed = 2)
     f <- write_m8(h$hits)
