@@ -1509,24 +1509,38 @@ static const ccase ccases[] = {
      "empty name in field 3"},
 };
 
+/* Tab-separated columns ca, cb, cw with transform tf on `threads`
+ * threads, blocks of 16 bytes (a boundary at every offset). */
+static exo_parse_options col_opts(uint32_t ca, uint32_t cb, uint32_t cw,
+                                  exo_weight_transform tf, int threads) {
+  exo_parse_options o = opts('\t', 0, 0);
+  o.col_a = ca;
+  o.col_b = cb;
+  o.col_w = cw;
+  o.transform = tf;
+  o.threads = threads;
+  o.block_bytes = 16;
+  return o;
+}
+
+/* Parse the one file `path` of dir with o, in a fresh context. */
+static void parse_one(const char *dir, const char *path, const exo_parse_options *o,
+                      result *r) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  const char *paths[1] = {path};
+  parse_paths(dir, paths, 1, o, &ctx, r);
+}
+
 START_TEST(column_table) {
   const ccase *c = &ccases[_i];
   char *dir = tu_mkdtemp();
   char *path = tu_path(dir, "hits.tsv");
   ck_assert_int_eq(tu_write_file(path, c->text, strlen(c->text)), 0);
   for (int th = 1; th <= 3; th += 2) { /* sequential and parallel */
-    exo_parse_options o = opts('\t', 0, 0);
-    o.col_a = c->ca;
-    o.col_b = c->cb;
-    o.col_w = c->cw;
-    o.transform = c->tf;
-    o.threads = th;
-    o.block_bytes = 16;
-    exo_ctx ctx;
-    exo_ctx_init(&ctx);
+    exo_parse_options o = col_opts(c->ca, c->cb, c->cw, c->tf, th);
     result r;
-    const char *paths[1] = {path};
-    parse_paths(dir, paths, 1, &o, &ctx, &r);
+    parse_one(dir, path, &o, &r);
     if (c->want) {
       if (r.st != EXO_OK) ck_abort_msg("case '%s': status %d: %s", c->label, r.st, r.msg);
       if (strcmp(r.text, c->want) != 0)
@@ -1570,24 +1584,15 @@ START_TEST(comment_lines) {
   char *path = tu_path(dir, "hits.m8");
   ck_assert_int_eq(tu_write_file(path, text, strlen(text)), 0);
   for (int th = 1; th <= 3; th += 2) {
-    exo_parse_options o = opts('\t', 0, 0);
-    o.col_a = 1;
-    o.col_b = 2;
-    o.col_w = 12;
+    exo_parse_options o = col_opts(1, 2, 12, EXO_WT_NONE, th);
     o.comment = '#';
-    o.threads = th;
-    o.block_bytes = 16;
-    exo_ctx ctx;
-    exo_ctx_init(&ctx);
     result r;
-    const char *paths[1] = {path};
-    parse_paths(dir, paths, 1, &o, &ctx, &r);
+    parse_one(dir, path, &o, &r);
     if (r.st != EXO_OK) ck_abort_msg("threads %d: status %d: %s", th, r.st, r.msg);
     ck_assert_str_eq(r.text, "q1 s#1 250\nq1 q1 300\nq2 #s2 60.1\n");
     free_result(&r);
     o.comment = 0; /* the edges format's reading */
-    exo_ctx_init(&ctx);
-    parse_paths(dir, paths, 1, &o, &ctx, &r);
+    parse_one(dir, path, &o, &r);
     ck_assert_int_eq(r.st, EXO_EINPUT);
     char want[512];
     snprintf(want, sizeof want,
