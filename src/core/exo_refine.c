@@ -54,7 +54,10 @@ typedef struct rf_reader {
   size_t used;       /* pairs in the table */
   uint64_t group;    /* the group of its current read */
   uint64_t full_at;  /* the table filled after this many entries (0: it did not) */
+  int vols;          /* the volumes its read sums: RF_VOL_* */
 } rf_reader;
+
+enum { RF_VOL_NONE, RF_VOL_MINE, RF_VOL_ALL };
 
 typedef struct refine_state {
   const exo_csr_files *csr;
@@ -73,7 +76,7 @@ typedef struct refine_state {
   const uint64_t *labels;
   double *in;      /* k + 1: internal weight */
   double *vol;     /* k + 1: total weight of the arcs at the cluster's nodes */
-  double total;    /* total weight of all arcs */
+  double total;    /* total weight of all arcs: the volumes summed in cluster order */
   double cutoff;   /* a pair can merge only with an arc of |w| >= cutoff */
   uint64_t groups; /* cluster groups (file reads) per pass, >= 1 */
   double *bw;      /* k + 1: weight to the best neighbouring cluster */
@@ -159,24 +162,29 @@ static inline void offer(refine_state *st, uint64_t a, uint64_t b, double x) {
 
 /* One read of the adjacency file by reader rd, tallying the pairs (a, b),
  * a < b, with a % groups == rd->group, and the internal weights of those
- * clusters; the read of group 0 also sums the volumes. On overflow the
- * read stops with rd->full_at = the number of entries read (> 0). Reads
- * of different groups write different in[] entries, so they may run side
- * by side. The divisions by the group count are made once per node, and
- * the volume sums are kept in registers (the same adds in the same order). */
+ * clusters. The volumes: with rd->vols == RF_VOL_MINE the read sums those
+ * of its group's clusters and skips the other nodes' arcs; with
+ * RF_VOL_ALL it sums every cluster's (it reads every arc, but looks up
+ * labels only for its own); with RF_VOL_NONE it sums none. Either way a
+ * cluster's volume is the same adds in file order. On overflow the read
+ * stops with rd->full_at = the number of entries read (> 0). Reads of
+ * different groups write different in[] (and, with RF_VOL_MINE, vol[])
+ * entries, so they may run side by side. The divisions by the group count
+ * are made once per node, and the volume sum is kept in a register. */
 static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
   const uint64_t m = st->csr->m, groups = st->cur_groups, group = rd->group;
   const uint64_t *labels = st->labels;
   const uint64_t *off = st->off;
   const size_t esz = st->esz;
-  const int wide = st->csr->wide;
+  const int wide = st->csr->wide, vols = rd->vols;
   uint64_t v = 0, since_poll = 0;
   /* a = v's cluster, mine: it is in this read's group, rank = a / groups;
-   * va: vol[a] while v's arcs are read, total: st->total (n >= 1 and m >= 1:
-   * exo_refine_merge returns before the passes otherwise) */
+   * sums: v's arcs add to vol[a] (va while they are read). n >= 1 and
+   * m >= 1: exo_refine_merge returns before the passes otherwise */
   uint64_t a = labels[0], rank = a / groups;
   int mine = a % groups == group;
-  double va = group == 0 ? st->vol[a] : 0.0, total = group == 0 ? st->total : 0.0;
+  int sums = vols == RF_VOL_ALL || (vols == RF_VOL_MINE && mine);
+  double va = sums ? st->vol[a] : 0.0;
   rd->full_at = 0;
   table_clear(st, rd);
   exo_csr_window win = {st->fd, st->csr->adj_path, esz, rd->buf, st->buf_entries, 0, 0};
@@ -186,19 +194,26 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
     exo_status s = exo_csr_window_get(&win, first, m, &p, &cnt, ctx);
     if (s) return s;
     const uint64_t end = first + cnt;
-    /* the node owning look-ahead entry i + RF_AHEAD2, its cluster, rank
-     * and whether it is in the group (divisions once per node) */
-    uint64_t pv2 = v, a2 = a, rank2 = rank;
-    int mine2 = mine;
+    /* the nodes owning look-ahead entries i + RF_AHEAD and i + RF_AHEAD2,
+     * whether they are in the group, and the latter's cluster and rank */
+    uint64_t pv1 = v, pv2 = v, a2 = a, rank2 = rank;
+    int mine1 = mine, mine2 = mine;
     for (uint64_t i = first; i < end; i++, p += esz) {
       /* the labels and pair slots are random accesses: ask for the label of
        * the neighbour RF_AHEAD entries ahead and for the pair slot of the
-       * one RF_AHEAD2 ahead (whose label was asked for earlier) */
+       * one RF_AHEAD2 ahead (whose label was asked for earlier), for the
+       * group's nodes only */
       if (i + RF_AHEAD < end) {
-        uint64_t u2;
-        float w2;
-        exo_adj_decode(p + RF_AHEAD * esz, wide, &u2, &w2);
-        if (u2 < st->n) RF_PREFETCH(&labels[u2]);
+        if (off[pv1 + 1] <= i + RF_AHEAD) {
+          while (off[pv1 + 1] <= i + RF_AHEAD) pv1++;
+          mine1 = labels[pv1] % groups == group;
+        }
+        if (mine1) {
+          uint64_t u2;
+          float w2;
+          exo_adj_decode(p + RF_AHEAD * esz, wide, &u2, &w2);
+          if (u2 < st->n) RF_PREFETCH(&labels[u2]);
+        }
       }
       if (i + RF_AHEAD2 < end) {
         if (off[pv2 + 1] <= i + RF_AHEAD2) {
@@ -216,32 +231,36 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
         }
       }
       if (off[v + 1] <= i) {
-        if (group == 0) st->vol[a] = va;
+        if (sums) st->vol[a] = va;
         while (off[v + 1] <= i) v++;
         a = labels[v];
         mine = a % groups == group;
         rank = a / groups;
-        if (group == 0) va = st->vol[a];
+        sums = vols == RF_VOL_ALL || (vols == RF_VOL_MINE && mine);
+        if (sums) va = st->vol[a];
+      }
+      if (!mine && !sums) { /* another group's node: past its arcs */
+        const uint64_t stop = off[v + 1] < end ? off[v + 1] : end;
+        p += (stop - 1 - i) * esz;
+        i = stop - 1;
+        continue;
       }
       uint64_t u;
       float wf;
       exo_adj_decode(p, wide, &u, &wf);
-      if (group == 0) { /* volumes: every arc, in the read of group 0 */
-        va += fabs((double)wf);
-        total += fabs((double)wf);
-      }
+      const double w = fabs((double)wf);
+      if (sums) va += w;
       if (!mine) continue;
       if (u >= st->n)
         return EXO_FAIL(ctx, EXO_EINTERNAL,
                         "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
                         st->csr->adj_path, (unsigned long long)v, (unsigned long long)u,
                         (unsigned long long)st->n);
-      double w = fabs((double)wf);
       uint64_t b = labels[u];
       if (a == b) {
         st->in[a] += w;
       } else if (a < b && table_add(st, rd, pair_key(st, rank, b), w, w >= st->cutoff) != 0) {
-        rd->full_at = i + 1; /* the wave is read again: vol and total are reset */
+        rd->full_at = i + 1; /* the groups are read again: the sums are reset */
         return EXO_OK;
       }
     }
@@ -252,10 +271,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       if ((s = exo_poll(ctx)) != EXO_OK) return s;
     }
   }
-  if (group == 0) {
-    st->vol[a] = va;
-    st->total = total;
-  }
+  if (sums) st->vol[a] = va;
   return exo_poll(ctx);
 }
 
@@ -308,10 +324,17 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
     st->cur_groups = groups;
     st->labels = labels;
     /* waves of up to nreaders groups read side by side; the volumes are
-     * complete after the first wave (group 0), before any offer */
+     * complete after the first wave, before any offer: in one wave each
+     * read sums its own clusters' (and skips the other nodes), in several
+     * the read of group 0 sums them all */
     for (uint64_t g0 = 0; g0 < groups && !full_at; g0 += st->nreaders) {
       uint32_t nr = groups - g0 < st->nreaders ? (uint32_t)(groups - g0) : st->nreaders;
-      for (uint32_t j = 0; j < nr; j++) st->rd[j].group = g0 + j;
+      for (uint32_t j = 0; j < nr; j++) {
+        st->rd[j].group = g0 + j;
+        st->rd[j].vols = groups <= st->nreaders ? RF_VOL_MINE
+                         : g0 + j == 0          ? RF_VOL_ALL
+                                                : RF_VOL_NONE;
+      }
       const double r0 = exo_now_seconds();
       exo_status s = exo_par_run(nr, tally_job, st, EXO_STAGE_CLUSTER, 0, st->ctx);
       const double r1 = exo_now_seconds();
@@ -319,6 +342,8 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
       *reads += nr;
       if (s) return s;
       for (uint32_t j = 0; j < nr && !full_at; j++) full_at = st->rd[j].full_at;
+      if (g0 == 0 && !full_at)
+        for (uint64_t c = 1; c <= k; c++) st->total += st->vol[c];
       for (uint32_t j = 0; j < nr && !full_at; j++) {
         offer_pairs(st, &st->rd[j]);
         pairs += st->rd[j].used;

@@ -44,8 +44,14 @@
  * Threads: with threads = T > 1 there are T readers, each with its own
  * buffer and table, and G >= T (one group per cluster at most): the
  * groups are read T at a time side by side (each reader reads the whole
- * file for its group); the caller then makes the offers from the tables.
- * So T changes the time and the number of reads, not the result.
+ * file for its group, but decodes only the arcs of its group's nodes and
+ * skips the others, except the read of group 0 when the groups take
+ * several waves: it sums every cluster's volume before the first offers);
+ * the caller then makes the offers from the tables. A volume is the same
+ * adds in file order whichever read makes them, and the total weight
+ * (T of the first paragraph) is the volumes summed in cluster order. So
+ * the thread count changes the time and the number of reads, not the
+ * result.
  *
  * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffers
  * (exo_csr_windows of exo_csr.h; memory_limit / 8 in all, at least 64 KiB
