@@ -204,7 +204,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
        * one RF_AHEAD2 ahead (whose label was asked for earlier), for the
        * group's nodes only */
       if (i + RF_AHEAD < end) {
-        if (off[pv1 + 1] <= i + RF_AHEAD) {
+        if (groups > 1 && off[pv1 + 1] <= i + RF_AHEAD) { /* one group: all are its */
           while (off[pv1 + 1] <= i + RF_AHEAD) pv1++;
           mine1 = labels[pv1] % groups == group;
         }
