@@ -200,13 +200,14 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
 }
 
 # Edges and mean name length of edge-list files, from their sizes and their
-# first 1,000 lines (gzip files: 3.5 times their size once decompressed).
+# first 1,000 lines, comment lines left out (gzip files: 3.5 times their
+# size once decompressed).
 estimate_files <- function(files) {
     edges <- 0
     name_bytes <- numeric()
     for (f in files) {
         lines <- head_lines(f, 1000L)
-        lines <- lines[nzchar(lines)]
+        lines <- lines[nzchar(lines) & !startsWith(lines, "#")] # -outfmt 7's comments
         size <- file.size(f) * if (is_gzip(f)) 3.5 else 1
         if (!length(lines)) next
         per_line <- mean(nchar(lines, type = "bytes")) + 1
