@@ -628,14 +628,16 @@ exo_status exo_leiden_level_gain(exo_leiden_level *lv, uint64_t v, uint64_t c,
 static inline uint64_t seen_bit(uint64_t c) { return (c * 0x9E3779B97F4A7C15ULL) >> 48; }
 
 /* The best move of v (community a, weight wv, tallied weight kv, gains in
- * t), *best its gain: W_C = lv->tot, in a lane (dw) plus its own changes
- * where the filter `seen` allows. The serial sweep's (dw NULL) and lanes'. */
+ * t), *best its gain, *own v's tallied weight to a: W_C = lv->tot, in a
+ * lane (dw) plus its own changes where the filter `seen` allows. The
+ * serial sweep's (dw NULL) and lanes'. */
 LD_INLINE uint64_t best_move(const exo_leiden_level *lv, const exo_tally *t, const exo_tally *dw,
                              const uint64_t *seen, uint64_t a, double wv, double kv,
-                             double *best) {
+                             double *best, double *own) {
   const double gp = lv->gp;
-  const double stay = dw ? exo_tally_get(t, a) - gp * wv * (lv->tot[a] + exo_tally_get(dw, a) - wv)
-                         : exo_tally_get(t, a) - gp * wv * (lv->tot[a] - wv);
+  *own = exo_tally_get(t, a);
+  const double stay = dw ? *own - gp * wv * (lv->tot[a] + exo_tally_get(dw, a) - wv)
+                         : *own - gp * wv * (lv->tot[a] - wv);
   uint64_t to = a;
   *best = stay + LD_EPS * kv;
   for (size_t i = 0; i < t->count; i++) LD_PREFETCH_ADDR(&lv->tot[t->slots[t->touched[i]].label]);
@@ -662,9 +664,9 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   *moved = 0;
   const uint64_t a = id_get(&lv->comm, v);
   const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
-  if (lv->own_w) lv->own_w[v] = exo_tally_get(&lv->rd.t, a);
-  double best;
-  uint64_t to = best_move(lv, &lv->rd.t, NULL, NULL, a, wv, kv, &best);
+  double best, own;
+  uint64_t to = best_move(lv, &lv->rd.t, NULL, NULL, a, wv, kv, &best, &own);
+  if (lv->own_w) lv->own_w[v] = own;
   /* an empty community: gain 0 (only worth it when v is not alone) */
   if (lv->x1[a] > 1 && 0.0 > best && lv->nfree > 0) to = lv->x2[--lv->nfree];
   if (to == a) return EXO_OK;
@@ -954,9 +956,9 @@ static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *r
   if (s) return s;
   const uint64_t a = id_get(&lv->comm, v);
   const double wv = rd->blk_w[v - rd->blk_first];
-  if (lv->own_w) lv->own_w[v] = exo_tally_get(&rd->t, a);
-  double best;
-  uint64_t to = best_move(lv, &rd->t, &ln->dw, ln->seen, a, wv, kv, &best);
+  double best, own;
+  uint64_t to = best_move(lv, &rd->t, &ln->dw, ln->seen, a, wv, kv, &best, &own);
+  if (lv->own_w) lv->own_w[v] = own;
   if (0.0 > best && ln->npool > 0 && (double)lv->x1[a] + exo_tally_get(&ln->dn, a) > 1.5)
     to = ln->pool[--ln->npool];
   if (to == a) return EXO_OK;
