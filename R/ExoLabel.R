@@ -78,8 +78,8 @@
 #' with the larger weight and self hits (query = subject) are dropped once
 #' they have given the self scores. Lines that start with `#` are skipped,
 #' so BLAST+'s `-outfmt 7` (the same columns with comment lines) is read as
-#' well; with `format = "edges"` such a line is an error. Each default can
-#' be changed:
+#' well; `format = "edges"` reads such a line as an edge (a comment line is
+#' then an error that says so). Each default can be changed:
 #'
 #' * `columns`: the node columns and the weight column, e.g. `c(1, 2, 12)`
 #'   with `weight_transform = "none"` weighs edges by the raw bit score; two
