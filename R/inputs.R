@@ -45,14 +45,21 @@ node_column <- function(x, what) {
          "numeric ids, not ", class(x)[1L], call. = FALSE)
 }
 
+# A text (or factor) column as numbers when every value that is not NA
+# is one, else NULL.
+text_numbers <- function(x) {
+    v <- suppressWarnings(as.numeric(as.character(x)))
+    if (length(x) && !anyNA(v[!is.na(x)])) v else NULL
+}
+
 # A character matrix of two or more columns (what cbind() of names and
 # scores gives) as an edge-list table: columns 1 and 2 the nodes, every
 # other column whose values are all numbers (or NA) as numbers.
 text_matrix_edges <- function(x) {
     out <- as.data.frame(x, stringsAsFactors = FALSE)
     for (j in seq_len(ncol(out))[-(1:2)]) {
-        v <- suppressWarnings(as.numeric(out[[j]]))
-        if (!anyNA(v[!is.na(out[[j]])])) out[[j]] <- v
+        v <- text_numbers(out[[j]])
+        if (!is.null(v)) out[[j]] <- v
     }
     out
 }
@@ -82,14 +89,11 @@ edges_source <- function(x, ignore_weights) {
         wi <- match("weight", cn[-(1:2)]) + 2L
         if (is.na(wi) && nc >= 3L && (is.numeric(x[[3L]]) || is.logical(x[[3L]])))
             wi <- 3L
-        if (is.na(wi) && nc >= 3L && (is.character(x[[3L]]) || is.factor(x[[3L]]))) {
-            v <- as.character(x[[3L]])
-            num <- suppressWarnings(as.numeric(v))
-            if (length(v) && !anyNA(num[!is.na(v)]))
-                warning("the third column of the edge list holds numbers stored as text: ",
-                        "they are not read as weights (every weight is 1); convert the column with ",
-                        "as.numeric() to use them", call. = FALSE)
-        }
+        if (is.na(wi) && nc >= 3L && (is.character(x[[3L]]) || is.factor(x[[3L]])) &&
+            !is.null(text_numbers(x[[3L]])))
+            warning("the third column of the edge list holds numbers stored as text: ",
+                    "they are not read as weights (every weight is 1); convert the column with ",
+                    "as.numeric() to use them", call. = FALSE)
         if (!is.na(wi)) weight <- weight_column(x[[wi]])
     }
     # factors with different levels: turn the ids into names of their own
