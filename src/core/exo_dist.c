@@ -465,8 +465,8 @@ typedef struct lpd {
   size_t esz;
   uint8_t *buf;           /* block window */
   uint64_t cap;
-  uint8_t *nbuf;          /* one long list */
-  size_t ncap;
+  uint8_t *lbuf;          /* list window: a list outside the block window, in
+                             pieces of LP_MIN_BUF bytes */
   /* ghosts: gid -> slot + 1 (the sums of an exo_tally, listed in the
    * order found; freed after rewrite_local); labels by slot, slots grouped
    * by owner */
@@ -515,7 +515,7 @@ static void lpd_free(lpd *s) {
   free(s->gstart);
   free(s->sstart);
   free(s->buf);
-  free(s->nbuf);
+  free(s->lbuf);
   exo_tally_free(&s->ghosts);
   free(s->gcount);
   free(s->slist);
@@ -704,6 +704,8 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   if (s->cap > LP_MAX_BUF) s->cap = LP_MAX_BUF;
   s->buf = malloc((size_t)s->cap);
   if (!s->buf) return exo_fail_oom(ctx, "the adjacency buffer", s->cap);
+  if (!(s->lbuf = malloc((size_t)LP_MIN_BUF)))
+    return exo_fail_oom(ctx, "the adjacency list buffer", LP_MIN_BUF);
   for (uint64_t v = 0; v < n; v++) s->lab[v] = v * P + (uint64_t)d->r;
   for (uint64_t v = 0; v < n; v++) exo_bit_set(s->active, v);
   s->nactive = n;
@@ -712,30 +714,38 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
 
 
 
-/* Process node v whose k adjacency entries are at p (exo_lp.h's rule). */
-static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_t k, int *changed) {
+/* Process node v (exo_lp.h's rule), its list read through window w (in
+ * window-sized pieces when longer: once for the votes, once more for the
+ * activations unless it is still held). */
+static exo_status process(dist *d, lpd *s, exo_csr_window *w, uint64_t v, int *changed) {
   const int directed = d->opt->directed;
-  const uint64_t n = s->n, all = s->n + s->ng;
+  const uint64_t n = s->n, all = s->n + s->ng, beg = s->off[v], end = s->off[v + 1];
+  const uint8_t *p;
+  uint64_t c;
+  exo_status st;
   *changed = 0;
   exo_tally_clear(&s->tally);
   double strength = 0.0; /* raw weight of the voting arcs */
   uint64_t nvote = 0;    /* their number */
-  for (uint64_t i = 0; i < k; i++) {
-    uint64_t u;
-    float w;
-    exo_adj_decode(p + i * s->esz, s->lwide, &u, &w);
-    if (u >= all) return EXO_FAIL(d->ctx, EXO_EINTERNAL, "local neighbour id %llu out of range",
-                                  (unsigned long long)u);
-    if (directed && !(w > 0.0f)) continue;
-    strength += (double)w;
-    nvote++;
-    if (exo_tally_add_sum(&s->tally, s->lab[u], (double)w))
-      return exo_fail_oom(d->ctx,
-                          "the label tally", (uint64_t)s->tally.cap * 2 * sizeof(exo_tally_slot));
+  for (uint64_t pos = beg; pos < end; pos += c) {
+    if ((st = exo_csr_window_get(w, pos, end, &p, &c, d->ctx))) return st;
+    for (uint64_t i = 0; i < c; i++) {
+      uint64_t u;
+      float wt;
+      exo_adj_decode(p + i * s->esz, s->lwide, &u, &wt);
+      if (u >= all) return EXO_FAIL(d->ctx, EXO_EINTERNAL, "local neighbour id %llu out of range",
+                                    (unsigned long long)u);
+      if (directed && !(wt > 0.0f)) continue;
+      strength += (double)wt;
+      nvote++;
+      if (exo_tally_add_sum(&s->tally, s->lab[u], (double)wt))
+        return exo_fail_oom(d->ctx,
+                            "the label tally", (uint64_t)s->tally.cap * 2 * sizeof(exo_tally_slot));
+    }
   }
   /* the winner and the volume penalty as exo_lp.c (exo_lprule.h); the
    * volumes of labels changed on other ranks are as of the last exchange */
-  const uint64_t deg = k, cur = s->lab[v];
+  const uint64_t deg = end - beg, cur = s->lab[v];
   exo_lp_choice ch;
   if (!exo_lp_decide(&s->tally, cur, deg, s->vol, s->gamma_m, nvote, strength, s->visits[v],
                      s->tie_visits, &s->rng, &ch))
@@ -747,9 +757,9 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
     if (d->P > 1) { /* the other ranks apply it at the exchange */
       if (s->nchg + 3 > s->chg_cap) {
         uint64_t cap = s->chg_cap ? s->chg_cap * 2 : 3 * 1024;
-        uint64_t *c = realloc(s->chg, (size_t)cap * 8);
-        if (!c) return exo_fail_oom(d->ctx, "the label changes", cap * 8);
-        s->chg = c;
+        uint64_t *cg = realloc(s->chg, (size_t)cap * 8);
+        if (!cg) return exo_fail_oom(d->ctx, "the label changes", cap * 8);
+        s->chg = cg;
         s->chg_cap = cap;
       }
       s->chg[s->nchg++] = cur;
@@ -760,18 +770,21 @@ static exo_status process(dist *d, lpd *s, uint64_t v, const uint8_t *p, uint64_
   s->lab[v] = win;
   exo_bit_set(s->changed, v);
   *changed = 1;
-  for (uint64_t i = 0; i < k; i++) { /* activate the out-neighbours */
-    uint64_t u;
-    float w;
-    exo_adj_decode(p + i * s->esz, s->lwide, &u, &w);
-    if (directed && !(w < 0.0f)) continue;
-    if (u >= n) { /* a ghost: its owner activates it after the sweep */
-      exo_bit_set(s->notify, u - n);
-      continue;
+  for (uint64_t pos = beg; pos < end; pos += c) { /* activate the out-neighbours */
+    if ((st = exo_csr_window_get(w, pos, end, &p, &c, d->ctx))) return st;
+    for (uint64_t i = 0; i < c; i++) {
+      uint64_t u;
+      float wt;
+      exo_adj_decode(p + i * s->esz, s->lwide, &u, &wt);
+      if (directed && !(wt < 0.0f)) continue;
+      if (u >= n) { /* a ghost: its owner activates it after the sweep */
+        exo_bit_set(s->notify, u - n);
+        continue;
+      }
+      if (s->lab[u] == win || s->visits[u] >= s->max_visits || exo_bit_get(s->active, u)) continue;
+      exo_bit_set(s->active, u);
+      s->nactive++;
     }
-    if (s->lab[u] == win || s->visits[u] >= s->max_visits || exo_bit_get(s->active, u)) continue;
-    exo_bit_set(s->active, u);
-    s->nactive++;
   }
   return EXO_OK;
 }
@@ -781,12 +794,14 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
   uint64_t end = first + EXO_LP_BLOCK < s->n ? first + EXO_LP_BLOCK : s->n, lo, hi;
   uint32_t mask;
   if (!exo_sweep_block_begin(s->active, first, end, &s->order_rng, &lo, &hi, &mask)) return EXO_OK;
-  /* the block's active lists in one read when they fit the window */
+  /* the block's active lists in one read when they fit the block window;
+   * a list outside it (activated since, or the block too long) goes
+   * through the list window */
   exo_csr_window win = {s->fd, d->adjl_path, s->esz, s->buf, s->cap / s->esz, 0, 0};
+  exo_csr_window lwin = {s->fd, d->adjl_path, s->esz, s->lbuf, LP_MIN_BUF / s->esz, 0, 0};
   const uint64_t e0 = s->off[lo], e1 = s->off[hi + 1];
-  const int whole = e1 - e0 <= win.entries;
   exo_status st;
-  if (whole && (st = exo_csr_window_fill(&win, e0, e1, ctx))) return st;
+  if (e1 - e0 <= win.entries && (st = exo_csr_window_fill(&win, e0, e1, ctx))) return st;
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
     uint64_t v = exo_sweep_block_node(s->active, s->perm, mask, i, first, end);
     if (v == UINT64_MAX) continue;
@@ -799,20 +814,10 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
     s->nactive--;
     s->visits[v]++;
     s->pops++;
-    uint64_t k = s->off[v + 1] - s->off[v];
-    if (k == 0) continue;
-    const uint8_t *p;
-    uint64_t a = s->off[v] * s->esz;
-    if (whole && s->off[v] >= e0 && s->off[v + 1] <= e1) { /* not activated since the read */
-      p = s->buf + (a - e0 * s->esz);
-    } else {
-      if (grow(&s->nbuf, &s->ncap, k * s->esz))
-        return exo_fail_oom(ctx, "an adjacency list", k * s->esz);
-      if ((st = exo_pread_full(s->fd, s->nbuf, (size_t)(k * s->esz), a, d->adjl_path, ctx))) return st;
-      p = s->nbuf;
-    }
+    if (s->off[v + 1] == s->off[v]) continue;
+    const int held = s->off[v] >= win.lo && s->off[v + 1] <= win.hi;
     int changed = 0;
-    if ((st = process(d, s, v, p, k, &changed))) return st;
+    if ((st = process(d, s, held ? &win : &lwin, v, &changed))) return st;
     if (changed) {
       (*changes)++;
       s->changes++;

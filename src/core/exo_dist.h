@@ -123,8 +123,8 @@
  * plus, only while the ghosts are found and the adjacency is rewritten, an
  * exo_tally (exo_tally.h) of 56 to 112 bytes per ghost; per entry of the send lists 8
  * (index); the label messages of a superstep take at most 16 bytes per
- * send-list entry plus 8 per ghost; an adjacency list longer than the read
- * buffer is read whole into a buffer of its own; while numbering clusters
+ * send-list entry plus 8 per ghost; 1 MiB more for the lists read outside
+ * the block buffer (a longer list is read in 1 MiB pieces); while numbering clusters
  * 24 bytes per distinct label of its nodes and 8 per node (a sorted copy).
  * Temporary disk per rank: edge spool (20 bytes per edge
  * read), names files, the sort's runs and CSR part (offsets 8 bytes per

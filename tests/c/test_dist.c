@@ -106,6 +106,8 @@ static void *rank_main(void *arg) {
 static float g_min_weight;
 static int g_drop_self;
 static double g_resolution; /* label propagation's volume penalty (0 = none) */
+static uint64_t g_memory_limit; /* per rank; 0 = 4 MB */
+static uint64_t g_exchange_bytes; /* per round; 0 = 100 (many rounds) */
 
 /* Run P ranks on `files`; returns rank 0's status; ranks[] keep the rest.
  * Every rank's temporary directory must be empty afterwards. */
@@ -131,8 +133,8 @@ static exo_status run_world(int P, const char *const *files, size_t nfiles, int 
     me->opt.drop_self_loops = g_drop_self;
     me->opt.resolution = g_resolution;
     me->opt.tmpdir = me->tmpdir;
-    me->opt.memory_limit = (uint64_t)4 << 20;
-    me->opt.exchange_bytes = 100; /* many rounds */
+    me->opt.memory_limit = g_memory_limit ? g_memory_limit : (uint64_t)4 << 20;
+    me->opt.exchange_bytes = g_exchange_bytes ? g_exchange_bytes : 100;
     me->opt.seed = seed;
     me->opt.out_path = out;
     me->opt.sep = '\t';
@@ -344,6 +346,63 @@ START_TEST(dist_resolution_penalty) {
 }
 END_TEST
 
+/* A list longer than the read buffers: a hub linked to each of 150,000
+ * nodes (150,000 entries, 1.2 MB) that otherwise form 30 planted groups
+ * (2 edges per node, inside its group with probability 0.9). At 4 MB per
+ * rank the block buffer is 1 MiB, so the hub's list is read in pieces
+ * through the list window (exo_dist.c); at 256 MB it is read whole with
+ * its block. The output must be the same bytes, at P = 1 and P = 2. */
+START_TEST(dist_list_longer_than_the_buffer) {
+  char *dir = tu_mkdtemp();
+  const int N = 150000;
+  size_t cap = (size_t)N * 3 * 32 + 1, len = 0;
+  char *text = malloc(cap);
+  uint64_t x = 99;
+  for (int v = 0; v < N; v++) {
+    len += (size_t)snprintf(text + len, cap - len, "hub\tn%d\n", v);
+    for (int e = 0; e < 2; e++) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      int intra = (x >> 33) % 10 < 9;
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      int u = intra ? (int)((x >> 33) % (N / 30)) * 30 + v % 30 : (int)((x >> 33) % N);
+      if (u != v) len += (size_t)snprintf(text + len, cap - len, "n%d\tn%d\n", v, u);
+    }
+  }
+  char *file = tu_write_text(dir, "hub.tsv", text);
+  free(text);
+  const char *files[1] = {file};
+  char *out = tu_path(dir, "out.tsv");
+  fake_rank ranks[MAXP];
+  g_exchange_bytes = (uint64_t)1 << 20;
+  for (int P = 1; P <= 2; P++) {
+    char *bytes[2];
+    size_t blen[2];
+    uint64_t k[2];
+    for (int big = 0; big <= 1; big++) {
+      g_memory_limit = big ? (uint64_t)256 << 20 : 0;
+      ck_assert_int_eq(run_world(P, files, 1, 0, 5, out, ranks), EXO_OK);
+      ck_assert_uint_eq(ranks[0].res.num_nodes, (uint64_t)N + 1);
+      k[big] = ranks[0].res.num_clusters;
+      bytes[big] = tu_read_file(out, &blen[big]);
+      ck_assert_ptr_nonnull(bytes[big]);
+    }
+    ck_assert_uint_eq(k[0], k[1]);
+    ck_assert_uint_eq(blen[0], blen[1]);
+    ck_assert_mem_eq(bytes[0], bytes[1], blen[0]);
+    free(bytes[0]);
+    free(bytes[1]);
+  }
+  g_memory_limit = 0;
+  g_exchange_bytes = 0;
+  unlink(file);
+  unlink(out);
+  free(file);
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 START_TEST(dist_bad_line_stops_every_rank) {
   char *dir = tu_mkdtemp();
   char *good = tu_write_text(dir, "good.tsv", "a\tb\t1\nb\tc\t1\n");
@@ -452,6 +511,7 @@ Suite *dist_suite(void) {
   tcase_add_test(tc, dist_bad_line_stops_every_rank);
   tcase_add_test(tc, dist_one_file_cut_into_ranges);
   tcase_add_test(tc, dist_resolution_penalty);
+  tcase_add_test(tc, dist_list_longer_than_the_buffer);
   suite_add_tcase(s, tc);
   return s;
 }
