@@ -314,6 +314,16 @@ static double planted_agreement(const char *out) {
   return (double)same / (double)pairs;
 }
 
+/* Remove and free a test's input file, output path and directory. */
+static void drop_run(char *dir, char *file, char *out) {
+  unlink(file);
+  unlink(out);
+  free(file);
+  free(out);
+  tu_rmdir(dir);
+  free(dir);
+}
+
 /* The volume penalty over ranks (exo_lp.h's rule with the label volumes
  * summed over the ranks): at P = 1..4 with resolution 1 the noisy graph
  * keeps its communities apart (many clusters, most of each community
@@ -337,12 +347,7 @@ START_TEST(dist_resolution_penalty) {
                   P, (unsigned long long)k, agree);
   }
   g_resolution = 0.0;
-  unlink(file);
-  unlink(out);
-  free(file);
-  free(out);
-  tu_rmdir(dir);
-  free(dir);
+  drop_run(dir, file, out);
 }
 END_TEST
 
@@ -394,12 +399,7 @@ START_TEST(dist_list_longer_than_the_buffer) {
   }
   g_memory_limit = 0;
   g_exchange_bytes = 0;
-  unlink(file);
-  unlink(out);
-  free(file);
-  free(out);
-  tu_rmdir(dir);
-  free(dir);
+  drop_run(dir, file, out);
 }
 END_TEST
 
