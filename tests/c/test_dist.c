@@ -265,27 +265,38 @@ START_TEST(dist_clusters_any_p) {
 }
 END_TEST
 
-/* A noisy planted graph: 2000 nodes in 20 communities of 100 (node i in
- * community i % 20), 10 unweighted edges per node, each inside the node's
- * community with probability 0.4, else to any node (mixing 0.6), from a
- * seeded LCG. Plain label propagation floods it (one label takes most of the
- * graph); the volume penalty keeps the communities apart. */
-static char *write_noisy(const char *dir) {
-  size_t cap = (size_t)2000 * 10 * 24 + 1, len = 0;
+/* A planted graph as text: n unweighted nodes "n<i>" in `groups`
+ * communities (node i in community i % groups), `edges` edges per node,
+ * each inside the node's community with probability intra / 10, else to
+ * any node, from a seeded LCG; with `hub` also an edge from "hub" to every
+ * node, before the node's own. Written as dir/name. */
+static char *write_planted(const char *dir, const char *name, int n, int groups, int edges,
+                           int intra, uint64_t seed, int hub) {
+  size_t cap = (size_t)n * (edges + 1) * 32 + 1, len = 0;
   char *text = malloc(cap);
-  uint64_t x = 12345;
-  for (int v = 0; v < 2000; v++)
-    for (int e = 0; e < 10; e++) {
+  uint64_t x = seed;
+  for (int v = 0; v < n; v++) {
+    if (hub) len += (size_t)snprintf(text + len, cap - len, "hub\tn%d\n", v);
+    for (int e = 0; e < edges; e++) {
       x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      int intra = (x >> 33) % 10 < 4;
+      int in = (x >> 33) % 10 < (uint64_t)intra;
       x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      int u = intra ? (int)((x >> 33) % 100) * 20 + v % 20 : (int)((x >> 33) % 2000);
-      if (u == v) continue;
-      len += (size_t)snprintf(text + len, cap - len, "n%d\tn%d\n", v, u);
+      int u = in ? (int)((x >> 33) % (uint64_t)(n / groups)) * groups + v % groups
+                 : (int)((x >> 33) % (uint64_t)n);
+      if (u != v) len += (size_t)snprintf(text + len, cap - len, "n%d\tn%d\n", v, u);
     }
-  char *path = tu_write_text(dir, "noisy.tsv", text);
+  }
+  char *path = tu_write_text(dir, name, text);
   free(text);
   return path;
+}
+
+/* A noisy planted graph: 2000 nodes in 20 communities of 100, 10 edges per
+ * node, each inside the node's community with probability 0.4 (mixing
+ * 0.6). Plain label propagation floods it (one label takes most of the
+ * graph); the volume penalty keeps the communities apart. */
+static char *write_noisy(const char *dir) {
+  return write_planted(dir, "noisy.tsv", 2000, 20, 10, 4, 12345, 0);
 }
 
 /* Share of node pairs of one planted community that got one cluster. */
@@ -360,21 +371,7 @@ END_TEST
 START_TEST(dist_list_longer_than_the_buffer) {
   char *dir = tu_mkdtemp();
   const int N = 150000;
-  size_t cap = (size_t)N * 3 * 32 + 1, len = 0;
-  char *text = malloc(cap);
-  uint64_t x = 99;
-  for (int v = 0; v < N; v++) {
-    len += (size_t)snprintf(text + len, cap - len, "hub\tn%d\n", v);
-    for (int e = 0; e < 2; e++) {
-      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      int intra = (x >> 33) % 10 < 9;
-      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      int u = intra ? (int)((x >> 33) % (N / 30)) * 30 + v % 30 : (int)((x >> 33) % N);
-      if (u != v) len += (size_t)snprintf(text + len, cap - len, "n%d\tn%d\n", v, u);
-    }
-  }
-  char *file = tu_write_text(dir, "hub.tsv", text);
-  free(text);
+  char *file = write_planted(dir, "hub.tsv", N, 30, 2, 9, 99, 1);
   const char *files[1] = {file};
   char *out = tu_path(dir, "out.tsv");
   fake_rank ranks[MAXP];
