@@ -53,190 +53,177 @@
 
 /* ======================================================================
  * Stable LSD radix sort
- * ====================================================================== */
-
-static int host_is_little_endian(void) {
-  const uint16_t one = 1;
-  uint8_t first;
-  memcpy(&first, &one, 1);
-  return first == 1;
-}
-
-/* Byte position inside a record of digit d, digit 0 being the least
- * significant byte of nbr and digit 2*idsize-1 the most significant of key. */
-static size_t digit_offset(int wide, unsigned d, int little) {
-  const size_t fw = wide ? 8 : 4;        /* bytes per id */
-  const size_t field = d < fw ? fw : 0;  /* nbr follows key */
-  const size_t sig = d % fw;             /* significance inside the field */
-  return field + (little ? sig : fw - 1 - sig);
-}
-
-/* One stable counting pass on the byte at `off`; rs is a constant at each
- * call site so the record copy is inlined. */
-static inline void radix_scatter(const uint8_t *src, uint8_t *dst, size_t n,
-                                 const size_t rs, size_t off,
-                                 const uint64_t *count) {
-  uint8_t *to[256];
-  uint64_t sum = 0;
-  for (int b = 0; b < 256; b++) {
-    to[b] = dst + sum * rs;
-    sum += count[b];
-  }
-  const uint8_t *end = src + n * rs;
-  for (const uint8_t *p = src; p != end; p += rs) {
-    uint8_t b = p[off];
-    memcpy(to[b], p, rs);
-    to[b] += rs;
-  }
-}
-
-static void radix_scatter12(const uint8_t *src, uint8_t *dst, size_t n, size_t off,
-                            const uint64_t *count) {
-  radix_scatter(src, dst, n, 12, off, count);
-}
-
-static void radix_scatter20(const uint8_t *src, uint8_t *dst, size_t n, size_t off,
-                            const uint64_t *count) {
-  radix_scatter(src, dst, n, 20, off, count);
-}
-
-/* Histograms of every id byte, indexed by byte position in the record. */
-static inline void radix_histograms(const uint8_t *recs, size_t n, const size_t rs,
-                                    const size_t nbytes, uint64_t (*hist)[256]) {
-  const uint8_t *end = recs + n * rs;
-  for (const uint8_t *p = recs; p != end; p += rs)
-    for (size_t b = 0; b < nbytes; b++) hist[b][p[b]]++;
-}
-
-/* The radix sort; with a ctx it polls between passes (a pass over a full
- * buffer takes tens of milliseconds) and stops early on an interrupt, leaving
- * `recs` in an unspecified order. */
-static exo_status radix_sort(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
-                             exo_ctx *ctx) {
-  if (count < 2) return EXO_OK;
-  const size_t rs = exo_rec_size(wide);
-  const size_t nbytes = wide ? 16 : 8; /* id bytes per record: key and nbr */
-  const int little = host_is_little_endian();
-  uint64_t hist[16][256];
-  memset(hist, 0, sizeof hist);
-  if (wide)
-    radix_histograms(recs, count, 20, 16, hist);
-  else
-    radix_histograms(recs, count, 12, 8, hist);
-
-  uint8_t *src = recs, *dst = scratch;
-  for (unsigned d = 0; d < nbytes; d++) {
-    const size_t off = digit_offset(wide, d, little);
-    const uint64_t *c = hist[off];
-    int trivial = 0;
-    for (int b = 0; b < 256; b++)
-      if (c[b] != 0) {
-        trivial = c[b] == count; /* the first used bucket holds everything */
-        break;
-      }
-    if (trivial) continue;
-    if (ctx) {
-      exo_status st = exo_poll(ctx);
-      if (st) return st;
-    }
-    if (wide)
-      radix_scatter20(src, dst, count, off, c);
-    else
-      radix_scatter12(src, dst, count, off, c);
-    uint8_t *t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != recs) memcpy(recs, src, count * rs);
-  return EXO_OK;
-}
-
-/* The same sort on `threads` threads (exo_par): each pass counts the digit
- * in P equal slices of the records side by side, gives slice t of bucket b
- * the place after buckets < b and after slices < t of bucket b, and
- * scatters the slices side by side. Every slice keeps its records' order and
- * the slices are placed in order, so each pass is stable and the result is
- * the serial sort's, byte for byte. A digit that one bucket holds entirely
- * is skipped, as in radix_sort. */
-#define PAR_SORT_MIN ((size_t)1 << 16) /* records per slice, at least */
+ * ======================================================================
+ *
+ * The sort key of a record is (key, nbr). When the buffer's keys fit in kb
+ * bits and its nbrs in nb, that is the (kb + nb)-bit number key * 2^nb +
+ * nbr, which is cut into the fewest digits of at most RADIX_BITS bits (all
+ * of one width) and sorted from the lowest digit up, one stable counting
+ * pass per digit (a digit that one value holds in every record is
+ * skipped). On P threads each pass counts the digit in P equal slices of
+ * the records side by side, gives slice t of bucket b the place after the
+ * buckets < b and after slices < t of bucket b, and scatters the slices
+ * side by side. Every slice keeps its records' order and the slices are
+ * placed in order, so each pass is stable and the result is the same bytes
+ * for any P. With one slice the first count takes every digit at once
+ * (one slice's counts do not change when the records move). */
+#define RADIX_BITS 11u                      /* most bits per digit */
+#define RADIX_MAX_DIGITS 12u                /* digits of 128 bits, at most */
+#define PAR_SORT_MIN ((size_t)1 << 16)      /* records per slice, at least */
 
 typedef struct par_sort {
   const uint8_t *src;
   uint8_t *dst;
-  size_t count, rs, off;
+  size_t count, rs;
   uint32_t P;
-  int scatter;        /* 0: count the digit, 1: scatter */
-  uint64_t (*cnt)[256]; /* per slice: counts, then first positions */
+  int phase;          /* 0: the bits in use; 1: count; 2: scatter */
+  unsigned nb, dw;    /* nbr bits, digit width */
+  unsigned lo, ndig;  /* the (first) digit's lowest bit; digits to count */
+  uint64_t *cnt;      /* slice t, digit d: cnt + (t * ndig + d) << dw; counts,
+                         then first positions */
+  uint64_t (*bits)[2]; /* per slice: the OR of its keys and of its nbrs */
 } par_sort;
+
+static inline void rec_ids(const uint8_t *q, const size_t rs, uint64_t *k, uint64_t *b) {
+  if (rs == 12) {
+    uint32_t k32, b32;
+    memcpy(&k32, q, 4);
+    memcpy(&b32, q + 4, 4);
+    *k = k32;
+    *b = b32;
+  } else {
+    memcpy(k, q, 8);
+    memcpy(b, q + 8, 8);
+  }
+}
+
+/* The digit of key * 2^nb + nbr at bit lo. */
+static inline size_t rec_digit(const uint8_t *q, const size_t rs, unsigned nb, unsigned lo,
+                               uint64_t mask) {
+  uint64_t k, b;
+  rec_ids(q, rs, &k, &b);
+  if (rs == 12) return (size_t)((((k << nb) | b) >> lo) & mask); /* 64 bits hold it */
+  const uint64_t x = lo >= nb ? k >> (lo - nb) : (b >> lo) | (nb - lo < 64 ? k << (nb - lo) : 0);
+  return (size_t)(x & mask);
+}
+
+/* Slice t's part of the current phase; rs is a constant at each call site
+ * so that the record copies are inlined (hence forced inline). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void sort_slice(par_sort *p, uint32_t t, const size_t rs) {
+  const size_t lo = p->count * t / p->P, hi = p->count * (t + 1) / p->P;
+  const uint8_t *a = p->src + lo * rs, *e = p->src + hi * rs;
+  const uint64_t mask = ((uint64_t)1 << p->dw) - 1;
+  uint64_t *c = p->cnt + ((size_t)t * p->ndig << p->dw);
+  if (p->phase == 0) {
+    uint64_t ok = 0, ob = 0;
+    for (const uint8_t *q = a; q != e; q += rs) {
+      uint64_t k, b;
+      rec_ids(q, rs, &k, &b);
+      ok |= k;
+      ob |= b;
+    }
+    p->bits[t][0] = ok;
+    p->bits[t][1] = ob;
+  } else if (p->phase == 1) {
+    memset(c, 0, ((size_t)p->ndig << p->dw) * sizeof *c);
+    for (const uint8_t *q = a; q != e; q += rs)
+      for (unsigned d = 0; d < p->ndig; d++)
+        c[((size_t)d << p->dw) + rec_digit(q, rs, p->nb, p->lo + d * p->dw, mask)]++;
+  } else {
+    uint8_t *to[1u << RADIX_BITS];
+    for (size_t b = 0; b <= mask; b++) to[b] = p->dst + c[b] * rs;
+    for (const uint8_t *q = a; q != e; q += rs) {
+      const size_t x = rec_digit(q, rs, p->nb, p->lo, mask);
+      uint8_t *d = to[x];
+      to[x] = d + rs;
+      memcpy(d, q, rs);
+    }
+  }
+}
 
 static exo_status par_sort_job(void *arg, uint32_t t, exo_ctx *ctx) {
   (void)ctx;
   par_sort *p = arg;
-  const size_t rs = p->rs, off = p->off;
-  const size_t lo = p->count * t / p->P, hi = p->count * (t + 1) / p->P;
-  const uint8_t *a = p->src + lo * rs, *e = p->src + hi * rs;
-  uint64_t *c = p->cnt[t];
-  if (!p->scatter) {
-    memset(c, 0, 256 * sizeof *c);
-    for (const uint8_t *q = a; q != e; q += rs) c[q[off]]++;
-    return EXO_OK;
-  }
-  uint8_t *to[256];
-  for (int b = 0; b < 256; b++) to[b] = p->dst + c[b] * rs;
-  if (rs == 12) {
-    for (const uint8_t *q = a; q != e; q += 12) {
-      uint8_t *d = to[q[off]];
-      memcpy(d, q, 12);
-      to[q[off]] = d + 12;
-    }
-  } else {
-    for (const uint8_t *q = a; q != e; q += rs) {
-      uint8_t *d = to[q[off]];
-      memcpy(d, q, rs);
-      to[q[off]] = d + rs;
-    }
-  }
+  if (p->rs == 12) sort_slice(p, t, 12);
+  else sort_slice(p, t, 20);
   return EXO_OK;
 }
 
+static unsigned bit_count(uint64_t x) {
+  unsigned n = 0;
+  for (; x; x >>= 1) n++;
+  return n;
+}
+
+/* The sort on min(threads, count / PAR_SORT_MIN) threads, at least one;
+ * it polls between passes (a pass over a full buffer takes tens of
+ * milliseconds) and stops early on an interrupt, leaving `recs` in an
+ * unspecified order. */
 static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
                                      uint32_t threads, exo_ctx *ctx) {
-  uint32_t P = threads;
-  if (P > MAX_MERGE_THREADS) P = MAX_MERGE_THREADS;
+  if (count < 2) return EXO_OK;
+  uint32_t P = threads < MAX_MERGE_THREADS ? threads : MAX_MERGE_THREADS;
   if (count / PAR_SORT_MIN < P) P = (uint32_t)(count / PAR_SORT_MIN);
-  if (P <= 1 || !ctx) return radix_sort(recs, scratch, count, wide, ctx);
+  if (P < 1) P = 1;
   par_sort p;
+  memset(&p, 0, sizeof p);
   p.count = count;
   p.rs = exo_rec_size(wide);
   p.P = P;
-  p.cnt = malloc((size_t)P * sizeof *p.cnt);
-  if (!p.cnt) return radix_sort(recs, scratch, count, wide, ctx);
-  const unsigned nbytes = wide ? 16 : 8;
-  const int little = host_is_little_endian();
+  p.src = recs;
+  p.bits = malloc((size_t)P * sizeof *p.bits);
+  exo_status st = p.bits ? exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx)
+                         : exo_fail_oom(ctx, "the radix sort's counts", P * sizeof *p.bits);
+  uint64_t ok = 0, ob = 0;
+  for (uint32_t t = 0; !st && t < P; t++) {
+    ok |= p.bits[t][0];
+    ob |= p.bits[t][1];
+  }
+  free(p.bits);
+  p.nb = bit_count(ob);
+  const unsigned total = bit_count(ok) + p.nb;
+  const unsigned digits = (total + RADIX_BITS - 1) / RADIX_BITS;
+  if (st || digits == 0) return st;
+  p.dw = (total + digits - 1) / digits;
+  const size_t B = (size_t)1 << p.dw, per = P == 1 ? digits : 1; /* digits counted per slice */
+  p.cnt = malloc((size_t)P * per * B * sizeof *p.cnt);
+  if (!p.cnt) return exo_fail_oom(ctx, "the radix sort's counts", P * per * B * sizeof *p.cnt);
   uint8_t *src = recs, *dst = scratch;
-  exo_status st = EXO_OK;
-  for (unsigned d = 0; d < nbytes && !st; d++) {
+  for (unsigned d = 0; d < digits && !st; d++) {
     p.src = src;
     p.dst = dst;
-    p.off = digit_offset(wide, d, little);
-    p.scatter = 0;
-    st = exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx);
-    if (st) break;
+    p.lo = d * p.dw;
+    p.ndig = (unsigned)per;
+    if (P > 1 || d == 0) {
+      p.phase = 1;
+      if ((st = exo_poll(ctx)) || (st = exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx)))
+        break;
+    }
+    /* counts -> first positions of (bucket, slice) in bucket order; with
+     * one slice the digit's own row of the counts is used */
+    const size_t row = P == 1 ? d : 0;
     uint64_t pos = 0;
     int trivial = 0;
-    for (int b = 0; b < 256; b++) {
+    for (size_t b = 0; b < B; b++) {
       uint64_t in_b = 0;
       for (uint32_t t = 0; t < P; t++) {
-        const uint64_t k = p.cnt[t][b];
-        p.cnt[t][b] = pos;
+        uint64_t *c = &p.cnt[((t * per + row) << p.dw) + b];
+        const uint64_t k = *c;
+        *c = pos;
         pos += k;
         in_b += k;
       }
       if (in_b == count) trivial = 1;
     }
     if (trivial) continue;
-    p.scatter = 1;
+    p.phase = 2;
+    if (P == 1) p.cnt += row << p.dw; /* the scatter reads row 0 of slice 0 */
+    p.ndig = 1;
     st = exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx);
+    if (P == 1) p.cnt -= row << p.dw;
     uint8_t *tmp = src;
     src = dst;
     dst = tmp;
@@ -247,11 +234,16 @@ static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t cou
   return EXO_OK;
 }
 
-/* Contract (exo_sort.h): sorts `count` records by (key, nbr), stably, using
- * `scratch` of the same size; the result is in `recs`. One pass computes the
- * histogram of every digit; a digit equal in all records costs nothing. */
+static exo_status radix_sort(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
+                             exo_ctx *ctx) {
+  return radix_sort_threads(recs, scratch, count, wide, 1, ctx);
+}
+
+/* Contract (exo_sort.h). */
 void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int wide) {
-  (void)radix_sort(recs, scratch, count, wide, NULL);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  (void)radix_sort(recs, scratch, count, wide, &ctx);
 }
 
 exo_status exo_radix_sort_records_threads(uint8_t *recs, uint8_t *scratch, size_t count,

@@ -30,8 +30,10 @@
  * sorted buffers it reads from memory leave; a buffer is never below
  * 64 KiB, unless its file is smaller, so a tiny memory_limit is exceeded),
  * plus (T+1) x k split positions of 8 bytes and, with T > 1, 2 x T x k
- * shared-page entries of 24 bytes (exo_sort.c, edge_page). Nothing per
- * node is kept in memory.
+ * shared-page entries of 24 bytes (exo_sort.c, edge_page). While a
+ * buffer is sorted, the radix sort's counts take 16 KiB per thread (192
+ * KiB on one thread), freed when it ends. Nothing per node is kept in
+ * memory.
  *
  * Combining: the final merge sees every arc of a key in (nbr, input) order,
  * so it can fold arcs that join the same (key, nbr) into one CSR entry.
@@ -158,7 +160,9 @@ void exo_sorter_free(exo_sorter *s);
 
 /* ---- exposed for unit tests ---------------------------------------- */
 /* Stable LSD radix sort of `count` records of exo_rec_size(wide) bytes in
- * `recs` by (key, nbr), using `scratch` of the same size. */
+ * `recs` by (key, nbr), using `scratch` of the same size; the digits are
+ * of up to 11 bits, cut from the bits that the keys and the nbrs use
+ * (exo_sort.c). */
 void exo_radix_sort_records(uint8_t *recs, uint8_t *scratch, size_t count, int wide);
 /* The same on `threads` threads (slices of at least 65536 records each;
  * fewer records: one thread); the same bytes for every thread count. */
