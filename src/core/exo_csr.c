@@ -167,8 +167,12 @@ exo_status exo_csr_ahead_miss(exo_csr_ahead *wk, uint64_t b0, uint64_t b1, const
   stop = round <= limit ? round : stop;
   if (have_end < stop) {
     uint64_t k = stop - have_end;
-    exo_status s = exo_pread_full(wk->fd, wk->buf + (have_end - start), (size_t)k, have_end,
-                                  wk->path, ctx);
+    uint8_t *to = wk->buf + (have_end - start);
+    const size_t got = exo_pread_cached(wk->fd, to, (size_t)k, have_end);
+    wk->cached = got == k;
+    exo_status s = wk->cached ? EXO_OK
+                              : exo_pread_full(wk->fd, to + got, (size_t)(k - got), have_end + got,
+                                               wk->path, ctx);
     if (s) {
       wk->win_beg = wk->win_end = 0;
       return s;
@@ -180,7 +184,7 @@ exo_status exo_csr_ahead_miss(exo_csr_ahead *wk, uint64_t b0, uint64_t b1, const
   wk->win_end = stop;
   /* the next reads start here: announce the buffer's length ahead, once
    * per half buffer travelled */
-  if (full && stop < wk->file_size &&
+  if (full && !wk->cached && stop < wk->file_size &&
       (stop < wk->advised_from || stop + wk->cap / 2 > wk->advised_to)) {
     uint64_t len = wk->cap;
     if (len > wk->file_size - stop) len = wk->file_size - stop;

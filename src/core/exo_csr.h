@@ -126,7 +126,8 @@ exo_status exo_csr_window_fill(exo_csr_window *w, uint64_t lo, uint64_t hi, exo_
  * the overlap, reads through gaps of at most `gap` bytes, and extends over
  * the lists of the next set nodes of `active` from look_from to look_to
  * (EXO_CSR_NO_LOOKAHEAD: none) while they fit, in steps of about 256 KiB
- * so that they are still cached when used; the next buffer's length is
+ * so that they are still cached when used; unless that read came whole
+ * from the page cache (exo_pread_cached), the next buffer's length is
  * announced to the kernel (WILLNEED) once per half buffer travelled. The
  * caller sets fd, path, esz, file_size, off, active, gap, buf, cap and
  * buf_alloc; the counters say what was read. */
@@ -147,6 +148,7 @@ typedef struct exo_csr_ahead {
   uint64_t look_from, look_to;
   uint64_t advised_from, advised_to;
   uint64_t bytes_read, reads;
+  int cached; /* the last read came whole from the page cache: no hint */
 } exo_csr_ahead;
 
 exo_status exo_csr_ahead_miss(exo_csr_ahead *w, uint64_t b0, uint64_t b1, const uint8_t **out,

@@ -222,11 +222,16 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
   if (keep && r->pos) memmove(r->buf, r->buf + r->pos, keep);
   r->pos = 0;
   r->len = keep;
+  int cached = 1; /* every byte of this fill from the page cache */
   while (r->len < r->cap && r->file_off < r->end) {
     size_t want = r->cap - r->len;
     if ((uint64_t)want > r->end - r->file_off) want = (size_t)(r->end - r->file_off);
-    int64_t k = exo_pread(r->fd, r->buf + r->len, want, r->file_off);
-    if (k < 0) return exo_error_errno(&ctx->err, errno, "read", r->path);
+    int64_t k = 0;
+    if (cached && (k = (int64_t)exo_pread_cached(r->fd, r->buf + r->len, want, r->file_off)) <
+                      (int64_t)want)
+      cached = 0;
+    if (k == 0 && (k = exo_pread(r->fd, r->buf + r->len, want, r->file_off)) < 0)
+      return exo_error_errno(&ctx->err, errno, "read", r->path);
     if (k == 0)
       return EXO_FAIL(ctx, EXO_EIO, "unexpected end of file in '%s'", r->path);
     r->len += (size_t)k;
@@ -254,8 +259,10 @@ static exo_status reader_fill(exo_reader *r, exo_ctx *ctx) {
     }
   }
   /* Read-ahead of one buffer: the kernel fetches the next block while the
-   * caller works on this one (large buffers only: small readers are cheap). */
-  if (r->cap >= READER_AHEAD_MIN && r->file_off < r->end) {
+   * caller works on this one (large buffers only: small readers are cheap;
+   * not when this fill came from the page cache, where the hint only walks
+   * the cache). */
+  if (!cached && r->cap >= READER_AHEAD_MIN && r->file_off < r->end) {
     uint64_t ahead = r->end - r->file_off < r->cap ? r->end - r->file_off : r->cap;
     exo_hint_willneed(r->fd, r->file_off, ahead);
   }

@@ -79,7 +79,8 @@ typedef struct exo_reader {
  * is not read twice);
  * bytes outside the range are never released, so several readers (one per
  * thread) can consume disjoint ranges of one file. Buffers of 1 MiB and
- * more ask the kernel to read the next buffer's bytes ahead. */
+ * more ask the kernel to read the next buffer's bytes ahead, unless the
+ * last fill came whole from the page cache (exo_pread_cached). */
 exo_status exo_reader_open(exo_reader *r, const char *path, size_t bufsize,
                            uint64_t start, uint64_t end, int punch, exo_ctx *ctx);
 /* The same on the caller's descriptor `fd` (open for reading, and for

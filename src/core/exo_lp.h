@@ -115,7 +115,8 @@
  * active part is always read whole when it fits the buffer), reading
  * through gaps of inactive lists shorter than EXO_LP_GAP bytes and seeking
  * forward past longer ones; the following stretch is announced to the kernel
- * (posix_fadvise WILLNEED) so that it is read while this one is processed.
+ * (posix_fadvise WILLNEED) so that it is read while this one is processed,
+ * unless this one came whole from the page cache (exo_csr.h).
  * Only two things read backwards: the start of a block when its active
  * lists do not fit in the buffer together, and an adjacency list longer than
  * the buffer, which is processed in chunks and read a second time when the

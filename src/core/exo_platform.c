@@ -388,6 +388,10 @@ int exo_remove_dir(const char *dir) {
  * the cache manager reads ahead on its own and writes behind lazily. */
 void exo_hint_sequential(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
 void exo_hint_willneed(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
+size_t exo_pread_cached(int fd, void *buf, size_t n, uint64_t off) {
+  (void)fd, (void)buf, (void)n, (void)off;
+  return 0;
+}
 void exo_writeback_start(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
 void exo_writeback_wait(int fd, uint64_t off, uint64_t len) { (void)fd, (void)off, (void)len; }
 void exo_punch_hole(int fd, uint64_t upto) { (void)fd, (void)upto; }
@@ -513,6 +517,7 @@ void exo_args_utf8(int *argc, char ***argv) {
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #ifndef O_CLOEXEC
@@ -870,6 +875,25 @@ void exo_hint_willneed(int fd, uint64_t off, uint64_t len) {
 #else
   (void)fd, (void)off, (void)len;
 #endif
+}
+
+size_t exo_pread_cached(int fd, void *buf, size_t n, uint64_t off) {
+  size_t got = 0;
+#if defined(EXO_PLATFORM_LINUX) && defined(RWF_NOWAIT)
+  const int saved = errno;
+  while (got < n) {
+    size_t want = n - got < IO_CHUNK ? n - got : IO_CHUNK;
+    struct iovec v = {(char *)buf + got, want};
+    ssize_t k = preadv2(fd, &v, 1, (off_t)(off + got), RWF_NOWAIT);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break; /* EAGAIN: not cached; EOPNOTSUPP, ENOSYS: cannot tell */
+    got += (size_t)k;
+  }
+  errno = saved;
+#else
+  (void)fd, (void)buf, (void)n, (void)off;
+#endif
+  return got;
 }
 
 void exo_writeback_start(int fd, uint64_t off, uint64_t len) {

@@ -143,6 +143,13 @@ int exo_clean_stale_tempdirs(const char *base);
  * (posix_fadvise on Linux). */
 void exo_hint_sequential(int fd, uint64_t off, uint64_t len);
 void exo_hint_willneed(int fd, uint64_t off, uint64_t len);
+/* Read what the page cache holds of the n bytes at off, from the first,
+ * without waiting for the disk (Linux: preadv2 with RWF_NOWAIT): the bytes
+ * read; 0 where nothing of it is cached, where the system cannot tell, and
+ * on any error (errno kept). A reader whose whole buffer came this way
+ * skips the WILLNEED hint for the next one: on a cached file the hint only
+ * walks the page cache (benchmarks/RESULTS.md, session 26). */
+size_t exo_pread_cached(int fd, void *buf, size_t n, uint64_t off);
 /* Write-behind (sync_file_range on Linux): start writeback of a range, or
  * start it and wait for it to complete. */
 void exo_writeback_start(int fd, uint64_t off, uint64_t len);

@@ -1,5 +1,6 @@
 /* test_io.c: buffered writer/reader, temp directories, status messages. */
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #endif
 
 #include "exo_io.h"
+#include "exo_platform.h"
 #include "exo_fmt.h"
 #include "exo_rng.h"
 #include "testutil.h"
@@ -477,6 +479,56 @@ START_TEST(positioned_writers_fill_parts) {
 }
 END_TEST
 
+/* exo_pread_cached reads only what the file holds, from the first byte
+ * asked, and keeps errno: 0 bytes where it cannot tell (other systems, a
+ * bad descriptor), else the file's own bytes. A reader of 1 MiB buffers
+ * (which skips its read-ahead hint after a fill from the page cache) gives
+ * the file's bytes whichever way each fill went. */
+START_TEST(pread_cached_reads_only_file_bytes) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_path(dir, "cached.bin");
+  const size_t n = (size_t)3 << 20;
+  uint8_t *data = malloc(n), *buf = malloc(n + 4096);
+  exo_rng rng;
+  exo_rng_seed(&rng, 7);
+  for (size_t i = 0; i < n; i++) data[i] = (uint8_t)exo_rng_next(&rng);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_writer w;
+  ck_assert_int_eq(exo_writer_open(&w, path, 1 << 16, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_writer_write(&w, data, n, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_writer_close(&w, &ctx), EXO_OK);
+  int fd = exo_open(path, EXO_OPEN_READ);
+  ck_assert_int_ge(fd, 0);
+  errno = EDOM;
+  size_t got = exo_pread_cached(fd, buf, n, 0);
+  ck_assert_uint_le(got, n);
+  ck_assert_mem_eq(buf, data, got);
+  ck_assert_int_eq(errno, EDOM);
+  got = exo_pread_cached(fd, buf, 4096, n - 100); /* past the end: the last 100 at most */
+  ck_assert_uint_le(got, 100);
+  ck_assert_mem_eq(buf, data + n - 100, got);
+  ck_assert_uint_eq(exo_pread_cached(fd, buf, 4096, n + 4096), 0);
+  ck_assert_uint_eq(exo_pread_cached(-1, buf, 4096, 0), 0);
+  ck_assert_int_eq(errno, EDOM);
+  exo_close(fd);
+  exo_reader r;
+  ck_assert_int_eq(exo_reader_open(&r, path, (size_t)1 << 20, 0, UINT64_MAX, 0, &ctx), EXO_OK);
+  for (size_t at = 0; at < n; at += 65536 + 7) {
+    const size_t k = n - at < 65536 + 7 ? n - at : 65536 + 7;
+    ck_assert_int_eq(exo_reader_read(&r, buf, k, &ctx), EXO_OK);
+    ck_assert_mem_eq(buf, data + at, k);
+  }
+  ck_assert_uint_eq(exo_reader_remaining(&r), 0);
+  exo_reader_close(&r);
+  free(data);
+  free(buf);
+  free(path);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *io_suite(void) {
   Suite *s = suite_create("io");
   TCase *tc = tcase_create("core");
@@ -497,6 +549,7 @@ Suite *io_suite(void) {
   tcase_add_test(tc, range_readers_punch_only_their_range);
 #endif
   tcase_add_test(tc, positioned_writers_fill_parts);
+  tcase_add_test(tc, pread_cached_reads_only_file_bytes);
   suite_add_tcase(s, tc);
   return s;
 }
