@@ -115,8 +115,6 @@ __attribute__((always_inline))
 static inline void sort_slice(par_sort *p, uint32_t t, const size_t rs) {
   const size_t lo = p->count * t / p->P, hi = p->count * (t + 1) / p->P;
   const uint8_t *a = p->src + lo * rs, *e = p->src + hi * rs;
-  const uint64_t mask = ((uint64_t)1 << p->dw) - 1;
-  uint64_t *c = p->cnt + ((size_t)t * p->ndig << p->dw);
   if (p->phase == 0) {
     uint64_t ok = 0, ob = 0;
     for (const uint8_t *q = a; q != e; q += rs) {
@@ -127,7 +125,11 @@ static inline void sort_slice(par_sort *p, uint32_t t, const size_t rs) {
     }
     p->bits[t][0] = ok;
     p->bits[t][1] = ob;
-  } else if (p->phase == 1) {
+    return; /* no counts yet */
+  }
+  const uint64_t mask = ((uint64_t)1 << p->dw) - 1;
+  uint64_t *c = p->cnt + ((size_t)t * p->ndig << p->dw);
+  if (p->phase == 1) {
     memset(c, 0, ((size_t)p->ndig << p->dw) * sizeof *c);
     for (const uint8_t *q = a; q != e; q += rs)
       for (unsigned d = 0; d < p->ndig; d++)
