@@ -175,7 +175,7 @@ cli: $(BUILD)/exolabel
 # byte with the Linux build (tools/platform-check.sh). WINEPREFIX lives in
 # $(BUILD)/wineprefix; the first run creates it.
 # `make portable-test`: the same core built with -DEXO_PORTABLE and without
-# _GNU_SOURCE (no fallocate, sync_file_range, posix_fadvise, mremap,
+# _GNU_SOURCE (no fallocate, sync_file_range, posix_fadvise, preadv2, mremap,
 # MADV_HUGEPAGE: the code a macOS build takes), every C suite with Check, and
 # the same CLI comparisons. Check's timeouts are stretched 4x: this runs
 # nice'd at the end of CI, and under heavy load the io tests (4 s default)
@@ -224,7 +224,7 @@ $(BUILD)/portable/exo_tests: $(TEST_SRC) tests/c/runner.c tests/c/testutil.c tes
 	$(CC) $(PORTABLE_CFLAGS) -D_GNU_SOURCE -Isrc/core -Itests/c -I$(BUILD) $(TEST_SRC) tests/c/runner.c tests/c/testutil.c \
 	  $(BUILD)/portable/libexocore.a $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $@
 
-LINUX_ONLY_SYMS := fallocate|sync_file_range|posix_fadvise|mremap|madvise|O_DIRECT
+LINUX_ONLY_SYMS := fallocate|sync_file_range|posix_fadvise|preadv2|mremap|madvise|O_DIRECT
 portable-test: $(BUILD)/portable/exo_tests $(BUILD)/portable/exolabel $(BUILD)/exolabel
 	@if nm -u $(BUILD)/portable/libexocore.a | grep -E '$(LINUX_ONLY_SYMS)'; then \
 	  echo "portable-test: the portable core calls Linux-only functions (above)"; exit 1; fi
