@@ -68,7 +68,6 @@
  * for any P. With one slice the first count takes every digit at once
  * (one slice's counts do not change when the records move). */
 #define RADIX_BITS 11u                      /* most bits per digit */
-#define RADIX_MAX_DIGITS 12u                /* digits of 128 bits, at most */
 #define PAR_SORT_MIN ((size_t)1 << 16)      /* records per slice, at least */
 
 typedef struct par_sort {
