@@ -316,7 +316,9 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
       double a = fabs((double)w);
       if (u == v && loops_twice) a *= 2.0;
       kv += a;
-      if (parent && u != v) {
+      /* each edge is an arc at both ends: joined from its larger end only
+       * (the same components), and not when both have one parent */
+      if (parent && u < v && parent[u] != parent[v]) {
         const uint64_t ra = uf_root(parent, v), rb = uf_root(parent, u);
         if (ra < rb) parent[rb] = ra;
         else parent[ra] = rb;

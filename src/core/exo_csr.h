@@ -78,7 +78,9 @@ exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, e
  * nodes with at least one arc; out->mean = sum2w over linked nodes (or
  * over n when !over_linked), 0 for none. With comp_weights (a path): the connected
  * components are joined in the same pass (a union-find forest, every root
- * its component's smallest id, arcs v -> v ignored), and the file is
+ * its component's smallest id, arcs v -> v ignored; an edge is joined at
+ * its larger end only, since the CSR holds every edge at both ends, as the
+ * merge writes it: exo_record.h), and the file is
  * written with n doubles: node v of component K gets sqrt(S_K / S), S_K =
  * the sum of K's k_v (in id order) over its node count, S = out->mean;
  * 1 where S_K or S is 0.
