@@ -44,12 +44,6 @@ _Static_assert(EXO_LEIDEN_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 #define LD_RADIX_ROW 64u  /* coarse rows from this length on are sorted by radix */
 #define LD_AGG_RANGES 4u  /* most coarse-id ranges of an aggregation in memory */
 
-#if defined(__GNUC__)
-#define LD_PREFETCH_ADDR(p) __builtin_prefetch(p)
-#else
-#define LD_PREFETCH_ADDR(p) ((void)0)
-#endif
-
 /* ---- ids: u32 while every id fits, else u64 ----------------------------- */
 typedef struct idvec {
   uint32_t *a32;
@@ -207,9 +201,9 @@ static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
     }                                                                             \
     if (un_ < (lv)->n) {                                                          \
       if (a32)                                                                    \
-        LD_PREFETCH_ADDR(&(a32)[un_]);                                            \
+        EXO_PREFETCH(&(a32)[un_]);                                            \
       else                                                                        \
-        LD_PREFETCH_ADDR(&(a64)[un_]);                                            \
+        EXO_PREFETCH(&(a64)[un_]);                                            \
     }                                                                             \
   } while (0)
 
@@ -640,7 +634,7 @@ LD_INLINE uint64_t best_move(const exo_leiden_level *lv, const exo_tally *t, con
                          : *own - gp * wv * (lv->tot[a] - wv);
   uint64_t to = a;
   *best = stay + LD_EPS * kv;
-  for (size_t i = 0; i < t->count; i++) LD_PREFETCH_ADDR(&lv->tot[t->slots[t->touched[i]].label]);
+  for (size_t i = 0; i < t->count; i++) EXO_PREFETCH(&lv->tot[t->slots[t->touched[i]].label]);
   for (size_t i = 0; i < t->count; i++) {
     const exo_tally_slot *e = &t->slots[t->touched[i]];
     if (e->label == a) continue;
@@ -912,11 +906,11 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
       if (i == 0)
         for (uint64_t j = 0; j < c && j < LD_PREFETCH; j++) {
           memcpy(&x, p + j * esz, 4);
-          if (x < n) LD_PREFETCH_ADDR(x - lo < span ? &own[x] : &pub[x]);
+          if (x < n) EXO_PREFETCH(x - lo < span ? &own[x] : &pub[x]);
         }
       if (i + LD_PREFETCH < c) {
         memcpy(&x, p + LD_PREFETCH * esz, 4);
-        if (x < n) LD_PREFETCH_ADDR(x - lo < span ? &own[x] : &pub[x]);
+        if (x < n) EXO_PREFETCH(x - lo < span ? &own[x] : &pub[x]);
       }
       uint64_t u;
       float wf;
@@ -1309,8 +1303,8 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
       FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, &lv->refined, {
         if (u != v && id_get(&lv->comm, u) == S) {
           const uint64_t r = id_get(&lv->refined, u);
-          LD_PREFETCH_ADDR(&ext[r]);
-          LD_PREFETCH_ADDR(&wr[r]);
+          EXO_PREFETCH(&ext[r]);
+          EXO_PREFETCH(&wr[r]);
           exo_tally_add_sum(t, r, w);
         }
       });
@@ -1319,8 +1313,8 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
       uint64_t to = LD_NONE;
       for (size_t j = 0; j < t->count; j++) {
         const uint64_t r = t->slots[t->touched[j]].label;
-        LD_PREFETCH_ADDR(&ext[r]);
-        LD_PREFETCH_ADDR(&wr[r]);
+        EXO_PREFETCH(&ext[r]);
+        EXO_PREFETCH(&wr[r]);
       }
       for (size_t j = 0; j < t->count; j++) {
         const exo_tally_slot *e = &t->slots[t->touched[j]];

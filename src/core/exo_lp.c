@@ -37,12 +37,6 @@ _Static_assert(EXO_LP_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
 #define LP_PREFETCH 24            /* entries ahead to prefetch node data for */
 
-#if defined(__GNUC__)
-#define LP_PREFETCH_ADDR(p) __builtin_prefetch(p)
-#else
-#define LP_PREFETCH_ADDR(p) ((void)0)
-#endif
-
 /* ---- run state ---------------------------------------------------------- */
 
 /* A lane: a fixed run of whole blocks (exo_lp.h). Everything a lane does in
@@ -235,10 +229,10 @@ static inline void prefetch_entry(const lp_state *st, const uint8_t *p, size_t i
   exo_adj_decode(p + i * exo_adj_size(wide), wide, &u, &w);
   if (u >= st->n) return;
   int own = u - lo < hi - lo;
-  if (narrow) LP_PREFETCH_ADDR(own ? &st->lab32[u] : &st->pub32[u]);
-  else LP_PREFETCH_ADDR(own ? &st->lab64[u] : &st->pub64[u]);
-  if (want_dist) LP_PREFETCH_ADDR(own ? &st->dist[u] : &st->pubdist[u]);
-  if (want_visits && own) LP_PREFETCH_ADDR(&st->visits[u]);
+  if (narrow) EXO_PREFETCH(own ? &st->lab32[u] : &st->pub32[u]);
+  else EXO_PREFETCH(own ? &st->lab64[u] : &st->pub64[u]);
+  if (want_dist) EXO_PREFETCH(own ? &st->dist[u] : &st->pubdist[u]);
+  if (want_visits && own) EXO_PREFETCH(&st->visits[u]);
 }
 
 #if defined(__GNUC__)
@@ -296,7 +290,7 @@ LP_INLINE exo_status tally_impl(lp_votes *vt, exo_ctx *ctx, uint64_t v, const ui
     /* a new label: its volume is read when the labels are scored, after
      * the whole list; fetch it now (one random access per label, which
      * cost a full miss each when scored in a row) */
-    if (st->vol && vt->t->count != labels_before) LP_PREFETCH_ADDR(&st->vol[l]);
+    if (st->vol && vt->t->count != labels_before) EXO_PREFETCH(&st->vol[l]);
   }
   return EXO_OK;
 }

@@ -327,7 +327,7 @@ exo_name_hash exo_names_hash(const uint8_t *name, size_t len) {
 
 /* Prefetch the first slot a lookup of h reads (a hint; never faults). */
 void exo_names_prefetch(const exo_names *t, exo_name_hash h) {
-  if (t->slots) __builtin_prefetch(&t->slots[(size_t)h.h1 & t->mask], 0, 3);
+  if (t->slots) EXO_PREFETCH(&t->slots[(size_t)h.h1 & t->mask]);
 }
 
 /* Look the name up by its hash; on a miss give it id `count`, write it to the
@@ -446,7 +446,7 @@ void exo_names_unpin(exo_names *t, unsigned reader) {
 }
 
 void exo_names_view_prefetch(const exo_names_view *v, exo_name_hash h) {
-  __builtin_prefetch(&v->slots[(size_t)h.h1 & v->mask], 0, 3);
+  EXO_PREFETCH(&v->slots[(size_t)h.h1 & v->mask]);
 }
 
 uint64_t exo_names_find(const exo_names_view *v, exo_name_hash h) {

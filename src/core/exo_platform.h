@@ -171,6 +171,14 @@ void exo_punch_range(int fd, uint64_t off, uint64_t len);
 #endif
 
 /* ---- memory ------------------------------------------------------------ */
+/* Ask the cache for the line at p ahead of a random read (a hint; nothing
+ * where the compiler has no prefetch builtin). The one definition of the
+ * hot loops' prefetches. */
+#if defined(__GNUC__)
+#define EXO_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define EXO_PREFETCH(p) ((void)0)
+#endif
 /* 4 KiB-aligned malloc for I/O buffers (malloc's alignment on Windows, where
  * nothing needs more); free with free(). */
 void *exo_alloc_aligned(size_t n);

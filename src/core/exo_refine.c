@@ -35,12 +35,6 @@
 #define RF_AHEAD2 8  /* entries ahead to prefetch a pair slot for */
 #define RF_MAX_READERS 64u
 
-#if defined(__GNUC__)
-#define RF_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define RF_PREFETCH(p) ((void)0)
-#endif
-
 typedef struct pair_slot {
   uint64_t key; /* RF_EMPTY = free */
   double w;
@@ -212,7 +206,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
           uint64_t u2;
           float w2;
           exo_adj_decode(p + RF_AHEAD * esz, wide, &u2, &w2);
-          if (u2 < st->n) RF_PREFETCH(&labels[u2]);
+          if (u2 < st->n) EXO_PREFETCH(&labels[u2]);
         }
       }
       if (i + RF_AHEAD2 < end) {
@@ -227,7 +221,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
           float w2;
           exo_adj_decode(p + RF_AHEAD2 * esz, wide, &u2, &w2);
           if (u2 < st->n && a2 < labels[u2])
-            RF_PREFETCH(&rd->table[key_hash(st, pair_key(st, rank2, labels[u2]))]);
+            EXO_PREFETCH(&rd->table[key_hash(st, pair_key(st, rank2, labels[u2]))]);
         }
       }
       if (off[v + 1] <= i) {
