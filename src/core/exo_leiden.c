@@ -201,9 +201,9 @@ static exo_status load_block(exo_leiden_level *lv, uint64_t first) {
     }                                                                             \
     if (un_ < (lv)->n) {                                                          \
       if (a32)                                                                    \
-        EXO_PREFETCH(&(a32)[un_]);                                            \
+        EXO_PREFETCH(&(a32)[un_]);                                                \
       else                                                                        \
-        EXO_PREFETCH(&(a64)[un_]);                                            \
+        EXO_PREFETCH(&(a64)[un_]);                                                \
     }                                                                             \
   } while (0)
 
