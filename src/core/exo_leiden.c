@@ -1448,7 +1448,9 @@ static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_
 static uint32_t agg_threads(const exo_leiden_level *lv) {
   const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
   uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
-  return nb < 2 * EXO_LEIDEN_LANE_MIN_BLOCKS ? 1 : W;
+  return nb >= 2 * EXO_LEIDEN_LANE_MIN_BLOCKS || (nb >= 2 && lv->csr.m >= EXO_LEIDEN_AGG_THREAD_ARCS)
+             ? W
+             : 1;
 }
 
 /* Bytes of the threads' record buffers (records of rs bytes): with W > 1
@@ -1985,9 +1987,9 @@ static exo_status aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
     const uint64_t budget = lv->p.memory_limit > extra ? lv->p.memory_limit - extra : 0;
     if ((s = agg_inmem(lv, W, T, k, budget, coarse, &m, keep, &ranges)) != EXO_OK) goto fail;
     if (ranges) {
-      exo_message(ctx, "leiden aggregation: in memory (%d range%s of coarse ids) into %llu coarse "
-                  "arcs%s", ranges, ranges > 1 ? "s" : "", (unsigned long long)m,
-                  keep && *keep ? ", held for the next level" : "");
+      exo_message(ctx, "leiden aggregation: in memory (%d range%s of coarse ids, %u thread%s) into "
+                  "%llu coarse arcs%s", ranges, ranges > 1 ? "s" : "", W, W > 1 ? "s" : "",
+                  (unsigned long long)m, keep && *keep ? ", held for the next level" : "");
       goto done;
     }
   }

@@ -113,7 +113,10 @@
  * in list order as the pass sums them (the same double), kept in 8 bytes
  * per node while the level has at most memory_limit / 64 nodes (else the
  * pass reads the arcs as above). On levels of 2 *
- * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more the aggregation's tally pass
+ * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more, and on smaller ones of 2
+ * blocks or more with EXO_LEIDEN_AGG_THREAD_ARCS arcs or more (coarse
+ * levels of a few thousand nodes with hundreds of arcs each), the
+ * aggregation's tally pass
  * (each node's arcs summed by coarse neighbour) runs in rounds: the next
  * blocks are cut into at most T runs of whole
  * blocks, each with at most a record buffer's worth of arcs, tallied side by
@@ -220,6 +223,9 @@
 #define EXO_LEIDEN_MAX_ITERATIONS 100u  /* cap for iterations = 0 */
 #define EXO_LEIDEN_LANES 16u           /* most lanes of local moving */
 #define EXO_LEIDEN_LANE_MIN_BLOCKS 16u /* fewest blocks per lane */
+/* arcs from which a level of fewer than 2 * EXO_LEIDEN_LANE_MIN_BLOCKS
+ * blocks (but 2 or more) is aggregated on threads all the same */
+#define EXO_LEIDEN_AGG_THREAD_ARCS ((uint64_t)1 << 18)
 #define EXO_LEIDEN_EPOCH_BLOCKS 2u     /* blocks of each lane per epoch */
 #define EXO_LEIDEN_LANE_SWEEPS 8u      /* sweeps of a level run in lanes; then one lane */
 #define EXO_LEIDEN_LANE_POOL 64u       /* empty community ids a lane may take per epoch */

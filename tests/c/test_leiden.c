@@ -448,6 +448,68 @@ START_TEST(test_aggregate_in_memory_same_bytes) {
 }
 END_TEST
 
+/* The threads an aggregation in memory says it tallied on. */
+static void note_agg_threads(void *user, const char *text) {
+  const char *p = strstr(text, "aggregation: in memory (");
+  if (p && (p = strstr(p, "coarse ids, ")) != NULL) *(int *)user = atoi(p + strlen("coarse ids, "));
+}
+
+/* A small dense level (3 blocks, more than EXO_LEIDEN_AGG_THREAD_ARCS arcs:
+ * what coarse levels look like) is aggregated on the threads asked for, not
+ * on the caller's alone, and the coarse CSR is the same bytes for 1, 2 and
+ * 3 threads, in memory (1 GiB) and through the sort (1 MiB). */
+START_TEST(test_aggregate_small_dense_level_on_threads) {
+  const uint64_t n = 3000;
+  const uint64_t mems[5] = {(uint64_t)1 << 30, (uint64_t)1 << 30, (uint64_t)1 << 30, 1 << 20,
+                            1 << 20};
+  const int threads[5] = {1, 2, 3, 2, 1};
+  tu_edge *e = malloc(n * 100 * sizeof *e);
+  tu_csr g;
+  tu_csr_build(&g, n, e, planted(e, n, 50, 100, 9, 1, 11), 0, 0);
+  ck_assert_uint_ge(g.csr.m, EXO_LEIDEN_AGG_THREAD_ARCS);
+  ck_assert_uint_lt((n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK, 2 * EXO_LEIDEN_LANE_MIN_BLOCKS);
+  uint64_t *off0 = NULL, m0 = 0, k0 = 0, merges;
+  uint8_t *adj0 = NULL;
+  for (int i = 0; i < 5; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    int on = 0;
+    ctx.cb.message = note_agg_threads;
+    ctx.cb.user = &on;
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
+    p.threads = threads[i];
+    char *path[4];
+    exo_csr_files coarse;
+    aggregate_level0(&g, &p, &ctx, &coarse, path, NULL, NULL, &merges, NULL);
+    ck_assert_int_eq(on, mems[i] == ((uint64_t)1 << 30) ? threads[i] : 0);
+    ck_assert(coarse.n > 60 && coarse.n < n / 2 && coarse.m > coarse.n);
+    uint64_t *off = read_all(path[0], 8, coarse.n + 1);
+    uint8_t *adj = read_all(path[1], 8, coarse.m);
+    if (!off0) {
+      off0 = off;
+      adj0 = adj;
+      k0 = coarse.n;
+      m0 = coarse.m;
+    } else {
+      ck_assert_uint_eq(coarse.n, k0);
+      ck_assert_uint_eq(coarse.m, m0);
+      ck_assert_mem_eq(off, off0, (k0 + 1) * 8);
+      ck_assert_mem_eq(adj, adj0, m0 * 8);
+      free(off);
+      free(adj);
+    }
+    for (int f = 0; f < 4; f++) {
+      remove(path[f]);
+      free(path[f]);
+    }
+  }
+  free(off0);
+  free(adj0);
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
 /* Counts the core's messages that contain `needle`. */
 typedef struct msg_count {
   const char *needle;
@@ -1117,6 +1179,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_refined_and_final_connected);
   tcase_add_test(tc, test_aggregate_matches_reference);
   tcase_add_test(tc, test_aggregate_in_memory_same_bytes);
+  tcase_add_test(tc, test_aggregate_small_dense_level_on_threads);
   tcase_add_test(tc, test_same_result_any_memory);
   tcase_add_test(tc, test_coarse_level_held_in_memory);
   tcase_add_loop_test(tc, test_refine_after_still_moving, 0, 2);
