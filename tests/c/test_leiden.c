@@ -394,6 +394,48 @@ static void note_in_memory(void *user, const char *text) {
   if (p) *(int *)user = atoi(p + strlen("aggregation: in memory ("));
 }
 
+/* The first coarse CSR of a series of aggregations, which the others must
+ * equal byte for byte. */
+typedef struct coarse_ref {
+  uint64_t *off, n, m;
+  uint8_t *adj;
+} coarse_ref;
+
+/* Aggregate level 0 of g (modularity, memory_limit mem, `threads`; the
+ * core's messages to note(noted, text)) and compare the coarse CSR with
+ * ref's, or make it ref's when it is the first; the files are removed.
+ * Returns the coarse graph's sizes in *coarse. */
+static void aggregate_same_bytes(tu_csr *g, uint64_t mem, int threads,
+                                 void (*note)(void *, const char *), int *noted, coarse_ref *ref,
+                                 exo_csr_files *coarse) {
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  *noted = 0;
+  ctx.cb.message = note;
+  ctx.cb.user = noted;
+  exo_leiden_params p = lparams(g->dir, EXO_LEIDEN_MODULARITY, 1.0, mem);
+  p.threads = threads;
+  char *path[4];
+  uint64_t merges;
+  aggregate_level0(g, &p, &ctx, coarse, path, NULL, NULL, &merges, NULL);
+  uint64_t *off = read_all(path[0], 8, coarse->n + 1);
+  uint8_t *adj = read_all(path[1], 8, coarse->m);
+  if (!ref->off) {
+    *ref = (coarse_ref){off, coarse->n, coarse->m, adj};
+  } else {
+    ck_assert_uint_eq(coarse->n, ref->n);
+    ck_assert_uint_eq(coarse->m, ref->m);
+    ck_assert_mem_eq(off, ref->off, (ref->n + 1) * 8);
+    ck_assert_mem_eq(adj, ref->adj, ref->m * 8);
+    free(off);
+    free(adj);
+  }
+  for (int f = 0; f < 4; f++) {
+    remove(path[f]);
+    free(path[f]);
+  }
+}
+
 /* The coarse CSR built in memory when the budget holds it (1 GiB: one
  * range of coarse ids; on 1 or 3 threads, 40 blocks; 5 MiB: 2 to 4 ranges,
  * on 2 threads) is the same bytes as the external sort's (1 MiB, 1 or 2
@@ -405,44 +447,17 @@ START_TEST(test_aggregate_in_memory_same_bytes) {
   tu_edge *e = malloc(n * 6 * sizeof *e);
   tu_csr g;
   tu_csr_build(&g, n, e, planted(e, n, 40, 6, 6, 1, 9), 0, 0);
-  uint64_t *off0 = NULL, m0 = 0, k0 = 0, merges;
-  uint8_t *adj0 = NULL;
+  coarse_ref ref = {NULL, 0, 0, NULL};
   for (int i = 0; i < 5; i++) {
-    exo_ctx ctx;
-    exo_ctx_init(&ctx);
-    int in_memory = 0;
-    ctx.cb.message = note_in_memory;
-    ctx.cb.user = &in_memory;
-    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
-    p.threads = threads[i];
-    char *path[4];
+    int in_memory;
     exo_csr_files coarse;
-    aggregate_level0(&g, &p, &ctx, &coarse, path, NULL, NULL, &merges, NULL);
+    aggregate_same_bytes(&g, mems[i], threads[i], note_in_memory, &in_memory, &ref, &coarse);
     ck_assert_int_ge(in_memory, ranges_lo[i]);
     ck_assert_int_le(in_memory, ranges_hi[i]);
     ck_assert(coarse.n > 100 && coarse.n < n / 2 && coarse.m > coarse.n && !coarse.wide);
-    uint64_t *off = read_all(path[0], 8, coarse.n + 1);
-    uint8_t *adj = read_all(path[1], 8, coarse.m);
-    if (!off0) {
-      off0 = off;
-      adj0 = adj;
-      k0 = coarse.n;
-      m0 = coarse.m;
-    } else {
-      ck_assert_uint_eq(coarse.n, k0);
-      ck_assert_uint_eq(coarse.m, m0);
-      ck_assert_mem_eq(off, off0, (k0 + 1) * 8);
-      ck_assert_mem_eq(adj, adj0, m0 * 8);
-      free(off);
-      free(adj);
-    }
-    for (int f = 0; f < 4; f++) {
-      remove(path[f]);
-      free(path[f]);
-    }
   }
-  free(off0);
-  free(adj0);
+  free(ref.off);
+  free(ref.adj);
   tu_csr_free(&g);
   free(e);
 }
@@ -468,43 +483,16 @@ START_TEST(test_aggregate_small_dense_level_on_threads) {
   tu_csr_build(&g, n, e, planted(e, n, 50, 100, 9, 1, 11), 0, 0);
   ck_assert_uint_ge(g.csr.m, EXO_LEIDEN_AGG_THREAD_ARCS);
   ck_assert_uint_lt((n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK, 2 * EXO_LEIDEN_LANE_MIN_BLOCKS);
-  uint64_t *off0 = NULL, m0 = 0, k0 = 0, merges;
-  uint8_t *adj0 = NULL;
+  coarse_ref ref = {NULL, 0, 0, NULL};
   for (int i = 0; i < 5; i++) {
-    exo_ctx ctx;
-    exo_ctx_init(&ctx);
-    int on = 0;
-    ctx.cb.message = note_agg_threads;
-    ctx.cb.user = &on;
-    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
-    p.threads = threads[i];
-    char *path[4];
+    int on;
     exo_csr_files coarse;
-    aggregate_level0(&g, &p, &ctx, &coarse, path, NULL, NULL, &merges, NULL);
+    aggregate_same_bytes(&g, mems[i], threads[i], note_agg_threads, &on, &ref, &coarse);
     ck_assert_int_eq(on, mems[i] == ((uint64_t)1 << 30) ? threads[i] : 0);
     ck_assert(coarse.n > 60 && coarse.n < n / 2 && coarse.m > coarse.n);
-    uint64_t *off = read_all(path[0], 8, coarse.n + 1);
-    uint8_t *adj = read_all(path[1], 8, coarse.m);
-    if (!off0) {
-      off0 = off;
-      adj0 = adj;
-      k0 = coarse.n;
-      m0 = coarse.m;
-    } else {
-      ck_assert_uint_eq(coarse.n, k0);
-      ck_assert_uint_eq(coarse.m, m0);
-      ck_assert_mem_eq(off, off0, (k0 + 1) * 8);
-      ck_assert_mem_eq(adj, adj0, m0 * 8);
-      free(off);
-      free(adj);
-    }
-    for (int f = 0; f < 4; f++) {
-      remove(path[f]);
-      free(path[f]);
-    }
   }
-  free(off0);
-  free(adj0);
+  free(ref.off);
+  free(ref.adj);
   tu_csr_free(&g);
   free(e);
 }
