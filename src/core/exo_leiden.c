@@ -1444,7 +1444,8 @@ static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_
 }
 
 /* Threads of the aggregation's tally pass: the level's threads on levels
- * of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more (as refinement). */
+ * of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more (as refinement), and on
+ * smaller ones of 2 blocks or more with EXO_LEIDEN_AGG_THREAD_ARCS arcs. */
 static uint32_t agg_threads(const exo_leiden_level *lv) {
   const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
   uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
