@@ -311,6 +311,20 @@ typedef struct ld_refine {
 static ld_reader *readers_open(exo_leiden_level *lv, uint32_t W);
 static void readers_free(ld_reader *rds, uint32_t W);
 
+/* Threads of a level's passes that split its blocks or communities
+ * (the degree pass, refinement, the aggregation's tally): the level's
+ * threads on levels of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more, and
+ * on smaller ones of 2 blocks or more with EXO_LEIDEN_THREAD_ARCS arcs
+ * (coarse levels of a few thousand nodes with hundreds of arcs each); one
+ * thread on the others. */
+static uint32_t level_threads(const exo_leiden_level *lv) {
+  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
+  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
+  return nb >= 2 * EXO_LEIDEN_LANE_MIN_BLOCKS || (nb >= 2 && lv->csr.m >= EXO_LEIDEN_THREAD_ARCS)
+             ? W
+             : 1;
+}
+
 /* The degrees of part `index` of the blocks, written at their place in the
  * degree file (already created) with a positioned writer. */
 static exo_status degrees_job(void *arg, uint32_t index, exo_ctx *ctx) {
@@ -362,9 +376,7 @@ static exo_status write_degrees(exo_leiden_level *lv, const char *save_path) {
   exo_status s = exo_writer_open(&out, lv->own_weights, EXO_IO_DEFAULT_BUF, ctx);
   if (s) return s;
   const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
-  const uint32_t W = lv->p.threads > 1 && nb >= 2 * EXO_LEIDEN_LANE_MIN_BLOCKS
-                         ? (uint32_t)lv->p.threads
-                         : 1u;
+  const uint32_t W = level_threads(lv);
   if (W > 1) { /* each node's degree is its own: runs of blocks side by side */
     if ((s = exo_writer_close(&out, ctx)) != EXO_OK) return s;
     ld_reader *rds = readers_open(lv, W);
@@ -1353,9 +1365,7 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   const uint64_t n = lv->n, nb = (n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
   *merges = 0;
   memset(lv->bits, 0, (size_t)(n / 64 + 1) * 8);
-  /* threads for levels of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more */
-  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
-  if (nb < 2 * EXO_LEIDEN_LANE_MIN_BLOCKS) W = 1;
+  const uint32_t W = level_threads(lv);
   ld_reader *rds = W > 1 ? readers_open(lv, W) : &lv->rd;
   uint32_t *masks = malloc((size_t)(nb ? nb : 1) * sizeof *masks);
   uint64_t *part_merges = calloc(W, sizeof *part_merges);
@@ -1365,6 +1375,7 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
     s = exo_fail_oom(lv->ctx, "the readers of Leiden's refinement", 0);
     goto out;
   }
+  if (W > 1) exo_message(lv->ctx, "leiden refinement: %u threads", W);
   /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
   if (lv->own_w_exact) { /* E(v, S - v) summed by moving's last visits */
     if ((s = singletons_from_moving(lv)) == EXO_OK)
@@ -1441,17 +1452,6 @@ static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_
     exo_rec_encode(out->r + out->n++ * rs, out->wide, rv, e->label, (float)e->sum);
   }
   return s;
-}
-
-/* Threads of the aggregation's tally pass: the level's threads on levels
- * of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more (as refinement), and on
- * smaller ones of 2 blocks or more with EXO_LEIDEN_AGG_THREAD_ARCS arcs. */
-static uint32_t agg_threads(const exo_leiden_level *lv) {
-  const uint64_t nb = (lv->n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
-  uint32_t W = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
-  return nb >= 2 * EXO_LEIDEN_LANE_MIN_BLOCKS || (nb >= 2 && lv->csr.m >= EXO_LEIDEN_AGG_THREAD_ARCS)
-             ? W
-             : 1;
 }
 
 /* Bytes of the threads' record buffers (records of rs bytes): with W > 1
@@ -1978,7 +1978,7 @@ static exo_status aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
   if (s) goto fail;
 
   uint64_t m = 0;
-  const uint32_t W = agg_threads(lv), T = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
+  const uint32_t W = level_threads(lv), T = lv->p.threads < 1 ? 1 : (uint32_t)lv->p.threads;
   int cwide = k > EXO_NARROW_ID_LIMIT;
   /* the budget: memory_limit less what a held level takes beyond the read
    * buffer */

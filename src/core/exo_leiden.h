@@ -97,9 +97,14 @@
  * buffers change how the files are read, not the order in which nodes and
  * arcs are met) or on `threads`. Threads: local moving's lanes run on
  * min(threads, L) threads, the epoch's lanes handed out to them in turn.
- * Refinement on a level of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more:
- * its first pass (E(v, S - v) for every node, each node's value its own)
- * splits the blocks into `threads` runs read side by side; its merging
+ * The passes that split a level's blocks or communities run on `threads`
+ * threads on levels of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more, and
+ * on smaller ones of 2 blocks or more with EXO_LEIDEN_THREAD_ARCS arcs
+ * or more (coarse levels of a few thousand nodes with hundreds of arcs
+ * each); on other levels on the caller's thread. These passes follow.
+ * Refinement (with T > 1 threads `-v` says "leiden refinement: T
+ * threads"): its first pass (E(v, S - v) for every node, each node's
+ * value its own) splits the blocks into `threads` runs read side by side; its merging
  * pass splits the communities into `threads` parts by a hash of their id,
  * and each thread reads every block and decides for the nodes of its
  * communities, in the seeded order (a node's decision reads and changes
@@ -112,12 +117,8 @@
  * tally held the weight of the node's arcs to its own community, summed
  * in list order as the pass sums them (the same double), kept in 8 bytes
  * per node while the level has at most memory_limit / 64 nodes (else the
- * pass reads the arcs as above). On levels of 2 *
- * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more, and on smaller ones of 2
- * blocks or more with EXO_LEIDEN_AGG_THREAD_ARCS arcs or more (coarse
- * levels of a few thousand nodes with hundreds of arcs each), the
- * aggregation's tally pass
- * (each node's arcs summed by coarse neighbour) runs in rounds: the next
+ * pass reads the arcs as above). The aggregation's tally pass (each
+ * node's arcs summed by coarse neighbour) runs in rounds: the next
  * blocks are cut into at most T runs of whole
  * blocks, each with at most a record buffer's worth of arcs, tallied side by
  * side into the threads' buffers, whose records the caller's thread then
@@ -224,8 +225,8 @@
 #define EXO_LEIDEN_LANES 16u           /* most lanes of local moving */
 #define EXO_LEIDEN_LANE_MIN_BLOCKS 16u /* fewest blocks per lane */
 /* arcs from which a level of fewer than 2 * EXO_LEIDEN_LANE_MIN_BLOCKS
- * blocks (but 2 or more) is aggregated on threads all the same */
-#define EXO_LEIDEN_AGG_THREAD_ARCS ((uint64_t)1 << 18)
+ * blocks (but 2 or more) is refined and aggregated on threads all the same */
+#define EXO_LEIDEN_THREAD_ARCS ((uint64_t)1 << 18)
 #define EXO_LEIDEN_EPOCH_BLOCKS 2u     /* blocks of each lane per epoch */
 #define EXO_LEIDEN_LANE_SWEEPS 8u      /* sweeps of a level run in lanes; then one lane */
 #define EXO_LEIDEN_LANE_POOL 64u       /* empty community ids a lane may take per epoch */

@@ -469,7 +469,7 @@ static void note_agg_threads(void *user, const char *text) {
   if (p && (p = strstr(p, "coarse ids, ")) != NULL) *(int *)user = atoi(p + strlen("coarse ids, "));
 }
 
-/* A small dense level (3 blocks, more than EXO_LEIDEN_AGG_THREAD_ARCS arcs:
+/* A small dense level (3 blocks, more than EXO_LEIDEN_THREAD_ARCS arcs:
  * what coarse levels look like) is aggregated on the threads asked for, not
  * on the caller's alone, and the coarse CSR is the same bytes for 1, 2 and
  * 3 threads, in memory (1 GiB) and through the sort (1 MiB). */
@@ -481,7 +481,7 @@ START_TEST(test_aggregate_small_dense_level_on_threads) {
   tu_edge *e = malloc(n * 100 * sizeof *e);
   tu_csr g;
   tu_csr_build(&g, n, e, planted(e, n, 50, 100, 9, 1, 11), 0, 0);
-  ck_assert_uint_ge(g.csr.m, EXO_LEIDEN_AGG_THREAD_ARCS);
+  ck_assert_uint_ge(g.csr.m, EXO_LEIDEN_THREAD_ARCS);
   ck_assert_uint_lt((n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK, 2 * EXO_LEIDEN_LANE_MIN_BLOCKS);
   coarse_ref ref = {NULL, 0, 0, NULL};
   for (int i = 0; i < 5; i++) {
@@ -508,6 +508,51 @@ static void count_messages(void *user, const char *text) {
   msg_count *c = user;
   if (strstr(text, c->needle)) c->n++;
 }
+
+/* Refinement on a small dense level (3 blocks, more than
+ * EXO_LEIDEN_THREAD_ARCS arcs) runs on the threads asked for, as the
+ * aggregation does (it says so), and the run gives the same labels,
+ * quality and counts with 1, 2 and 3 threads. */
+START_TEST(test_refine_small_dense_level_on_threads) {
+  const uint64_t n = 3000;
+  tu_edge *e = malloc(n * 100 * sizeof *e);
+  tu_csr g;
+  tu_csr_build(&g, n, e, planted(e, n, 50, 100, 9, 1, 11), 0, 0);
+  ck_assert_uint_ge(g.csr.m, EXO_LEIDEN_THREAD_ARCS);
+  ck_assert_uint_lt((n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK, 2 * EXO_LEIDEN_LANE_MIN_BLOCKS);
+  exo_leiden_result first = {0};
+  for (int t = 1; t <= 3; t++) {
+    char needle[64];
+    snprintf(needle, sizeof needle, "leiden refinement: %d threads", t);
+    msg_count said = {needle, 0};
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ctx.cb.message = count_messages;
+    ctx.cb.user = &said;
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, (uint64_t)1 << 30);
+    p.threads = t;
+    exo_leiden_result r;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+    if (t == 1) {
+      ck_assert_int_eq(said.n, 0);
+      ck_assert(r.quality > 0.0);
+      ck_assert_uint_gt(r.merges, 0);
+      first = r;
+      continue;
+    }
+    ck_assert_int_ge(said.n, 1); /* level 0 at least */
+    ck_assert_mem_eq(r.labels, first.labels, n * 8);
+    ck_assert(r.quality == first.quality);
+    ck_assert_uint_eq(r.moves, first.moves);
+    ck_assert_uint_eq(r.merges, first.merges);
+    ck_assert_uint_eq(r.levels, first.levels);
+    free(r.labels);
+  }
+  free(first.labels);
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
 
 /* A coarse level built in memory is handed to the next level without its
  * adjacency file when it fits a quarter of memory_limit (1 GiB: every
@@ -1170,6 +1215,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_aggregate_small_dense_level_on_threads);
   tcase_add_test(tc, test_same_result_any_memory);
   tcase_add_test(tc, test_coarse_level_held_in_memory);
+  tcase_add_test(tc, test_refine_small_dense_level_on_threads);
   tcase_add_loop_test(tc, test_refine_after_still_moving, 0, 2);
   tcase_add_test(tc, test_cpm_resolution_by_hand);
   tcase_add_test(tc, test_iteration_cap);
