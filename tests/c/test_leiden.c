@@ -509,6 +509,17 @@ static void count_messages(void *user, const char *text) {
   if (strstr(text, c->needle)) c->n++;
 }
 
+/* r is the run `first` gave, to the byte: labels, quality and counts. */
+static void assert_same_run(const exo_leiden_result *r, const exo_leiden_result *first,
+                            uint64_t n) {
+  ck_assert_mem_eq(r->labels, first->labels, n * 8);
+  ck_assert(r->quality == first->quality);
+  ck_assert_uint_eq(r->moves, first->moves);
+  ck_assert_uint_eq(r->sweeps, first->sweeps);
+  ck_assert_uint_eq(r->merges, first->merges);
+  ck_assert_uint_eq(r->levels, first->levels);
+}
+
 /* Refinement on a small dense level (3 blocks, more than
  * EXO_LEIDEN_THREAD_ARCS arcs) runs on the threads asked for, as the
  * aggregation does (it says so), and the run gives the same labels,
@@ -541,11 +552,7 @@ START_TEST(test_refine_small_dense_level_on_threads) {
       continue;
     }
     ck_assert_int_ge(said.n, 1); /* level 0 at least */
-    ck_assert_mem_eq(r.labels, first.labels, n * 8);
-    ck_assert(r.quality == first.quality);
-    ck_assert_uint_eq(r.moves, first.moves);
-    ck_assert_uint_eq(r.merges, first.merges);
-    ck_assert_uint_eq(r.levels, first.levels);
+    assert_same_run(&r, &first, n);
     free(r.labels);
   }
   free(first.labels);
@@ -946,11 +953,7 @@ START_TEST(test_lanes_same_result_any_threads) {
         first = r;
         ck_assert(r.quality > 0.0);
       } else if (i < 6) {
-        ck_assert_mem_eq(r.labels, first.labels, n * 8);
-        ck_assert(r.quality == first.quality);
-        ck_assert_uint_eq(r.moves, first.moves);
-        ck_assert_uint_eq(r.sweeps, first.sweeps);
-        ck_assert_uint_eq(r.merges, first.merges);
+        assert_same_run(&r, &first, n);
         free(r.labels);
       } else {
         ck_assert(r.moves != first.moves || memcmp(r.labels, first.labels, n * 8) != 0);
