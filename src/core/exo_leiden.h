@@ -99,26 +99,26 @@
  * min(threads, L) threads, the epoch's lanes handed out to them in turn.
  * The passes that split a level's blocks or communities run on `threads`
  * threads on levels of 2 * EXO_LEIDEN_LANE_MIN_BLOCKS blocks or more, and
- * on smaller ones of 2 blocks or more with EXO_LEIDEN_THREAD_ARCS arcs
- * or more (coarse levels of a few thousand nodes with hundreds of arcs
- * each); on other levels on the caller's thread. These passes follow.
- * Refinement (with T > 1 threads `-v` says "leiden refinement: T
- * threads"): its first pass (E(v, S - v) for every node, each node's
- * value its own) splits the blocks into `threads` runs read side by side; its merging
- * pass splits the communities into `threads` parts by a hash of their id,
- * and each thread reads every block and decides for the nodes of its
- * communities, in the seeded order (a node's decision reads and changes
- * only the refined communities of its own community, so each community
- * sees the decisions of one thread in the same order; the bitmap of
- * merged nodes is shared, set and read atomically). On levels of any
- * size whose local moving was one sweep that visited every node and moved
- * none (level 1 after a converged level 0, and level 0 of every iteration
- * after the first, as a rule), the first pass reads no arc: each visit's
- * tally held the weight of the node's arcs to its own community, summed
- * in list order as the pass sums them (the same double), kept in 8 bytes
- * per node while the level has at most memory_limit / 64 nodes (else the
- * pass reads the arcs as above). The aggregation's tally pass (each
- * node's arcs summed by coarse neighbour) runs in rounds: the next
+ * on smaller ones of 2 blocks or more with EXO_LEIDEN_THREAD_ARCS arcs or
+ * more (coarse levels of a few thousand nodes with hundreds of arcs each);
+ * on other levels on the caller's thread. These passes follow. Refinement
+ * (with T > 1 threads `-v` says "leiden refinement: T threads"): its first
+ * pass (E(v, S - v) for every node, each node's value its own) splits the
+ * blocks into `threads` runs read side by side; its merging pass splits
+ * the communities into `threads` parts by a hash of their id, and each
+ * thread reads every block and decides for the nodes of its communities,
+ * in the seeded order (a node's decision reads and changes only the
+ * refined communities of its own community, so each community sees the
+ * decisions of one thread in the same order; the bitmap of merged nodes is
+ * shared, set and read atomically). On levels of any size whose local
+ * moving was one sweep that visited every node and moved none (level 1
+ * after a converged level 0, and level 0 of every iteration after the
+ * first, as a rule), the first pass reads no arc: each visit's tally held
+ * the weight of the node's arcs to its own community, summed in list order
+ * as the pass sums them (the same double), kept in 8 bytes per node while
+ * the level has at most memory_limit / 64 nodes (else the pass reads the
+ * arcs as above). The aggregation's tally pass (each node's arcs summed by
+ * coarse neighbour) runs in rounds: the next
  * blocks are cut into at most T runs of whole
  * blocks, each with at most a record buffer's worth of arcs, tallied side by
  * side into the threads' buffers, whose records the caller's thread then
