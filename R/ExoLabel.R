@@ -262,7 +262,9 @@
 #' one node, and the whole algorithm runs again from its result: twice by
 #' default, as igraph's `cluster_leiden()` (`iterations = k` allows up to
 #' `k` rounds), fewer when a round moves no node or stops improving the
-#' score. The score reached is
+#' score; a round that lowers the score (moves made side by side in lanes
+#' can) is dropped and the run ends with the round before it, so a higher
+#' `iterations` never gives a lower score. The score reached is
 #' reported as `quality` in `$parameters`. Memory: 32 bytes of state per
 #' node on top of `memory_limit` (40 with more than 2^32 nodes), plus an
 #' adjacency read buffer of at most 64 MiB (measured: 204 MiB above

@@ -2140,6 +2140,16 @@ static exo_status write_ids(const char *path, const uint64_t *ids, uint64_t n, e
   return s;
 }
 
+/* n ids written by write_ids, into ids (n * 8 bytes). */
+static exo_status read_ids(const char *path, uint64_t *ids, uint64_t n, exo_ctx *ctx) {
+  exo_reader r;
+  memset(&r, 0, sizeof r);
+  exo_status s = exo_reader_open(&r, path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 0, ctx);
+  if (!s) s = exo_reader_read(&r, ids, (size_t)(n * 8), ctx);
+  exo_reader_close(&r);
+  return s;
+}
+
 enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
 
 /* One iteration from level 0 (start_path: its initial communities, or
@@ -2332,6 +2342,17 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
                 (unsigned long long)(result->moves - moves_before));
     result->iterations++;
     result->quality = q;
+    if (it > 0 && q < prevq) {
+      /* this round lowered the score (moves made in lanes at the same time
+       * can): the result is the previous round's partition, which this
+       * round started from and start.bin still holds */
+      exo_message(ctx, "leiden: iteration %u lowered the quality; keeping iteration %u's "
+                  "communities (quality %.10g)", it + 1, it, prevq);
+      s = read_ids(start, labels, n, ctx);
+      if (s) goto done;
+      result->quality = prevq;
+      break;
+    }
     /* no move at any level: the partition is the one this iteration
      * started from, and so would the next one be */
     if (it > 0 && (result->moves == moves_before || !(q > prevq + LD_EPS * fabs(prevq))))

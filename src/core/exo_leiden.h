@@ -59,7 +59,10 @@
  * the whole algorithm is run again from level 0 starting from the previous
  * iteration's communities, until an iteration moves no node or does not
  * raise the quality by more than 1e-12 of it, or the count is reached
- * (iterations = 0: no count but EXO_LEIDEN_MAX_ITERATIONS). Every
+ * (iterations = 0: no count but EXO_LEIDEN_MAX_ITERATIONS). An iteration
+ * that lowers the quality (moves made in lanes at the same time can) ends
+ * the run with the previous iteration's communities, read back from the
+ * file it started from: a higher cap never returns a lower quality. Every
  * community of the result is connected: it is one node of the last level,
  * a refined community. (The one exception: a level whose refinement merges
  * nothing although some community has several nodes, which needs every
@@ -303,7 +306,8 @@ typedef struct exo_leiden_result {
   double resolution;     /* the g used: params->resolution, or with
                             resolution_per_strength resolution * 2W / n
                             (0 for an empty graph) */
-  uint32_t iterations;   /* iterations run */
+  uint32_t iterations;   /* iterations run (the last one's communities
+                            dropped if it lowered the quality) */
   uint32_t levels;       /* levels run, over all iterations */
   uint64_t moves;        /* local moves, over all levels */
   uint64_t sweeps;       /* local-moving sweeps, over all levels */

@@ -117,6 +117,32 @@ test_that("Leiden's lanes (graphs of 32768 nodes or more): same result for any t
     expect_true(communities_connected(g, a))
 })
 
+test_that("a round that lowers the quality is dropped: a higher iteration cap never scores lower", {
+    skip_if_not_installed("igraph")
+    # 33000 nodes (lanes at level 0); with seed 1 the 9th round lowers
+    # modularity (moves made in lanes at the same time), 0.3779291 ->
+    # 0.3779200, and the run stops there
+    set.seed(1)
+    g <- planted_graph(330, 100, 8, 0.7, TRUE)
+    run <- function(cap, verbose = FALSE) {
+        set.seed(1)
+        ExoLabel(g, algorithm = "leiden", iterations = cap, return_table = TRUE,
+                 verbose = verbose)
+    }
+    a <- run(8)
+    msgs <- capture_messages(b <- run(9, verbose = TRUE))
+    expect_true(any(grepl("iteration 9 lowered the quality; keeping iteration 8's communities",
+                          msgs, fixed = TRUE)))
+    c100 <- run(100)
+    expect_identical(b$results, a$results)
+    expect_identical(c100$results, a$results)
+    expect_identical(b$parameters[["quality"]], a$parameters[["quality"]])
+    w <- igraph::E(g)$weight
+    m <- as.integer(igraph::membership(c100$results))
+    expect_equal(igraph::modularity(g, m, weights = w), a$parameters[["quality"]],
+                 tolerance = 1e-6)
+})
+
 test_that("a directed graph is clustered as the undirected graph of its edges", {
     skip_if_not_installed("igraph")
     set.seed(4)
