@@ -1,6 +1,13 @@
-# Shared by run.R and leiden_iterations.R: the graph grid of the quality
-# benchmark, the generation of one graph with benchmarks/gen/exogen, and its
-# two views (weighted, unweighted) as igraph objects.
+# Shared by run.R and leiden_iterations.R: their "--name value" options, the
+# graph grid of the quality benchmark, the generation of one graph with
+# benchmarks/gen/exogen, and its two views (weighted, unweighted) as igraph
+# objects.
+
+script_args <- commandArgs(trailingOnly = TRUE)
+opt <- function(name, default) {
+    i <- match(paste0("--", name), script_args)
+    if (is.na(i)) default else script_args[i + 1L]
+}
 
 mix_all <- c(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75)
 quality_grid <- function(scale) {
@@ -44,6 +51,12 @@ generate_graph <- function(g, exogen, work) {
     if (st != 0) stop("exogen failed: ", paste(a, collapse = " "))
     list(edges = edges, truth = truth)
 }
+
+# The planted communities exogen wrote: data.frame(Vertex, Cluster).
+read_planted <- function(files)
+    utils::read.delim(files$truth, header = FALSE, quote = "",
+                      col.names = c("Vertex", "Cluster"),
+                      colClasses = c("character", "integer"))
 
 # The graph's two views as igraph objects.
 load_views <- function(files) {

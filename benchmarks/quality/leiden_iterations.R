@@ -11,16 +11,11 @@
 # The summary printed at the end: per graph and view the means over seeds,
 # and how many meet ExoLabel >= igraph - 0.005 for each setting.
 suppressPackageStartupMessages({library(ExoLabel); library(igraph)})
-args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default) {
-    i <- match(paste0("--", name), args)
-    if (is.na(i)) default else args[i + 1L]
-}
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "graphs.R"))
 exogen <- opt("exogen", "build/exogen")
 work <- opt("work", tempfile("leiden_it"))
 out <- opt("out", "benchmarks/quality/leiden_iterations.csv")
-here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
-source(file.path(here, "graphs.R"))
 dir.create(work, recursive = TRUE, showWarnings = FALSE)
 grid <- quality_grid("full")
 grid <- grid[grid$igraph, ]
@@ -29,9 +24,7 @@ rows <- list()
 for (i in seq_len(nrow(grid))) {
     g <- grid[i, ]
     files <- generate_graph(g, exogen, work)
-    truth <- utils::read.delim(files$truth, header = FALSE, quote = "",
-                               col.names = c("Vertex", "Cluster"),
-                               colClasses = c("character", "integer"))
+    truth <- read_planted(files)
     views <- load_views(files)
     for (view in names(views)) {
         gg <- views[[view]]

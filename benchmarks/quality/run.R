@@ -24,11 +24,8 @@ suppressPackageStartupMessages({
     library(igraph)
 })
 
-args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default) {
-    i <- match(paste0("--", name), args)
-    if (is.na(i)) default else args[i + 1L]
-}
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "graphs.R"))
 exogen <- opt("exogen", "build/exogen")
 work <- opt("work", tempfile("quality"))
 scale <- opt("scale", "full")
@@ -38,8 +35,6 @@ stopifnot(file.exists(exogen), scale %in% c("full", "quick", "leiden"))
 dir.create(work, recursive = TRUE, showWarnings = FALSE)
 dir.create(dirname(out), recursive = TRUE, showWarnings = FALSE)
 
-here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
-source(file.path(here, "graphs.R"))
 grid <- quality_grid(scale)
 
 # ExoLabel variants: one call per view (one graph build), a vector of
@@ -217,9 +212,7 @@ all_rows <- list()
 for (i in seq_len(nrow(grid))) {
     g <- grid[i, ]
     files <- generate_graph(g, exogen, work)
-    truth_df <- utils::read.delim(files$truth, header = FALSE, quote = "",
-                                  col.names = c("Vertex", "Cluster"),
-                                  colClasses = c("character", "integer"))
+    truth_df <- read_planted(files)
     mod_graphs <- if (g$igraph) load_views(files) else NULL
     rows <- rbind(run_exolabel(g, files, truth_df, "weighted"),
                   run_exolabel(g, files, truth_df, "unweighted"))
