@@ -1,7 +1,7 @@
-# Shared by run.R and leiden_iterations.R: their "--name value" options, the
-# graph grid of the quality benchmark, the generation of one graph with
-# benchmarks/gen/exogen, and its two views (weighted, unweighted) as igraph
-# objects.
+# Shared by run.R, leiden_iterations.R and leiden_rounds.R: the "--name
+# value" options, the graph grid of the quality benchmark, the generation of
+# one graph with benchmarks/gen/exogen, its planted communities, and its two
+# views (weighted, unweighted) as igraph objects.
 
 script_args <- commandArgs(trailingOnly = TRUE)
 opt <- function(name, default) {

@@ -59,9 +59,8 @@ for (i in seq_len(nrow(grid))) {
                     g$mixing, g$seed))
 }
 d <- do.call(rbind, rows)
-m <- aggregate(cbind(modularity, nmi) ~ nodes + family + view + mixing + method, d, mean)
-wide <- reshape(m[, c("nodes", "family", "view", "mixing", "method", "modularity")],
-                idvar = c("nodes", "family", "view", "mixing"), timevar = "method",
+m <- aggregate(modularity ~ nodes + family + view + mixing + method, d, mean)
+wide <- reshape(m, idvar = c("nodes", "family", "view", "mixing"), timevar = "method",
                 direction = "wide")
 ig <- wide[["modularity.igraph leiden"]]
 for (it in 1:2) {

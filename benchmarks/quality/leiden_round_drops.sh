@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# benchmarks/quality/leiden_round_drops.sh EXOGEN EXOLABEL [WORKDIR]
+# benchmarks/quality/leiden_round_drops.sh EXOGEN EXOLABEL [TMPDIR]
 # How often a round of Leiden lowers the modularity reached by the round
 # before it (session 31). Planted graphs of 33,000 nodes (lanes at level 0)
 # and 165,000 unweighted edge lines, mixing 0.6, 0.7 and 0.75, generator
@@ -7,11 +7,12 @@
 # (`--algorithm leiden --iterations 100 --verbose`). Prints one line per run
 # with a round whose quality is below the previous round's: which round, the
 # two qualities, and whether the tool reports keeping the round before it;
-# then the count.
+# then the count. Its files go to a new folder under TMPDIR (default
+# $TMPDIR or /tmp), removed at the end, on error too.
 set -euo pipefail
 EXOGEN=$1 EXOLABEL=$2
-WORK=${3:-$(mktemp -d)}
-mkdir -p "$WORK"
+WORK=$(mktemp -d "${3:-${TMPDIR:-/tmp}}/leiden_round_drops.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
 runs=0 drops=0
 for mu in 0.6 0.7 0.75; do
   for s in 1 2 3 4; do
@@ -32,5 +33,4 @@ for mu in 0.6 0.7 0.75; do
     done
   done
 done
-rm -f "$WORK/g.tsv" "$WORK/c.tsv" "$WORK/log"
 echo "runs with a round that lowers the quality: $drops of $runs"

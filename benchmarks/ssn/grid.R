@@ -121,8 +121,9 @@ C <- list(
     exo_blast_default = exo_file(),
     cli_blast_default = cli(),
     exo_default = exo_file(algorithm = "lp"),
-    # the default with one and with two iterations of the whole Leiden
-    # algorithm (two was the default until session 31, one since)
+    # the default with one and with two rounds of the whole Leiden
+    # algorithm (two is the default; one was tried in session 31 and not
+    # kept: SSN.md, "One round of Leiden for the default")
     exo_blast_iterations1 = exo_file(iterations = 1),
     exo_blast_iterations2 = exo_file(iterations = 2),
     exo_res0 = exo_file(resolution = 0),

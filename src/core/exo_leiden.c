@@ -402,18 +402,26 @@ static exo_status write_degrees(exo_leiden_level *lv, const char *save_path) {
   return open_ro(lv->own_weights, &lv->fd_w, ctx);
 }
 
+/* Open a file of n u64 ids (written by write_ids) for reading; an error
+ * if it holds another count. */
+static exo_status open_ids(exo_reader *r, const char *path, uint64_t n, exo_ctx *ctx) {
+  memset(r, 0, sizeof *r);
+  exo_status s = exo_reader_open(r, path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 0, ctx);
+  if (s) return s;
+  if (exo_reader_remaining(r) != n * 8) {
+    exo_reader_close(r);
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: '%s' does not hold %llu ids", path,
+                    (unsigned long long)n);
+  }
+  return EXO_OK;
+}
+
 /* Read a file of n u64 community ids into comm. */
 static exo_status read_init(exo_leiden_level *lv, const char *path) {
   exo_ctx *ctx = lv->ctx;
   exo_reader r;
-  memset(&r, 0, sizeof r);
-  exo_status s = exo_reader_open(&r, path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 0, ctx);
+  exo_status s = open_ids(&r, path, lv->n, ctx);
   if (s) return s;
-  if (exo_reader_remaining(&r) != lv->n * 8) {
-    exo_reader_close(&r);
-    return EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: '%s' does not hold %llu ids", path,
-                    (unsigned long long)lv->n);
-  }
   for (uint64_t v = 0; v < lv->n && !s; v++) {
     uint64_t c;
     if ((s = exo_reader_read(&r, &c, 8, ctx)) != EXO_OK) break;
@@ -2143,9 +2151,9 @@ static exo_status write_ids(const char *path, const uint64_t *ids, uint64_t n, e
 /* n ids written by write_ids, into ids (n * 8 bytes). */
 static exo_status read_ids(const char *path, uint64_t *ids, uint64_t n, exo_ctx *ctx) {
   exo_reader r;
-  memset(&r, 0, sizeof r);
-  exo_status s = exo_reader_open(&r, path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 0, ctx);
-  if (!s) s = exo_reader_read(&r, ids, (size_t)(n * 8), ctx);
+  exo_status s = open_ids(&r, path, n, ctx);
+  if (s) return s;
+  s = exo_reader_read(&r, ids, (size_t)(n * 8), ctx);
   exo_reader_close(&r);
   return s;
 }
