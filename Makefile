@@ -277,10 +277,11 @@ install: deps
 demo: install
 	$(R_LIBS_ENV) $(RSCRIPT) -e 'library(ExoLabel); f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel"); set.seed(1); res <- ExoLabel(f, return_table = TRUE, verbose = TRUE); print(res$$graph_stats); cat("clusters:", length(unique(res$$results$$Cluster)), "\n"); print(head(res$$results, 10)); print(table(cluster_size = table(res$$results$$Cluster)))'
 
-# The R tests also check the command-line tool against the R function.
-rtest: install cli
+# The R tests also check the command-line tool and exolabel-mpi against the
+# R function (tests/testthat/test-options-parity.R), so both are built first.
+rtest: install cli mpi
 	$(R_LIBS_ENV) EXOLABEL_CLI=$(abspath $(BUILD))/exolabel \
-	  $(if $(wildcard $(BUILD)/exolabel-mpi),EXOLABEL_MPI=$(abspath $(BUILD))/exolabel-mpi,) \
+	  EXOLABEL_MPI=$(abspath $(BUILD))/exolabel-mpi \
 	  $(RSCRIPT) tools/run-r-tests.R
 
 # `make options-test`: the R function, exolabel and exolabel-mpi (mpirun -n 1)
