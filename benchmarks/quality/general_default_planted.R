@@ -8,6 +8,7 @@
 # Rows: case,view,seed,method,nmi,k,cpu_s,elapsed_s (CPU seconds of this R
 # process, threads included; NA for the runs of one vectorised call).
 suppressPackageStartupMessages({library(ExoLabel); library(igraph)})
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE)[1])), "planted_case.R"))
 args <- commandArgs(TRUE); out <- args[1]; mixes <- as.numeric(strsplit(args[2], ",")[[1]]); seeds <- as.integer(strsplit(args[3], ",")[[1]])
 work <- args[4]; exogen <- args[5]; n <- as.numeric(args[6])
 grid_only <- length(args) > 6 && args[7] == "grid-only"  # only the vectorised resolution/refine grid
@@ -16,14 +17,7 @@ cpu <- function(expr) { t0 <- proc.time(); v <- force(expr); t <- proc.time() - 
   list(v = v, cpu = unname(t[["user.self"]] + t[["sys.self"]] + t[["user.child"]] + t[["sys.child"]]), el = unname(t[["elapsed"]])) }
 emit <- function(d) write.table(d, out, append = file.exists(out), col.names = !file.exists(out), sep = ",", row.names = FALSE, quote = TRUE)
 for (mu in mixes) for (s in seeds) {
-  stem <- file.path(work, sprintf("planted_n%g_mu%.2f_s%d", n, mu, s))
-  f <- paste0(stem, ".tsv"); tf <- paste0(stem, ".truth")
-  if (!file.exists(f)) system2(exogen, c("--nodes", format(n, scientific = FALSE), "--edges", format(10 * n, scientific = FALSE),
-     "--mixing", mu, "--min-comm", 20, "--max-comm", min(n / 20, 1000), "--seed", s, "--out", f, "--truth", tf, "--quiet"))
-  truth <- read.table(tf, sep = "\t", col.names = c("Vertex", "Cluster"), colClasses = "character")
-  gr <- read_graph(f, format = "ncol", directed = FALSE, weights = "yes")
-  gr <- simplify(gr, remove.multiple = TRUE, remove.loops = FALSE, edge.attr.comb = list(weight = "sum"))
-  vx <- V(gr)$name; tr <- truth$Cluster[match(vx, truth$Vertex)]
+  pc <- planted_case(work, exogen, n, mu, s); f <- pc$f; gr <- pc$gr; vx <- pc$vx; tr <- pc$tr
   for (view in c("weighted", "unweighted")) {
     gg <- if (view == "weighted") gr else delete_edge_attr(gr, "weight")
     row <- function(method, m, t) data.frame(case = sprintf("planted n=%g mu=%.2f", n, mu), view = view, seed = s, method = method,

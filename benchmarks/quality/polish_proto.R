@@ -1,6 +1,7 @@
 # Prototype: ExoLabel's default (LP + merge passes), then Leiden moves by modularity started from its clusters
 # Run as: Rscript polish_proto.R real | N MIXINGS SEEDS WORK EXOGEN (benchmarks/quality/DEFAULT.md, session 33)
 suppressPackageStartupMessages({library(ExoLabel); library(igraph); library(igraphdata)})
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE)[1])), "planted_case.R"))
 args <- commandArgs(TRUE); what <- args[1]
 nmi <- function(a, b) compare(as.integer(factor(a)), as.integer(factor(b)), method = "nmi")
 polish <- function(g, m, it) membership(cluster_leiden(g, objective_function = "modularity", initial_membership = as.integer(factor(m)), n_iterations = it))
@@ -31,13 +32,7 @@ if (what == "real") {
   n <- as.numeric(what); mixes <- as.numeric(strsplit(args[2], ",")[[1]]); seeds <- as.integer(strsplit(args[3], ",")[[1]]); work <- args[4]; exogen <- args[5]
   dir.create(work, showWarnings = FALSE)
   for (mu in mixes) for (s in seeds) {
-    stem <- file.path(work, sprintf("planted_n%g_mu%.2f_s%d", n, mu, s)); f <- paste0(stem, ".tsv"); tf <- paste0(stem, ".truth")
-    if (!file.exists(f)) system2(exogen, c("--nodes", format(n, scientific = FALSE), "--edges", format(10 * n, scientific = FALSE),
-       "--mixing", mu, "--min-comm", 20, "--max-comm", min(n / 20, 1000), "--seed", s, "--out", f, "--truth", tf, "--quiet"))
-    truth <- read.table(tf, sep = "\t", col.names = c("Vertex", "Cluster"), colClasses = "character")
-    gr <- read_graph(f, format = "ncol", directed = FALSE, weights = "yes")
-    gr <- simplify(gr, remove.multiple = TRUE, remove.loops = FALSE, edge.attr.comb = list(weight = "sum"))
-    vx <- V(gr)$name; tr <- truth$Cluster[match(vx, truth$Vertex)]
+    pc <- planted_case(work, exogen, n, mu, s); f <- pc$f; gr <- pc$gr; vx <- pc$vx; tr <- pc$tr
     for (view in c("weighted", "unweighted")) {
       gg <- if (view == "weighted") gr else delete_edge_attr(gr, "weight")
       run_case(sprintf("n=%g mu=%.2f %s", n, mu, view), gg, f, tr, vx, view == "unweighted", s)
