@@ -16,7 +16,9 @@
 # --mixing 0.4 --min-comm 100 --max-comm 5000 --seed 1, text with string
 # names, in the page cache), for each thread count of THREADS ("1 2 4 8 16"):
 #  - the default label-propagation call (`exolabel --threads T --stats`),
-#    LP_REPS times;
+#    LP_REPS times; at 1 thread and at the last thread count also once with
+#    `--memory-limit LP_BIG_MEM` (method lp-bigmem: the whole input in one
+#    sort buffer, issue 27's 8GB observation);
 #  - Leiden (`--algorithm leiden --memory-limit LEIDEN_MEM`, 1GB as the issue
 #    asks), LEIDEN_REPS times (the last thread count: PAIR_REPS times,
 #    alternating with GVE-Leiden's whole process at the same thread count);
@@ -31,7 +33,8 @@
 # (420) from the start; the ones skipped are listed.
 #
 # Environment: NODES (1e6), EDGES (2e7), THREADS, LP_REPS (3), LEIDEN_REPS
-# (1), PAIR_REPS (3), LEIDEN_MEM (1GB), DEADLINE (420), DIR (/tmp/exodev:
+# (1), PAIR_REPS (3), LEIDEN_MEM (1GB), LP_BIG_MEM (8GB; empty: none),
+# DEADLINE (420), DIR (/tmp/exodev:
 # the graph, about 1.2 GB), MAXT (16, prepare only).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -65,6 +68,7 @@ LP_REPS=${LP_REPS:-3}
 LEIDEN_REPS=${LEIDEN_REPS:-1}
 PAIR_REPS=${PAIR_REPS:-3}
 LEIDEN_MEM=${LEIDEN_MEM:-1GB}
+LP_BIG_MEM=${LP_BIG_MEM-8GB}
 DEADLINE=${DEADLINE:-420}
 DIR=${DIR:-/tmp/exodev}
 for f in exolabel exogen nmi; do
@@ -137,6 +141,9 @@ set -- $THREADS
 LAST=${!#}
 for t in $THREADS; do
   for rep in $(seq 1 "$LP_REPS"); do exo lp "$t" "$rep"; done
+  if [ -n "$LP_BIG_MEM" ] && { [ "$t" = 1 ] || [ "$t" = "$LAST" ]; }; then
+    exo lp-bigmem "$t" 1 --memory-limit "$LP_BIG_MEM"
+  fi
   if [ "$t" != "$LAST" ] && [ "$t" != 2 ] || [ ! -x "$BIN/gve-leiden" ]; then
     for rep in $(seq 1 "$LEIDEN_REPS"); do
       exo leiden "$t" "$rep" --algorithm leiden --memory-limit "$LEIDEN_MEM" -v

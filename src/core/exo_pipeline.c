@@ -297,6 +297,10 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
                 "(on their threads), its sorts %.2f s; reading waited %.2f s for it",
                 g->sort.run_thread_cpu_seconds, g->sort.run_write_cpu_seconds,
                 g->sort.run_sort_seconds, g->sort.add_wait_seconds);
+  if (g->sort.last_sort_threads > 0)
+    exo_message(ctx, "sort: the records left in the buffer at the end of the input sorted in "
+                "%.2f s on %u thread%s", g->sort.last_sort_seconds,
+                (unsigned)g->sort.last_sort_threads, g->sort.last_sort_threads == 1 ? "" : "s");
   exo_sorter_free(b->sorter);
   b->sorter = NULL;
   if (selfnorm(&b->opt)) {

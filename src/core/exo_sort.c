@@ -159,16 +159,25 @@ static unsigned bit_count(uint64_t x) {
   return n;
 }
 
-/* The sort on min(threads, count / PAR_SORT_MIN) threads, at least one;
- * it polls between passes (a pass over a full buffer takes tens of
- * milliseconds) and stops early on an interrupt, leaving `recs` in an
- * unspecified order. */
-static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
-                                     uint32_t threads, exo_ctx *ctx) {
-  if (count < 2) return EXO_OK;
+/* The threads a sort of `count` records runs on: min(threads,
+ * count / PAR_SORT_MIN), at least one. */
+static uint32_t sort_threads(size_t count, uint32_t threads) {
   uint32_t P = threads < MAX_MERGE_THREADS ? threads : MAX_MERGE_THREADS;
   if (count / PAR_SORT_MIN < P) P = (uint32_t)(count / PAR_SORT_MIN);
-  if (P < 1) P = 1;
+  return P < 1 ? 1 : P;
+}
+
+/* The sort on sort_threads(count, threads) threads; it polls between
+ * passes (a pass over a full buffer takes tens of milliseconds) and stops
+ * early on an interrupt, leaving `recs` in an unspecified order. With more
+ * than one thread the caller's ctx is told (exo_par_run) that `stage` is at
+ * 0 of `stage_total`. *used (if not NULL): the threads it ran on. */
+static exo_status radix_sort_stage(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
+                                   uint32_t threads, exo_stage stage, uint64_t stage_total,
+                                   uint32_t *used, exo_ctx *ctx) {
+  const uint32_t P = sort_threads(count, threads);
+  if (used) *used = P;
+  if (count < 2) return EXO_OK;
   par_sort p;
   memset(&p, 0, sizeof p);
   p.count = count;
@@ -176,7 +185,7 @@ static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t cou
   p.P = P;
   p.src = recs;
   p.bits = malloc((size_t)P * sizeof *p.bits);
-  exo_status st = p.bits ? exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx)
+  exo_status st = p.bits ? exo_par_run(P, par_sort_job, &p, stage, stage_total, ctx)
                          : exo_fail_oom(ctx, "the radix sort's counts", P * sizeof *p.bits);
   uint64_t ok = 0, ob = 0;
   for (uint32_t t = 0; !st && t < P; t++) {
@@ -200,7 +209,7 @@ static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t cou
     p.ndig = (unsigned)per;
     if (P > 1 || d == 0) {
       p.phase = 1;
-      if ((st = exo_poll(ctx)) || (st = exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx)))
+      if ((st = exo_poll(ctx)) || (st = exo_par_run(P, par_sort_job, &p, stage, stage_total, ctx)))
         break;
     }
     /* counts -> first positions of (bucket, slice) in bucket order; with
@@ -223,7 +232,7 @@ static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t cou
     p.phase = 2;
     if (P == 1) p.cnt += row << p.dw; /* the scatter reads row 0 of slice 0 */
     p.ndig = 1;
-    st = exo_par_run(P, par_sort_job, &p, EXO_STAGE_PARSE, 0, ctx);
+    st = exo_par_run(P, par_sort_job, &p, stage, stage_total, ctx);
     if (P == 1) p.cnt -= row << p.dw;
     uint8_t *tmp = src;
     src = dst;
@@ -233,6 +242,11 @@ static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t cou
   if (st) return st;
   if (src != recs) memcpy(recs, src, count * p.rs);
   return EXO_OK;
+}
+
+static exo_status radix_sort_threads(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
+                                     uint32_t threads, exo_ctx *ctx) {
+  return radix_sort_stage(recs, scratch, count, wide, threads, EXO_STAGE_PARSE, 0, NULL, ctx);
 }
 
 static exo_status radix_sort(uint8_t *recs, uint8_t *scratch, size_t count, int wide,
@@ -1779,10 +1793,15 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
                    s->nruns + (s->n > 0) <= k;
   int buf_sorted = 0;
   exo_status wst = EXO_OK;
+  double last_sort = 0.0; /* the buffer's sort: seconds, threads */
+  uint32_t last_threads = 0;
   if (keep) {
     atomic_store(&s->job.keep, 1);
     if (s->n > 0 && s->n <= s->buf_bytes / rs / 2) {
-      wst = radix_sort(s->buf, s->buf + s->n * rs, s->n, s->wide, ctx);
+      const double t0 = exo_now_seconds();
+      wst = radix_sort_stage(s->buf, s->buf + s->n * rs, s->n, s->wide, s->threads,
+                             EXO_STAGE_CSR, s->records, &last_threads, ctx);
+      last_sort = exo_now_seconds() - t0;
       buf_sorted = 1;
     }
     if (wst)
@@ -1823,7 +1842,12 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     /* The runs on disk and the buffer fit one merge: sort the buffer and
      * merge it from memory as the last source, without writing it (the
      * kept background run, if any, just before it). */
-    if (!buf_sorted) st = radix_sort(s->buf, s->scratch, s->n, s->wide, ctx);
+    if (!buf_sorted && s->n > 0) {
+      const double t0 = exo_now_seconds();
+      st = radix_sort_stage(s->buf, s->scratch, s->n, s->wide, s->threads, EXO_STAGE_CSR,
+                            s->records, &last_threads, ctx);
+      last_sort = exo_now_seconds() - t0;
+    }
     exo_big_free(s->scratch, s->buf_bytes);
     s->scratch = NULL;
     s->nmem = 0;
@@ -1910,5 +1934,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   stats->run_write_cpu_seconds = s->run_write_cpu;
   stats->run_sort_seconds = s->run_sort_wall;
   stats->add_wait_seconds = s->add_wait;
+  stats->last_sort_seconds = last_sort;
+  stats->last_sort_threads = last_threads;
   return EXO_OK;
 }

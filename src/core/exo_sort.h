@@ -18,7 +18,10 @@
  * thread is still at work and everything fits one final merge, the thread
  * stops writing once its buffer is sorted (a partial file is deleted) and
  * the final merge reads that run from memory beside the last buffer, which
- * the caller sorts meanwhile when its records fill at most half of it.
+ * the caller sorts meanwhile when its records fill at most half of it. The
+ * records left in the buffer when the input ends (in either mode) are
+ * sorted on `threads` threads as well (the same order), so a buffer that
+ * holds the whole input is not sorted on one thread while the others wait.
  *
  * Memory: the run buffer and the radix sort's scratch buffer each take about
  * run_memory/2, or run_memory/3 with the second buffer in background mode
@@ -127,6 +130,12 @@ typedef struct exo_sort_stats {
   double run_write_cpu_seconds;
   double run_sort_seconds;
   double add_wait_seconds;
+  /* the records still in the buffer when the input ended, sorted by
+   * exo_sorter_finish_csr before the final merge reads them from memory:
+   * the seconds that sort took and the threads it ran on (min(threads,
+   * records / 65536), at least 1; 0 = no such sort) */
+  double last_sort_seconds;
+  uint32_t last_sort_threads;
 } exo_sort_stats;
 
 typedef struct exo_sorter exo_sorter;
