@@ -1769,6 +1769,18 @@ static exo_status merge_to_csr(exo_sorter *s, uint32_t mem, uint64_t num_nodes,
   return st;
 }
 
+/* Sorts the records left in the buffer when the input ends, on the
+ * sorter's threads, with `scratch` as the radix scratch; stores the
+ * seconds it took and the threads it used. */
+static exo_status sort_last_buffer(exo_sorter *s, uint8_t *scratch, double *seconds,
+                                   uint32_t *threads, exo_ctx *ctx) {
+  const double t0 = exo_now_seconds();
+  exo_status st = radix_sort_stage(s->buf, scratch, s->n, s->wide, s->threads, EXO_STAGE_CSR,
+                                   s->records, threads, ctx);
+  *seconds = exo_now_seconds() - t0;
+  return st;
+}
+
 /* Contract (exo_sort.h): sorts everything added, runs the intermediate merge
  * passes and writes the CSR; afterwards (on success or failure) no run file
  * is left, and on failure the partial CSR files are removed too. */
@@ -1798,10 +1810,7 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   if (keep) {
     atomic_store(&s->job.keep, 1);
     if (s->n > 0 && s->n <= s->buf_bytes / rs / 2) {
-      const double t0 = exo_now_seconds();
-      wst = radix_sort_stage(s->buf, s->buf + s->n * rs, s->n, s->wide, s->threads,
-                             EXO_STAGE_CSR, s->records, &last_threads, ctx);
-      last_sort = exo_now_seconds() - t0;
+      wst = sort_last_buffer(s, s->buf + s->n * rs, &last_sort, &last_threads, ctx);
       buf_sorted = 1;
     }
     if (wst)
@@ -1842,12 +1851,8 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     /* The runs on disk and the buffer fit one merge: sort the buffer and
      * merge it from memory as the last source, without writing it (the
      * kept background run, if any, just before it). */
-    if (!buf_sorted && s->n > 0) {
-      const double t0 = exo_now_seconds();
-      st = radix_sort_stage(s->buf, s->scratch, s->n, s->wide, s->threads, EXO_STAGE_CSR,
-                            s->records, &last_threads, ctx);
-      last_sort = exo_now_seconds() - t0;
-    }
+    if (!buf_sorted && s->n > 0)
+      st = sort_last_buffer(s, s->scratch, &last_sort, &last_threads, ctx);
     exo_big_free(s->scratch, s->buf_bytes);
     s->scratch = NULL;
     s->nmem = 0;

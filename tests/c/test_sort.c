@@ -752,12 +752,14 @@ START_TEST(last_buffer_sorted_on_threads) {
     ck_assert_uint_eq(st.runs, 1);
     ck_assert_uint_eq(st.runs_in_memory, 1);
     ck_assert_uint_eq(st.last_sort_threads, (uint32_t)t); /* 200000 / 65536 = 3 */
-    ck_assert(st.last_sort_seconds >= 0.0);
+    ck_assert(st.last_sort_seconds > 0.0);
     sc = knob_case(300000, 0, 50000);
     sc.opt.background = 1;
     sc.opt.threads = t;
     st = run_case(&sc, a, m);
     ck_assert_uint_eq(st.runs, 2);
+    ck_assert_uint_eq(st.runs_in_memory, 2); /* the run was kept, not written */
+    ck_assert(st.last_sort_seconds > 0.0);
     ck_assert_uint_eq(st.last_sort_threads, t < 2 ? (uint32_t)t : 2u); /* 150000 / 65536 */
   }
   free(a);
