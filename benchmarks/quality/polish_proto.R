@@ -1,15 +1,54 @@
 # Prototype: ExoLabel's default (LP + merge passes), then Leiden moves by modularity started from its clusters
 # Run as: Rscript polish_proto.R real | N MIXINGS SEEDS WORK EXOGEN (benchmarks/quality/DEFAULT.md, session 33)
+# With POLISH_RES=g1,g2,... (session 35) it runs instead, for each resolution g, the
+# moves and igraph's Leiden from scratch by modularity at resolution g, and prints
+# one tab-separated row per run: case, seed, method, NMI, clusters.
 suppressPackageStartupMessages({library(ExoLabel); library(igraph); library(igraphdata)})
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE)[1])), "planted_case.R"))
 args <- commandArgs(TRUE); what <- args[1]
 nmi <- function(a, b) compare(as.integer(factor(a)), as.integer(factor(b)), method = "nmi")
-polish <- function(g, m, it) membership(cluster_leiden(g, objective_function = "modularity", initial_membership = as.integer(factor(m)), n_iterations = it))
+polish <- function(g, m, it, res = 1) membership(cluster_leiden(g, objective_function = "modularity", resolution_parameter = res,
+  initial_membership = if (is.null(m)) NULL else as.integer(factor(m)), n_iterations = it))
+gams <- as.numeric(strsplit(Sys.getenv("POLISH_RES"), ",")[[1]])
+# The resolution at which modularity is the likelihood of a degree-corrected planted
+# partition model fitted to partition p (Newman 2016): w_in, w_out from the weight
+# inside the clusters and the clusters' squared strengths.
+ml_gamma <- function(g, p) {
+  w <- if (is.null(E(g)$weight)) rep(1, ecount(g)) else E(g)$weight
+  st <- strength(g, weights = w); two_m <- sum(st); el <- ends(g, E(g), names = FALSE)
+  inside <- 2 * sum(w[p[el[, 1]] == p[el[, 2]]]); sq <- sum(tapply(st, p, sum)^2) / two_m
+  w_in <- inside / sq; w_out <- (two_m - inside) / (two_m - sq)
+  if (w_out <= 0 || w_in <= w_out) return(NA)
+  (w_in - w_out) / (log(w_in) - log(w_out))
+}
+# Leiden by modularity at the fitted resolution, refitted from each result until it
+# settles (at most 20 rounds); start from partition m (or from scratch, gamma 1).
+ml_resolution <- function(g, m) {
+  gm <- if (is.null(m)) 1 else ml_gamma(g, as.integer(factor(m))); p <- m
+  for (it in 1:20) {
+    if (is.na(gm)) break
+    p <- polish(g, p, 2, gm); g2 <- ml_gamma(g, p)
+    if (is.na(g2) || abs(g2 - gm) < 1e-3 * gm) { gm <- if (is.na(g2)) gm else g2; break }
+    gm <- g2
+  }
+  list(m = if (is.null(p)) rep(1L, vcount(g)) else p, g = gm, it = it)
+}
 run_case <- function(case, g, f, tr, vx, ign, seeds) {
   for (s in seeds) {
     set.seed(s)
     r <- ExoLabel(f, return_table = TRUE, verbose = FALSE, ignore_weights = ign, threads = 1)$results
     m <- r$Cluster[match(vx, r$Vertex)]
+    if (length(gams)) {
+      row <- function(meth, p) cat(sprintf("%s\t%d\t%s\t%.4f\t%d\n", case, s, meth, nmi(p, tr), length(unique(p))))
+      row("default", m)
+      for (gm in gams) { set.seed(s); row(sprintf("polish%.2f", gm), polish(g, m, 2, gm)) }
+      for (gm in gams) { set.seed(s); row(sprintf("leiden%.2f", gm), polish(g, NULL, 2, gm)) }
+      if (nzchar(Sys.getenv("POLISH_ML"))) { # resolution from the partition (planted-partition likelihood), iterated
+        set.seed(s); a <- ml_resolution(g, m); row(sprintf("mlpolish(g=%.3f,it=%d)", a$g, a$it), a$m)
+        set.seed(s); a <- ml_resolution(g, NULL); row(sprintf("mlleiden(g=%.3f,it=%d)", a$g, a$it), a$m)
+      }
+      next
+    }
     set.seed(s); p2 <- polish(g, m, 2)
     set.seed(s); pv <- polish(g, m, -1)
     set.seed(s); ld <- membership(cluster_leiden(g, objective_function = "modularity"))
