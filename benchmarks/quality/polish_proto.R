@@ -1,5 +1,5 @@
 # Prototype: ExoLabel's default (LP + merge passes), then Leiden moves by modularity started from its clusters
-# Run as: Rscript polish_proto.R real | N MIXINGS SEEDS WORK EXOGEN (benchmarks/quality/DEFAULT.md, session 33)
+# Run as: Rscript polish_proto.R real | likelihood | N MIXINGS SEEDS WORK EXOGEN (benchmarks/quality/DEFAULT.md, session 33)
 # With POLISH_RES=g1,g2,... (session 35) it runs instead, for each resolution g, the
 # moves and igraph's Leiden from scratch by modularity at resolution g, and prints
 # one tab-separated row per run: case, seed, method, NMI, clusters.
@@ -13,14 +13,18 @@ gams <- as.numeric(strsplit(Sys.getenv("POLISH_RES"), ",")[[1]])
 # The resolution at which modularity is the likelihood of a degree-corrected planted
 # partition model fitted to partition p (Newman 2016): w_in, w_out from the weight
 # inside the clusters and the clusters' squared strengths.
-ml_gamma <- function(g, p) {
+# ppm_fit also gives the model's log-likelihood at those w_in, w_out (up to terms
+# that do not depend on the partition).
+ppm_fit <- function(g, p) {
   w <- if (is.null(E(g)$weight)) rep(1, ecount(g)) else E(g)$weight
   st <- strength(g, weights = w); two_m <- sum(st); el <- ends(g, E(g), names = FALSE)
   inside <- 2 * sum(w[p[el[, 1]] == p[el[, 2]]]); sq <- sum(tapply(st, p, sum)^2) / two_m
   w_in <- inside / sq; w_out <- (two_m - inside) / (two_m - sq)
-  if (w_out <= 0 || w_in <= w_out) return(NA)
-  (w_in - w_out) / (log(w_in) - log(w_out))
+  if (w_out <= 0 || w_in <= w_out) return(c(gamma = NA, loglik = NA))
+  c(gamma = (w_in - w_out) / (log(w_in) - log(w_out)),
+    loglik = inside / 2 * log(w_in) + (two_m - inside) / 2 * log(w_out) - (w_in - w_out) * sq / 2 - w_out * two_m / 2)
 }
+ml_gamma <- function(g, p) ppm_fit(g, p)[["gamma"]]
 # Leiden by modularity at the fitted resolution, refitted from each result until it
 # settles (at most 20 rounds); start from partition m (or from scratch, gamma 1).
 ml_resolution <- function(g, m) {
@@ -57,7 +61,19 @@ run_case <- function(case, g, f, tr, vx, ign, seeds) {
       nmi(m, tr), length(unique(m)), nmi(p2, tr), length(unique(p2)), nmi(pv, tr), length(unique(pv)), nmi(ld, tr), length(unique(ld)), nmi(lp, tr)))
   }
 }
-if (what == "real") {
+if (what == "likelihood") { # the model's fit of the known groups and of igraph Leiden's partitions at several resolutions
+  data(karate, package = "igraphdata"); data(UKfaculty, package = "igraphdata")
+  uk <- as.undirected(UKfaculty, mode = "collapse", edge.attr.comb = list(weight = "sum"))
+  for (nm in c("karate", "UKfaculty")) {
+    g <- if (nm == "karate") karate else uk; tr <- if (nm == "karate") V(g)$Faction else V(g)$Group
+    f <- ppm_fit(g, as.integer(factor(tr)))
+    cat(sprintf("%s\tknown groups\t1.0000\t%d\t%.3f\t%.2f\n", nm, length(unique(tr)), f[1], f[2]))
+    for (gm in c(0.25, 0.5, 0.75, 1, 1.25, 1.5, 2)) {
+      set.seed(1); p <- polish(g, NULL, -1, gm); f <- ppm_fit(g, p)
+      cat(sprintf("%s\tleiden%.2f\t%.4f\t%d\t%.3f\t%.2f\n", nm, gm, nmi(p, tr), length(unique(p)), f[1], f[2]))
+    }
+  }
+} else if (what == "real") {
   data(karate, package = "igraphdata"); data(UKfaculty, package = "igraphdata")
   uk <- as.undirected(UKfaculty, mode = "collapse", edge.attr.comb = list(weight = "sum"))
   for (nm in c("karate", "UKfaculty")) {
