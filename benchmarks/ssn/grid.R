@@ -66,6 +66,25 @@ exo_file <- function(...) { a <- list(...); function(seed) {
                                   verbose = FALSE), a))$results
     data.table(Vertex = r$Vertex, Cluster = r$Cluster)
 } }
+# The default on a copy of the search output whose bit scores (column 12) are
+# multiplied by f(coverage), the coverage of a hit being the smaller of its
+# two sides' aligned fractions (columns 7-10; a protein's length is its self
+# hit's alignment length, else the furthest end of its alignments). Self hits
+# cover 1, so the self scores that format = "blast" divides by stay as they
+# are (r_cov* candidates, session 35).
+exo_cov <- function(f) function(seed) {
+    x <- fread(m8, sep = "\t", header = FALSE, colClasses = list(character = 1:2))
+    len <- rbind(x[V1 == V2, .(p = V1, l = V4)], x[, .(p = V1, l = pmax(V7, V8))],
+                 x[, .(p = V2, l = pmax(V9, V10))])[, .(l = max(l)), by = p]
+    x[, cov := pmin(1, (abs(V8 - V7) + 1) / len$l[match(V1, len$p)],
+                   (abs(V10 - V9) + 1) / len$l[match(V2, len$p)])]
+    x[, V12 := as.numeric(V12)][V1 != V2, V12 := V12 * f(cov)][, cov := NULL]
+    tmp <- tempfile(fileext = ".m8"); on.exit(unlink(tmp))
+    fwrite(x, tmp, sep = "\t", col.names = FALSE)
+    set.seed(seed)
+    r <- ExoLabel(tmp, format = "blast", return_table = TRUE, threads = threads, verbose = FALSE)$results
+    data.table(Vertex = r$Vertex, Cluster = r$Cluster)
+}
 exo_df <- function(col, ...) { a <- list(...); function(seed) {
     set.seed(seed)
     df <- data.frame(from = e$a, to = e$b, weight = e[[col]])
@@ -163,6 +182,9 @@ C <- list(
     r_nbitsmin_cpm_res0.2 = exo_df("nbits_min", algorithm = "leiden", objective = "CPM", resolution = 0.2),
     r_percomp_leiden = exo_percomp("w", algorithm = "leiden"),
     r_percomp_nbits_leiden = exo_percomp("nbits", algorithm = "leiden"),
+    r_cov1 = exo_cov(function(c) 1), # the default through the copy: a check of the path
+    r_cov = exo_cov(identity),
+    r_cov_sqrt = exo_cov(sqrt),
     peer_mcl_1.4 = mcl(1.4), peer_mcl_2 = mcl(2), peer_mcl_4 = mcl(4),
     peer_igraph_leiden = ig(function() membership(cluster_leiden(g, objective_function = "modularity",
                                                      weights = E(g)$w, n_iterations = -1))),
