@@ -61,11 +61,16 @@ run_case <- function(case, g, f, tr, vx, ign, seeds) {
       nmi(m, tr), length(unique(m)), nmi(p2, tr), length(unique(p2)), nmi(pv, tr), length(unique(pv)), nmi(ld, tr), length(unique(ld)), nmi(lp, tr)))
   }
 }
-if (what == "likelihood") { # the model's fit of the known groups and of igraph Leiden's partitions at several resolutions
+# the two real networks with their known groups, as general_default_real.R reads them
+real_cases <- function() {
   data(karate, package = "igraphdata"); data(UKfaculty, package = "igraphdata")
   uk <- as.undirected(UKfaculty, mode = "collapse", edge.attr.comb = list(weight = "sum"))
-  for (nm in c("karate", "UKfaculty")) {
-    g <- if (nm == "karate") karate else uk; tr <- if (nm == "karate") V(g)$Faction else V(g)$Group
+  list(karate = list(g = karate, tr = V(karate)$Faction), UKfaculty = list(g = uk, tr = V(uk)$Group))
+}
+if (what == "likelihood") { # the model's fit of the known groups and of igraph Leiden's partitions at several resolutions
+  rc <- real_cases()
+  for (nm in names(rc)) {
+    g <- rc[[nm]]$g; tr <- rc[[nm]]$tr
     f <- ppm_fit(g, as.integer(factor(tr)))
     cat(sprintf("%s\tknown groups\t1.0000\t%d\t%.3f\t%.2f\n", nm, length(unique(tr)), f[1], f[2]))
     for (gm in c(0.25, 0.5, 0.75, 1, 1.25, 1.5, 2)) {
@@ -74,10 +79,9 @@ if (what == "likelihood") { # the model's fit of the known groups and of igraph 
     }
   }
 } else if (what == "real") {
-  data(karate, package = "igraphdata"); data(UKfaculty, package = "igraphdata")
-  uk <- as.undirected(UKfaculty, mode = "collapse", edge.attr.comb = list(weight = "sum"))
-  for (nm in c("karate", "UKfaculty")) {
-    g <- if (nm == "karate") karate else uk; tr <- if (nm == "karate") V(g)$Faction else V(g)$Group
+  rc <- real_cases()
+  for (nm in names(rc)) {
+    g <- rc[[nm]]$g; tr <- rc[[nm]]$tr
     f <- tempfile(fileext = ".tsv")
     write.table(data.frame(as_edgelist(g, names = FALSE), E(g)$weight), f, sep = "\t", quote = FALSE, row.names = FALSE, col.names = FALSE)
     run_case(nm, g, f, tr, as.character(seq_len(vcount(g))), FALSE, 1:9)
