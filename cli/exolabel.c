@@ -37,17 +37,20 @@ static void usage(FILE *f) {
   fprintf(f,
 "Usage: exolabel [options] [FILE ...]\n"
 "Cluster a graph given as edge-list files (\"A<sep>B<sep>W\" or \"A<sep>B\" per\n"
-"line, plain or gzip) with out-of-memory label propagation. Without FILE, or\n"
-"with FILE \"-\", the edges are read from standard input. Each output line is\n"
-"\"name<sep>cluster\", nodes in order of first appearance.\n"
+"line, plain or gzip) or BLAST/DIAMOND/MMseqs2 tabular output (--format blast),\n"
+"out of memory: label propagation by default, Leiden (CPM) for --format blast\n"
+"or --algorithm leiden. Without FILE, or with FILE \"-\", the edges are read\n"
+"from standard input. Each output line is \"name<sep>cluster\", nodes in order\n"
+"of first appearance.\n"
 "\n"
 "Options (the R function's argument in brackets; the core's options come\n"
 "from one table, src/core/exo_options.c, as the R function's do):\n"
 "  -o, --out FILE          write the clusters to FILE (default: standard output)\n"
 "                          [outfile]; a regular FILE is written beside it and\n"
 "                          renamed over it at the end (a link FILE is replaced,\n"
-"                          its target untouched); a device or a FIFO is written\n"
-"                          into as it is, never replaced\n"
+"                          its target untouched), missing folders are created;\n"
+"                          a device, a FIFO or a link to a descriptor\n"
+"                          (/dev/stdout) is written through, never replaced\n"
 "  -d, --directed          same as --mode directed\n");
   char buf[2048];
   const exo_opt_def *t = exo_options_table();
@@ -89,6 +92,14 @@ static void die_usage(const char *fmt, ...) {
   fprintf(stderr, "\nTry '%s --help'.\n", prog);
   va_end(ap);
   exit(EXIT_USAGE);
+}
+
+/* The exit code after printing --help or --version: 0, or EXO_EXIT_IO when
+ * standard output could not take it (a full device, a closed pipe). */
+static int flush_stdout(void) {
+  if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+  fprintf(stderr, "%s: error: cannot write to standard output: %s\n", prog, strerror(errno));
+  return EXO_EXIT_IO;
 }
 
 static void cli_warn(void *user, const char *text) {
@@ -215,6 +226,12 @@ static int fail(const exo_ctx *ctx, exo_status st) {
  * numbers, the identity (3) within 0-100, fields 4-10 whole numbers and the
  * e-value (11) not negative. */
 static int looks_like_search_output(const char *path, char sep, uint64_t header) {
+  /* only a regular file is opened: a pipe, a FIFO or a device (what
+   * <(zcat hits.gz) and /dev/stdin are) would lose the bytes read here, or
+   * block on a FIFO without a writer */
+  uint64_t size = 0;
+  int kind = 0;
+  if (exo_path_stat(path, &size, &kind) != 0 || kind != EXO_FILE_REGULAR || size == 0) return 0;
   FILE *f = fopen(path, "rb");
   if (!f) return 0;
   char line[4096];
@@ -253,6 +270,34 @@ static int looks_like_search_output(const char *path, char sep, uint64_t header)
   }
   fclose(f);
   return ok && checked > 0;
+}
+
+/* Create the missing folders above the output `path`, as the R function
+ * does; 0, or an exit code after a message naming the folder. */
+static int make_parents(const char *path) {
+  size_t n = strlen(path);
+  if (!n || path[n - 1] == '/') return 0; /* refused later as a directory */
+  char *p = strdup(path);
+  if (!p) {
+    fprintf(stderr, "%s: error: out of memory\n", prog);
+    return EXIT_NOMEM;
+  }
+  int rc = 0;
+  for (size_t i = 1; i < n && !rc; i++) {
+    if (p[i] != '/' && !(EXO_PATH_BACKSLASH && p[i] == '\\')) continue;
+    char c = p[i];
+    p[i] = '\0';
+    uint64_t size = 0;
+    int kind = 0;
+    if (exo_path_stat(p, &size, &kind) != 0 && exo_make_dir(p) != 0 && errno != EEXIST) {
+      fprintf(stderr, "%s: error: cannot create the folder '%s' for '%s': %s\n", prog, p, path,
+              strerror(errno));
+      rc = EXO_EXIT_IO;
+    }
+    p[i] = c;
+  }
+  free(p);
+  return rc;
 }
 
 /* Copy a file to standard output through a large buffer. */
@@ -315,20 +360,26 @@ int main(int argc, char **argv) {
   exo_error oerr;
   exo_error_clear(&oerr);
   int c;
+  int seen_out = 0;
   while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
     const char *name = NULL, *value = optarg;
     switch (c) {
-    case 'o': out = optarg; break;
+    case 'o':
+      if (seen_out++) die_usage("--out given twice: give each option once");
+      if (!*optarg) die_usage("--out needs a file name (\"-\" for standard output)");
+      out = optarg;
+      break;
     case 'm': name = "mode"; break;
     case 'd': name = "mode"; value = "directed"; break;
     case 'v': verbose = 1; break;
     case OPT_STATS: stats = 1; break;
     case OPT_TABLE:
+      if (table) die_usage("--cluster-table given twice: give each option once");
       if (!*optarg) die_usage("--cluster-table needs a file name");
       table = optarg;
       break;
-    case 'h': usage(stdout); return 0;
-    case OPT_VERSION: puts("exolabel 0.99.1"); return 0;
+    case 'h': usage(stdout); return flush_stdout();
+    case OPT_VERSION: puts("exolabel 0.99.1"); return flush_stdout();
     default:
       if (c >= OPT_CORE && c < OPT_CORE + EXO_OPT_COUNT) {
         name = defs[c - OPT_CORE].name;
@@ -338,7 +389,15 @@ int main(int argc, char **argv) {
       fprintf(stderr, "Try '%s --help'.\n", prog);
       return EXIT_USAGE;
     }
-    if (name && exo_options_set(&o, name, value, &oerr)) die_usage("%s", oerr.msg);
+    if (name) {
+      /* an option given twice is refused: a script that sets it twice means
+       * one of the two, and the other would be dropped without a word */
+      for (int k = 0; k < EXO_OPT_COUNT; k++)
+        if (!strcmp(defs[k].name, name) && (o.given >> defs[k].id & 1u))
+          die_usage("%s%s given twice: give each option once", lo.names[k],
+                    defs[k].id == EXO_OPT_MODE ? " (or -m, -d)" : "");
+      if (exo_options_set(&o, name, value, &oerr)) die_usage("%s", oerr.msg);
+    }
   }
   /* the format's defaults, the checks between options and the R function's
    * adjustments, with the same warnings */
@@ -371,6 +430,15 @@ int main(int argc, char **argv) {
   int table_stdout = table && !strcmp(table, "-");
   if (table_stdout && to_stdout)
     die_usage("--cluster-table - needs --out FILE: the clusters already go to standard output");
+
+  {
+    int rc = to_stdout ? 0 : make_parents(out);
+    if (!rc && table && !table_stdout) rc = make_parents(table);
+    if (rc) {
+      free(default_tempdir);
+      return rc;
+    }
+  }
 
 #ifdef _WIN32
   signal(SIGINT, on_signal); /* no sigaction, no SIGPIPE */
@@ -423,9 +491,9 @@ int main(int argc, char **argv) {
         fprintf(stderr,
                 "%s: warning: %s looks like BLAST/DIAMOND/MMseqs2 tabular output (12 "
                 "columns): read as a plain edge list, column 3 (percent identity) is the "
-                "weight and self hits are kept; use --format blast to weigh hits by "
-                "-log10(e-value), drop self hits and keep one edge per pair (give --format "
-                "or --columns to silence this)\n", prog, argv[i]);
+                "weight and self hits are kept; use --format blast to weigh hits by bit "
+                "score over self score, drop self hits and keep one edge per pair (give "
+                "--format or --columns to silence this)\n", prog, argv[i]);
         break;
       }
 

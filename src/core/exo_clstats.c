@@ -332,6 +332,15 @@ exo_status exo_clstats_check_path(const char *out_path, exo_ctx *ctx) {
 exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
                              const uint64_t *clusters, uint64_t n, char sep,
                              const char *out_path, uint64_t memory_limit, exo_ctx *ctx) {
+  return exo_clstats_write_pending(s, names_path, clusters, n, sep, out_path, memory_limit,
+                                   NULL, ctx);
+}
+
+exo_status exo_clstats_write_pending(const exo_clstats *s, const char *names_path,
+                                     const uint64_t *clusters, uint64_t n, char sep,
+                                     const char *out_path, uint64_t memory_limit,
+                                     char **pending, exo_ctx *ctx) {
+  if (pending) *pending = NULL;
   if (!s || !names_path || !out_path || (n > 0 && !clusters))
     return EXO_FAIL(ctx, EXO_EARG, "exo_clstats_write: NULL argument");
   if (sep == '\n' || sep == '\r' || sep == '\0')
@@ -406,7 +415,7 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
       c0 = c1;
     }
   }
-  if (!st) st = exo_outfile_commit(&o, ctx);
+  if (!st) st = exo_outfile_finish(&o, pending, ctx);
   else exo_outfile_abort(&o);
 done:
   free(np.len);

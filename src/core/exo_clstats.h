@@ -101,6 +101,13 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
                              const uint64_t *clusters, uint64_t n, char sep,
                              const char *out_path, uint64_t memory_limit, exo_ctx *ctx);
 
+/* The same, the finished temporary left for exo_output_publish or
+ * exo_output_discard (exo_output_write_pending in exo_output.h). */
+exo_status exo_clstats_write_pending(const exo_clstats *s, const char *names_path,
+                                     const uint64_t *clusters, uint64_t n, char sep,
+                                     const char *out_path, uint64_t memory_limit,
+                                     char **pending, exo_ctx *ctx);
+
 /* EXO_EARG when out_path is a directory, for hosts to call before a run
  * starts (exo_clstats_write refuses it too, when it opens the path). */
 exo_status exo_clstats_check_path(const char *out_path, exo_ctx *ctx);

@@ -1,5 +1,6 @@
 /* exo_outcheck.c: see exo_outcheck.h. */
 #include "exo_outcheck.h"
+#include "exo_output.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -144,9 +145,7 @@ static int probe(const char *prefix) {
 exo_status exo_probe_outputs(const char *const *outputs, size_t noutputs, const char *tmpdir,
                              exo_ctx *ctx) {
   for (size_t i = 0; i < noutputs; i++) {
-    uint64_t size;
-    int kind;
-    if (exo_path_stat(outputs[i], &size, &kind) == 0 && kind == EXO_FILE_OTHER) continue;
+    if (exo_output_written_through(outputs[i], NULL)) continue;
     size_t n = strlen(outputs[i]);
     char *prefix = malloc(n + 6);
     if (!prefix) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");

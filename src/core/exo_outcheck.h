@@ -34,8 +34,9 @@ exo_status exo_check_outputs(const char *const *inputs, size_t ninputs,
  * it and it is removed; the same in `tmpdir` (NULL: not probed). So a
  * read-only, missing or full directory fails at once with EXO_EIO or
  * EXO_ENOSPC and a message naming the output, instead of after the run.
- * Outputs that exist and are neither regular files nor directories (a
- * device, a FIFO: written in place, see exo_output.h) are not probed.
+ * Outputs that are written through (a device, a FIFO, a link through a
+ * process's descriptor such as /dev/stdout: exo_output_written_through in
+ * exo_output.h) are not probed.
  * Leaves nothing behind. */
 exo_status exo_probe_outputs(const char *const *outputs, size_t noutputs, const char *tmpdir,
                              exo_ctx *ctx);

@@ -369,10 +369,17 @@ static exo_status temp_beside(const char *path, char **tmp, exo_ctx *ctx) {
   return EXO_OK;
 }
 
-static int is_special(const char *path) {
+int exo_output_written_through(const char *path, int *regular) {
   uint64_t size = 0;
   int kind = 0;
-  return exo_path_stat(path, &size, &kind) == 0 && kind == EXO_FILE_OTHER;
+  if (regular) *regular = 0;
+  if (exo_path_stat(path, &size, &kind) != 0) return 0; /* new: a temporary and a rename */
+  if (kind == EXO_FILE_OTHER) return 1;
+  if (kind == EXO_FILE_REGULAR && exo_path_is_fd_link(path)) {
+    if (regular) *regular = 1;
+    return 1;
+  }
+  return 0;
 }
 
 exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, exo_ctx *ctx) {
@@ -380,9 +387,15 @@ exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, ex
   o->w.fd = -1;
   o->path = path;
   exo_status s;
-  if (is_special(path)) {
+  int regular = 0;
+  if (exo_output_written_through(path, &regular)) {
     int fd = -1;
-    s = open_special(path, &fd, ctx);
+    if (regular) { /* a process's descriptor: appended to, as its owner would */
+      fd = exo_open(path, EXO_OPEN_APPEND);
+      s = fd < 0 ? exo_error_errno(&ctx->err, errno, "open for writing", path) : EXO_OK;
+    } else {
+      s = open_special(path, &fd, ctx);
+    }
     if (!s) s = exo_writer_open_stream(&o->w, fd, path, bufsize, ctx);
     return s;
   }
@@ -393,16 +406,45 @@ exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, ex
 }
 
 exo_status exo_outfile_commit(exo_outfile *o, exo_ctx *ctx) {
+  return exo_outfile_finish(o, NULL, ctx);
+}
+
+exo_status exo_outfile_finish(exo_outfile *o, char **pending, exo_ctx *ctx) {
+  if (pending) *pending = NULL;
   exo_status s = exo_writer_close(&o->w, ctx);
-  if (!s && o->tmp && exo_rename_replace(o->tmp, o->path) != 0)
+  if (!s && o->tmp && !pending && exo_rename_replace(o->tmp, o->path) != 0)
     s = exo_error_errno(&ctx->err, errno, "rename the finished output to", o->path);
   if (s) {
     exo_outfile_abort(o);
+  } else if (pending) {
+    *pending = o->tmp; /* the caller publishes or discards it */
+    o->tmp = NULL;
   } else {
     free(o->tmp);
     o->tmp = NULL;
   }
   return s;
+}
+
+exo_status exo_output_publish(char **pending, const char *path, exo_ctx *ctx) {
+  exo_status s = EXO_OK;
+  if (pending && *pending) {
+    if (exo_rename_replace(*pending, path) != 0) {
+      s = exo_error_errno(&ctx->err, errno, "rename the finished output to", path);
+      exo_unlink(*pending);
+    }
+    free(*pending);
+    *pending = NULL;
+  }
+  return s;
+}
+
+void exo_output_discard(char **pending) {
+  if (pending && *pending) {
+    exo_unlink(*pending);
+    free(*pending);
+    *pending = NULL;
+  }
 }
 
 void exo_outfile_abort(exo_outfile *o) {
@@ -419,6 +461,13 @@ void exo_outfile_abort(exo_outfile *o) {
 exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
                             uint64_t n, char sep, const char *out_path, int threads,
                             exo_ctx *ctx) {
+  return exo_output_write_pending(names_path, clusters, n, sep, out_path, threads, NULL, ctx);
+}
+
+exo_status exo_output_write_pending(const char *names_path, const uint64_t *clusters,
+                                    uint64_t n, char sep, const char *out_path, int threads,
+                                    char **pending, exo_ctx *ctx) {
+  if (pending) *pending = NULL;
   if (!names_path || !out_path || (n > 0 && !clusters))
     return EXO_FAIL(ctx, EXO_EARG, "exo_output_write: NULL argument");
   if (sep == '\n')
@@ -431,7 +480,7 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
    * places in a temporary beside out_path */
   uint64_t size = 0;
   uint32_t nblocks = threads > 1 ? (uint32_t)(threads < 256 ? threads : 256) : 1;
-  if (nblocks > 1 && is_special(out_path)) nblocks = 1;
+  if (nblocks > 1 && exo_output_written_through(out_path, NULL)) nblocks = 1;
   if (nblocks > 1 && exo_file_size(names_path, &size, ctx) != EXO_OK) {
     exo_error_clear(&ctx->err); /* the one-thread writer reports it */
     nblocks = 1;
@@ -444,6 +493,10 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
     s = temp_beside(out_path, &tmp, ctx);
     if (s) return s;
     s = write_parallel(names_path, clusters, n, sep, tmp, nblocks, size, &fallback, ctx);
+    if (!s && !fallback && pending) {
+      *pending = tmp; /* the caller publishes or discards it */
+      return EXO_OK;
+    }
     if (!s && !fallback && exo_rename_replace(tmp, out_path) != 0)
       s = exo_error_errno(&ctx->err, errno, "rename the finished output to", out_path);
     if (s || fallback) exo_unlink(tmp);
@@ -460,7 +513,7 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
     s = exo_outfile_open(&o, out_path, OUT_WRITE_BUF, ctx);
     if (!s) {
       s = write_lines(&r, &o.w, clusters, n, sep, names_path, ctx);
-      if (!s) s = exo_outfile_commit(&o, ctx);
+      if (!s) s = exo_outfile_finish(&o, pending, ctx);
       else exo_outfile_abort(&o);
     }
   }

@@ -6,11 +6,17 @@
  * formatted by hand into a large buffer. The text goes to a temporary file
  * beside `out_path` that is renamed over it at the end, so a failed run
  * leaves no partial output. When `out_path` is a symbolic link to a regular
- * file, the link itself is replaced (its target is never written). When it
- * names an existing file that is neither regular nor a directory (a device
- * such as /dev/null, a FIFO; links followed), the lines are written into it
- * in order by one thread, and it is never replaced or removed; a FIFO
- * without a reader is waited for (interrupts are polled). */
+ * file, the link itself is replaced (its target is never written), except
+ * for a link that leads through a process's descriptor (/dev/stdout,
+ * /proc/self/fd/1, /dev/fd/N, or a link to one of them:
+ * exo_path_is_fd_link), which is written through: the lines are appended
+ * to the file it leads to (the file a shell redirected the descriptor
+ * to), in order by one thread. When `out_path` names an existing file that
+ * is neither regular nor a directory (a device such as /dev/null, a FIFO;
+ * links followed), the lines are written into it in order by one thread,
+ * and it is never replaced or removed; a FIFO without a reader is waited
+ * for (interrupts are polled). exo_output_written_through() tells which
+ * paths are written through. */
 #ifndef EXO_OUTPUT_H
 #define EXO_OUTPUT_H
 
@@ -33,6 +39,24 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
                             uint64_t n, char sep, const char *out_path, int threads,
                             exo_ctx *ctx);
 
+/* The same, but the finished temporary is not renamed: *pending gets its
+ * malloc'd path (NULL when out_path is written through, which cannot be
+ * deferred), for exo_output_publish (rename over out_path) or
+ * exo_output_discard (remove) once the run's other outputs are written too,
+ * so that a failure of any of them leaves every earlier file as it was. On
+ * error nothing is left and *pending is NULL. */
+exo_status exo_output_write_pending(const char *names_path, const uint64_t *clusters,
+                                    uint64_t n, char sep, const char *out_path, int threads,
+                                    char **pending, exo_ctx *ctx);
+exo_status exo_output_publish(char **pending, const char *path, exo_ctx *ctx);
+void exo_output_discard(char **pending); /* NULL-safe; leaves *pending NULL */
+
+/* Whether `path` is written through rather than replaced (see above): an
+ * existing device or FIFO (links followed), or a link through a process's
+ * descriptor; *regular (may be NULL) is set when the file written is a
+ * regular one (the latter case). */
+int exo_output_written_through(const char *path, int *regular);
+
 /* One output file written the safe way, for every writer of results (the
  * clusters above, the cluster table of exo_clstats.h): a new or regular
  * `path` gets a temporary "<path>.tmp-XXXXXX" beside it that
@@ -49,6 +73,9 @@ typedef struct exo_outfile {
 } exo_outfile;
 exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, exo_ctx *ctx);
 exo_status exo_outfile_commit(exo_outfile *o, exo_ctx *ctx);
+/* exo_outfile_commit with pending != NULL: the temporary is closed but not
+ * renamed, its path handed over in *pending (exo_output_publish). */
+exo_status exo_outfile_finish(exo_outfile *o, char **pending, exo_ctx *ctx);
 void exo_outfile_abort(exo_outfile *o);
 
 #endif

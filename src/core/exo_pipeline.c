@@ -364,31 +364,37 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
   return EXO_OK;
 }
 
-/* The cluster table (exo_clstats.h) when g->cluster_table asks for it. */
-static exo_status write_table(exo_graph *g, const uint64_t *clusters, char sep,
-                              uint64_t memory_limit, exo_ctx *ctx, exo_cluster_result *res) {
-  if (!g->cluster_table) return EXO_OK;
+/* The size statistics, the output file and, when g->cluster_table asks for
+ * it, the cluster table (exo_clstats.h), from renumbered clusters. With a
+ * table both finished files are renamed into place only once both are
+ * written (exo_output_write_pending), so a failure of either leaves both
+ * earlier files as they were. */
+static exo_status write_results(exo_graph *g, const uint64_t *clusters, const char *outfile,
+                                char sep, uint64_t memory_limit, exo_ctx *ctx,
+                                exo_cluster_result *res) {
+  exo_status st = size_distribution(clusters, g->num_nodes, res, ctx);
+  if (st) return st;
+  const int table = g->cluster_table != NULL;
+  char *out_tmp = NULL, *table_tmp = NULL;
+  st = exo_output_write_pending(g->names_path, clusters, g->num_nodes, sep, outfile, g->threads,
+                                table ? &out_tmp : NULL, ctx);
+  if (st || !table) return st;
   double t0 = exo_now_seconds();
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
   exo_clstats cs;
   exo_message(ctx, "writing the cluster table (%llu clusters)",
               (unsigned long long)res->num_clusters);
-  exo_status st = exo_clstats_compute(&csr, g->directed, clusters, res->num_clusters,
-                                      memory_limit, ctx, &cs);
+  st = exo_clstats_compute(&csr, g->directed, clusters, res->num_clusters, memory_limit, ctx,
+                           &cs);
   if (!st)
-    st = exo_clstats_write(&cs, g->names_path, clusters, g->num_nodes, sep, g->cluster_table,
-                           memory_limit, ctx);
+    st = exo_clstats_write_pending(&cs, g->names_path, clusters, g->num_nodes, sep,
+                                   g->cluster_table, memory_limit, &table_tmp, ctx);
   exo_clstats_free(&cs);
+  if (!st) st = exo_output_publish(&table_tmp, g->cluster_table, ctx);
+  if (!st) st = exo_output_publish(&out_tmp, outfile, ctx);
+  exo_output_discard(&table_tmp);
+  exo_output_discard(&out_tmp);
   res->seconds_table = exo_now_seconds() - t0;
-  return st;
-}
-
-/* The size statistics and the output file, from renumbered clusters. */
-static exo_status write_clusters(exo_graph *g, const uint64_t *clusters, const char *outfile,
-                                 char sep, exo_ctx *ctx, exo_cluster_result *res) {
-  exo_status st = size_distribution(clusters, g->num_nodes, res, ctx);
-  if (!st)
-    st = exo_output_write(g->names_path, clusters, g->num_nodes, sep, outfile, g->threads, ctx);
   return st;
 }
 
@@ -434,8 +440,7 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
     res->refine_passes = rr.passes;
     res->seconds_refine = exo_now_seconds() - t1;
   }
-  if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
-  if (!st) st = write_table(g, lr.labels, sep, p.memory_limit, ctx, res);
+  if (!st) st = write_results(g, lr.labels, outfile, sep, p.memory_limit, ctx, res);
   free(lr.labels);
   res->seconds_output = exo_now_seconds() - t0 - res->seconds_refine - res->seconds_table;
   return st;
@@ -463,8 +468,7 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   res->seconds_cluster = exo_now_seconds() - t0;
   t0 = exo_now_seconds();
   st = exo_output_renumber(lr.labels, g->num_nodes, &res->num_clusters, ctx);
-  if (!st) st = write_clusters(g, lr.labels, outfile, sep, ctx, res);
-  if (!st) st = write_table(g, lr.labels, sep, params->memory_limit, ctx, res);
+  if (!st) st = write_results(g, lr.labels, outfile, sep, params->memory_limit, ctx, res);
   free(lr.labels);
   res->seconds_output = exo_now_seconds() - t0 - res->seconds_table;
   return st;

@@ -113,7 +113,9 @@ typedef struct exo_graph {
    * exo_graph_leiden) also writes the cluster table of exo_clstats.h
    * (size, internal and external weight, density and representative of
    * every cluster, in one more pass over the graph) to this path, with the
-   * output's separator; NULL = none. The caller keeps the string valid. */
+   * output's separator; NULL = none. The caller keeps the string valid.
+   * Both files are renamed into place only once both are written, so a
+   * failure of either leaves both earlier files as they were. */
   const char *cluster_table;
 } exo_graph;
 

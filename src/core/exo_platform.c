@@ -117,6 +117,7 @@ int exo_open(const char *path, int how) {
   case EXO_OPEN_CREATE: access = GENERIC_WRITE; disp = CREATE_ALWAYS; crt = _O_WRONLY; break;
   case EXO_OPEN_EXCL: access = GENERIC_WRITE; disp = CREATE_NEW; crt = _O_WRONLY; break;
   case EXO_OPEN_STREAM: access = GENERIC_WRITE; crt = _O_WRONLY; break;
+  case EXO_OPEN_APPEND: access = FILE_APPEND_DATA; crt = _O_WRONLY | _O_APPEND; break;
   default: flags |= FILE_FLAG_BACKUP_SEMANTICS; break; /* lets a directory open, to be told apart */
   }
   /* not inheritable (NULL security attributes); others may read, write and
@@ -265,6 +266,11 @@ int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
   return 0;
 }
 
+int exo_path_is_fd_link(const char *path) {
+  (void)path; /* no /proc, no links to descriptors */
+  return 0;
+}
+
 char *exo_realpath(const char *path) {
   wchar_t *w = wide(path);
   if (!w) return NULL;
@@ -320,6 +326,17 @@ static uint64_t random64(void) {
   if (rand_s(&a) != 0 || rand_s(&b) != 0) /* cannot fail on Windows XP and later */
     a = (unsigned)GetTickCount(), b = (unsigned)GetCurrentProcessId();
   return ((uint64_t)a << 32) ^ b;
+}
+
+int exo_make_dir(const char *path) {
+  wchar_t *w = wide(path);
+  if (!w) return -1;
+  BOOL ok = CreateDirectoryW(w, NULL);
+  DWORD e = GetLastError();
+  free(w);
+  if (ok) return 0;
+  errno = e == ERROR_ALREADY_EXISTS ? EEXIST : errno_of(e);
+  return -1;
 }
 
 int exo_make_tempdir(char *tmpl) {
@@ -534,6 +551,7 @@ int exo_open(const char *path, int how) {
   case EXO_OPEN_CREATE: flags = O_WRONLY | O_CREAT | O_TRUNC; break;
   case EXO_OPEN_EXCL: flags = O_WRONLY | O_CREAT | O_EXCL; break;
   case EXO_OPEN_STREAM: flags = O_WRONLY | O_NONBLOCK; break;
+  case EXO_OPEN_APPEND: flags = O_WRONLY | O_APPEND; break;
   default: break;
   }
   int fd;
@@ -644,6 +662,36 @@ int exo_path_identity(const char *path, uint64_t id[2], int *kind) {
 
 char *exo_realpath(const char *path) { return realpath(path, NULL); }
 
+static int under_fd_dirs(const char *p) {
+  return strncmp(p, "/proc/", 6) == 0 || strncmp(p, "/dev/fd/", 8) == 0;
+}
+
+int exo_path_is_fd_link(const char *path) {
+  struct stat st;
+  if (!path || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return 0;
+  if (under_fd_dirs(path)) return 1;
+  char cur[4096], target[4096];
+  size_t len = strlen(path);
+  if (len >= sizeof cur) return 0;
+  memcpy(cur, path, len + 1);
+  for (int hop = 0; hop < 40; hop++) { /* the kernel's own limit on a chain */
+    if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return 0;
+    ssize_t k = readlink(cur, target, sizeof target - 1);
+    if (k < 0) return 0;
+    target[k] = '\0';
+    if (target[0] == '/') {
+      memcpy(cur, target, (size_t)k + 1);
+    } else { /* relative to the link's directory */
+      char *slash = strrchr(cur, '/');
+      size_t keep = slash ? (size_t)(slash - cur) + 1 : 0;
+      if (keep + (size_t)k >= sizeof cur) return 0;
+      memcpy(cur + keep, target, (size_t)k + 1);
+    }
+    if (under_fd_dirs(cur)) return 1;
+  }
+  return 0;
+}
+
 int exo_set_size(int fd, uint64_t size) {
   if (size > (uint64_t)INT64_MAX) {
     errno = EINVAL;
@@ -656,6 +704,7 @@ int exo_remove(const char *path) { return unlink(path); }
 int exo_rename_replace(const char *from, const char *to) { return rename(from, to); }
 
 int exo_make_tempdir(char *tmpl) { return mkdtemp(tmpl) ? 0 : -1; }
+int exo_make_dir(const char *path) { return mkdir(path, 0777); } /* the umask applies */
 
 /* mkstemp would create the file 0600; an O_EXCL open of our own names gives
  * the mode a plain creat() gives (0666 less the umask) without reading or

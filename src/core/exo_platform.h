@@ -56,10 +56,12 @@ enum { EXO_OPEN_READ = 0,   /* read only */
        EXO_OPEN_RDWR = 1,   /* read and write an existing file */
        EXO_OPEN_CREATE = 2, /* write only; create or truncate (mode 0666 less umask) */
        EXO_OPEN_EXCL = 3,   /* write only; create, fail with EEXIST if it exists */
-       EXO_OPEN_STREAM = 4 }; /* write only to an existing file (a device, a
+       EXO_OPEN_STREAM = 4,   /* write only to an existing file (a device, a
                                * FIFO), never created or truncated; on POSIX a
                                * FIFO without a reader fails at once with ENXIO
                                * instead of blocking (the caller may retry) */
+       EXO_OPEN_APPEND = 5 }; /* write only at the end of an existing file,
+                               * never created or truncated */
 /* Descriptor, or -1 and errno. "/dev/stdin" names standard input on
  * Windows too (read only; closing the descriptor leaves fd 0 open). */
 int exo_open(const char *path, int how);
@@ -93,11 +95,20 @@ int exo_path_identity(const char *path, uint64_t id[2], int *kind);
 /* The absolute form of an existing path with every link and "." / ".."
  * resolved, malloc'd; NULL and errno. */
 char *exo_realpath(const char *path);
+/* Whether `path` is a symbolic link, or a chain of them, that leads through
+ * a process's descriptor: the path or a link's target lies under /proc/ or
+ * /dev/fd/ (as /dev/stdout does). What such a path names is the open file
+ * of a process (a pipe, a terminal, the file a shell redirected to), so it
+ * is written through, never replaced (exo_output.h). Always 0 on Windows. */
+int exo_path_is_fd_link(const char *path);
 
 /* Set the size of a file open for writing (ftruncate; _chsize_s). */
 int exo_set_size(int fd, uint64_t size);
 int exo_remove(const char *path);                  /* unlink a file */
 int exo_rename_replace(const char *from, const char *to); /* replaces `to` */
+/* Create the directory `path` (its parent must exist; mode 0777 less the
+ * umask); 0, or -1 and errno (EEXIST when something is there). */
+int exo_make_dir(const char *path);
 /* Create a fresh directory from `tmpl` ending in "XXXXXX" (filled in). */
 int exo_make_tempdir(char *tmpl);
 /* Create and open (EXO_OPEN_EXCL) a fresh file from `tmpl` ending in
