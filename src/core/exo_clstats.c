@@ -339,8 +339,8 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
 exo_status exo_clstats_write_pending(const exo_clstats *s, const char *names_path,
                                      const uint64_t *clusters, uint64_t n, char sep,
                                      const char *out_path, uint64_t memory_limit,
-                                     char **pending, exo_ctx *ctx) {
-  if (pending) *pending = NULL;
+                                     exo_pending *pending, exo_ctx *ctx) {
+  if (pending) *pending = (exo_pending)EXO_PENDING_INIT;
   if (!s || !names_path || !out_path || (n > 0 && !clusters))
     return EXO_FAIL(ctx, EXO_EARG, "exo_clstats_write: NULL argument");
   if (sep == '\n' || sep == '\r' || sep == '\0')

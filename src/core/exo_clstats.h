@@ -70,6 +70,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
+#include "exo_output.h"
 #include "exo_csr.h"
 
 typedef struct exo_clstats {
@@ -106,7 +107,7 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
 exo_status exo_clstats_write_pending(const exo_clstats *s, const char *names_path,
                                      const uint64_t *clusters, uint64_t n, char sep,
                                      const char *out_path, uint64_t memory_limit,
-                                     char **pending, exo_ctx *ctx);
+                                     exo_pending *pending, exo_ctx *ctx);
 
 /* EXO_EARG when out_path is a directory, for hosts to call before a run
  * starts (exo_clstats_write refuses it too, when it opens the path). */

@@ -351,22 +351,57 @@ static exo_status open_special(const char *path, int *fd, exo_ctx *ctx) {
 }
 
 /* A new empty file "<path>.tmp-XXXXXX" beside `path` (the mode a plain
- * creat() gives: 0666 less the umask); *tmp is malloc'd. */
-static exo_status temp_beside(const char *path, char **tmp, exo_ctx *ctx) {
+ * creat() gives: 0666 less the umask), locked through t->lock_fd while it
+ * exists; t->tmp is malloc'd. Dead runs' leftovers beside `path` are
+ * removed first (exo_output.h). */
+static exo_status temp_beside(const char *path, exo_pending *t, exo_ctx *ctx) {
   size_t plen = strlen(path);
-  *tmp = malloc(plen + sizeof ".tmp-XXXXXX");
-  if (!*tmp) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
-  memcpy(*tmp, path, plen);
-  memcpy(*tmp + plen, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
-  int fd = exo_make_tempfile(*tmp);
+  t->lock_fd = -1;
+  t->tmp = malloc(plen + sizeof ".tmp-XXXXXX");
+  if (!t->tmp) return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory");
+  memcpy(t->tmp, path, plen);
+  memcpy(t->tmp + plen, ".tmp-", sizeof ".tmp-");
+  int removed = exo_clean_stale_temps(t->tmp, EXO_STALE_TEMP_SECONDS);
+  if (removed > 0)
+    exo_message(ctx, "removed %d temporary file(s) '%sXXXXXX' left by killed runs", removed,
+                t->tmp);
+  memcpy(t->tmp + plen, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+  int fd = exo_make_tempfile(t->tmp);
   if (fd < 0) {
     int e = errno;
-    free(*tmp);
-    *tmp = NULL;
+    free(t->tmp);
+    t->tmp = NULL;
     return exo_error_errno(&ctx->err, e, "create a temporary file for", path);
   }
-  exo_close(fd);
+  if (exo_lock_file(fd) == 0) t->lock_fd = fd; /* else unlocked: never judged dead sooner */
+  else exo_close(fd);
   return EXO_OK;
+}
+
+exo_status exo_output_publish(exo_pending *pending, const char *path, exo_ctx *ctx) {
+  exo_status s = EXO_OK;
+  if (pending && pending->tmp) {
+    if (exo_rename_replace(pending->tmp, path) != 0) {
+      s = exo_error_errno(&ctx->err, errno, "rename the finished output to", path);
+      exo_unlink(pending->tmp);
+    }
+    free(pending->tmp);
+    pending->tmp = NULL;
+  }
+  if (pending && pending->lock_fd >= 0) { /* after the rename: never unlocked before */
+    exo_close(pending->lock_fd);
+    pending->lock_fd = -1;
+  }
+  return s;
+}
+
+void exo_output_discard(exo_pending *pending) {
+  if (!pending) return;
+  if (pending->tmp) exo_unlink(pending->tmp);
+  free(pending->tmp);
+  pending->tmp = NULL;
+  if (pending->lock_fd >= 0) exo_close(pending->lock_fd);
+  pending->lock_fd = -1;
 }
 
 int exo_output_written_through(const char *path, int *regular) {
@@ -385,6 +420,7 @@ int exo_output_written_through(const char *path, int *regular) {
 exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, exo_ctx *ctx) {
   memset(o, 0, sizeof *o);
   o->w.fd = -1;
+  o->t.lock_fd = -1;
   o->path = path;
   exo_status s;
   int regular = 0;
@@ -399,8 +435,8 @@ exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, ex
     if (!s) s = exo_writer_open_stream(&o->w, fd, path, bufsize, ctx);
     return s;
   }
-  s = temp_beside(path, &o->tmp, ctx);
-  if (!s) s = exo_writer_open(&o->w, o->tmp, bufsize, ctx);
+  s = temp_beside(path, &o->t, ctx);
+  if (!s) s = exo_writer_open(&o->w, o->t.tmp, bufsize, ctx);
   if (s) exo_outfile_abort(o);
   return s;
 }
@@ -409,49 +445,23 @@ exo_status exo_outfile_commit(exo_outfile *o, exo_ctx *ctx) {
   return exo_outfile_finish(o, NULL, ctx);
 }
 
-exo_status exo_outfile_finish(exo_outfile *o, char **pending, exo_ctx *ctx) {
-  if (pending) *pending = NULL;
+exo_status exo_outfile_finish(exo_outfile *o, exo_pending *pending, exo_ctx *ctx) {
+  if (pending) *pending = (exo_pending)EXO_PENDING_INIT;
   exo_status s = exo_writer_close(&o->w, ctx);
-  if (!s && o->tmp && !pending && exo_rename_replace(o->tmp, o->path) != 0)
-    s = exo_error_errno(&ctx->err, errno, "rename the finished output to", o->path);
   if (s) {
     exo_outfile_abort(o);
   } else if (pending) {
-    *pending = o->tmp; /* the caller publishes or discards it */
-    o->tmp = NULL;
+    *pending = o->t; /* the caller publishes or discards it */
+    o->t = (exo_pending)EXO_PENDING_INIT;
   } else {
-    free(o->tmp);
-    o->tmp = NULL;
+    s = exo_output_publish(&o->t, o->path, ctx);
   }
   return s;
-}
-
-exo_status exo_output_publish(char **pending, const char *path, exo_ctx *ctx) {
-  exo_status s = EXO_OK;
-  if (pending && *pending) {
-    if (exo_rename_replace(*pending, path) != 0) {
-      s = exo_error_errno(&ctx->err, errno, "rename the finished output to", path);
-      exo_unlink(*pending);
-    }
-    free(*pending);
-    *pending = NULL;
-  }
-  return s;
-}
-
-void exo_output_discard(char **pending) {
-  if (pending && *pending) {
-    exo_unlink(*pending);
-    free(*pending);
-    *pending = NULL;
-  }
 }
 
 void exo_outfile_abort(exo_outfile *o) {
   exo_writer_abort(&o->w);
-  if (o->tmp) exo_unlink(o->tmp);
-  free(o->tmp);
-  o->tmp = NULL;
+  exo_output_discard(&o->t);
 }
 
 /* Contract: writes n lines "<name><sep><cluster>\n", names streamed from
@@ -466,8 +476,8 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
 
 exo_status exo_output_write_pending(const char *names_path, const uint64_t *clusters,
                                     uint64_t n, char sep, const char *out_path, int threads,
-                                    char **pending, exo_ctx *ctx) {
-  if (pending) *pending = NULL;
+                                    exo_pending *pending, exo_ctx *ctx) {
+  if (pending) *pending = (exo_pending)EXO_PENDING_INIT;
   if (!names_path || !out_path || (n > 0 && !clusters))
     return EXO_FAIL(ctx, EXO_EARG, "exo_output_write: NULL argument");
   if (sep == '\n')
@@ -489,18 +499,16 @@ exo_status exo_output_write_pending(const char *names_path, const uint64_t *clus
     nblocks = size / OUT_MIN_BLOCK > 1 ? (uint32_t)(size / OUT_MIN_BLOCK) : 1;
   int fallback = nblocks <= 1;
   if (!fallback) {
-    char *tmp = NULL;
-    s = temp_beside(out_path, &tmp, ctx);
+    exo_pending t = EXO_PENDING_INIT;
+    s = temp_beside(out_path, &t, ctx);
     if (s) return s;
-    s = write_parallel(names_path, clusters, n, sep, tmp, nblocks, size, &fallback, ctx);
+    s = write_parallel(names_path, clusters, n, sep, t.tmp, nblocks, size, &fallback, ctx);
     if (!s && !fallback && pending) {
-      *pending = tmp; /* the caller publishes or discards it */
+      *pending = t; /* the caller publishes or discards it */
       return EXO_OK;
     }
-    if (!s && !fallback && exo_rename_replace(tmp, out_path) != 0)
-      s = exo_error_errno(&ctx->err, errno, "rename the finished output to", out_path);
-    if (s || fallback) exo_unlink(tmp);
-    free(tmp);
+    if (!s && !fallback) s = exo_output_publish(&t, out_path, ctx);
+    exo_output_discard(&t);
     if (s || !fallback) return s;
   }
   /* one thread, through exo_outfile */

@@ -39,17 +39,27 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
                             uint64_t n, char sep, const char *out_path, int threads,
                             exo_ctx *ctx);
 
-/* The same, but the finished temporary is not renamed: *pending gets its
- * malloc'd path (NULL when out_path is written through, which cannot be
- * deferred), for exo_output_publish (rename over out_path) or
+/* A finished temporary "<path>.tmp-XXXXXX" not yet renamed into place;
+ * `lock_fd` holds a lock on it (exo_lock_file) until it is renamed or
+ * removed, so that no other run takes it for a dead run's leftover (see
+ * exo_outfile). EXO_PENDING_INIT: none. */
+typedef struct exo_pending {
+  char *tmp;
+  int lock_fd;
+} exo_pending;
+#define EXO_PENDING_INIT {NULL, -1}
+
+/* exo_output_write, but the finished temporary is not renamed: *pending
+ * gets it (tmp NULL when out_path is written through, which cannot be
+ * deferred), for exo_output_publish (rename over `path`) or
  * exo_output_discard (remove) once the run's other outputs are written too,
  * so that a failure of any of them leaves every earlier file as it was. On
- * error nothing is left and *pending is NULL. */
+ * error nothing is left and *pending is EXO_PENDING_INIT. */
 exo_status exo_output_write_pending(const char *names_path, const uint64_t *clusters,
                                     uint64_t n, char sep, const char *out_path, int threads,
-                                    char **pending, exo_ctx *ctx);
-exo_status exo_output_publish(char **pending, const char *path, exo_ctx *ctx);
-void exo_output_discard(char **pending); /* NULL-safe; leaves *pending NULL */
+                                    exo_pending *pending, exo_ctx *ctx);
+exo_status exo_output_publish(exo_pending *pending, const char *path, exo_ctx *ctx);
+void exo_output_discard(exo_pending *pending); /* NULL-safe; leaves EXO_PENDING_INIT */
 
 /* Whether `path` is written through rather than replaced (see above): an
  * existing device or FIFO (links followed), or a link through a process's
@@ -59,7 +69,8 @@ int exo_output_written_through(const char *path, int *regular);
 
 /* One output file written the safe way, for every writer of results (the
  * clusters above, the cluster table of exo_clstats.h): a new or regular
- * `path` gets a temporary "<path>.tmp-XXXXXX" beside it that
+ * `path` gets a temporary "<path>.tmp-XXXXXX" beside it, locked
+ * (exo_lock_file) while it exists, that
  * exo_outfile_commit renames over it (a symbolic link is replaced, its
  * target untouched); an existing device or FIFO (links followed) is written
  * into as it is and never replaced, a FIFO without a reader waited for
@@ -69,13 +80,21 @@ int exo_output_written_through(const char *path, int *regular);
 typedef struct exo_outfile {
   exo_writer w;
   const char *path;
-  char *tmp; /* NULL when writing into a special file */
+  exo_pending t; /* t.tmp NULL when writing into a special file */
 } exo_outfile;
 exo_status exo_outfile_open(exo_outfile *o, const char *path, size_t bufsize, exo_ctx *ctx);
 exo_status exo_outfile_commit(exo_outfile *o, exo_ctx *ctx);
 /* exo_outfile_commit with pending != NULL: the temporary is closed but not
- * renamed, its path handed over in *pending (exo_output_publish). */
-exo_status exo_outfile_finish(exo_outfile *o, char **pending, exo_ctx *ctx);
+ * renamed, handed over in *pending (exo_output_publish). */
+exo_status exo_outfile_finish(exo_outfile *o, exo_pending *pending, exo_ctx *ctx);
+
+/* Leftovers of killed runs: before it makes its temporary, every writer
+ * removes the files "<path>.tmp-XXXXXX" beside `path` (6 letters or digits
+ * after the dash) that are regular files of this user, last written at least
+ * EXO_STALE_TEMP_SECONDS ago, and not locked by a live run
+ * (exo_clean_stale_temps in exo_platform.h). Where locks do not exist
+ * (Windows) nothing is removed. */
+#define EXO_STALE_TEMP_SECONDS 60
 void exo_outfile_abort(exo_outfile *o);
 
 #endif

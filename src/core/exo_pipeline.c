@@ -375,7 +375,7 @@ static exo_status write_results(exo_graph *g, const uint64_t *clusters, const ch
   exo_status st = size_distribution(clusters, g->num_nodes, res, ctx);
   if (st) return st;
   const int table = g->cluster_table != NULL;
-  char *out_tmp = NULL, *table_tmp = NULL;
+  exo_pending out_tmp = EXO_PENDING_INIT, table_tmp = EXO_PENDING_INIT;
   st = exo_output_write_pending(g->names_path, clusters, g->num_nodes, sep, outfile, g->threads,
                                 table ? &out_tmp : NULL, ctx);
   if (st || !table) return st;

@@ -218,6 +218,17 @@ int exo_clean_stale_tempdirs(const char *base) {
   return 0;
 }
 
+int exo_lock_file(int fd) {
+  (void)fd;
+  return -1;
+}
+
+int exo_clean_stale_temps(const char *prefix, unsigned min_age_s) {
+  (void)prefix;
+  (void)min_age_s;
+  return 0;
+}
+
 int exo_fd_stat(int fd, uint64_t *size, int *kind) {
   HANDLE h = handle_of(fd);
   if (h == INVALID_HANDLE_VALUE) return -1;
@@ -880,6 +891,49 @@ static int is_dead_run(const char *dir, const char *host, int *lock_fd) {
   }
   if (fd >= 0) close(fd);
   return 0;
+}
+
+int exo_lock_file(int fd) { return flock(fd, LOCK_EX | LOCK_NB); }
+
+int exo_clean_stale_temps(const char *prefix, unsigned min_age_s) {
+  if (!prefix) return 0;
+  const char *slash = strrchr(prefix, '/');
+  char *dir = slash ? strdup(prefix) : strdup(".");
+  if (!dir) return 0;
+  if (slash) dir[slash - prefix + (slash == prefix)] = '\0'; /* "/x" -> "/" */
+  const char *base = slash ? slash + 1 : prefix;
+  size_t blen = strlen(base);
+  DIR *d = opendir(dir);
+  if (!d) {
+    free(dir);
+    return 0;
+  }
+  int removed = 0;
+  time_t now = time(NULL);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strncmp(e->d_name, base, blen) != 0 || strlen(e->d_name) != blen + 6) continue;
+    int ok = 1;
+    for (size_t i = blen; i < blen + 6 && ok; i++) {
+      char c = e->d_name[i];
+      ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+    if (!ok) continue;
+    char *p = join2(dir, e->d_name);
+    if (!p) continue;
+    int fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st, lst;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+        now - st.st_mtime >= (time_t)min_age_s && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+        lstat(p, &lst) == 0 && lst.st_dev == st.st_dev && lst.st_ino == st.st_ino &&
+        unlink(p) == 0)
+      removed++;
+    if (fd >= 0) close(fd);
+    free(p);
+  }
+  closedir(d);
+  free(dir);
+  return removed;
 }
 
 int exo_clean_stale_tempdirs(const char *base) {

@@ -139,6 +139,19 @@ int exo_remove_dir(const char *dir);
  * (no live process, in this process or another, holds it; an owner on
  * another host is never judged). Inside it, files, links and nested directories are removed
  * without following links. Returns the number of directories removed. */
+/* exo_lock_file: take an exclusive lock (flock) on the open file `fd` at
+ * once; 0, or -1 (held elsewhere, or no locks here: Windows). It goes with
+ * the descriptor's close or the process's death.
+ *
+ * exo_clean_stale_temps: remove the files named `prefix` + 6 letters or
+ * digits (prefix "dir/out.tsv.tmp-": the writers' temporaries beside an
+ * output, exo_output.h) that are regular files (links are not followed)
+ * owned by this user, last modified at least `min_age_s` seconds ago, and
+ * whose lock can be taken at once (no live run holds it). Returns the number
+ * removed; 0 where locks do not exist. */
+int exo_lock_file(int fd);
+int exo_clean_stale_temps(const char *prefix, unsigned min_age_s);
+
 #define EXO_TEMPLOCK_NAME "exolabel.lock"
 #if defined(_WIN32)
 #define EXO_TEMPLOCK_SUPPORTED 0

@@ -23,6 +23,15 @@ path_graph <- function(file, n) {
     file
 }
 
+# Hold an exclusive lock on `path` in a background process (util-linux
+# flock); returns its process id once the lock is taken.
+processx_like_lock <- function(path) {
+    pidfile <- tempfile()
+    system2("bash", c("-c", shQuote(paste0("flock ", shQuote(path), " sleep 60 & echo $! > ",
+                                         shQuote(pidfile), "; sleep 0.5"))), wait = TRUE)
+    as.integer(readLines(pidfile))
+}
+
 test_that("a pipe given as an input path is read whole (process substitution, /dev/stdin, a FIFO)", {
     skip_on_os("windows")
     exe <- cli_path()
@@ -146,4 +155,36 @@ test_that("the command line refuses at once what cannot work, and creates missin
         got <- run_sh(paste(shQuote(exe), "--version >", shQuote(full)))
         expect_equal(got$status, 4)
     }
+})
+
+test_that("temporary files that killed runs left beside the output are removed, never a live run's", {
+    skip_on_os("windows")
+    skip_if(Sys.which("flock") == "", "no flock command")
+    exe <- cli_path()
+    d <- fresh_dir()
+    f <- path_graph(file.path(d, "g.tsv"), 30)
+    out <- file.path(d, "out.tsv")
+    old <- function(name) {
+        p <- file.path(d, name)
+        writeLines("partial", p)
+        Sys.setFileTime(p, Sys.time() - 3600)
+        p
+    }
+    dead <- old("out.tsv.tmp-Ab12cd")    # a killed run's: removed
+    odd <- old("out.tsv.tmp-Ab12c")      # not a writer's name: kept
+    other <- old("other.tsv.tmp-Ab12cd") # beside another output: kept
+    recent <- file.path(d, "out.tsv.tmp-zz99zz") # just written: kept
+    writeLines("partial", recent)
+    locked <- old("out.tsv.tmp-LOCKED")  # a live run holds its lock: kept
+    holder <- processx_like_lock(locked)
+    on.exit(tools::pskill(holder), add = TRUE)
+    link <- file.path(d, "out.tsv.tmp-LINK00") # a link is not followed
+    file.symlink(f, link)
+    got <- run_sh(paste(shQuote(exe), "--seed 1 -o", shQuote(out), shQuote(f)))
+    expect_equal(got$status, 0)
+    expect_false(file.exists(dead))
+    expect_true(all(file.exists(c(odd, other, recent, locked, f))))
+    expect_identical(Sys.readlink(link), f)
+    expect_length(readLines(out), 31)
+    expect_length(readLines(f), 30)
 })
