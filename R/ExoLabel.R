@@ -743,6 +743,11 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, or only blank, header or comment lines): the result is empty",
                 call. = FALSE)
+    else if (run$num_edges == 0 && run$self_dropped > 0)
+        warning("no edge with a positive weight between two different nodes: the self ",
+                "hits (edges from a node to itself) were dropped (self_hits = \"drop\", ",
+                "the default of format = \"blast\"); every node is its own cluster",
+                call. = FALSE)
     else if (run$num_edges == 0)
         warning("no edge with a positive weight: every node is its own cluster",
                 call. = FALSE)

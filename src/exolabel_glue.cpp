@@ -697,6 +697,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("seconds_csr") = graph->seconds_csr);
   const double input_lines = static_cast<double>(graph->num_lines);
   const double num_negative = static_cast<double>(graph->num_negative);
+  const double self_dropped = static_cast<double>(graph->num_self_dropped);
   const double self_arcs = static_cast<double>(graph->sort.arcs_self);
   exo_graph_free(graph);
 
@@ -768,6 +769,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   out["per_strength"] = per_strength;
   out["strength_linked"] = strength_linked;
   out["per_component"] = per_component;
+  out["self_dropped"] = self_dropped;
   return out;
 }
 
