@@ -288,8 +288,14 @@
 #' * Edge lists (`data.frame`, `data.table`, `DataFrame`): the first two
 #'   columns (or those `columns` or `format = "blast"` choose) hold the
 #'   nodes of each edge, as character, factor or
-#'   whole-number ids (written in decimal as the node names). The weight is
-#'   the column named `weight` (any case) or else a numeric third column;
+#'   whole-number ids (written in decimal as the node names, exactly: ids
+#'   stored as doubles must be below 2^53 in magnitude, bit64's `integer64`
+#'   ids, which `data.table::fread()` gives for large numbers, may be any
+#'   64-bit integer), or as dates (`Date`, named by their text,
+#'   `"2024-01-01"`); columns of other classes (date-times, lists) are an
+#'   error naming the column. The weight is
+#'   the column named `weight` (any case) or else a numeric (or `integer64`)
+#'   third column;
 #'   without one every edge weighs 1, with a warning when the third column
 #'   holds numbers stored as text. Missing values are an error. A character
 #'   matrix of two or more columns (`cbind(from, to, score)`) is such an
@@ -414,7 +420,8 @@
 #'   graph; or a square adjacency matrix (`Matrix::dgCMatrix` or any other
 #'   `Matrix` or base numeric matrix). See In-memory inputs.
 #' @param outfile Path of the output file, or one path per clustering.
-#'   Missing directories are created. Ignored (with a warning) when
+#'   Missing directories are created; a path ending in a slash (a
+#'   directory) is an error. Ignored (with a warning) when
 #'   `return_table = TRUE`. A regular file is written beside it
 #'   (`<outfile>.tmp-XXXXXX`) and renamed over it at the end, so a failed
 #'   run leaves any earlier file as it was; a symbolic link is replaced by
@@ -735,6 +742,11 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                         format_count(run$negative_edges)), call. = FALSE)
     if (run$num_vertices == 0)
         warning("the input has no edges (empty, or only blank, header or comment lines): the result is empty",
+                call. = FALSE)
+    else if (run$num_edges == 0 && run$self_dropped > 0)
+        warning("no edge with a positive weight between two different nodes: the self ",
+                "hits (edges from a node to itself) were dropped (self_hits = \"drop\", ",
+                "the default of format = \"blast\"); every node is its own cluster",
                 call. = FALSE)
     else if (run$num_edges == 0)
         warning("no edge with a positive weight: every node is its own cluster",

@@ -29,6 +29,10 @@
     .Call(`_ExoLabel_exolabel_regular_files`, paths)
 }
 
+.exolabel_int64 <- function(x, to) {
+    .Call(`_ExoLabel_exolabel_int64`, x, to)
+}
+
 .exolabel_read_results <- function(path, sep) {
     .Call(`_ExoLabel_exolabel_read_results`, path, sep)
 }

@@ -156,6 +156,14 @@ prepare_outfiles <- function(outfile, n) {
     if (!is.character(outfile) || anyNA(outfile) || length(outfile) == 0L ||
         !all(nzchar(outfile)))
         stop("'outfile' must be a character vector of file paths", call. = FALSE)
+    # "dir/" names a directory: dirname() and basename() would make it the
+    # file "dir" (replacing a file of that name), which the command-line
+    # tool refuses too
+    slash <- if (.Platform$OS.type == "windows") "[/\\\\]$" else "/$"
+    dir_like <- grepl(slash, outfile)
+    if (any(dir_like))
+        stop("'outfile' must name a file, not a directory: '", outfile[dir_like][1L],
+             "' ends in a slash", call. = FALSE)
     for (d in unique(dirname(outfile)))
         if (!dir.exists(d) && !dir.create(d, recursive = TRUE, showWarnings = FALSE))
             stop("cannot create the directory '", d, "' for 'outfile'", call. = FALSE)

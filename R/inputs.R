@@ -19,30 +19,58 @@ input_kind <- function(x) {
 }
 
 # A column of node names or ids: character (names), factor (names through
-# its levels), or whole-number integer/double ids (written in decimal).
+# its levels), Date (names: its text, "2024-01-01"), whole-number
+# integer/double ids (written in decimal, exactly: doubles must be below
+# 2^53 in magnitude, beyond which distinct ids may already have merged) or
+# bit64's integer64 ids (written in decimal, exactly, by the glue).
 # Returns list(values, labels).
 node_column <- function(x, what) {
+    col <- paste("the", what, "column of the edge list")
+    if (inherits(x, "AsIs")) x <- unclass_asis(x)
     if (is.factor(x)) {
-        if (anyNA(x)) stop("the ", what, " column of the edge list has missing values",
-                           call. = FALSE)
+        if (anyNA(x)) stop(col, " has missing values", call. = FALSE)
         return(list(values = as.integer(x), labels = enc2utf8(levels(x))))
     }
     if (is.character(x)) {
-        if (anyNA(x)) stop("the ", what, " column of the edge list has missing values",
-                           call. = FALSE)
+        if (anyNA(x)) stop(col, " has missing values", call. = FALSE)
         return(list(values = enc2utf8(x), labels = NULL))
     }
-    if (is.integer(x) || is.double(x)) {
-        if (anyNA(x) || any(!is.finite(x)))
-            stop("the ", what, " column of the edge list has missing or infinite values",
-                 call. = FALSE)
-        if (is.double(x) && any(x != floor(x)))
-            stop("the ", what, " column of the edge list holds numbers that are not ",
-                 "whole: give node names or whole-number ids", call. = FALSE)
-        return(list(values = x, labels = NULL))
+    if (inherits(x, "integer64")) {
+        v <- .exolabel_int64(x, "double")
+        if (any(is.na(v) & !is.nan(v))) stop(col, " has missing values", call. = FALSE)
+        return(list(values = x, labels = NULL)) # the glue prints the 64-bit integers
     }
-    stop("the ", what, " column of the edge list must be character, factor or ",
-         "numeric ids, not ", class(x)[1L], call. = FALSE)
+    if (inherits(x, "Date")) {
+        d <- unclass(x)
+        if (anyNA(d) || any(!is.finite(d)))
+            stop(col, " has missing or infinite dates", call. = FALSE)
+        if (any(d != floor(d)))
+            stop(col, " holds dates with a fraction of a day, which the same text would ",
+                 "name: convert it to character", call. = FALSE)
+        return(list(values = enc2utf8(as.character(x)), labels = NULL))
+    }
+    if (is.object(x) || !(is.integer(x) || is.double(x)))
+        stop(col, " is of class ", class(x)[1L], ": convert it to character (node ",
+             "names) or to whole numbers (node ids)", call. = FALSE)
+    if (anyNA(x) || any(!is.finite(x)))
+        stop(col, " has missing or infinite values", call. = FALSE)
+    if (is.double(x)) {
+        if (any(x != floor(x)))
+            stop(col, " holds numbers that are not whole: give node names or whole-number ids",
+                 call. = FALSE)
+        if (any(abs(x) >= 2^53))
+            stop(col, " holds ids of 2^53 (9007199254740992) or more in magnitude, ",
+                 "which doubles cannot hold exactly (distinct ids may already be ",
+                 "equal): read the ids as character or as bit64's integer64",
+                 call. = FALSE)
+    }
+    list(values = x, labels = NULL)
+}
+
+# A column marked with I(): the column without the mark.
+unclass_asis <- function(x) {
+    class(x) <- setdiff(class(x), "AsIs")
+    x
 }
 
 # A text (or factor) column as numbers when every value that is not NA
@@ -64,9 +92,24 @@ text_matrix_edges <- function(x) {
     out
 }
 
+# A weight column as doubles, integers or logicals; bit64's integer64
+# weights as the doubles of the same values (refused when a double cannot
+# hold one exactly).
 weight_column <- function(w) {
-    if (!(is.numeric(w) || is.logical(w)))
-        stop("the weight column of the edge list must be numeric", call. = FALSE)
+    if (inherits(w, "AsIs")) w <- unclass_asis(w)
+    if (inherits(w, "integer64")) {
+        v <- .exolabel_int64(w, "double")
+        if (any(is.na(v) & !is.nan(v)))
+            stop("the weight column of the edge list has missing values", call. = FALSE)
+        if (any(is.nan(v)))
+            stop("the weight column of the edge list holds integer64 weights that a ",
+                 "double cannot hold exactly (some beyond 2^53 in magnitude): give them ",
+                 "as doubles", call. = FALSE)
+        return(v)
+    }
+    if (!(is.numeric(w) || is.logical(w)) || !(is.double(w) || is.integer(w) || is.logical(w)))
+        stop("the weight column of the edge list must be numeric, not of class ",
+             class(w)[1L], call. = FALSE)
     if (anyNA(w)) stop("the weight column of the edge list has missing values",
                        call. = FALSE)
     if (is.logical(w)) w <- as.integer(w)
@@ -87,7 +130,8 @@ edges_source <- function(x, ignore_weights) {
     if (!ignore_weights) {
         cn <- tolower(colnames(x))
         wi <- match("weight", cn[-(1:2)]) + 2L
-        if (is.na(wi) && nc >= 3L && (is.numeric(x[[3L]]) || is.logical(x[[3L]])))
+        if (is.na(wi) && nc >= 3L && (is.numeric(x[[3L]]) || is.logical(x[[3L]]) ||
+                                      inherits(x[[3L]], "integer64")))
             wi <- 3L
         if (is.na(wi) && nc >= 3L && (is.character(x[[3L]]) || is.factor(x[[3L]])) &&
             !is.null(text_numbers(x[[3L]])))
@@ -113,7 +157,13 @@ edges_source <- function(x, ignore_weights) {
          from = from$values, to = to$values, weight = weight)
 }
 
-format_ids <- function(x) formatC(x, format = "fg", digits = 15, big.mark = "")
+# Ids (whole-number integers or doubles below 2^53, or integer64) as the
+# exact decimal text the glue prints for them ("0" for -0).
+format_ids <- function(x) {
+    if (inherits(x, "integer64")) return(.exolabel_int64(x, "text"))
+    if (is.integer(x)) return(as.character(x))
+    sprintf("%.0f", x + 0)
+}
 
 # An igraph graph: vertices are registered first, in vertex order, so the
 # output lists them in that order (isolated vertices included).

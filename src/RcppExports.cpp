@@ -93,6 +93,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// exolabel_int64
+SEXP exolabel_int64(SEXP x, std::string to);
+RcppExport SEXP _ExoLabel_exolabel_int64(SEXP xSEXP, SEXP toSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< std::string >::type to(toSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_int64(x, to));
+    return rcpp_result_gen;
+END_RCPP
+}
 // exolabel_read_results
 Rcpp::List exolabel_read_results(std::string path, std::string sep);
 RcppExport SEXP _ExoLabel_exolabel_read_results(SEXP pathSEXP, SEXP sepSEXP) {
@@ -126,6 +138,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 8},
     {"_ExoLabel_exolabel_free_space", (DL_FUNC) &_ExoLabel_exolabel_free_space, 1},
     {"_ExoLabel_exolabel_regular_files", (DL_FUNC) &_ExoLabel_exolabel_regular_files, 1},
+    {"_ExoLabel_exolabel_int64", (DL_FUNC) &_ExoLabel_exolabel_int64, 2},
     {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 2},
     {"_ExoLabel_exolabel_read_table", (DL_FUNC) &_ExoLabel_exolabel_read_table, 2},
     {NULL, NULL, 0}

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -273,10 +274,15 @@ void glue_message(void *user, const char *text) {
 // A column of node names or ids, read through raw pointers taken before the
 // core starts (STRING_PTR_RO / INTEGER_RO / REAL_RO also expand ALTREP
 // vectors), so nothing allocates in R while edges are pushed.
+// Whole-number double ids (R's node_column() has checked them: finite,
+// whole, below 2^53 in magnitude) are printed as their exact integer text,
+// "0" for -0; integer64 ids (bit64: the 64-bit integers stored in the bits
+// of doubles) as their exact decimal text.
 struct NameColumn {
   const SEXP *str = nullptr;     // names
   const int *ids = nullptr;      // 1-based ids (into labels, or printed)
   const double *dids = nullptr;  // numeric ids, printed
+  const int64_t *lids = nullptr; // integer64 ids, printed
   const SEXP *labels = nullptr;  // names of ids; nullptr = print the id
   R_xlen_t n = 0;
   char buf[40];
@@ -285,6 +291,8 @@ struct NameColumn {
     n = Rf_xlength(x);
     if (TYPEOF(x) == STRSXP) str = STRING_PTR_RO(x);
     else if (TYPEOF(x) == INTSXP) ids = INTEGER_RO(x);
+    else if (TYPEOF(x) == REALSXP && Rf_inherits(x, "integer64"))
+      lids = reinterpret_cast<const int64_t *>(REAL_RO(x));
     else if (TYPEOF(x) == REALSXP) dids = REAL_RO(x);
     else Rf_error("internal error: node column of type %s", Rf_type2char(TYPEOF(x)));
     if (lab != R_NilValue) labels = STRING_PTR_RO(lab);
@@ -301,8 +309,9 @@ struct NameColumn {
       *len = (size_t)LENGTH(c);
       return CHAR(c);
     }
-    int k = ids ? std::snprintf(buf, sizeof buf, "%d", ids[i])
-                : std::snprintf(buf, sizeof buf, "%.15g", dids[i]);
+    int k = ids    ? std::snprintf(buf, sizeof buf, "%d", ids[i])
+            : lids ? std::snprintf(buf, sizeof buf, "%lld", (long long)lids[i])
+                   : std::snprintf(buf, sizeof buf, "%.0f", dids[i] + 0.0);
     *len = (size_t)k;
     return buf;
   }
@@ -688,6 +697,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       Rcpp::Named("seconds_csr") = graph->seconds_csr);
   const double input_lines = static_cast<double>(graph->num_lines);
   const double num_negative = static_cast<double>(graph->num_negative);
+  const double self_dropped = static_cast<double>(graph->num_self_dropped);
   const double self_arcs = static_cast<double>(graph->sort.arcs_self);
   exo_graph_free(graph);
 
@@ -759,6 +769,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   out["per_strength"] = per_strength;
   out["strength_linked"] = strength_linked;
   out["per_component"] = per_component;
+  out["self_dropped"] = self_dropped;
   return out;
 }
 
@@ -837,6 +848,42 @@ std::string read_whole_file(const std::string &path, const char *what) {
 
 // Read an output file "name<sep>cluster\n" exactly as written (no quoting,
 // comments or type conversion): list(Vertex = character, Cluster = integer).
+// The 64-bit integers of a bit64 integer64 vector (stored in the bits of
+// doubles), without needing bit64: to = "text" gives their exact decimal
+// text, "double" the doubles of the same value, NaN where a double cannot
+// hold the value exactly. NA_integer64 (the smallest 64-bit integer) gives NA.
+// [[Rcpp::export(.exolabel_int64)]]
+SEXP exolabel_int64(SEXP x, std::string to) {
+  if (TYPEOF(x) != REALSXP) Rcpp::stop("internal error: an integer64 vector is stored in doubles");
+  const R_xlen_t n = Rf_xlength(x);
+  const double *d = REAL_RO(x);
+  const bool text = to == "text";
+  SEXP out = PROTECT(Rf_allocVector(text ? STRSXP : REALSXP, n));
+  char buf[32];
+  for (R_xlen_t i = 0; i < n; i++) {
+    int64_t v;
+    std::memcpy(&v, d + i, sizeof v);
+    const bool na = v == INT64_MIN;
+    if (text) {
+      if (na) {
+        SET_STRING_ELT(out, i, NA_STRING);
+      } else {
+        std::snprintf(buf, sizeof buf, "%lld", (long long)v);
+        SET_STRING_ELT(out, i, Rf_mkChar(buf));
+      }
+    } else if (na) {
+      REAL(out)[i] = NA_REAL;
+    } else {
+      // exact when converting back gives v; 2^63 (INT64_MAX rounded up) is
+      // beyond int64_t, so it is compared before the conversion back
+      const double w = static_cast<double>(v);
+      REAL(out)[i] = w < 9223372036854775808.0 && static_cast<int64_t>(w) == v ? w : R_NaN;
+    }
+  }
+  UNPROTECT(1);
+  return out;
+}
+
 // [[Rcpp::export(.exolabel_read_results)]]
 Rcpp::List exolabel_read_results(std::string path, std::string sep) {
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");

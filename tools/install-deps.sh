@@ -5,7 +5,7 @@
 set -euo pipefail
 DEB_PKGS=(r-base-dev r-cran-rcpp r-cran-testthat r-cran-igraph r-cran-roxygen2
           r-cran-knitr r-cran-rmarkdown r-cran-callr
-          r-cran-cli r-cran-matrix r-cran-data.table r-bioc-biocstyle r-bioc-bioccheck
+          r-cran-cli r-cran-matrix r-cran-data.table r-cran-bit64 r-bioc-biocstyle r-bioc-bioccheck
           r-bioc-s4vectors qpdf
           check libsubunit-dev pkg-config zlib1g-dev valgrind rsync
           clang-14 libclang-rt-14-dev cppcheck   # make fuzz / fuzz-replay (libFuzzer), make cppcheck
@@ -26,7 +26,8 @@ fi
 Rscript -e '
 need <- c("Rcpp", "testthat", "igraph", "roxygen2", "knitr", "rmarkdown", "callr",
           "cli", "Matrix", "data.table", "BiocStyle", "BiocCheck", "S4Vectors",
-          "igraphdata")  # igraphdata: karate, UKfaculty (benchmarks/quality, a test)
+          "igraphdata",  # igraphdata: karate, UKfaculty (benchmarks/quality, a test)
+          "bit64")       # bit64: integer64 columns (what data.table::fread gives), tests
 miss <- need[!vapply(need, requireNamespace, logical(1), quietly = TRUE)]
 if (length(miss)) {
   message("install-deps: installing from CRAN: ", paste(miss, collapse = " "))

@@ -893,6 +893,7 @@ typedef struct pslot {
   size_t arcs_cap, narcs; /* bytes allocated; records built */
   uint64_t maxid;         /* the largest id the worker found */
   uint64_t negative;      /* lines with w < 0 */
+  uint64_t self;          /* self-loops dropped by rule.drop_self */
   apatch *patch;
   size_t npatch, patch_cap;
 } pslot;
@@ -1018,7 +1019,7 @@ static void build_arcs(pctl *c, pslot *sl) {
   const batch *b = &sl->b;
   sl->arcs_ok = 0;
   sl->narcs = sl->npatch = 0;
-  sl->maxid = sl->negative = 0;
+  sl->maxid = sl->negative = sl->self = 0;
   if (!c->arcs || atomic_load(&c->stop)) return;
   const int wide = c->arcs_wide;
   const size_t rs = exo_rec_size(wide), n = b->n;
@@ -1034,7 +1035,7 @@ static void build_arcs(pctl *c, pslot *sl) {
   const prec *r = b->rec;
   uint8_t *out = sl->arcs;
   size_t k = 0;
-  uint64_t maxid = 0, negative = 0;
+  uint64_t maxid = 0, negative = 0, self = 0;
   for (size_t i = 0; i < n; i++) {
     const prec *q = &r[i];
     uint64_t ia = q->ia, ib = q->ib;
@@ -1062,10 +1063,13 @@ static void build_arcs(pctl *c, pslot *sl) {
       k += exo_edge_arcs(rule, ia, ib, q->w, wide, out + k * rs);
     }
     negative += q->w < 0.0f;
+    /* ia == ib: the same name (placeholders: the same hash) */
+    self += rule->drop_self && ia == ib && q->w > 0.0f && !(q->w < rule->min_weight);
   }
   sl->narcs = k;
   sl->maxid = maxid;
   sl->negative = negative;
+  sl->self = self;
   sl->arcs_ok = 1;
 }
 
@@ -1361,6 +1365,7 @@ static exo_status consume_arcs(consumer *C, pslot *sl) {
   C->edges += b->n;
   C->resolved += 2 * (uint64_t)b->n - interned;
   a->negative += sl->negative;
+  a->self += sl->self;
   return consume_end(C, b);
 }
 

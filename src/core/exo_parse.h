@@ -117,6 +117,8 @@ typedef struct exo_arc_sink {
   exo_arcs_fn add;
   void *user;
   uint64_t negative; /* edges with w < 0 handed over as records (added to) */
+  uint64_t self;     /* self-loops that drop_self kept from storing (weight > 0,
+                        not below min_weight), handed over as records (added to) */
 } exo_arc_sink;
 
 /* Parse one file. With threads > 1 the BOM and header lines are read

@@ -18,6 +18,7 @@ typedef struct edge_sink {
   exo_sorter *sorter;
   exo_arc_rule rule; /* directed; self-loops and weights that store nothing */
   uint64_t negative; /* edges with a weight below 0 (stored nothing) */
+  uint64_t self;     /* self-loops that rule.drop_self kept from storing */
 } edge_sink;
 
 /* Turn one input edge into arc records (exo_record.h sign convention; the
@@ -35,6 +36,7 @@ static exo_status on_edge(void *user, uint64_t a, uint64_t b, float w, exo_ctx *
   }
   if (!(w > 0.0f) || w < s->rule.min_weight || (a == b && s->rule.drop_self)) {
     s->negative += w < 0.0f;
+    s->self += a == b && s->rule.drop_self && w > 0.0f && !(w < s->rule.min_weight);
     return EXO_OK;
   }
   if (s->rule.directed) {
@@ -193,6 +195,7 @@ exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) 
   arcs.user = &b->sink;
   st = exo_parse_file_arcs(path, &b->opt.parse, b->names, on_edge, &b->sink, &arcs, ctx, &ps);
   b->sink.negative += arcs.negative;
+  b->sink.self += arcs.self;
   b->g->num_lines += ps.edges;
   if (st == EXO_OK && ps.edges)
     exo_message(ctx, "read %s: reading thread %.2f s CPU, parser threads %.2f s CPU, "
@@ -269,7 +272,10 @@ static exo_status self_normalise(exo_graph *g, const exo_build_options *opt, exo
   if (st) return st;
   g->sort.arcs = csr.m;
   g->sort.arcs_positive -= nr.dropped_positive;
-  if (opt->drop_self_loops) g->sort.arcs_self = 0;
+  if (opt->drop_self_loops) {
+    g->sort.arcs_self = 0;
+    g->num_self_dropped += nr.dropped_positive;
+  }
   exo_message(ctx, "bit scores over self scores: %llu nodes with an edge, %llu self arcs dropped",
               (unsigned long long)nr.linked, (unsigned long long)nr.dropped);
   return EXO_OK;
@@ -281,6 +287,7 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   if (b->pushed) exo_progress(ctx, EXO_STAGE_PARSE, b->pushed, b->expected);
   g->num_nodes = exo_names_count(b->names);
   g->num_negative = b->sink.negative;
+  g->num_self_dropped = b->sink.self;
   exo_status st = exo_names_finish(b->names, ctx);
   exo_names_free(b->names); /* finish releases the table, not the object */
   b->names = NULL;

@@ -103,6 +103,12 @@ typedef struct exo_graph {
   uint64_t num_arcs;   /* adjacency entries on disk */
   uint64_t num_negative; /* input edges with a weight below 0 (after the
                             transform): their names are kept, no arc */
+  uint64_t num_self_dropped; /* self-loops (self hits) dropped by
+                            drop_self_loops that would have stored an arc
+                            (weight > 0, not below min_weight); with
+                            EXO_WT_SELFNORM the self arcs with weight > 0
+                            dropped after the normalisation (after
+                            combining). Their names are kept. */
   int directed;
   int wide;
   int threads;         /* parse.threads of the build (>= 1): the output

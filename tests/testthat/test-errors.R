@@ -42,6 +42,27 @@ test_that("argument errors say what is wrong", {
     expect_error(ExoLabel(f, tempfiledir = f), "tempfiledir")
 })
 
+test_that("an 'outfile' ending in a slash (a directory) is refused before any work (issue 53)", {
+    f <- write_edges(clique_ring(k = 2, s = 3))
+    d <- fresh_dir()
+    # "dir/" was written as the file "dir"
+    expect_error(ExoLabel(f, outfile = file.path(d, "sub/"), tempfiledir = d),
+                 "'outfile' must name a file, not a directory: .*sub/' ends in a slash")
+    expect_false(file.exists(file.path(d, "sub")))
+    # "existing.tsv/" replaced existing.tsv
+    keep <- file.path(d, "existing.tsv")
+    writeLines("keep me", keep)
+    expect_error(ExoLabel(f, outfile = paste0(keep, "/"), tempfiledir = d),
+                 "'outfile' must name a file, not a directory")
+    expect_identical(readLines(keep), "keep me")
+    # one of several
+    expect_error(ExoLabel(f, outfile = c(file.path(d, "a.tsv"), paste0(d, "/")),
+                          add_self_loops = c(0, 1), tempfiledir = d),
+                 "'outfile' must name a file")
+    expect_error(ExoLabel(f, outfile = "", tempfiledir = d), "'outfile' must be")
+    expect_setequal(list.files(d, all.files = TRUE, no.. = TRUE), "existing.tsv")
+})
+
 test_that("memory_limit strings are parsed with binary units", {
     expect_equal(ExoLabel:::parse_memory_limit("256MB"), 256 * 2^20)
     expect_equal(ExoLabel:::parse_memory_limit("2GB"), 2 * 2^30)

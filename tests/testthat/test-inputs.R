@@ -76,6 +76,119 @@ test_that("edge list columns: ids, weight column, ignore_weights, bad values", {
     expect_length(stray_files(d), 0)
 })
 
+test_that("numeric ids of 16 digits stay distinct and are named exactly (issue 53)", {
+    # "%.15g" merged these four into two vertices
+    ids <- c(1234567890123456, 1234567890123457, 9007199254740991, 9007199254740990)
+    df <- data.frame(a = ids[c(1, 3)], b = ids[c(2, 4)])
+    res <- ExoLabel(df, return_table = TRUE)
+    expect_identical(res$graph_stats[["num_vertices"]], 4)
+    text <- c("1234567890123456", "1234567890123457", "9007199254740991", "9007199254740990")
+    expect_setequal(res$results$Vertex, text)
+    # the names as returned identify the node: each edge's ends share a cluster,
+    # the two edges do not
+    m <- as_membership(res$results)
+    expect_equal(as.numeric(names(m)), ids[match(names(m), text)])
+    expect_equal(unname(m[text[1]]), unname(m[text[2]]))
+    expect_equal(unname(m[text[3]]), unname(m[text[4]]))
+    expect_false(m[text[1]] == m[text[3]])
+    # no exponent for whole numbers, -0 is 0, negative ids; the same text when
+    # the other column holds names
+    neg <- ExoLabel(data.frame(a = c(-1234567890123456, -0, 1e15), b = c(0, 1e15, 2)),
+                    return_table = TRUE)
+    expect_setequal(neg$results$Vertex, c("-1234567890123456", "0", "1000000000000000", "2"))
+    mixed <- ExoLabel(data.frame(a = c(1234567890123457, -0, 1e15), b = c("x", "0", "y")),
+                      return_table = TRUE)
+    expect_setequal(mixed$results$Vertex, c("1234567890123457", "0", "1000000000000000", "x", "y"))
+    # ids beyond 2^53 may already have merged in R: refused, with a way out
+    big <- c(12345678901234567, 12345678901234568) # one double in R
+    expect_error(ExoLabel(data.frame(a = big, b = c(1, 2))),
+                 "first column of the edge list holds ids of 2\\^53.*as character or as bit64's integer64")
+    expect_error(ExoLabel(data.frame(a = c(1, 2), b = c(1, 2^60))), "second column .* 2\\^53")
+    # not finite
+    for (bad in list(NA_real_, NaN, Inf, -Inf))
+        expect_error(ExoLabel(data.frame(a = c(1, bad), b = c(2, 3))),
+                     "first column of the edge list has missing or infinite values")
+})
+
+test_that("integer64 ids and weights (bit64, data.table::fread) are exact (issue 53)", {
+    skip_if_not_installed("bit64")
+    ids <- bit64::as.integer64(c("9007199254740993", "4611686018427387904", "-5",
+                                 "9223372036854775807", "12"))
+    df <- data.frame(a = ids, b = ids[c(2, 3, 1, 5, 4)])
+    res <- ExoLabel(df, return_table = TRUE)
+    # were 4.94065645841247e-324 and the like
+    expect_setequal(res$results$Vertex, as.character(ids))
+    expect_setequal(res$results$Vertex, c("9007199254740993", "4611686018427387904", "-5",
+                                          "9223372036854775807", "12"))
+    m <- as_membership(res$results)
+    expect_equal(length(unique(m[c("9007199254740993", "4611686018427387904", "-5")])), 1)
+    expect_equal(unname(m["9223372036854775807"]), unname(m["12"]))
+    expect_false(m["-5"] == m["12"])
+    # integer64 weights of 5 keep their edges (every edge was dropped)
+    w <- data.frame(a = c("a", "b", "c"), b = c("b", "c", "a"),
+                    weight = bit64::as.integer64(c(5, 5, 5)))
+    rw <- ExoLabel(w, return_table = TRUE)
+    expect_equal(rw$graph_stats[["num_edges"]], 6)
+    expect_equal(length(unique(rw$results$Cluster)), 1)
+    # a weight read as integer64 counts as the double of the same value: the
+    # large weight ties a and b, the small c and d's to them
+    w2 <- data.frame(a = c("a", "b", "c"), b = c("b", "c", "d"),
+                     w = bit64::as.integer64(c("1152921504606846976", "1", "3")))
+    d2 <- data.frame(a = w2$a, b = w2$b, w = c(2^60, 1, 3))
+    set.seed(3)
+    r64 <- ExoLabel(w2, add_self_loops = 2, return_table = TRUE)
+    set.seed(3)
+    rdb <- ExoLabel(d2, add_self_loops = 2, return_table = TRUE)
+    expect_identical(r64$results, rdb$results)
+    expect_identical(r64$graph_stats, rdb$graph_stats)
+    # ids with names in the other column; missing values; weights a double
+    # cannot hold
+    mixed <- ExoLabel(data.frame(a = ids[1:2], b = c("x", "9007199254740993")),
+                      return_table = TRUE)
+    expect_setequal(mixed$results$Vertex, c("9007199254740993", "4611686018427387904", "x"))
+    expect_equal(mixed$graph_stats[["num_vertices"]], 3)
+    expect_error(ExoLabel(data.frame(a = bit64::as.integer64(c(NA, 1)), b = 1:2)),
+                 "first column of the edge list has missing values")
+    expect_error(ExoLabel(data.frame(a = 1:2, b = 2:3,
+                                     weight = bit64::as.integer64(c(NA, 1)))),
+                 "weight column of the edge list has missing values")
+    expect_error(ExoLabel(data.frame(a = 1:2, b = 2:3,
+                                     weight = bit64::as.integer64(c("9007199254740993", "1")))),
+                 "weight column .* integer64 weights that a double cannot hold exactly")
+})
+
+test_that("Date node columns are names; other classed columns are refused by name (issue 53)", {
+    day <- as.Date("2024-01-01") + 0:3
+    res <- ExoLabel(data.frame(a = day[c(1, 3)], b = day[c(2, 4)]), return_table = TRUE)
+    expect_setequal(res$results$Vertex, c("2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04"))
+    m <- as_membership(res$results)
+    expect_equal(unname(m["2024-01-01"]), unname(m["2024-01-02"]))
+    expect_false(m["2024-01-01"] == m["2024-01-03"])
+    expect_error(ExoLabel(data.frame(a = day[1:2] + 0.5, b = day[3:4])),
+                 "first column .* fraction of a day.*convert it to character")
+    expect_error(ExoLabel(data.frame(a = c(day[1], NA), b = day[3:4])),
+                 "first column of the edge list has missing or infinite dates")
+    t <- as.POSIXct("2024-01-01 10:00:00", tz = "UTC") + 1:2
+    expect_error(ExoLabel(data.frame(a = 1:2, b = t)),
+                 "second column of the edge list is of class POSIXct: convert it to character")
+    lt <- list(a = as.POSIXlt(t), b = 1:2)
+    expect_error(ExoLabel(structure(lt, class = "data.frame", row.names = 1:2)),
+                 "first column of the edge list is of class POSIXlt")
+    expect_error(ExoLabel(data.frame(a = as.difftime(1:2, units = "mins"), b = 1:2)),
+                 "first column of the edge list is of class difftime")
+    lc <- data.frame(a = 1:2)
+    lc$b <- list("x", "y")
+    expect_error(ExoLabel(lc), "second column of the edge list is of class list")
+    # I() columns are their values; factors stay names
+    expect_setequal(ExoLabel(data.frame(a = I(c("p", "q")), b = I(c(1L, 2L))),
+                             return_table = TRUE)$results$Vertex, c("p", "q", "1", "2"))
+    expect_setequal(ExoLabel(data.frame(a = factor(c("p", "q")), b = c("q", "r")),
+                             return_table = TRUE)$results$Vertex, c("p", "q", "r"))
+    # a weight column of dates is refused by its class
+    expect_error(ExoLabel(data.frame(a = 1:2, b = 2:3, weight = day[1:2])),
+                 "weight column of the edge list must be numeric, not of class Date")
+})
+
 test_that("a character matrix is an edge list; numbers stored as text are not silent", {
     # cbind() of names and scores gives a character matrix: it was read as
     # file paths ("edge list file 'a' does not exist")

@@ -330,3 +330,41 @@ test_that("12-column search output read as a plain edge list gets a warning (iss
     expect_length(stray_files(d), 0)
     unlink(d, recursive = TRUE)
 })
+
+test_that("a search file of only self hits says that the self hits were dropped (issue 53)", {
+    old <- options(ExoLabel.oversubscribe = TRUE)
+    on.exit(options(old))
+    d <- fresh_dir()
+    p <- sprintf("p%d", 1:500)
+    selfs <- data.frame(q = p, s = p, evalue = "0", bitscore = "120.5")
+    f <- write_m8(selfs, file.path(d, "self.m8"))
+    # every weight is positive: "no edge with a positive weight" was wrong
+    # (the e-value transform, bit scores over self scores, raw bit scores)
+    for (wt in c("selfnorm", "neglog10", "none")) for (th in 1:2) {
+        cols <- if (wt == "none") c(1, 2, 12)
+        expect_warning(res <- ExoLabel(f, format = "blast", weight_transform = wt, threads = th,
+                                       columns = cols, tempfiledir = d, return_table = TRUE),
+                       paste("no edge with a positive weight between two different nodes:",
+                             "the self hits \\(edges from a node to itself\\) were dropped"))
+        expect_equal(res$graph_stats[["num_vertices"]], 500)
+        expect_equal(res$graph_stats[["num_edges"]], 0)
+        expect_setequal(res$results$Vertex, p)
+        expect_equal(length(unique(res$results$Cluster)), 500)
+    }
+    # kept, they are edges: no warning
+    expect_no_warning(ExoLabel(f, format = "blast", self_hits = "keep", tempfiledir = d,
+                               return_table = TRUE))
+    # self hits below min_weight (or of weight 0: the e-values 0 read raw) were
+    # not dropped as self hits
+    expect_warning(ExoLabel(f, format = "blast", weight_transform = "none", tempfiledir = d,
+                            return_table = TRUE),
+                   "no edge with a positive weight: every node is its own cluster")
+    expect_warning(ExoLabel(f, format = "blast", weight_transform = "none", columns = c(1, 2, 12),
+                            min_weight = 200, tempfiledir = d, return_table = TRUE),
+                   "no edge with a positive weight: every node is its own cluster")
+    # in-memory edge lists too (self_hits = "drop" asked for)
+    expect_warning(ExoLabel(data.frame(a = c("x", "y", "y"), b = c("x", "y", "z"), w = c(2, 1, 0)),
+                            self_hits = "drop", return_table = TRUE),
+                   "the self hits \\(edges from a node to itself\\) were dropped")
+    expect_length(stray_files(d), 0)
+})
