@@ -41,7 +41,14 @@ for (p in pkgs) file.symlink(file.path(ip[p, "LibPath"], p), file.path(dest, p))
 cat("install-test: linked", length(pkgs), "packages\n")' "$work/runtime" "${runtime[@]}"
 
 # R_LIBS_SITE and R_LIBS_USER replace the site and user libraries (Debian's
-# /etc/R/Renviron keeps values that are set and not empty).
+# /etc/R/Renviron keeps values that are set and not empty). Debian's
+# Renviron.site would add its site libraries around R_LIBS_SITE, and it is
+# read unless R_ENVIRON names the system file too: so R reads a copy of the
+# system Renviron and empty site and user files.
+cp "$("$RSCRIPT" -e 'cat(file.path(R.home("etc"), "Renviron"))')" "$work/Renviron.system"
+: > "$work/Renviron.empty"
+export R_ENVIRON="$work/Renviron.system" R_ENVIRON_SITE="$work/Renviron.empty" \
+  R_ENVIRON_USER="$work/Renviron.empty"
 export R_LIBS="$work/lib" R_LIBS_SITE="$work/runtime" R_LIBS_USER="$work/runtime"
 "$R" CMD INSTALL --no-multiarch -l "$work/lib" "$tarball" > "$work/install.log" 2>&1 || {
   cat "$work/install.log"; echo "install-test: R CMD INSTALL failed" >&2; exit 1; }
