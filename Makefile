@@ -1,6 +1,9 @@
 # ExoLabel developer Makefile.
-#   make demo      install dependencies, build and install the package, cluster the bundled example
-#   make test      install dependencies, run the C unit tests (Check) and the R tests (testthat)
+#   make demo      install the runtime dependencies and the package (vignette included), cluster the bundled example
+#   make install   install the runtime dependencies (make deps-runtime), then the package: R CMD build + R CMD INSTALL
+#   make test      install every dependency (make deps), run the C unit tests (Check), the R tests (testthat)
+#                  and make install-test
+#   make install-test  the package installed into a fresh library that sees only the runtime R packages
 #   make ctest     only the C unit tests
 #   make cli       the standalone command-line tool $(BUILD)/exolabel
 #   make mpi       the MPI program $(BUILD)/exolabel-mpi; make mpi-test its tests
@@ -33,13 +36,19 @@ LDLIBS_CORE := -lz -lm -pthread
 
 .PHONY: check
 .PHONY: options-test
-.PHONY: all deps demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean ref-test quality bench leiden-bench profile ssn-bench win-test portable-test
+.PHONY: all deps deps-runtime install-test demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean ref-test quality bench leiden-bench profile ssn-bench win-test portable-test
 
 all: ctest
 
 # ---- dependencies -------------------------------------------------------
+# `make deps-runtime`: what installing the package, building its vignette and
+# `make cli` need (R, Rcpp, cli, zlib, knitr, rmarkdown, pandoc); `make deps`:
+# that and the developers' toolchain (tools/install-deps.sh lists both sets).
 deps:
-	@bash tools/install-deps.sh
+	@bash tools/install-deps.sh all
+
+deps-runtime:
+	@bash tools/install-deps.sh runtime
 
 # ---- C core -------------------------------------------------------------
 $(BUILD)/core/%.o: src/core/%.c $(CORE_HDR)
@@ -267,19 +276,34 @@ roxygen:
 	$(RSCRIPT) -e 'Rcpp::compileAttributes(".")'
 	$(RSCRIPT) -e 'roxygen2::roxygenise(".", load_code = roxygen2::load_source)'
 
-# Install from a copy of the tree, so the source tree gets no object files.
-install: deps
+# Install from a copy of the tree, so the source tree gets no object files:
+# R CMD build (which builds the vignette) and R CMD INSTALL of its tarball,
+# so that vignette("ExoLabel") works after make install / make demo.
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+PKG_TARBALL := $(BUILD)/pkgsrc/ExoLabel_$(VERSION).tar.gz
+install: deps-runtime
 	@mkdir -p $(BUILD)/pkgsrc $(if $(RLIB),$(RLIB),)
 	rsync -a --delete --exclude '.git' --exclude 'build' --exclude '*.o' --exclude '*.so' \
 	  --exclude 'benchmarks' --exclude 'tests/c' --exclude 'fuzz' ./ $(BUILD)/pkgsrc/ExoLabel/
-	$(R) CMD INSTALL --no-multiarch $(if $(RLIB),-l $(RLIB),) $(BUILD)/pkgsrc/ExoLabel
+	rm -f $(BUILD)/pkgsrc/ExoLabel_*.tar.gz
+	cd $(BUILD)/pkgsrc && $(R_LIBS_ENV) $(R) CMD build --no-manual ExoLabel
+	$(R_LIBS_ENV) $(R) CMD INSTALL --no-multiarch $(if $(RLIB),-l $(RLIB),) $(PKG_TARBALL)
+
+# `make install-test`: the tarball of the last make install (made first when
+# there is none) installed into a fresh library, with only the runtime R
+# packages of tools/install-deps.sh visible; there it loads, clusters both
+# bundled examples and has its vignette and help (tools/install-test.sh;
+# one compile, under a minute).
+install-test:
+	@test -f $(PKG_TARBALL) || $(MAKE) install BUILD=$(BUILD) RLIB=$(RLIB)
+	bash tools/install-test.sh $(PKG_TARBALL)
 
 demo: install
-	$(R_LIBS_ENV) $(RSCRIPT) -e 'library(ExoLabel); f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel"); set.seed(1); res <- ExoLabel(f, return_table = TRUE, verbose = TRUE); print(res$$graph_stats); cat("clusters:", length(unique(res$$results$$Cluster)), "\n"); print(head(res$$results, 10)); print(table(cluster_size = table(res$$results$$Cluster)))'
+	$(R_LIBS_ENV) $(RSCRIPT) -e 'library(ExoLabel); cat("vignette:", vignette(package = "ExoLabel")$$results[, "Item"], "(read it with vignette(\"ExoLabel\"))\n"); f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel"); set.seed(1); res <- ExoLabel(f, return_table = TRUE, verbose = TRUE); print(res$$graph_stats); cat("clusters:", length(unique(res$$results$$Cluster)), "\n"); print(head(res$$results, 10)); print(table(cluster_size = table(res$$results$$Cluster)))'
 
 # The R tests also check the command-line tool and exolabel-mpi against the
 # R function (tests/testthat/test-options-parity.R), so both are built first.
-rtest: install cli mpi
+rtest: deps install cli mpi
 	$(R_LIBS_ENV) EXOLABEL_CLI=$(abspath $(BUILD))/exolabel \
 	  EXOLABEL_MPI=$(abspath $(BUILD))/exolabel-mpi \
 	  $(RSCRIPT) tools/run-r-tests.R
@@ -287,20 +311,22 @@ rtest: install cli mpi
 # `make options-test`: the R function, exolabel and exolabel-mpi (mpirun -n 1)
 # given the same options give the core the same (EXOLABEL_DUMP_OPTIONS) and the
 # same error messages (tests/testthat/test-options-parity.R).
-options-test: install cli mpi
+options-test: deps install cli mpi
 	$(R_LIBS_ENV) EXOLABEL_CLI=$(abspath $(BUILD))/exolabel EXOLABEL_MPI=$(abspath $(BUILD))/exolabel-mpi \
 	  $(RSCRIPT) -e 'library(testthat); library(ExoLabel); r <- as.data.frame(test_file("tests/testthat/test-options-parity.R")); if (any(r$$failed > 0 | r$$error)) quit(status = 1)'
 
-# Everything CI runs: C unit tests (Check) then the R tests (testthat).
+# C unit tests (Check), the R tests (testthat), then the install into a
+# fresh library with the runtime dependencies only (CI runs this first).
 test: deps
 	$(MAKE) ctest BUILD=$(BUILD)
 	$(MAKE) rtest BUILD=$(BUILD) RLIB=$(RLIB)
+	$(MAKE) install-test BUILD=$(BUILD) RLIB=$(RLIB)
 
 # Accuracy benchmark against planted truth and igraph: regenerates
 # benchmarks/QUALITY.md, benchmarks/quality.png and benchmarks/quality/results.csv
 # (about 20-30 minutes; QUALITY_SCALE=quick for a 1-minute subset).
 QUALITY_SCALE ?= full
-quality: install
+quality: deps install
 	@mkdir -p $(BUILD)/quality-work
 	$(CC) -std=c11 -O2 -Wall -Wextra -o $(BUILD)/exogen benchmarks/gen/exogen.c -lz -lm
 	$(R_LIBS_ENV) $(RSCRIPT) benchmarks/quality/run.R --exogen $(BUILD)/exogen \
@@ -328,7 +354,7 @@ check: deps
 # graphs of 1M and 20M edges (100M with SIZE=large) end to end against raw
 # baselines; medians go into benchmarks/RESULTS.md (see benchmarks/bench/run.sh).
 SIZE ?= small
-bench: install
+bench: deps install
 	BUILD=$(BUILD) RLIB=$(RLIB) SIZE=$(SIZE) bash benchmarks/bench/run.sh
 
 # make leiden-bench [LEIDEN_BENCH=20m|all] [REPS=3]: the Leiden figures of
@@ -337,7 +363,7 @@ bench: install
 # all, the 100M-edge graph under a 1 GiB cgroup v1 cap, as root); see
 # benchmarks/bench/leiden_run.sh. Not part of CI.
 LEIDEN_BENCH ?= 20m
-leiden-bench: install
+leiden-bench: deps install
 	BUILD=$(BUILD) RLIB=$(RLIB) bash benchmarks/bench/leiden_run.sh $(LEIDEN_BENCH)
 
 # make profile [PROFILE_FILE=...] [THREADS=2]: corebench (the C pipeline
@@ -360,7 +386,7 @@ profile: $(BUILD)/libexocore.a
 # tools/install-bench-deps.sh), clustered by ExoLabel, MCL and igraph;
 # writes benchmarks/SSN.md and benchmarks/ssn/*.csv (benchmarks/ssn/run.sh;
 # the 10^5 searches take hours on a loaded 2-core machine).
-ssn-bench: install cli
+ssn-bench: deps install cli
 	BUILD=$(BUILD) RLIB=$(RLIB) bash benchmarks/ssn/run.sh
 
 clean:

@@ -6,46 +6,46 @@
 #' (bounded by `memory_limit`) and a few bytes per node are held in memory;
 #' the edges stay on disk.
 #'
+#' Protein families: give the tabular output of an all-against-all DIAMOND,
+#' BLAST+ or MMseqs2 search as it is, `ExoLabel("hits.tsv", format =
+#' "blast")` (Leiden with CPM by default; see Search-tool output), and add
+#' `cluster_table = TRUE` for one representative protein per family (see
+#' Cluster table). The vignette (`vignette("ExoLabel")`) walks through both.
+#'
+#' @concept protein families
+#' @concept sequence similarity network
+#' @concept BLAST DIAMOND MMseqs2 search output
+#' @concept cluster representative
+#' @concept Leiden algorithm
+#' @concept label propagation
+#' @concept graph clustering out of memory
+#'
 #' @section Input format:
-#' One edge per line, `A<sep>B<sep>W` or `A<sep>B`: by default node `A` is
-#' column 1, node `B` column 2 and the weight column 3 (`columns` chooses
-#' others). Columns after the last one used are not read, so a file with
-#' more columns is accepted as SynExtend accepts it; a line with fewer
-#' columns than the last one used is an error. Names are any bytes but
-#' the separator, line ends and NUL (UTF-8 is fine; names of any length up to
-#' 64 MiB per line). The weight is parsed as a number and stored as a
-#' single-precision float; a two-column line has weight 1. Lines may end in
-#' LF or CRLF, the last line needs no newline, empty lines are skipped and a
-#' UTF-8 byte-order mark is ignored. Files may be gzip-compressed (detected
-#' from their first bytes). Several files are read in order into one graph.
+#' One edge per line, `A<sep>B<sep>W` or `A<sep>B` (weight 1): by default
+#' columns 1, 2 and 3 (`columns` chooses others); columns after the last
+#' one used are not read. Names are any bytes but the separator, line ends
+#' and NUL (up to 64 MiB per line). Lines may end in LF or CRLF, the last
+#' needs no newline, empty lines and a UTF-8 byte-order mark are skipped.
+#' Files may be gzip-compressed (detected from their first bytes); several
+#' files are read in order into one graph.
 #' Edges with a weight of zero or below add both names to the graph (they
 #' appear in the output) but no edge. Duplicate edges are all kept, so their
 #' weights add up; a self-loop `A A w` is one arc from `A` to itself. A
 #' malformed line stops the run with an error naming the file and line.
 #'
-#' Weights in detail: a weight is a decimal or hexadecimal floating-point
-#' number (`1`, `-2.5`, `1e-3`, `0x1p4`; spaces around it are allowed),
-#' rounded to the nearest single-precision float. Zero, negative weights
-#' and weights so small that they round to zero (magnitude below about
-#' `7e-46`) keep both names but add no edge. It is an error (naming the file
-#' and line) when the weight is not a number (`abc`, `1,5`, `1.5x`, an
-#' empty third column), is `NaN` or infinite (`nan`, `Inf`, `-inf`), or has
-#' a magnitude beyond the float range (above about `3.4e38`).
-#'
-#' Other malformed input is an error naming the file and line: fewer than 2
-#' columns, or fewer than the last column used (the message suggests the
-#' separator when the line holds a different one), an empty name, a NUL byte (binary files), a
-#' carriage return inside a name. A textual header such as
-#' `from<sep>to<sep>weight` needs `header = TRUE`; without it, its weight
-#' column is reported as not a number (a two-column header would be read as
-#' an edge). Truncated or corrupt gzip files are errors naming the file;
-#' bzip2, xz and zstd files are recognised and rejected. Names are bytes:
-#' invalid UTF-8 and names of 1 MiB and more are kept exactly. Paths are
-#' used as given: a Windows-style path with backslashes is not translated.
-#'
-#' Named pipes (FIFOs, `/dev/stdin`) are read as a stream, once: nothing
-#' is read from them before the run (the disk-space check guesses their size
-#' as zero and does not look inside them for gzip's signature).
+#' A weight is a decimal or hexadecimal number (`1`, `-2.5`, `1e-3`,
+#' `0x1p4`; spaces around it allowed), rounded to a single-precision float;
+#' one that rounds to zero (below about `7e-46`) adds no edge. Errors naming
+#' the file and line: a weight that is not a number (`abc`, `1,5`, an empty
+#' column), `NaN`, infinite or beyond about `3.4e38`; fewer columns than
+#' needed (the message suggests the separator when the line holds another
+#' one); an empty name, a NUL byte, a carriage return inside a name. A
+#' header such as `from<sep>to<sep>weight` needs `header = TRUE`. Truncated
+#' or corrupt gzip files are errors naming the file; bzip2, xz and zstd
+#' files are refused. Names are kept byte for byte (invalid UTF-8, 1 MiB and
+#' longer). Paths are used as given (backslashes are not translated). Named
+#' pipes (FIFOs, `/dev/stdin`) are read once, as a stream (the disk-space
+#' check counts them as empty).
 #'
 #' An input without any edge line (an empty file, only blank lines, only a
 #' header) gives an empty result with a warning; when every edge has a
@@ -54,102 +54,78 @@
 #' the R session usable.
 #'
 #' @section Search-tool output (`format = "blast"`):
-#' All-vs-all protein searches write one hit per line in the tabular format
-#' that BLAST+ (`-outfmt 6`), DIAMOND (`--outfmt 6`) and MMseqs2
-#' (`easy-search` and `convertalis` with their default columns) share:
+#' All-vs-all protein searches write one hit per line in the 12-column
+#' tabular format that BLAST+ (`-outfmt 6`), DIAMOND (`--outfmt 6`) and
+#' MMseqs2 (`easy-search` and `convertalis` with their default columns)
+#' share: query, subject (MMseqs2: target), identity (a percentage; MMseqs2's
+#' `fident` is a fraction), alignment length, mismatches, gap openings,
+#' query start and end, subject start and end, e-value (column 11) and bit
+#' score (column 12).
 #'
-#' | column | BLAST+ `-outfmt 6` | DIAMOND `--outfmt 6` | MMseqs2 default |
-#' |---:|---|---|---|
-#' | 1 | qseqid (query) | qseqid | query |
-#' | 2 | sseqid (subject) | sseqid | target |
-#' | 3 | pident (% identity) | pident | fident (identity as a fraction; pident, in %, in older releases) |
-#' | 4 | length (alignment) | length | alnlen |
-#' | 5 | mismatch | mismatch | mismatch |
-#' | 6 | gapopen | gapopen | gapopen |
-#' | 7, 8 | qstart, qend | qstart, qend | qstart, qend |
-#' | 9, 10 | sstart, send | sstart, send | tstart, tend |
-#' | 11 | evalue | evalue | evalue |
-#' | 12 | bitscore | bitscore | bits |
+#' The benchmark figures of the vignette (section "Which method for protein
+#' families") for the real protein sets come from searches such as
+#' `diamond blastp -q proteins.fa -d proteins -o hits.tsv --outfmt 6
+#' --more-sensitive --evalue 1e-3 --max-target-seqs 1000`.
 #'
 #' `ExoLabel(file, format = "blast")` reads such a file as it is: the nodes
 #' are columns 1 and 2 and the weight is the bit score of column 12 divided
 #' by the larger self score of the two proteins (`weight_transform =
 #' "selfnorm"`, below); the two hits `q -> s` and `s -> q` become one edge
 #' with the larger weight and self hits (query = subject) are dropped once
-#' they have given the self scores. Lines that start with `#` are skipped,
-#' so BLAST+'s `-outfmt 7` (the same columns with comment lines) is read as
-#' well; `format = "edges"` reads such a line as an edge (a comment line is
-#' then an error that says so). Each default can be changed:
+#' they have given the self scores. Lines that start with `#` are skipped
+#' (BLAST+'s `-outfmt 7`). Each default can be changed:
 #'
-#' * `columns`: the node columns and the weight column, e.g. `c(1, 2, 12)`
-#'   with `weight_transform = "none"` weighs edges by the raw bit score; two
-#'   columns (`c(1, 2)`) give every edge weight 1.
+#' * `columns`: e.g. `c(1, 2, 12)` with `weight_transform = "none"` weighs
+#'   edges by the raw bit score; `c(1, 2)` gives every edge weight 1.
 #' * `weight_transform = "selfnorm"` (the default of `"blast"`): the weight
 #'   column is a bit score `B` and the weight of `q - s` is `B / max(self(q),
 #'   self(s))`, where `self(x)` is the bit score of `x`'s hit to itself (the
-#'   largest, if several) or, for a protein without a self hit in the file,
-#'   its best hit. Weights are then about 1 for near-identical proteins and
-#'   do not grow with protein length. The self hits are read for this even
-#'   with `self_hits = "drop"`, and dropped afterwards (kept, they weigh
-#'   1). It takes one more pass over the graph on disk after it is built
-#'   (two reads and one write, 4 bytes per protein in memory). Not
-#'   available in the MPI program.
+#'   largest) or, for a protein without a self hit, its best hit: about 1
+#'   for near-identical proteins, not growing with length. Self hits are
+#'   read for this even with `self_hits = "drop"` (kept, they weigh 1). One
+#'   more pass over the graph on disk; not available in the MPI program.
 #' * `weight_transform = "neglog10"` (the default of `"blast"` in earlier
-#'   versions, and what MCL users do: `mcxload --stream-mirror
-#'   --stream-neg-log10 -stream-tf 'ceil(200)'`; give `columns = c(1, 2,
-#'   11)` or leave them to the format): the weight column is an e-value `E`
-#'   and the weight is \eqn{\min(-\log_{10} E, 200)}{min(-log10(E), 200)},
-#'   computed from the digits and exponent of the text, so e-values far
-#'   below the range of doubles (`1e-400`) are exact before the cap. An
-#'   e-value of 0 (printed by the tools when it underflows) and any e-value
-#'   below `1e-200` weigh 200, the cap MCL users set; e-values of 1 and
-#'   above give a weight of 0 or below, that is no edge (their nodes stay).
-#'   A negative or non-numeric e-value is an error naming the file and line.
-#'   A line of only two columns, possible only with the plain 1, 2, 3
-#'   layout, keeps weight 1 (not transformed).
-#' * `min_weight`: edges whose weight (after the transform) is below it are
-#'   dropped, their nodes stay in the output; with `"neglog10"`,
-#'   `min_weight = 10` keeps hits with an e-value of `1e-10` or less; with
-#'   `"selfnorm"` it applies to the bit scores, before they are divided
-#'   (`min_weight = 50` keeps hits of 50 bits or more). The
-#'   comparison is made on single-precision floats.
-#' * `self_hits = "keep"` keeps an edge from a protein to itself (one arc,
-#'   which label propagation counts for the node's own label).
-#' * `combine`: how an edge given more than once is stored, in particular
-#'   the hits `q -> s` and `s -> q` of an undirected graph. `"max"` keeps one
-#'   edge per pair and direction with the largest weight (the vignette says
-#'   why this is the default for searches). `"sum"` keeps every copy, so that label propagation adds their weights
-#'   up: this is the behaviour for plain edge lists (SynExtend's). Combining
-#'   happens in the final merge of the external sort; `graph_stats` then
-#'   counts the arcs left. In `"directed"` mode only copies of the same arc
-#'   combine (`q -> s` twice), not `q -> s` with `s -> q`.
+#'   versions; MCL users' `mcxload --stream-neg-log10 -stream-tf
+#'   'ceil(200)'`; columns 1, 2, 11 unless `columns` says otherwise): the
+#'   weight column is an e-value `E` and the weight
+#'   \eqn{\min(-\log_{10} E, 200)}{min(-log10(E), 200)}, computed from the
+#'   text, so `1e-400` is exact before the cap; `0` weighs 200; e-values of
+#'   1 and above give no edge (their nodes stay); a negative or non-numeric
+#'   e-value is an error naming the file and line. A two-column line keeps
+#'   weight 1.
+#' * `min_weight`: edges of a smaller weight are dropped, their nodes kept;
+#'   with `"neglog10"`, `min_weight = 10` keeps e-values of `1e-10` or less;
+#'   with `"selfnorm"` it applies to the bit scores before they are divided
+#'   (`min_weight = 50`: hits of 50 bits or more).
+#' * `self_hits = "keep"` keeps an edge from a protein to itself (one arc).
+#' * `combine = "max"` keeps one edge per pair and direction, the largest
+#'   weight, so the hits `q -> s` and `s -> q` become one edge (why: the
+#'   vignette, section "Search hits: one edge per pair"); `"sum"` keeps
+#'   every copy, weights adding up (plain edge lists, SynExtend's). In
+#'   `"directed"` mode only copies of the same arc combine.
 #'
 #' `format = "edges"` (the default) means columns 1, 2, 3, weights as they
 #' are, self-loops kept and `combine = "sum"`: plain edge lists give exactly
-#' the results of earlier versions. In-memory edge lists take
-#' `weight_transform`, `min_weight`, `self_hits` and `combine` (the weight
-#' column then holds e-values or bit scores), but not `format = "blast"` or `columns`:
-#' select the columns of a data frame yourself. With `ignore_weights =
-#' TRUE` no weight column is read and nothing is transformed. The disk
-#' check guesses 64 bytes per line for `"blast"` files; combining and the
-#' dropped self hits only shrink the graph.
+#' the results of earlier versions. Edge-list tables in R (`data.frame`,
+#' `data.table`, `DataFrame`) take `format = "blast"` and every option above
+#' as files do, `format` and `columns` selecting the table's columns by
+#' position (a 12-column table of search hits gives the file's result).
+#' With `ignore_weights = TRUE` no weight column is read and nothing is
+#' transformed.
 #'
 #' Clustering: `format = "blast"` with none of `algorithm`, `objective` and
 #' `resolution` given runs Leiden with `objective = "CPM"` and `resolution =
-#' "auto"` (in each connected component of the graph, gamma = 5e-5 times
-#' the mean strength of that component's proteins; see `resolution`);
-#' any of the three given, the usual defaults apply to the others
-#' (`algorithm = "lp"` alone gives label propagation, as earlier versions
-#' did). Which method to choose for protein families, and the benchmark
-#' behind this default, is discussed in the vignette
-#' (`vignette("ExoLabel")`, section "How the methods work, and why").
+#' "auto"` (see `resolution`); any of the three given, the usual defaults
+#' apply to the others (`algorithm = "lp"` alone gives label propagation).
+#' Which method to choose for protein families, and the benchmark behind
+#' this default: the vignette, section "Which method for protein families".
 #'
 #' @section Label propagation:
 #' Every node starts in its own cluster and is active. Nodes are processed
-#' in sweeps over the node ids: blocks of 1024 consecutive ids in increasing
-#' order, and inside each block a random order (drawn from a seed taken from
-#' R's random number generator, so [set.seed()] makes results reproducible).
-#' This lets each sweep read the graph file front to back. An active node
+#' in sweeps over blocks of 1024 consecutive node ids, in a random order
+#' inside each block (seeded from R's random number generator, so
+#' [set.seed()] makes results reproducible), so that each sweep reads the
+#' graph file front to back. An active node
 #' adopts the label with the largest total weight among its neighbours (in
 #' `"directed"` mode, among its in-neighbours: a line `A B w` is the arc
 #' `A -> B`, and `B` listens to `A`). Exact ties are broken by the node's
@@ -159,10 +135,8 @@
 #' picks uniformly at random among all the best labels, its current label
 #' included (so it may stay or move); when `k > T` it keeps its current
 #' label if that is among the best and otherwise picks uniformly among the
-#' best. The picks come from the seed. The open picks of the first visits
-#' let the fragments of one community join on unweighted graphs, where exact
-#' ties are common; keeping the label afterwards stops labels from
-#' oscillating. With `iterations = 1`, `T = 0`. When a node changes
+#' best. The picks come from the seed. With `iterations = 1`, `T = 0`.
+#' When a node changes
 #' label, its neighbours (out-neighbours when directed) that hold another
 #' label become active again: later in the same sweep if they come after it,
 #' otherwise in the next sweep. The run ends when no node is active. Results
@@ -175,15 +149,14 @@
 #' cluster). Each candidate label's weight is therefore reduced by `e`,
 #' rounded to the nearest whole edge, times the node's mean edge weight,
 #' and the node joins the label with the highest reduced weight (ties as
-#' above; when no neighbour holds the node's current label, staying is one
-#' more candidate, reduced the same way). Without the rounding this is
-#' the modularity gain of the move (the LPAm family of methods), with
-#' `resolution` the \eqn{\gamma}{gamma} of the modularity formula: larger
-#' values make large clusters pay sooner (smaller clusters), `0` is plain
-#' label propagation (the rule of earlier versions and of SynExtend). The
-#' cluster volumes take 8 bytes per node; they start from the node degrees
-#' and change with every move, so no extra pass over the edges is needed.
-#' In `"directed"` mode `d` counts the in-arcs and `vol` all arcs.
+#' above; staying, when no neighbour holds the current label, is one more
+#' candidate, reduced the same way). Without the rounding this is the
+#' modularity gain of the move, with `resolution` the
+#' \eqn{\gamma}{gamma} of modularity: larger values give smaller clusters;
+#' `0` is plain label propagation (SynExtend's rule). The volumes take 8
+#' bytes per node. In `"directed"` mode `d` counts the in-arcs and `vol`
+#' all arcs. Why this default: the vignette, section "Resolution: no
+#' flooding into one cluster".
 #'
 #' With attenuation `a > 0`, a neighbour `u` contributes
 #' \eqn{w (1 - p^a d_u^a)}{w * (1 - p^a * d_u^a)} instead of `w`, where
@@ -213,24 +186,15 @@
 #' other, the one with the smaller number stays), and a cluster takes
 #' newcomers, in order of number, only while each keeps
 #' \eqn{x(C, D) - vol(C) V / T > 0}{x(C, D) - vol(C) V / T > 0}, `V` being
-#' the volume it has taken in the pass. Every merge therefore raises the
-#' modularity of the clustering, and the passes cannot turn a clustering
-#' into a single cluster. The passes stop early when one merges nothing.
-#' Each pass reads the graph file front to back, once per thread (the
-#' threads read side by side, each for its own group of clusters; more
-#' reads only when the tables of cluster pairs would exceed
-#' `memory_limit / 4` in all), and needs about 33 bytes per cluster. A
-#' cutoff `add_self_loops` holds for the merges as for the labels: a
-#' cluster joins another only when at least one edge between them has a
-#' raw weight of at least `add_self_loops`. The default is `TRUE` (5
-#' passes; most runs stop after 2 or 3): it joins the fragments that the
-#' volume penalty leaves on small graphs and on noisy ones
-#' (`benchmarks/quality/DEFAULT.md`: igraphdata's karate median NMI 0.559
-#' -> 0.687, igraph's Leiden 0.687; UKfaculty 0.599 -> 0.726; 10^5-node
-#' planted weighted graphs at mixing 0.75 0.845 -> 0.977, Leiden 0.857; 1.36
-#' times the CPU time; the threshold 0.15, 0.3 before version 0.99.1, is
-#' chosen there too). `refine = FALSE` gives plain label propagation
-#' (and, with `resolution = 0`, SynExtend's).
+#' the volume it has taken in the pass. Every merge raises the modularity,
+#' and the passes stop early when one merges nothing. Each pass reads the
+#' graph file once per thread and needs about 33 bytes per cluster. A
+#' cluster joins another only through an edge of raw weight at least
+#' `add_self_loops`, as labels do. The default is `TRUE` (5
+#' passes; most runs stop after 2 or 3); the measurements behind it and
+#' the threshold 0.15: the vignette, section "Merge passes". `refine =
+#' FALSE` gives plain label propagation (and, with `resolution = 0`,
+#' SynExtend's).
 #'
 #' `iterations` caps how often any node is processed (the first visit
 #' included), so `iterations = 1` visits each node once. `0` picks
@@ -250,35 +214,22 @@
 #' Weights are used as they are (directed graphs are clustered as
 #' undirected ones, each directed edge an edge); duplicate edges add up.
 #' Each level moves single nodes to the neighbouring community of best gain
-#' in sweeps over the graph file (the seeded order of label propagation,
-#' until no node would gain); a refinement step then splits every community
-#' into well-connected parts by merging single nodes greedily inside it
-#' (the paper draws the merges at random; the greedy choice keeps its
-#' guarantees, and the seeded order remains the only randomness); the
-#' parts become the nodes of the next, smaller graph, built in memory when
-#' it fits `memory_limit` (else by the same external sort as the input
-#' graph) and kept there for the next level, unwritten, when it takes at most
-#' a quarter of `memory_limit`. Levels repeat until every community is
-#' one node, and the whole algorithm runs again from its result: twice by
-#' default, as igraph's `cluster_leiden()` (`iterations = k` allows up to
-#' `k` rounds), fewer when a round moves no node or stops improving the
-#' score; a round that lowers the score (moves made side by side in lanes
-#' can) is dropped and the run ends with the round before it, so a higher
-#' `iterations` never gives a lower score. The score reached is
+#' in seeded sweeps over the graph file; a refinement step splits every
+#' community into well-connected parts by merging single nodes greedily
+#' (the paper draws these merges at random); the parts become the nodes of
+#' the next, smaller graph (in memory when it fits `memory_limit`, else by
+#' the external sort). Levels repeat until every community is one node, and
+#' the whole algorithm runs again from its result: twice by default, as
+#' igraph's `cluster_leiden()` (`iterations = k`: up to `k` rounds), fewer
+#' when a round stops improving the score; a round that lowers it is
+#' dropped, so a higher `iterations` never gives a lower score. The score reached is
 #' reported as `quality` in `$parameters`. Memory: 32 bytes of state per
 #' node on top of `memory_limit` (40 with more than 2^32 nodes), plus an
-#' adjacency read buffer of at most 64 MiB (measured: 204 MiB above
-#' `memory_limit` for 5 million nodes, 56 MiB for 1 million): node weights
-#' and the graph's offsets are read from disk block by block; temporary
-#' disk grows by the coarse graphs (at most the size of the input graph)
-#' and 8 to 24 bytes per node. Results are seeded and do not depend on
-#' `memory_limit` or `threads`: `threads` speeds up reading the input, the
-#' first sweeps of node moving and the refinement on graphs of 32768 nodes
-#' or more (refinement splits the communities between the threads, each
-#' deciding for its own in the order one thread would), and the sorts that
-#' build each smaller graph. Node moving on several threads runs in fixed
-#' lanes of node ids (see the vignette), so the result depends on the seed
-#' only.
+#' adjacency read buffer of at most 64 MiB; temporary disk grows by the
+#' coarse graphs (at most the size of the input graph) and 8 to 24 bytes
+#' per node. Results are seeded and do not depend on `memory_limit` or
+#' `threads` (how the threads share the work: the vignette, sections
+#' "Leiden on several threads" and "How the stages use the threads").
 #'
 #' @section In-memory inputs:
 #' In-memory graphs are streamed edge by edge into the same pipeline as
@@ -302,39 +253,29 @@
 #'   edge list, its columns after the second read as numbers where every
 #'   value is one.
 #' * `igraph` graphs: edges with their `weight` attribute when there is one;
-#'   vertices keep the graph's order (isolated ones included) and its `name`
-#'   attribute (or numbers `1..n`). `mode` defaults to the graph's
-#'   directedness. The result is an igraph `communities` object (made with
-#'   `igraph::make_clusters()`) so that `membership()`, `sizes()`,
-#'   `modularity()` and `compare()` work on it, unless `outfile` is given;
-#'   its modularity is that of the weighted graph (the `weight` attribute,
-#'   weights of 0 or below counting as no edge; unweighted with
-#'   `ignore_weights = TRUE`), as `igraph::modularity(g, membership,
-#'   weights = E(g)$weight)` gives it.
+#'   vertices in the graph's order (isolated ones included) with its `name`
+#'   attribute (or numbers `1..n`); `mode` defaults to the graph's
+#'   directedness. Unless `outfile` is given, the result is an igraph
+#'   `communities` object (`igraph::make_clusters()`), whose modularity is
+#'   that of the weighted graph (weights of 0 or below are no edge).
 #' * Adjacency matrices: row (or column) names are the node names (numbers
 #'   `1..n` without names), every row is a node in matrix order. Directed,
 #'   each stored entry `x[i, j]` is the arc `i -> j`. Undirected, the pair
 #'   `{i, j}` is one edge weighing the larger of `x[i, j]` and `x[j, i]`
-#'   when both are nonzero, else the nonzero one (igraph's `mode = "max"`
-#'   for positive weights): a symmetric matrix, its upper triangle or
-#'   its lower triangle all give the same graph, and a matrix whose two
-#'   triangles hold different values gets a warning with the number of
-#'   such pairs. The diagonal holds self-loops. Stored zeros register nodes
-#'   without an edge.
+#'   (igraph's `mode = "max"`): a symmetric matrix or either triangle give
+#'   the same graph; two triangles with different values get a warning.
+#'   The diagonal holds self-loops; stored zeros register nodes without an
+#'   edge.
 #'
 #' Node names must not contain the separator `sep`, line ends or NUL.
 #'
 #' @section Progress:
-#' With `verbose = TRUE`, every stage (reading, merging, writing the graph,
-#' label propagation or Leiden, Leiden's aggregation of each level, writing
-#' clusters) reports its progress: in an
-#' interactive session as a cli progress bar with counts and rate, otherwise
-#' as `message()` lines (a start and an end line per stage, and one every 10
-#' seconds in between), which [suppressMessages()] silences. `verbose =
-#' FALSE` prints nothing. Interrupting (Ctrl-C) works in every stage; the
-#' temporary files are removed. The bars are drawn through cli's C API from
-#' the compiled code; `options(ExoLabel.progress_bars = TRUE)` (or `FALSE`)
-#' chooses bars (or lines) regardless of whether the session is interactive.
+#' With `verbose = TRUE` every stage reports its progress: a cli progress
+#' bar in an interactive session, otherwise `message()` lines (start, end,
+#' and one every 10 seconds), which [suppressMessages()] silences;
+#' `options(ExoLabel.progress_bars = TRUE)` (or `FALSE`) chooses bars (or
+#' lines) in any session. Interrupting (Ctrl-C) works in every stage and
+#' removes the temporary files.
 #'
 #' @section Output:
 #' The output file has one line `name<sep>cluster` per node, in order of
@@ -363,32 +304,22 @@
 #'
 #' `attr(res, "stats")$seconds_table` is the time it took.
 #'
-#' Edges are the graph's edges as stored: weights after `weight_transform`,
-#' without the edges dropped by `min_weight` or `self_hits`, and with
-#' `combine = "sum"` (plain edge lists) two copies of an edge count twice
-#' in the weights and once in `Density`. The table is computed in one more
-#' sequential pass over the graph on disk after the clustering, before the
-#' temporary files are deleted (so it cannot be asked for afterwards); it
-#' needs about 60 bytes per cluster and the representatives' names in
-#' memory (at most `memory_limit / 2` of names at a time), and does not
+#' Edges are the graph's edges as stored (after `weight_transform`,
+#' `min_weight`, `self_hits`; with `combine = "sum"` two copies of an edge
+#' count twice in the weights and once in `Density`). The table takes one
+#' more pass over the graph on disk after the clustering (so it cannot be
+#' asked for afterwards) and about 60 bytes per cluster, and does not
 #' depend on `threads` or `memory_limit`. The command-line tool writes the
 #' same table with `--cluster-table FILE` (a header line, then the columns
 #' `cluster`, `size`, `internal_weight`, `external_weight`, `density`,
 #' `representative` separated by `sep`).
 #'
 #' @section Resources:
-#' `memory_limit` bounds the buffers of every stage (the sort's run buffers,
-#' the merge's file buffers, the adjacency buffer of label propagation).
-#' It is a cap: the sort's run buffers start at 16 MiB and grow while
-#' records fill them, the other buffers are sized by the graph.
-#' While reading, the table of name fingerprints (about 23 to 46 bytes per
-#' node: 16 bytes per slot, at most 70% full; one and a half times that for
-#' a moment while it doubles) is counted against `memory_limit` too: the
-#' sort's run buffers shrink as it grows, down to a quarter of the budget,
-#' so only a table larger than three quarters of `memory_limit` comes on
-#' top. With several `threads` one thread sorts and writes a full run buffer
-#' while the reader fills another, so runs are a third of the budget rather
-#' than a half. While clustering, 22 bytes per node come on top of
+#' `memory_limit` caps the buffers of every stage (sort runs, merge buffers,
+#' the adjacency buffer), which grow with the data up to it. While reading,
+#' the table of name fingerprints (about 23 to 46 bytes per node) counts
+#' against it too: the sort's buffers shrink as it grows, down to a quarter
+#' of the budget. While clustering, 22 bytes per node come on top of
 #' `memory_limit` (offsets 8, labels 4, visit counter 2, active bit, label
 #' volumes 8; 4 more per node above 2^32 nodes and 4 more with attenuation;
 #' 8 fewer with `resolution = 0`). Temporary disk: the node names, 12 bytes per
@@ -398,27 +329,19 @@
 #' peaks). Before starting, `ExoLabel()` compares that estimate with the
 #' free space in `tempfiledir` and stops with an error when it cannot fit
 #' (for files the number of edges is guessed from their size; set
-#' `options(ExoLabel.check_disk = FALSE)` to skip the check). Temporary files go to a fresh private
-#' directory inside `tempfiledir` that is removed when the call ends,
-#' whether it succeeds, fails or is interrupted. A run killed outright
-#' (`SIGKILL`, the out-of-memory killer, a scheduler's time limit) cannot
-#' remove its directory; the next run in the same `tempfiledir` does: each
-#' run's directory holds a marker file `exolabel.lock` that the run keeps
-#' locked while it lives, and a new run removes the `exolabel-XXXXXX`
-#' directories of this user whose marker names this host and whose lock is
-#' free, never another live run's (on Windows nothing is locked and such
-#' directories are left). The outputs and `tempfiledir` are tried (a
-#' small file created, written and removed) before any input is read, so a
-#' read-only or full directory fails at once rather than after the run.
+#' `options(ExoLabel.check_disk = FALSE)` to skip the check). Temporary
+#' files go to a fresh private directory inside `tempfiledir`, removed when
+#' the call ends, however it ends; that of a run killed outright
+#' (`SIGKILL`) is removed by the next run in the same `tempfiledir` (its
+#' lock file `exolabel.lock` is then free; not on Windows). The outputs and
+#' `tempfiledir` are tried before any input is read, so a read-only or
+#' full directory fails at once.
 #'
 #' @param edgelistfiles The graph: a character vector of paths to edge-list
-#'   files (plain or gzip), read in order into one graph; or an edge list as
-#'   a `data.frame`, `data.table` or `S4Vectors::DataFrame`, or as a
-#'   character matrix of two or more columns (what `cbind()` of names and
-#'   scores gives: its other columns are read as numbers where every value
-#'   is one); or an `igraph`
-#'   graph; or a square adjacency matrix (`Matrix::dgCMatrix` or any other
-#'   `Matrix` or base numeric matrix). See In-memory inputs.
+#'   or search-output files (plain or gzip), read in order into one graph;
+#'   or an edge list (`data.frame`, `data.table`, `S4Vectors::DataFrame`, a
+#'   character matrix); or an `igraph` graph; or a square adjacency matrix
+#'   (`Matrix` or base). See In-memory inputs.
 #' @param outfile Path of the output file, or one path per clustering.
 #'   Missing directories are created; a path ending in a slash (a
 #'   directory) is an error. Ignored (with a warning) when
@@ -463,7 +386,8 @@
 #'   buffers change. A number above the machine's cores is capped at them
 #'   with a warning. Every stage uses the threads (reading and parsing,
 #'   sorting and merging, label propagation and Leiden in fixed lanes of node
-#'   ids, the merge passes, writing the output); the vignette describes how.
+#'   ids, the merge passes, writing the output); the vignette describes how
+#'   in section "How the stages use the threads".
 #' @param refine `TRUE` (default, = 5 passes; not used, and 0 in
 #'   `$parameters`, when Leiden runs and `refine` is not given), `FALSE` (=
 #'   0, plain label propagation) or a whole number of
@@ -473,15 +397,14 @@
 #' @param format `"edges"` (default): an edge list, columns 1, 2, 3. `"blast"`:
 #'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 12)`,
 #'   `weight_transform = "selfnorm"`, `self_hits = "drop"`, `combine =
-#'   "max"` (with `weight_transform = "neglog10"`, columns 1, 2, 11), and, when none of `algorithm`, `objective` and `resolution` is
-#'   given, clustered with `algorithm = "leiden", objective = "CPM",
-#'   resolution = "auto"` (give `algorithm = "lp"` for label propagation).
-#'   See Search-tool output. Files and edge-list tables take it.
-#'   When neither `format` nor `columns` nor `weight_transform` is given and
-#'   the input has 12 columns that look like search-tool output (numbers in
-#'   columns 3 to 12, an identity between 0 and 100 in column 3), a warning
-#'   suggests `format = "blast"`: read as an edge list, the percent
-#'   identity is the weight and self hits stay.
+#'   "max"` (with `weight_transform = "neglog10"`, columns 1, 2, 11), and,
+#'   when none of `algorithm`, `objective` and `resolution` is given,
+#'   clustered with `algorithm = "leiden", objective = "CPM", resolution =
+#'   "auto"`. Files and edge-list tables take it; see Search-tool output.
+#'   An input of 12 columns that look like search-tool output, read without
+#'   `format`, `columns` or `weight_transform`, gets a warning suggesting
+#'   `format = "blast"` (as an edge list, the percent identity would be the
+#'   weight and self hits would stay).
 #' @param columns `NULL` (the format's columns) or 2 or 3 column numbers:
 #'   node A, node B and optionally the weight (without it every edge weighs
 #'   1), of a file or of an edge-list table.
@@ -513,21 +436,15 @@
 #'   strongly a label is held back once it holds a large share of the graph
 #'   (see Label propagation); `0` is plain label propagation. Leiden: the
 #'   objective's resolution; larger values give more, smaller clusters. A
-#'   vector runs one clustering per value. `"auto"` (with `algorithm =
-#'   "leiden", objective = "CPM"` only, an error otherwise; the default of
-#'   `format = "blast"`): CPM's gamma is a factor times the mean node
-#'   strength `2W / n`, with `2W` the sum of the node strengths (each edge's
-#'   weight counted at both ends, after `combine`). With `weight_transform =
-#'   "selfnorm"` the factor is 5e-5, `n` counts the nodes with at least
-#'   one edge, and each connected component gets its own gamma: the factor
-#'   times the mean strength of its own nodes (communities never span
-#'   components, so this is CPM run on each component at its own scale);
-#'   otherwise the factor is 5e-5 and `n` counts every node of the graph,
-#'   singletons included, with one gamma for the whole graph. Computed once
-#'   in one pass over the graph, the same for any `threads` and
-#'   `memory_limit`; `$parameters` reports the factor times the mean over
-#'   the whole graph. Reasons and figures: the vignette, "Which method for
-#'   protein families".
+#'   vector runs one clustering per value. `"auto"` (only with `algorithm =
+#'   "leiden", objective = "CPM"`; the default of `format = "blast"`):
+#'   CPM's gamma is 5e-5 times the mean node strength (twice the edge
+#'   weight over the nodes); with `weight_transform = "selfnorm"` each
+#'   connected component gets its own gamma from the mean strength of its
+#'   nodes with an edge, otherwise one gamma for the whole graph over all
+#'   nodes. `$parameters` reports 5e-5 times the mean over the whole graph.
+#'   Reasons and figures: the vignette, section "Which method for protein
+#'   families".
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
@@ -562,20 +479,15 @@
 #'   output file (no `outfile`, no `return_table`) is a `.tsv` file in
 #'   `tempfiledir`, deleted when R exits if that is `tempdir()`; the print
 #'   says so.
-#'   Each carries an attribute `"stats"`: a list with the number of sorted
-#'   runs, merge passes, merge fan-in, peak temporary disk in bytes (sort
-#'   runs and graph files), `input` (the input options in effect: `format`,
-#'   `columns`, `weight_transform`, `min_weight`, `self_hits`, `combine`),
-#'   the number of clusters, the largest cluster's
-#'   size, `size_bins` (number of clusters of size 1, 2-3, 4-7, ...), the
-#'   seconds spent per stage, `refine_merged` (clusters merged by the merge
-#'   passes) and `seconds_refine`, `quality` and `levels` (Leiden: the
-#'   objective's value and the number of levels run), `negative_edges`
-#'   (input edges with a negative weight, dropped with a warning unless the
-#'   weights are e-values), `self_arcs` (stored self-loops), `directed`,
-#'   the R process's peak resident memory
-#'   (`peak_rss`, bytes) and `seed`, the seed of the clustering drawn from
-#'   R's random numbers (the command-line tool's `--seed` reproduces it).
+#'   Each carries an attribute `"stats"`: a list with the sorted runs,
+#'   merge passes and fan-in, peak temporary disk (bytes), `input` (the
+#'   input options in effect), the number of clusters, the largest
+#'   cluster's size, `size_bins` (clusters of size 1, 2-3, 4-7, ...), the
+#'   seconds per stage, `refine_merged` and `seconds_refine`, `quality` and
+#'   `levels` (Leiden), `negative_edges` (dropped with a warning unless the
+#'   weights are e-values), `self_arcs`, `directed`, `peak_rss` (the R
+#'   process's peak resident memory, bytes) and `seed` (drawn from R's
+#'   random numbers; the command-line tool's `--seed` reproduces it).
 #'
 #' @examples
 #' edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
@@ -602,14 +514,8 @@
 #' # an edge list already in R
 #' df <- read.delim(edges, header = FALSE, col.names = c("from", "to", "weight"))
 #' head(ExoLabel(df, return_table = TRUE)$results)
-#'
-#' # an igraph graph gives a communities object
-#' if (requireNamespace("igraph", quietly = TRUE)) {
-#'     g <- igraph::graph_from_data_frame(df, directed = FALSE)
-#'     comm <- ExoLabel(g)$results
-#'     igraph::sizes(comm)
-#'     igraph::modularity(comm)
-#' }
+#' # igraph graphs and adjacency matrices: the vignette, section
+#' # "Graphs already in R, and igraph"
 #'
 #' @export
 ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
