@@ -36,12 +36,14 @@ static const char *prog = "exolabel";
 static void usage(FILE *f) {
   fprintf(f,
 "Usage: exolabel [options] [FILE ...]\n"
-"Cluster a graph given as edge-list files (\"A<sep>B<sep>W\" or \"A<sep>B\" per\n"
-"line, plain or gzip) or BLAST/DIAMOND/MMseqs2 tabular output (--format blast),\n"
-"out of memory: label propagation by default, Leiden (CPM) for --format blast\n"
-"or --algorithm leiden. Without FILE, or with FILE \"-\", the edges are read\n"
-"from standard input. Each output line is \"name<sep>cluster\", nodes in order\n"
-"of first appearance.\n"
+"Cluster a graph out of memory, with label propagation or Leiden. FILE holds\n"
+"edges (\"A<sep>B<sep>W\" or \"A<sep>B\" per line, plain or gzip) or, with\n"
+"--format blast, DIAMOND/BLAST+/MMseqs2 tabular hits, clustered into protein\n"
+"families by Leiden with CPM at --resolution auto unless --algorithm,\n"
+"--objective or --resolution is given (exolabel --format blast hits.tsv -o\n"
+"clusters.tsv). Without FILE, or with FILE \"-\", the edges are read from\n"
+"standard input. Each output line is \"name<sep>cluster\", nodes in order of\n"
+"first appearance.\n"
 "\n"
 "Options (the R function's argument in brackets; the core's options come\n"
 "from one table, src/core/exo_options.c, as the R function's do):\n"
@@ -70,6 +72,10 @@ static void usage(FILE *f) {
 "                          line; a device or FIFO is written into, as -o\n"
 "                          [cluster_table]\n"
 "      --stats             print run statistics (key<TAB>value) on standard error\n"
+"      --fail-empty        exit 3, writing nothing, when the input holds no edge\n"
+"                          between two different nodes (an empty or failed\n"
+"                          search upstream); without it such input gives a\n"
+"                          warning and every node its own cluster\n"
 "  -h, --help              this help\n"
 "      --version           the version\n"
 "\n"
@@ -338,12 +344,13 @@ int main(int argc, char **argv) {
   exo_args_utf8(&argc, &argv); /* Windows: UTF-8 paths */
   /* the driver's own options, then one long option per entry of the core's
    * table (exo_options.h), named as there with '-' for '_' */
-  enum { OPT_STATS = 256, OPT_VERSION, OPT_TABLE, OPT_CORE = 512 };
+  enum { OPT_STATS = 256, OPT_VERSION, OPT_TABLE, OPT_FAIL_EMPTY, OPT_CORE = 512 };
   static const struct option own[] = {
       {"out", required_argument, 0, 'o'},
       {"directed", no_argument, 0, 'd'},
       {"verbose", no_argument, 0, 'v'},
       {"stats", no_argument, 0, OPT_STATS},
+      {"fail-empty", no_argument, 0, OPT_FAIL_EMPTY},
       {"cluster-table", required_argument, 0, OPT_TABLE},
       {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},
@@ -354,7 +361,7 @@ int main(int argc, char **argv) {
   const exo_opt_def *defs = exo_options_table();
   const char *out = NULL;
   const char *table = NULL; /* --cluster-table */
-  int verbose = 0, stats = 0;
+  int verbose = 0, stats = 0, fail_empty = 0;
   exo_options o;
   exo_options_init(&o, EXO_OPT_STYLE_CLI);
   exo_error oerr;
@@ -373,6 +380,7 @@ int main(int argc, char **argv) {
     case 'd': name = "mode"; value = "directed"; break;
     case 'v': verbose = 1; break;
     case OPT_STATS: stats = 1; break;
+    case OPT_FAIL_EMPTY: fail_empty = 1; break;
     case OPT_TABLE:
       if (table) die_usage("--cluster-table given twice: give each option once");
       if (!*optarg) die_usage("--cluster-table needs a file name");
@@ -515,10 +523,21 @@ int main(int argc, char **argv) {
   exo_graph *g = NULL;
   st = exo_builder_finish(b, &ctx, &g);
   if (st) return fail(&ctx, st);
+  if (fail_empty && g->num_edges == 0) {
+    fprintf(stderr, "%s: error: --fail-empty: the input has no edge between two different "
+            "nodes with a positive weight (%" PRIu64 " node(s)%s); nothing was written\n", prog,
+            g->num_nodes, g->num_self_dropped ? ", only self hits" : "");
+    exo_graph_free(g);
+    return EXO_EXIT_INPUT;
+  }
   /* the R function's warnings, on standard error */
   if (g->num_nodes == 0)
     fprintf(stderr, "%s: warning: the input has no edges (empty, or only blank, header or comment lines): "
             "the result is empty\n", prog);
+  else if (g->num_edges == 0 && g->num_self_dropped > 0)
+    fprintf(stderr, "%s: warning: no edge with a positive weight between two different "
+            "nodes: the self hits (edges from a node to itself) were dropped (--self-hits "
+            "drop, the default of --format blast); every node is its own cluster\n", prog);
   else if (g->num_edges == 0)
     fprintf(stderr, "%s: warning: no edge with a positive weight: every node is its own "
             "cluster\n", prog);

@@ -188,3 +188,33 @@ test_that("temporary files that killed runs left beside the output are removed, 
     expect_length(readLines(out), 31)
     expect_length(readLines(f), 30)
 })
+
+test_that("a pipeline can fail on empty input (--fail-empty), and self hits alone are named", {
+    skip_on_os("windows")
+    exe <- cli_path()
+    d <- fresh_dir()
+    empty <- file.path(d, "empty.m8")
+    file.create(empty)
+    out <- file.path(d, "out.tsv")
+    got <- run_sh(paste(shQuote(exe), "--format blast --fail-empty -o", shQuote(out),
+                        shQuote(empty)))
+    expect_equal(got$status, 3)
+    expect_match(paste(got$err, collapse = "\n"), "--fail-empty", fixed = TRUE)
+    expect_false(file.exists(out))
+    got <- run_sh(paste(shQuote(exe), "--format blast -o", shQuote(out), shQuote(empty)))
+    expect_equal(got$status, 0)
+    expect_true(file.exists(out))
+    # a search output of self hits only: the warning says they were dropped
+    self <- file.path(d, "self.m8")
+    writeLines(c("p1\tp1\t100\t50\t0\t0\t1\t50\t1\t50\t1e-30\t100",
+                 "p2\tp2\t100\t60\t0\t0\t1\t60\t1\t60\t1e-35\t120"), self)
+    got <- run_sh(paste(shQuote(exe), "--format blast", shQuote(self)))
+    expect_equal(got$status, 0)
+    expect_length(got$out, 2)
+    expect_match(paste(got$err, collapse = "\n"), "self hits (edges from a node to itself) were dropped",
+                 fixed = TRUE)
+    got <- run_sh(paste(shQuote(exe), "--format blast --fail-empty", shQuote(self)))
+    expect_equal(got$status, 3)
+    expect_match(paste(got$err, collapse = "\n"), "only self hits", fixed = TRUE)
+    expect_length(got$out, 0)
+})
