@@ -274,8 +274,12 @@
 #' bar in an interactive session, otherwise `message()` lines (start, end,
 #' and one every 10 seconds), which [suppressMessages()] silences;
 #' `options(ExoLabel.progress_bars = TRUE)` (or `FALSE`) chooses bars (or
-#' lines) in any session. Interrupting (Ctrl-C) works in every stage and
-#' removes the temporary files.
+#' lines) in any session. The lines say what each stage did in one line (a
+#' level of Leiden and its communities, the merge passes);
+#' `options(ExoLabel.debug = TRUE)` adds the internals behind them (threads,
+#' CPU seconds, how each level was aggregated), marked `[debug]`.
+#' Interrupting (Ctrl-C) works in every stage and removes the temporary
+#' files.
 #'
 #' @section Output:
 #' The output file has one line `name<sep>cluster` per node, in order of
@@ -621,7 +625,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     seeds <- floor(stats::runif(nrun) * 2^53)
 
     progress <- if (!verbose) 0L
-                else getOption("ExoLabel.progress_bars", interactive()) + 1L
+                else getOption("ExoLabel.progress_bars", interactive()) + 1L +
+                    4L * isTRUE(getOption("ExoLabel.debug", FALSE))
     # every option that reaches the core, by name (src/core/exo_options.h
     # checks, resolves and fills the core's structs, as for the command-line
     # tools): `options` the same for every clustering, `runs` one entry each

@@ -63,7 +63,9 @@ static void usage(FILE *f) {
   }
   fprintf(f,
 "  (--seed: R's seed is attr(res, \"stats\")$seed)\n"
-"  -v, --verbose           progress and statistics on standard error [verbose]\n"
+"  -v, --verbose           progress, one line per stage, and statistics on\n"
+"                          standard error [verbose]; -vv also the internals\n"
+"                          (threads, CPU seconds, how each level was built)\n"
 "      --cluster-table FILE  also write one line per cluster to FILE (\"-\":\n"
 "                          standard output, when --out names a file): cluster,\n"
 "                          size, internal_weight, external_weight, density,\n"
@@ -176,7 +178,19 @@ static void report(cli_state *s, int final) {
     put_amount((double)done / secs, bytes, unit);
     fputs("/s)", stderr);
   }
+  if (!final && s->total > done && done > 0 && secs >= 1.0) { /* at this stage's pace */
+    double left = secs * (double)(s->total - done) / (double)done;
+    if (left < 90) fprintf(stderr, ", %.0f s left", left);
+    else if (left < 5400) fprintf(stderr, ", %.0f min left", left / 60);
+    else fprintf(stderr, ", %.1f h left", left / 3600);
+  }
   fputs(final || !s->tty ? "\n" : "   ", stderr);
+}
+
+/* Whether the current stage is one of Leiden's steps (clustering, or the
+ * sort and merge of an aggregation), not the output after it. */
+static int inside_leiden(const cli_state *s) {
+  return s->leiden && s->stage != EXO_STAGE_OUTPUT;
 }
 
 static void cb_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
@@ -184,7 +198,10 @@ static void cb_progress(void *user, exo_stage stage, uint64_t done, uint64_t tot
   if (!s->verbose) return;
   double now = exo_now_seconds();
   if ((int)stage != s->stage) {
-    if (s->stage >= 0) report(s, 1);
+    /* within Leiden the core says one line per level (cb_message); the
+     * counts of its steps are internals */
+    if (s->stage >= 0 && (!inside_leiden(s) || s->verbose >= 2)) report(s, 1);
+    else if (s->stage >= 0 && s->tty) fputs("\r\033[K", stderr);
     s->stage = (int)stage;
     s->base = s->last_done = 0;
     s->total = total;
@@ -200,7 +217,22 @@ static void cb_progress(void *user, exo_stage stage, uint64_t done, uint64_t tot
 
 static void cb_message(void *user, const char *text) {
   cli_state *s = user;
-  if (s->verbose) fprintf(stderr, "exolabel: %s\n", text);
+  if (!s->verbose) return;
+  if (s->stage >= 0 && !inside_leiden(s)) { /* what came before, in order */
+    report(s, 1);
+    s->stage = -1;
+  } else if (s->tty && s->stage >= 0) {
+    fputs("\r\033[K", stderr); /* over a live progress line */
+  }
+  fprintf(stderr, "exolabel: %s\n", text);
+}
+
+/* the core's internals (exo_ctx.h): -vv */
+static void cb_detail(void *user, const char *text) {
+  cli_state *s = user;
+  if (s->verbose < 2) return;
+  if (s->tty && s->stage >= 0) fputs("\r\033[K", stderr);
+  fprintf(stderr, "exolabel: [debug] %s\n", text);
 }
 
 static uint64_t memory_limit_given; /* --memory-limit, for fail()'s message */
@@ -378,7 +410,7 @@ int main(int argc, char **argv) {
       break;
     case 'm': name = "mode"; break;
     case 'd': name = "mode"; value = "directed"; break;
-    case 'v': verbose = 1; break;
+    case 'v': verbose++; break;
     case OPT_STATS: stats = 1; break;
     case OPT_FAIL_EMPTY: fail_empty = 1; break;
     case OPT_TABLE:
@@ -467,6 +499,7 @@ int main(int argc, char **argv) {
   ctx.cb.interrupted = cb_interrupted;
   ctx.cb.progress = cb_progress;
   ctx.cb.message = cb_message;
+  ctx.cb.detail = cb_detail;
 
   exo_build_options opt;
   memset(&opt, 0, sizeof opt);
@@ -587,7 +620,10 @@ int main(int argc, char **argv) {
   }
   if (!st && to_stdout) st = copy_to_stdout(target, &ctx);
   if (!st && table_stdout) st = copy_to_stdout(table_target, &ctx);
-  if (state.verbose && state.stage >= 0) report(&state, 1);
+  if (state.verbose && state.stage >= 0 && (!inside_leiden(&state) || state.verbose >= 2))
+    report(&state, 1);
+  else if (state.verbose && state.stage >= 0 && state.tty)
+    fputs("\r\033[K", stderr);
   if (!st && (stats || verbose)) {
     fprintf(stderr,
             "nodes\t%" PRIu64 "\narcs\t%" PRIu64 "\nclusters\t%" PRIu64

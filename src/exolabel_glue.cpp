@@ -37,6 +37,7 @@ namespace {
 
 struct GlueState {
   int verbose = 0;
+  bool debug = false;      // the core's internals too (exo_ctx.h's detail)
   bool interrupted = false;
   int stage = -1;          // stage being reported, -1 = none
   uint64_t base = 0;       // done units of earlier parts (files) of the stage
@@ -252,6 +253,11 @@ void glue_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
 void glue_message(void *user, const char *text) {
   GlueState *s = static_cast<GlueState *>(user);
   if (s->verbose == 1) emit_message(s, text);
+}
+
+void glue_detail(void *user, const char *text) {
+  GlueState *s = static_cast<GlueState *>(user);
+  if (s->verbose == 1 && s->debug) emit_message(s, std::string("[debug] ") + text);
 }
 
 // Raise the error recorded in ctx (the core has already cleaned up).
@@ -599,7 +605,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     table_store.emplace_back(Rcpp::as<std::string>(tables[i]));
 
   GlueState state;
-  state.verbose = verbose;
+  state.verbose = verbose & 3; // + 4: options(ExoLabel.debug = TRUE)
+  state.debug = (verbose & 4) != 0;
   state.memory_limit = memory_limit;
   if (source != R_NilValue) {
     state.parse_bytes = false;
@@ -612,6 +619,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   ctx.cb.interrupted = glue_interrupted;
   ctx.cb.progress = glue_progress;
   ctx.cb.message = glue_message;
+  ctx.cb.detail = glue_detail;
 
   // the graph's options are the same in every run (R passes them in
   // `options`); the clustering's come from each run's

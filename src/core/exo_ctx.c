@@ -45,3 +45,13 @@ void exo_message(exo_ctx *ctx, const char *fmt, ...) {
   va_end(ap);
   ctx->cb.message(ctx->cb.user, buf);
 }
+
+void exo_detail(exo_ctx *ctx, const char *fmt, ...) {
+  if (!ctx->cb.detail) return;
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  ctx->cb.detail(ctx->cb.user, buf);
+}

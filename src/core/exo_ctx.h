@@ -33,8 +33,14 @@ typedef struct exo_callbacks {
   void (*progress)(void *user, exo_stage stage, uint64_t done, uint64_t total);
   /* Return non-zero when the user asked to stop. */
   int (*interrupted)(void *user);
-  /* Informational message (one line, no trailing newline). */
+  /* Informational message for the user (one line, no trailing newline):
+   * what a stage did, in the user's terms (a level of Leiden and its
+   * communities, the quality of an iteration, files removed). */
   void (*message)(void *user, const char *text);
+  /* The internals behind those (threads, CPU seconds, how a merge or an
+   * aggregation was done), for developers: hosts show them at a debug
+   * level only (exolabel -vv, options(ExoLabel.debug = TRUE)). */
+  void (*detail)(void *user, const char *text);
 } exo_callbacks;
 
 typedef struct exo_ctx {
@@ -56,6 +62,11 @@ void exo_message(exo_ctx *ctx, const char *fmt, ...)
 #endif
     ;
 
+void exo_detail(exo_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(EXO_PRINTF_STYLE, 2, 3)))
+#endif
+    ;
 /* Shorthand: record an error in ctx->err and return its code. */
 #define EXO_FAIL(ctx, code, ...) exo_error_set(&(ctx)->err, (code), __VA_ARGS__)
 

@@ -1383,11 +1383,11 @@ exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
     s = exo_fail_oom(lv->ctx, "the readers of Leiden's refinement", 0);
     goto out;
   }
-  if (W > 1) exo_message(lv->ctx, "leiden refinement: %u threads", W);
+  if (W > 1) exo_detail(lv->ctx, "leiden refinement: %u threads", W);
   /* pass 1: singletons: W_R = w_v, E(R, S - R) = E(v, S - v) */
   if (lv->own_w_exact) { /* E(v, S - v) summed by moving's last visits */
     if ((s = singletons_from_moving(lv)) == EXO_OK)
-      exo_message(lv->ctx, "leiden refinement: each node's weight to its community from local "
+      exo_detail(lv->ctx, "leiden refinement: each node's weight to its community from local "
                   "moving's sweep (no node moved), its arcs not read again");
   } else if ((s = exo_par_run(W, singletons_job, &rf, EXO_STAGE_CLUSTER, 0, lv->ctx)) != EXO_OK) {
     goto out;
@@ -1996,7 +1996,7 @@ static exo_status aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
     const uint64_t budget = lv->p.memory_limit > extra ? lv->p.memory_limit - extra : 0;
     if ((s = agg_inmem(lv, W, T, k, budget, coarse, &m, keep, &ranges)) != EXO_OK) goto fail;
     if (ranges) {
-      exo_message(ctx, "leiden aggregation: in memory (%d range%s of coarse ids, %u thread%s) into "
+      exo_detail(ctx, "leiden aggregation: in memory (%d range%s of coarse ids, %u thread%s) into "
                   "%llu coarse arcs%s", ranges, ranges > 1 ? "s" : "", W, W > 1 ? "s" : "",
                   (unsigned long long)m, keep && *keep ? ", held for the next level" : "");
       goto done;
@@ -2021,7 +2021,7 @@ static exo_status aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
   exo_sorter_free(sorter);
   sorter = NULL;
   if (s) goto fail;
-  exo_message(ctx, "leiden aggregation: %llu records sorted (%llu runs, %u merge passes) into "
+  exo_detail(ctx, "leiden aggregation: %llu records sorted (%llu runs, %u merge passes) into "
               "%llu coarse arcs",
               (unsigned long long)st.records, (unsigned long long)st.runs, st.merge_passes,
               (unsigned long long)st.arcs);
@@ -2227,7 +2227,10 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     t_agg = exo_now_seconds() - t0;
     c_agg = exo_thread_cpu_seconds() - c0;
     p_agg = exo_process_cpu_seconds() - p0;
-    exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
+    exo_message(ctx, "leiden level %u: %llu nodes, %llu arcs: %llu communities in %.1f s", level,
+                (unsigned long long)cur.n, (unsigned long long)cur.m, (unsigned long long)k,
+                t_open + t_move + t_refine + t_agg);
+    exo_detail(ctx, "leiden level %u: %llu nodes, %llu arcs, %llu sweeps, %llu moves, "
                 "%llu communities, %llu merged by refinement; seconds: moving %.3f, "
                 "refinement %.3f, %s %.3f; caller's thread CPU: %.3f, %.3f, %.3f; "
                 "process CPU: %.3f, %.3f, %.3f; opening the level %.3f s (caller's thread "

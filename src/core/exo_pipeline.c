@@ -198,7 +198,7 @@ exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) 
   b->sink.self += arcs.self;
   b->g->num_lines += ps.edges;
   if (st == EXO_OK && ps.edges)
-    exo_message(ctx, "read %s: reading thread %.2f s CPU, parser threads %.2f s CPU, "
+    exo_detail(ctx, "read %s: reading thread %.2f s CPU, parser threads %.2f s CPU, "
                 "%.1f%% of the names found by the parser threads",
                 path, ps.caller_cpu_seconds, ps.worker_cpu_seconds,
                 100.0 * (double)ps.names_resolved / (2.0 * (double)ps.edges));
@@ -300,12 +300,12 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
                              g->wide, ctx, &g->sort);
   if (st) goto fail;
   if (g->sort.run_thread_cpu_seconds > 0)
-    exo_message(ctx, "sort runs: the run thread took %.2f s CPU, writing the runs %.2f s CPU "
+    exo_detail(ctx, "sort runs: the run thread took %.2f s CPU, writing the runs %.2f s CPU "
                 "(on their threads), its sorts %.2f s; reading waited %.2f s for it",
                 g->sort.run_thread_cpu_seconds, g->sort.run_write_cpu_seconds,
                 g->sort.run_sort_seconds, g->sort.add_wait_seconds);
   if (g->sort.last_sort_threads > 0)
-    exo_message(ctx, "sort: the records left in the buffer at the end of the input sorted in "
+    exo_detail(ctx, "sort: the records left in the buffer at the end of the input sorted in "
                 "%.2f s on %u thread%s", g->sort.last_sort_seconds,
                 (unsigned)g->sort.last_sort_threads, g->sort.last_sort_threads == 1 ? "" : "s");
   exo_sorter_free(b->sorter);
@@ -446,6 +446,11 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
     res->refine_merged = rr.merged;
     res->refine_passes = rr.passes;
     res->seconds_refine = exo_now_seconds() - t1;
+    if (!st)
+      exo_message(ctx, "merge passes: %llu merge%s of clusters in %u pass%s (%.1f s): %llu clusters",
+                  (unsigned long long)rr.merged, rr.merged == 1 ? "" : "s", rr.passes,
+                  rr.passes == 1 ? "" : "es", res->seconds_refine,
+                  (unsigned long long)res->num_clusters);
   }
   if (!st) st = write_results(g, lr.labels, outfile, sep, p.memory_limit, ctx, res);
   free(lr.labels);

@@ -386,7 +386,7 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
   uint64_t knew = 0;
   exo_status s = exo_output_renumber(labels, st->n, &knew, st->ctx);
   if (s) return s;
-  exo_message(st->ctx, "refine pass: %llu clusters, %llu groups, %llu reads of the adjacency, "
+  exo_detail(st->ctx, "refine pass: %llu clusters, %llu groups, %llu reads of the adjacency, "
               "%llu pairs, %llu merged; seconds: reads %.3f, offers %.3f, in all %.3f",
               (unsigned long long)k, (unsigned long long)st->cur_groups,
               (unsigned long long)(*reads - reads0), (unsigned long long)pairs,
