@@ -771,30 +771,46 @@ static int stale_name(const char *name) {
 }
 
 /* Remove what `dir` holds, links not followed, nested directories to a
- * depth of 8; `keep` (a name) is left. */
-static void remove_contents(const char *dir, const char *keep, int depth) {
-  DIR *d = opendir(dir);
-  if (!d) return;
+ * depth of 8; `keep` (a name) is left. Nothing on a device other than `dev`
+ * (the run directory's) is entered or removed: a filesystem mounted inside
+ * stays whole, and so does the mount point. Returns how many entries were
+ * left behind (`keep` not counted): on another device, nested too deep, or
+ * not removable. */
+static uint64_t remove_contents(const char *dir, dev_t dev, const char *keep, int depth) {
+  /* the directory opened is the one checked: not a link, on `dev` */
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat dst;
+  if (fd < 0) return 1;
+  if (fstat(fd, &dst) != 0 || !S_ISDIR(dst.st_mode) || dst.st_dev != dev) {
+    close(fd);
+    return 1;
+  }
+  DIR *d = fdopendir(fd);
+  if (!d) {
+    close(fd);
+    return 1;
+  }
+  uint64_t left = 0;
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
     if (keep && !strcmp(e->d_name, keep)) continue;
     char *p = join2(dir, e->d_name);
-    if (!p) continue;
     struct stat st;
-    if (lstat(p, &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        if (depth < 8) {
-          remove_contents(p, NULL, depth + 1);
-          rmdir(p);
-        }
-      } else {
-        unlink(p);
-      }
+    if (!p || lstat(p, &st) != 0) {
+      left++;
+    } else if (st.st_dev != dev) {
+      left++; /* a mount point, or an entry of another filesystem */
+    } else if (S_ISDIR(st.st_mode)) {
+      if (depth < 8) left += remove_contents(p, dev, NULL, depth + 1);
+      if (depth >= 8 || rmdir(p) != 0) left++;
+    } else if (unlink(p) != 0) {
+      left++;
     }
     free(p);
   }
   closedir(d);
+  return left;
 }
 
 /* Whether `dir` (a candidate by name) is a dead run's: see the header. On
@@ -846,15 +862,18 @@ int exo_clean_stale_tempdirs(const char *base) {
     char *dir = join2(base, e->d_name);
     if (!dir) continue;
     int fd = -1;
-    if (is_dead_run(dir, host, &fd)) {
-      /* the marker goes last: until then the directory stays recognisable */
-      remove_contents(dir, EXO_TEMPLOCK_NAME, 0);
-      char *lock = join2(dir, EXO_TEMPLOCK_NAME);
-      if (lock) unlink(lock);
-      free(lock);
-      if (rmdir(dir) == 0) removed++;
-      close(fd);
+    struct stat st;
+    if (is_dead_run(dir, host, &fd) && fstat(fd, &st) == 0) {
+      /* the marker goes last, and only when nothing else is left: until
+       * then the directory stays recognisable (see the header) */
+      if (remove_contents(dir, st.st_dev, EXO_TEMPLOCK_NAME, 0) == 0) {
+        char *lock = join2(dir, EXO_TEMPLOCK_NAME);
+        if (lock) unlink(lock);
+        free(lock);
+        if (rmdir(dir) == 0) removed++;
+      }
     }
+    if (fd >= 0) close(fd);
     free(dir);
   }
   closedir(d);

@@ -126,8 +126,15 @@ int exo_remove_dir(const char *dir);
  * owned by this user; it holds a regular-file marker with the marker text
  * naming this host and not this process; and its lock can be taken at once
  * (no live process, in this process or another, holds it; an owner on
- * another host is never judged). Inside it, files, links and nested directories are removed
- * without following links. Returns the number of directories removed. */
+ * another host is never judged). Inside it, files, links and nested
+ * directories (to a depth of 8) are removed without following links, and
+ * without ever leaving the filesystem that holds the marker: an entry on
+ * another device (a mount point, and all below it) is neither entered nor
+ * removed. A directory where anything is left behind (such a mount, a
+ * deeper nesting, an entry that cannot be removed) keeps its marker, and is
+ * not removed: it stays recognisable, and a later call removes the rest
+ * once it can (say, after the unmount). Returns the number of directories
+ * removed. */
 #define EXO_TEMPLOCK_NAME "exolabel.lock"
 #if defined(_WIN32)
 #define EXO_TEMPLOCK_SUPPORTED 0
