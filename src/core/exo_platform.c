@@ -148,6 +148,11 @@ int64_t exo_read(int fd, void *buf, size_t n) {
   return (int64_t)got;
 }
 
+int64_t exo_read_wait(int fd, void *buf, size_t n, int timeout_ms) {
+  (void)timeout_ms; /* no poll() for pipes here: a plain blocking read */
+  return exo_read(fd, buf, n);
+}
+
 int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off) {
   HANDLE h = handle_of(fd);
   if (h == INVALID_HANDLE_VALUE) return -1;
@@ -512,6 +517,7 @@ void exo_args_utf8(int *argc, char ***argv) {
  * ==================================================================== */
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/file.h> /* flock: Linux, the BSDs, macOS */
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -558,6 +564,23 @@ int64_t exo_read(int fd, void *buf, size_t n) {
     ssize_t k = read(fd, buf, n > IO_CHUNK ? IO_CHUNK : n);
     if (k >= 0 || errno != EINTR) return (int64_t)k;
   }
+}
+
+int64_t exo_read_wait(int fd, void *buf, size_t n, int timeout_ms) {
+  if (timeout_ms >= 0) {
+    struct pollfd pf;
+    pf.fd = fd;
+    pf.events = POLLIN;
+    pf.revents = 0;
+    int r = poll(&pf, 1, timeout_ms);
+    if (r == 0 || (r < 0 && errno == EINTR)) return EXO_READ_AGAIN;
+    if (r < 0) return -1;
+    /* readable, at end of file (POLLHUP) or in error: read() tells which */
+  }
+  ssize_t k = read(fd, buf, n > IO_CHUNK ? IO_CHUNK : n);
+  if (k >= 0) return (int64_t)k;
+  if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) return EXO_READ_AGAIN;
+  return -1;
 }
 
 int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off) {
