@@ -38,17 +38,31 @@ struct exo_input {
   uint8_t *zbuf;
 };
 
-/* read() up to n bytes, retrying on EINTR; returns bytes read (0 at end of
- * file) or -1 with errno set. */
-static int64_t read_retry(int fd, uint8_t *buf, size_t n) { return exo_read(fd, buf, n); }
+#define INPUT_WAIT_MS 100 /* a stream's wait for data between interrupt checks */
+
+/* One read() of up to n bytes into *k (0 at end of file). A regular file is
+ * read at once; any other file (pipe, FIFO, device, socket) is waited on
+ * INPUT_WAIT_MS at a time. After each wait that brought nothing, and after
+ * every EINTR, the host is asked whether to stop (exo_poll): EXO_EINTR then.
+ * A read error is recorded naming the file. */
+static exo_status read_some(exo_input *in, uint8_t *buf, size_t n, int64_t *k, exo_ctx *ctx) {
+  for (;;) {
+    *k = exo_read_wait(in->fd, buf, n, in->regular ? -1 : INPUT_WAIT_MS);
+    if (*k >= 0) return EXO_OK;
+    if (*k != EXO_READ_AGAIN) return exo_error_errno(&ctx->err, errno, "read", in->path);
+    exo_status s = exo_poll(ctx);
+    if (s) return s;
+  }
+}
 
 /* Read until n bytes or end of file; sets *got. */
 static exo_status read_upto(exo_input *in, uint8_t *buf, size_t n, size_t *got,
                             exo_ctx *ctx) {
   size_t have = 0;
   while (have < n && !in->eof) {
-    int64_t k = read_retry(in->fd, buf + have, n - have);
-    if (k < 0) return exo_error_errno(&ctx->err, errno, "read", in->path);
+    int64_t k = 0;
+    exo_status s = read_some(in, buf + have, n - have, &k, ctx);
+    if (s) return s;
     if (k == 0) {
       in->eof = 1;
       break;
@@ -158,8 +172,9 @@ static exo_status read_plain(exo_input *in, uint8_t *buf, size_t cap, size_t *go
     in->head_pos += n;
   }
   if (n < cap && !in->eof) {
-    int64_t k = read_retry(in->fd, buf + n, cap - n);
-    if (k < 0) return exo_error_errno(&ctx->err, errno, "read", in->path);
+    int64_t k = 0;
+    exo_status s = read_some(in, buf + n, cap - n, &k, ctx);
+    if (s) return s;
     if (k == 0) in->eof = 1;
     n += (size_t)k;
     in->raw_read += (uint64_t)k;
@@ -172,8 +187,9 @@ static exo_status read_plain(exo_input *in, uint8_t *buf, size_t cap, size_t *go
 static exo_status zfill(exo_input *in, exo_ctx *ctx) {
   if (in->zs.avail_in > 0 || in->eof) return EXO_OK;
   size_t n = 0;
-  int64_t k = read_retry(in->fd, in->zbuf, INPUT_ZBUF);
-  if (k < 0) return exo_error_errno(&ctx->err, errno, "read", in->path);
+  int64_t k = 0;
+  exo_status s = read_some(in, in->zbuf, INPUT_ZBUF, &k, ctx);
+  if (s) return s;
   if (k == 0) in->eof = 1;
   n = (size_t)k;
   in->raw_read += (uint64_t)n;

@@ -15,6 +15,7 @@
 #include "exo_leiden.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,9 @@ struct exo_leiden_level {
   int fd_off, fd_adj, fd_w;
   char *own_weights; /* weights file this level wrote (input graph) */
   int keep_weights;  /* own_weights is the run's degree file: keep it */
+  double wdiv;       /* aggregation: the coarse arc weights (and, for
+                        modularity, node weights) are this level's divided
+                        by wdiv, a power of 2 (see weight_divisor) */
   ld_reader rd;     /* the caller's thread's reader */
   uint64_t maxdeg;
   exo_rng rng;
@@ -520,6 +524,7 @@ static exo_status level_open(const exo_csr_files *csr, const exo_leiden_params *
   lv->n = csr->n;
   lv->esz = exo_adj_size(csr->wide);
   lv->input_graph = input_graph;
+  lv->wdiv = 1.0;
   const uint64_t n = csr->n;
   int wide = params->force_wide_ids || n > EXO_NARROW_ID_LIMIT;
   exo_status s = EXO_OK;
@@ -1457,7 +1462,8 @@ static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_
   for (size_t i = 0; i < t->count; i++) {
     const exo_tally_slot *e = &t->slots[t->touched[i]];
     if (out->n == out->cap && (s = agg_flush(out, sorter, ctx)) != EXO_OK) return s;
-    exo_rec_encode(out->r + out->n++ * rs, out->wide, rv, e->label, (float)e->sum);
+    exo_rec_encode(out->r + out->n++ * rs, out->wide, rv, e->label,
+                   (float)(e->sum / lv->wdiv));
   }
   return s;
 }
@@ -1530,7 +1536,7 @@ static exo_status agg_node_row(exo_leiden_level *lv, ld_reader *rd, uint64_t v, 
     return EXO_FAIL(rd->ctx, EXO_EINTERNAL, "leiden: aggregation buffer overflow");
   for (size_t i = 0; i < t->count; i++) {
     const exo_tally_slot *x = &t->slots[t->touched[i]];
-    e[i] = ent_pack(x->label, (float)x->sum);
+    e[i] = ent_pack(x->label, (float)(x->sum / lv->wdiv));
   }
   out->n += t->count;
   rw->deg[v] = (uint32_t)t->count;
@@ -1976,7 +1982,10 @@ static exo_status aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
       rmap[r] = k++;
       uint64_t c = id_get(&lv->comm, v);
       if (cmap[c] == LD_NONE) cmap[c] = kc++;
-      s = exo_writer_write(&ww, &wr[r], 8, ctx);
+      /* modularity's node weights are degrees, scaled with the arcs; CPM's
+       * are member counts (or component weights), never scaled */
+      const double wc = lv->p.objective == EXO_LEIDEN_MODULARITY ? wr[r] / lv->wdiv : wr[r];
+      s = exo_writer_write(&ww, &wc, 8, ctx);
       if (!s) s = write_u64(&wi, cmap[c], ctx);
     }
     id_set(&lv->refined, v, rmap[r]);
@@ -2163,19 +2172,53 @@ enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
 /* One iteration from level 0 (start_path: its initial communities, or
  * NULL). degrees: the input graph's node weights file, written by the first
  * iteration (modularity; *have_degrees then set) and read by the others. */
+/* Coarse arc weights are floats: a coarse arc sums input arcs, and the sum
+ * of them all (each edge from both ends, input self-loops twice: the
+ * level-0 degrees' sum) bounds every one. When that bound exceeds
+ * LD_ARC_ROOM, the first aggregation divides the weights by the smallest
+ * power of 2 that brings it below (exact in float and double, so every
+ * sum is the same up to that factor), and every coarse level keeps that
+ * scale: modularity is unchanged by it; for CPM the coarse levels use
+ * resolution / divisor and their quality is multiplied back. Room is left
+ * for float sums that round up. */
+#define LD_ARC_ROOM ((double)FLT_MAX / 4)
+
+static double weight_divisor(double total) {
+  double d = 1.0;
+  while (total / d > LD_ARC_ROOM) d *= 2.0;
+  return d;
+}
+
+/* The sum of |w| over the level's arcs (input self-loops twice), in one
+ * serial pass (CPM's level 0: its node weights are not degrees). */
+static exo_status arc_total(exo_leiden_level *lv, double *total) {
+  double t = 0.0;
+  exo_status s = EXO_OK;
+  for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK) {
+    if ((s = load_block(lv, first)) != EXO_OK) return s;
+    for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++)
+      FOR_ARCS(lv, v, u, w, s, { t += w; });
+  }
+  if (!s) *total = t;
+  return s;
+}
+
 static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_params *p,
                                 char *files[2][F_COUNT], const char *start_path,
-                                const char *degrees, int *have_degrees, exo_ctx *ctx,
-                                exo_leiden_result *res, double *quality, uint64_t **labels) {
+                                const char *degrees, int *have_degrees, double *cpm_total,
+                                exo_ctx *ctx, exo_leiden_result *res, double *quality,
+                                uint64_t **labels) {
   exo_csr_files cur = *csr;
+  double wdiv = 1.0;           /* the coarse levels' weight divisor */
+  exo_leiden_params pc = *p;   /* the coarse levels' parameters */
   const char *cur_w = *have_degrees ? degrees : NULL, *cur_init = start_path, *cur_top = NULL;
   int slot = 0;
   uint8_t *held = NULL; /* the next level's adjacency, when aggregate kept it */
   for (uint32_t level = 0;; level++) {
     exo_leiden_level *lv = NULL;
     const double o0 = exo_now_seconds(), oc0 = exo_thread_cpu_seconds();
-    exo_status s = level_open(&cur, p, cur_w, cur_init, level == 0, level == 0 ? degrees : NULL,
-                              held, ctx, &lv);
+    exo_status s = level_open(&cur, level == 0 ? p : &pc, cur_w, cur_init, level == 0,
+                              level == 0 ? degrees : NULL, held, ctx, &lv);
     held = NULL;
     const double t_open = exo_now_seconds() - o0, c_open = exo_thread_cpu_seconds() - oc0;
     if (!s && level == 0 && p->objective == EXO_LEIDEN_MODULARITY) *have_degrees = 1;
@@ -2219,7 +2262,20 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
     if (last) {
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
+      if (p->objective == EXO_LEIDEN_CPM) *quality *= wdiv; /* see weight_divisor */
     } else {
+      if (level == 0) {
+        double total = lv->total_w; /* modularity: the degrees' sum */
+        if (p->objective == EXO_LEIDEN_CPM) {
+          if (*cpm_total < 0.0 && (s = arc_total(lv, cpm_total)) != EXO_OK) goto fail;
+          total = *cpm_total;
+        }
+        lv->wdiv = wdiv = weight_divisor(total);
+        if (p->objective == EXO_LEIDEN_CPM) pc.resolution = p->resolution / wdiv;
+        if (wdiv > 1.0)
+          exo_message(ctx, "leiden: arc weights sum to %.10g: coarse levels hold them divided by "
+                      "%.10g", total, wdiv);
+      }
       if ((s = aggregate(lv, &coarse, files[slot][F_W], files[slot][F_INIT], &held)) != EXO_OK)
         goto fail;
       if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
@@ -2285,6 +2341,8 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   p.tmpdir = dir;
   char *comp_w = NULL;
   result->resolution = params->resolution;
+  /* CPM: the input graph's arc weight total (weight_divisor), found once */
+  double cpm_total = -1.0;
   if (params->resolution_per_strength && params->objective == EXO_LEIDEN_CPM) {
     /* CPM's g = resolution * 2W / n, fixed here for every level and
      * iteration (coarse node weights are member counts: the scale of g
@@ -2302,6 +2360,7 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
       memset(result, 0, sizeof *result);
       return ctx->err.code ? ctx->err.code : s;
     }
+    cpm_total = st.sum2w; /* the same sum: no pass of its own */
     const uint64_t over = params->strength_linked ? st.linked : n;
     const double mean = st.mean;
     p.resolution = params->resolution * mean;
@@ -2344,8 +2403,8 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     }
     double q = 0.0;
     const uint64_t moves_before = result->moves;
-    s = one_iteration(csr, &p, files, it ? start : NULL, degrees, &have_degrees, ctx, result, &q,
-                      &labels);
+    s = one_iteration(csr, &p, files, it ? start : NULL, degrees, &have_degrees, &cpm_total, ctx,
+                      result, &q, &labels);
     for (int i = 0; i < 2; i++)
       for (int f = 0; f < F_COUNT; f++) exo_unlink(files[i][f]);
     if (s) goto done;

@@ -21,6 +21,20 @@
  * k_vX being the weight of v's arcs to X (self-loops excluded) and
  * g' = g / 2m (modularity) or g (CPM).
  *
+ * Weights. Coarse arcs are stored as floats, and a coarse arc is a sum of
+ * input arcs: when the sum of all arc weights (each edge from both ends,
+ * input self-loops twice) exceeds FLT_MAX / 4 (input weights near the
+ * largest float), the coarse levels hold every weight divided by the
+ * smallest power of 2 that brings that sum below it, so that no sum
+ * overflows. Scaling by a power of 2 is exact: modularity, the moves and
+ * the communities are those of the unscaled graph (CPM's coarse levels use
+ * resolution / that factor, and its quality is multiplied back); only
+ * weights that the division makes subnormal (a graph holding weights both
+ * above ~1e37 and below ~1e-30) lose precision. For CPM the sum takes one
+ * pass over the input arcs at the first aggregation of a run (none with
+ * resolution_per_strength, which has it). Below that bound nothing
+ * changes.
+ *
  * One iteration runs levels until a level's local moving leaves every node
  * in its own community:
  * 1. Local moving: sweeps over the nodes in the seeded order of exo_lp (blocks

@@ -859,8 +859,9 @@ static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
  * reads. Only the reading is serial; the ring, the consumer and the order
  * are the same, so the results are those of the sequential parse. The block
  * that meets the end of the input (or a read error) is marked last; the
- * consumer stops after it. A worker blocked in read() on a stalled pipe is
- * joined only when that read returns, as the sequential reader would be. */
+ * consumer stops after it. A worker waiting on a stalled pipe asks between
+ * waits (exo_input's) whether the consumer has stopped, so that it can be
+ * joined within a fraction of a second. */
 
 #define PAR_BLOCK ((size_t)1 << 20) /* default block size */
 #define PAR_RING_BYTES ((size_t)2 << 20) /* text buffered per worker */
@@ -932,6 +933,10 @@ typedef struct pctl {
   int arcs_wide;
   _Atomic uint64_t worker_ns; /* CPU time of the workers, summed at their end */
 } pctl;
+
+/* The interrupt callback of a stream's reader (a worker): whether the
+ * consumer has stopped. */
+static int reader_stopped(void *user) { return atomic_load(&((pctl *)user)->stop); }
 
 /* pread until n bytes or end of file; returns the count or -1 (errno). */
 static ssize_t pread_upto(int fd, uint8_t *buf, size_t n, uint64_t off) {
@@ -1167,6 +1172,11 @@ static int fill_stream(pctl *c, uint64_t j, pslot *sl) {
     len = c->carry_len;
     exo_ctx rctx; /* exo_input_read records its error here, not in the host's ctx */
     exo_ctx_init(&rctx);
+    /* a stream's reader waiting for data asks this, not the host (whose
+     * callback belongs to the consumer's thread): the consumer sets stop
+     * when it ends, interrupted or not */
+    rctx.cb.interrupted = reader_stopped;
+    rctx.cb.user = c;
     /* the last LF is searched back from the end; the carry is searched too
      * (it is one partial line, except the first block's: the rest of the
      * header read, which may hold whole lines) */

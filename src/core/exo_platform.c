@@ -149,6 +149,11 @@ int64_t exo_read(int fd, void *buf, size_t n) {
   return (int64_t)got;
 }
 
+int64_t exo_read_wait(int fd, void *buf, size_t n, int timeout_ms) {
+  (void)timeout_ms; /* no poll() for pipes here: a plain blocking read */
+  return exo_read(fd, buf, n);
+}
+
 int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off) {
   HANDLE h = handle_of(fd);
   if (h == INVALID_HANDLE_VALUE) return -1;
@@ -540,6 +545,7 @@ void exo_args_utf8(int *argc, char ***argv) {
  * ==================================================================== */
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/file.h> /* flock: Linux, the BSDs, macOS */
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -587,6 +593,23 @@ int64_t exo_read(int fd, void *buf, size_t n) {
     ssize_t k = read(fd, buf, n > IO_CHUNK ? IO_CHUNK : n);
     if (k >= 0 || errno != EINTR) return (int64_t)k;
   }
+}
+
+int64_t exo_read_wait(int fd, void *buf, size_t n, int timeout_ms) {
+  if (timeout_ms >= 0) {
+    struct pollfd pf;
+    pf.fd = fd;
+    pf.events = POLLIN;
+    pf.revents = 0;
+    int r = poll(&pf, 1, timeout_ms);
+    if (r == 0 || (r < 0 && errno == EINTR)) return EXO_READ_AGAIN;
+    if (r < 0) return -1;
+    /* readable, at end of file (POLLHUP) or in error: read() tells which */
+  }
+  ssize_t k = read(fd, buf, n > IO_CHUNK ? IO_CHUNK : n);
+  if (k >= 0) return (int64_t)k;
+  if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) return EXO_READ_AGAIN;
+  return -1;
 }
 
 int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off) {
@@ -831,30 +854,46 @@ static int stale_name(const char *name) {
 }
 
 /* Remove what `dir` holds, links not followed, nested directories to a
- * depth of 8; `keep` (a name) is left. */
-static void remove_contents(const char *dir, const char *keep, int depth) {
-  DIR *d = opendir(dir);
-  if (!d) return;
+ * depth of 8; `keep` (a name) is left. Nothing on a device other than `dev`
+ * (the run directory's) is entered or removed: a filesystem mounted inside
+ * stays whole, and so does the mount point. Returns how many entries were
+ * left behind (`keep` not counted): on another device, nested too deep, or
+ * not removable. */
+static uint64_t remove_contents(const char *dir, dev_t dev, const char *keep, int depth) {
+  /* the directory opened is the one checked: not a link, on `dev` */
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat dst;
+  if (fd < 0) return 1;
+  if (fstat(fd, &dst) != 0 || !S_ISDIR(dst.st_mode) || dst.st_dev != dev) {
+    close(fd);
+    return 1;
+  }
+  DIR *d = fdopendir(fd);
+  if (!d) {
+    close(fd);
+    return 1;
+  }
+  uint64_t left = 0;
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
     if (keep && !strcmp(e->d_name, keep)) continue;
     char *p = join2(dir, e->d_name);
-    if (!p) continue;
     struct stat st;
-    if (lstat(p, &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        if (depth < 8) {
-          remove_contents(p, NULL, depth + 1);
-          rmdir(p);
-        }
-      } else {
-        unlink(p);
-      }
+    if (!p || lstat(p, &st) != 0) {
+      left++;
+    } else if (st.st_dev != dev) {
+      left++; /* a mount point, or an entry of another filesystem */
+    } else if (S_ISDIR(st.st_mode)) {
+      if (depth < 8) left += remove_contents(p, dev, NULL, depth + 1);
+      if (depth >= 8 || rmdir(p) != 0) left++;
+    } else if (unlink(p) != 0) {
+      left++;
     }
     free(p);
   }
   closedir(d);
+  return left;
 }
 
 /* Whether `dir` (a candidate by name) is a dead run's: see the header. On
@@ -949,15 +988,18 @@ int exo_clean_stale_tempdirs(const char *base) {
     char *dir = join2(base, e->d_name);
     if (!dir) continue;
     int fd = -1;
-    if (is_dead_run(dir, host, &fd)) {
-      /* the marker goes last: until then the directory stays recognisable */
-      remove_contents(dir, EXO_TEMPLOCK_NAME, 0);
-      char *lock = join2(dir, EXO_TEMPLOCK_NAME);
-      if (lock) unlink(lock);
-      free(lock);
-      if (rmdir(dir) == 0) removed++;
-      close(fd);
+    struct stat st;
+    if (is_dead_run(dir, host, &fd) && fstat(fd, &st) == 0) {
+      /* the marker goes last, and only when nothing else is left: until
+       * then the directory stays recognisable (see the header) */
+      if (remove_contents(dir, st.st_dev, EXO_TEMPLOCK_NAME, 0) == 0) {
+        char *lock = join2(dir, EXO_TEMPLOCK_NAME);
+        if (lock) unlink(lock);
+        free(lock);
+        if (rmdir(dir) == 0) removed++;
+      }
     }
+    if (fd >= 0) close(fd);
     free(dir);
   }
   closedir(d);

@@ -70,6 +70,18 @@ int exo_close(int fd);
  * pipes and FIFOs); at most 1 GiB per call; retries EINTR. Bytes read, 0 at
  * end of file, -1 and errno. */
 int64_t exo_read(int fd, void *buf, size_t n);
+/* One read() as exo_read, for a reader that asks its host between waits
+ * whether to stop (exo_input). With timeout_ms >= 0 (a descriptor that can
+ * block: pipe, FIFO, device, socket) it first waits with poll() at most
+ * timeout_ms for something to read. Returns EXO_READ_AGAIN when nothing
+ * came in that time, when a signal interrupted the wait or the read (EINTR,
+ * never retried here) or when a non-blocking descriptor had nothing
+ * (EAGAIN): the caller asks whether to stop, then calls again. timeout_ms
+ * < 0 (a regular file): no wait; only EINTR gives EXO_READ_AGAIN.
+ * Otherwise as exo_read. On Windows (no poll() for pipes) it is exo_read:
+ * it blocks until data, end of file or an error. */
+#define EXO_READ_AGAIN (-2)
+int64_t exo_read_wait(int fd, void *buf, size_t n, int timeout_ms);
 /* Positioned read/write of at most n bytes (1 GiB per call); retry EINTR.
  * Bytes transferred (0: end of file for reads), or -1 and errno. */
 int64_t exo_pread(int fd, void *buf, size_t n, uint64_t off);
@@ -137,8 +149,15 @@ int exo_remove_dir(const char *dir);
  * owned by this user; it holds a regular-file marker with the marker text
  * naming this host and not this process; and its lock can be taken at once
  * (no live process, in this process or another, holds it; an owner on
- * another host is never judged). Inside it, files, links and nested directories are removed
- * without following links. Returns the number of directories removed. */
+ * another host is never judged). Inside it, files, links and nested
+ * directories (to a depth of 8) are removed without following links, and
+ * without ever leaving the filesystem that holds the marker: an entry on
+ * another device (a mount point, and all below it) is neither entered nor
+ * removed. A directory where anything is left behind (such a mount, a
+ * deeper nesting, an entry that cannot be removed) keeps its marker, and is
+ * not removed: it stays recognisable, and a later call removes the rest
+ * once it can (say, after the unmount). Returns the number of directories
+ * removed. */
 /* exo_lock_file: take an exclusive lock (flock) on the open file `fd` at
  * once; 0, or -1 (held elsewhere, or no locks here: Windows). It goes with
  * the descriptor's close or the process's death.

@@ -1206,6 +1206,70 @@ START_TEST(test_lanes_interrupt) {
 }
 END_TEST
 
+/* Issue 53 item 7: weights near the largest float (1e37..3e38, which the
+ * parser accepts) give a finite quality: coarse arcs sum many of them, and
+ * a float holds no sum above 3.4e38. The same graph with every weight
+ * 2^100 times smaller (exactly: integer mantissas below 2^24 times 2^105
+ * and 2^5) must give the same communities, the same modularity and a CPM
+ * quality 2^100 times smaller (its resolution scaled alike), to 1e-9, on
+ * both aggregation paths (memory limits) and with threads. */
+START_TEST(test_huge_weights_finite_quality) {
+  const uint64_t nc = 6, cs = 8, n = nc * cs;
+  tu_edge *big = malloc(400 * sizeof *big), *small = malloc(400 * sizeof *small);
+  exo_rng rng;
+  exo_rng_seed(&rng, 53);
+  size_t ne = 0;
+  for (uint64_t c = 0; c < nc; c++)
+    for (uint64_t i = 0; i < cs; i++)
+      for (uint64_t j = i + 1; j < cs; j++) big[ne++] = (tu_edge){c * cs + i, c * cs + j, 0};
+  for (uint64_t c = 0; c < nc; c++) /* a ring of single edges between the cliques */
+    big[ne++] = (tu_edge){c * cs, ((c + 1) % nc) * cs + 1, 0};
+  big[ne++] = (tu_edge){3, 3, 0}; /* a self-loop, counted twice */
+  for (size_t i = 0; i < ne; i++) {
+    const float m = (float)(300000 + exo_rng_below(&rng, 7700000)); /* < 2^23: exact */
+    small[i] = big[i];
+    small[i].w = ldexpf(m, 5);
+    big[i].w = ldexpf(m, 105); /* 1.2e37 .. 3.2e38 */
+    ck_assert(isfinite(big[i].w));
+  }
+  tu_csr gb, gs;
+  tu_csr_build(&gb, n, big, ne, 0, 0);
+  tu_csr_build(&gs, n, small, ne, 0, 0);
+  const double up = ldexp(1.0, 100);
+  /* obj 0: modularity; 1: CPM; 2: CPM, resolution relative to the mean
+   * strength (which scales with the weights) */
+  for (int obj = 0; obj < 3; obj++)
+    for (int k = 0; k < 3; k++) {
+      const uint64_t mem = k == 0 ? (uint64_t)1 << 16 : (uint64_t)1 << 26;
+      const double rs = obj == 1 ? ldexp(1e6, 5) : obj == 2 ? 0.02 : 1.0;
+      const double rb = obj == 1 ? rs * up : rs;
+      exo_leiden_params pb = lparams(gb.dir, obj ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY, rb, mem);
+      exo_leiden_params ps = lparams(gs.dir, obj ? EXO_LEIDEN_CPM : EXO_LEIDEN_MODULARITY, rs, mem);
+      pb.threads = ps.threads = k == 2 ? 3 : 1;
+      pb.resolution_per_strength = ps.resolution_per_strength = obj == 2;
+      exo_ctx ctx;
+      exo_ctx_init(&ctx);
+      exo_leiden_result rb_, rs_;
+      ck_assert_int_eq(exo_leiden_run(&gb.csr, &pb, &ctx, &rb_), EXO_OK);
+      ck_assert_int_eq(exo_leiden_run(&gs.csr, &ps, &ctx, &rs_), EXO_OK);
+      ck_assert_msg(isfinite(rb_.quality), "objective %d, case %d: quality %g", obj, k,
+                    rb_.quality);
+      ck_assert_uint_ge(rs_.levels, 2); /* coarse levels were built */
+      const double want = obj ? rs_.quality * up : rs_.quality;
+      ck_assert_msg(fabs(rb_.quality - want) <= 1e-9 * fabs(want),
+                    "objective %d, case %d: quality %.17g, want %.17g", obj, k, rb_.quality, want);
+      if (!obj) ck_assert(rs_.quality > 0.5); /* the cliques are found */
+      for (uint64_t v = 0; v < n; v++) ck_assert_uint_eq(rb_.labels[v], rs_.labels[v]);
+      free(rb_.labels);
+      free(rs_.labels);
+    }
+  tu_csr_free(&gb);
+  tu_csr_free(&gs);
+  free(big);
+  free(small);
+}
+END_TEST
+
 Suite *leiden_suite(void) {
   Suite *s = suite_create("leiden");
   TCase *tc = tcase_create("core");
@@ -1230,6 +1294,7 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_lanes_interrupt);
   tcase_add_test(tc, test_resolution_per_strength);
   tcase_add_test(tc, test_resolution_per_component);
+  tcase_add_test(tc, test_huge_weights_finite_quality);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -13,8 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #ifndef _WIN32 /* FIFOs fed by a child process: POSIX only */
+#include <signal.h>
 #include <sys/wait.h>
 #endif
+#include <time.h>
 #include <unistd.h>
 
 #include "exo_io.h"
@@ -692,6 +694,98 @@ START_TEST(fifo_short_reads) {
   free(text);
   free(body);
   free(want);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+#endif
+
+#ifdef __linux__ /* FIFOs, fork(), /proc/self/fd */
+/* Issue 53 item 8: a FIFO whose writer sends a little and then keeps it
+ * open, idle. The reader must not block in read() for good: it waits in
+ * short steps and asks the interrupt callback between them, which turns
+ * true after 300 ms; the parse then returns EXO_EINTR within a couple of
+ * seconds (sequential and parallel parse; text, a gzip stream cut short,
+ * and nothing at all before the format is known), leaving no descriptor
+ * open. */
+typedef struct late_stop {
+  struct timespec t0;
+  int calls;
+} late_stop;
+
+static double since(const struct timespec *t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static int stop_after_300ms(void *user) {
+  late_stop *l = user;
+  l->calls++;
+  return since(&l->t0) > 0.3;
+}
+
+/* A child writing `len` bytes into the FIFO, then holding it open (for at
+ * most 20 s) until it is killed. */
+static pid_t idle_writer(const char *path, const void *data, size_t len) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    alarm(20);
+    int fd = open(path, O_WRONLY);
+    if (fd < 0) _exit(1);
+    if (len && write(fd, data, len) != (ssize_t)len) _exit(2);
+    for (;;) pause();
+  }
+  return pid;
+}
+
+START_TEST(idle_fifo_interrupt) {
+  char *dir = tu_mkdtemp();
+  char *fifo = tu_path(dir, "edges.fifo");
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  const char *text = "a\tb\t1\nb\tc\t2\nc\td\t3\n";
+  char *gz = tu_path(dir, "edges.gz");
+  ck_assert_int_eq(tu_write_gzip(gz, text, strlen(text)), 0);
+  size_t gzlen;
+  char *gztext = tu_read_file(gz, &gzlen);
+  ck_assert_uint_gt(gzlen, 12);
+  struct {
+    const char *data;
+    size_t len;
+    int threads;
+  } kinds[] = {{text, strlen(text), 1},
+               {text, strlen(text), 4},
+               {gztext, gzlen - 8, 1}, /* the trailer (and so the end) still to come */
+               {"", 0, 1}};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    const int fds = tu_count_entries("/proc/self/fd");
+    pid_t pid = idle_writer(fifo, kinds[i].data, kinds[i].len);
+    late_stop l = {.calls = 0};
+    clock_gettime(CLOCK_MONOTONIC, &l.t0);
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ctx.cb.user = &l;
+    ctx.cb.interrupted = stop_after_300ms;
+    result r;
+    const char *paths[1] = {fifo};
+    exo_parse_options o = opts('\t', 0, 0);
+    o.threads = kinds[i].threads;
+    parse_paths(dir, paths, 1, &o, &ctx, &r);
+    const double took = since(&l.t0);
+    kill(pid, SIGKILL);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(r.st == EXO_EINTR, "case %zu: status %d (%s), want EXO_EINTR", i, (int)r.st,
+                  r.msg);
+    ck_assert_msg(took >= 0.3 && took < 2.0, "case %zu: returned after %.3f s", i, took);
+    ck_assert_int_ge(l.calls, 2);
+    free_result(&r);
+    ck_assert_int_eq(tu_count_entries("/proc/self/fd"), fds);
+  }
+  free(gztext);
+  free(gz);
+  free(fifo);
   tu_rmdir(dir);
   free(dir);
 }
@@ -2272,6 +2366,9 @@ Suite *parse_suite(void) {
   tcase_add_test(tc, random_file_plain_and_gzip);
 #ifndef _WIN32
   tcase_add_test(tc, fifo_short_reads);
+#endif
+#ifdef __linux__
+  tcase_add_test(tc, idle_fifo_interrupt);
 #endif
   tcase_add_test(tc, huge_names);
   tcase_add_test(tc, line_length_limit);

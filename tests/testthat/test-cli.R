@@ -187,3 +187,28 @@ test_that("an output the tool cannot create fails before standard input is read"
     expect_equal(st, 4)
     expect_setequal(list.files(d), "in.fifo")
 })
+
+test_that("SIGTERM stops the tool while it waits on an idle input FIFO", {
+    skip_on_os("windows")
+    if (!nzchar(Sys.which("bash"))) skip("no bash")
+    d <- fresh_dir()
+    tmp <- file.path(d, "tmp")
+    dir.create(tmp)
+    fifo <- file.path(d, "in.fifo")
+    expect_equal(system2("mkfifo", shQuote(fifo)), 0)
+    # the FIFO is held open and fed one line, then left idle; the tool gets
+    # SIGTERM a second later, and SIGKILL 10 s after that if it still runs
+    # (the status is then 137, not 130)
+    t0 <- Sys.time()
+    st <- system2("bash", c("-c", shQuote(sprintf(paste(
+        "exec 3<>%s; printf 'a\\tb\\t1\\n' >&3;",
+        "%s --tempdir %s %s 3>&- & p=$!; sleep 1; kill -TERM $p;",
+        "(sleep 10; kill -KILL $p) 2>/dev/null & w=$!; wait $p; s=$?;",
+        "kill $w 2>/dev/null; exit $s"),
+        shQuote(fifo), shQuote(cli_path()), shQuote(tmp), shQuote(fifo)))),
+        stdout = FALSE, stderr = FALSE)
+    took <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
+    expect_equal(st, 130)
+    expect_lt(took, 6)
+    expect_length(list.files(tmp, all.files = TRUE, no.. = TRUE), 0)
+})
