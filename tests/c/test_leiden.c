@@ -412,6 +412,7 @@ static void aggregate_same_bytes(tu_csr *g, uint64_t mem, int threads,
   exo_ctx_init(&ctx);
   *noted = 0;
   ctx.cb.message = note;
+  ctx.cb.detail = note; /* the internals these tests read */
   ctx.cb.user = noted;
   exo_leiden_params p = lparams(g->dir, EXO_LEIDEN_MODULARITY, 1.0, mem);
   p.threads = threads;
@@ -540,6 +541,7 @@ START_TEST(test_refine_small_dense_level_on_threads) {
     exo_ctx ctx;
     exo_ctx_init(&ctx);
     ctx.cb.message = count_messages;
+    ctx.cb.detail = count_messages; /* the internals these tests read */
     ctx.cb.user = &said;
     exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, (uint64_t)1 << 30);
     p.threads = t;
@@ -578,6 +580,7 @@ START_TEST(test_coarse_level_held_in_memory) {
     exo_ctx ctx;
     exo_ctx_init(&ctx);
     ctx.cb.message = count_messages;
+    ctx.cb.detail = count_messages; /* the internals these tests read */
     ctx.cb.user = &held[i];
     exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
     p.threads = 2 - i;
@@ -811,6 +814,7 @@ static exo_status watched_run(tu_csr *g, const exo_leiden_params *p, int left, p
   ctx.cb.user = w;
   ctx.cb.interrupted = watch_poll;
   ctx.cb.message = watch_message;
+  ctx.cb.detail = watch_message; /* the internals these tests read */
   return exo_leiden_run(&g->csr, p, &ctx, r);
 }
 
@@ -871,6 +875,7 @@ START_TEST(test_refine_after_still_moving) {
       exo_ctx_init(&ctx);
       msg_count used = {"from local moving's sweep", 0};
       ctx.cb.message = count_messages;
+      ctx.cb.detail = count_messages; /* the internals these tests read */
       ctx.cb.user = &used;
       exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
       p.threads = threads;
