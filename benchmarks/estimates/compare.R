@@ -32,3 +32,9 @@ tab <- do.call(rbind, rows)
 cat(paste0("| ", paste(names(tab), collapse = " | "), " |\n"))
 cat(paste0("|", paste(rep(" --- ", ncol(tab)), collapse = "|"), "|\n"))
 cat(apply(tab, 1, function(r) paste0("| ", paste(r, collapse = " | "), " |\n")), sep = "")
+# the lines under the table in ESTIMATES.md's opening
+sh <- function(cmd) tryCatch(paste(system(cmd, intern = TRUE), collapse = " "), error = function(e) "?")
+cat(sprintf("\n- Measured: %s, commit `%s`%s; %s cores (%s), R %s.%s\n", format(Sys.Date()),
+            sh("git rev-parse --short HEAD"),
+            if (nzchar(sh("git status --porcelain -- src R | head -1"))) " (with uncommitted changes in src/ or R/)" else "",
+            sh("nproc"), sh("lscpu | sed -n 's/^Model name: *//p'"), R.version$major, R.version$minor))

@@ -39,7 +39,7 @@ leiden_section <- function(res) {
         "weighted or unweighted view) of ExoLabel's Leiden (objective modularity, ",
         "two rounds, the default), of igraph's `cluster_leiden(objective_function = ",
         "\"modularity\")` (2 iterations, its default), of `cluster_louvain` and of ",
-        "ExoLabel's label propagation defaults; NMI against the planted communities; ",
+        "ExoLabel's label propagation without merge passes (`refine = 0`: LP columns); NMI against the planted communities; ",
         "ExoLabel seconds are whole calls (reading and sorting included). Means over ",
         "the seeds run. Target: ExoLabel Leiden >= igraph Leiden - 0.005.")
     add("")

@@ -234,6 +234,19 @@ for (i in seq_len(nrow(grid))) {
 if (scale != "leiden") all_rows[[length(all_rows) + 1L]] <- run_gnm()
 res <- do.call(rbind, all_rows)
 attr_line <- sprintf("# total_seconds=%.0f", proc.time()[["elapsed"]] - t_start)
+# what report.R puts in the report's opening: the build this run used, when, where
+sh1 <- function(cmd) tryCatch(paste(system(cmd, intern = TRUE), collapse = " "), error = function(e) "?")
+dirty <- nzchar(sh1("git status --porcelain -- src R | head -1"))
+attr_line <- c(attr_line,
+               paste0("# commit=", sh1("git rev-parse --short HEAD"),
+                      if (dirty) " (with uncommitted changes in src/ or R/)" else ""),
+               paste0("# date=", format(Sys.Date())),
+               sprintf("# machine=%s cores (%s), %s GiB", sh1("nproc"),
+                       sh1("lscpu | sed -n 's/^Model name: *//p'"),
+                       sh1("free -g | awk '/Mem:/ {print $2}'")),
+               paste0("# R=", R.version$major, ".", R.version$minor),
+               paste0("# igraph=", tryCatch(as.character(utils::packageVersion("igraph")),
+                                            error = function(e) "not installed")))
 utils::write.csv(res, out, row.names = FALSE)
-cat(attr_line, "\n", file = out, append = TRUE)
+cat(paste0(attr_line, " \n"), sep = "", file = out, append = TRUE)
 message("wrote ", out, " (", nrow(res), " rows) in ", round(proc.time()[["elapsed"]] - t_start), " s")

@@ -8,7 +8,7 @@
 #   benchmarks/quality/tie_experiment.sh BUILD_DIR EXOGEN
 # It patches the former rule (always keep the current label when among the
 # best), so it runs only on a checkout of commit 1537539 or earlier; the
-# current rule and the grid that chose it are in benchmarks/quality/notes.md.
+# current rule and the grid that chose it are in benchmarks/notes/QUALITY-history.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-/tmp/b-tie}

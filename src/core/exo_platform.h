@@ -191,7 +191,7 @@ void exo_hint_willneed(int fd, uint64_t off, uint64_t len);
  * read; 0 where nothing of it is cached, where the system cannot tell, and
  * on any error (errno kept). A reader whose whole buffer came this way
  * skips the WILLNEED hint for the next one: on a cached file the hint only
- * walks the page cache (benchmarks/RESULTS.md, session 26). */
+ * walks the page cache (benchmarks/notes/RESULTS-history.md, "Fewer radix passes"). */
 size_t exo_pread_cached(int fd, void *buf, size_t n, uint64_t off);
 /* Write-behind (sync_file_range on Linux): start writeback of a range, or
  * start it and wait for it to complete. */
