@@ -101,7 +101,7 @@ exo_status exo_input_open(exo_input **out, const char *path, exo_ctx *ctx) {
   }
   memcpy(in->path, path, plen);
 
-  in->fd = exo_open(path, EXO_OPEN_READ);
+  in->fd = exo_open(path, EXO_OPEN_INPUT); /* a FIFO without a writer: waited for in reads */
   if (in->fd < 0) {
     int e = errno;
     exo_input_close(in);

@@ -104,6 +104,7 @@ static HANDLE handle_of(int fd) {
 }
 
 int exo_open(const char *path, int how) {
+  if (how == EXO_OPEN_INPUT) how = EXO_OPEN_READ; /* no FIFOs to wait on */
   if (how == EXO_OPEN_READ && strcmp(path, "/dev/stdin") == 0) {
     _setmode(0, _O_BINARY);
     return _dup(0);
@@ -569,6 +570,11 @@ int exo_open(const char *path, int how) {
   case EXO_OPEN_EXCL: flags = O_WRONLY | O_CREAT | O_EXCL; break;
   case EXO_OPEN_STREAM: flags = O_WRONLY | O_NONBLOCK; break;
   case EXO_OPEN_APPEND: flags = O_WRONLY | O_APPEND; break;
+  case EXO_OPEN_INPUT: {
+    struct stat st; /* a FIFO: open() would block until a writer comes */
+    if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) flags |= O_NONBLOCK;
+    break;
+  }
   default: break;
   }
   int fd;

@@ -60,8 +60,13 @@ enum { EXO_OPEN_READ = 0,   /* read only */
                                * FIFO), never created or truncated; on POSIX a
                                * FIFO without a reader fails at once with ENXIO
                                * instead of blocking (the caller may retry) */
-       EXO_OPEN_APPEND = 5 }; /* write only at the end of an existing file,
+       EXO_OPEN_APPEND = 5,   /* write only at the end of an existing file,
                                * never created or truncated */
+       EXO_OPEN_INPUT = 6 };  /* read only, as EXO_OPEN_READ, but a FIFO is
+                               * opened without waiting for a writer (POSIX:
+                               * O_NONBLOCK, kept): read it with
+                               * exo_read_wait, which waits in poll(), so the
+                               * wait for a writer can be interrupted */
 /* Descriptor, or -1 and errno. "/dev/stdin" names standard input on
  * Windows too (read only; closing the descriptor leaves fd 0 open). */
 int exo_open(const char *path, int how);

@@ -218,3 +218,25 @@ test_that("a pipeline can fail on empty input (--fail-empty), and self hits alon
     expect_match(paste(got$err, collapse = "\n"), "only self hits", fixed = TRUE)
     expect_length(got$out, 0)
 })
+
+test_that("a FIFO that no writer has opened yet is waited for, and SIGTERM stops the wait", {
+    skip_on_os("windows")
+    exe <- cli_path()
+    d <- fresh_dir()
+    fifo <- file.path(d, "nobody.fifo")
+    expect_equal(system2("mkfifo", shQuote(fifo)), 0)
+    tmp <- file.path(d, "tmp")
+    dir.create(tmp)
+    # the run waits in its read (not in open()), so SIGTERM ends it with 130
+    got <- run_sh(paste0(shQuote(exe), " --tempdir ", shQuote(tmp), " ", shQuote(fifo),
+                         " & p=$!; sleep 1; kill -TERM $p; wait $p; echo status=$?"),
+                  timeout = 20)
+    expect_true("status=130" %in% got$out)
+    expect_length(list.files(tmp, all.files = TRUE, no.. = TRUE), 0)
+    # a writer that comes later is read whole
+    f <- path_graph(file.path(d, "g.tsv"), 100)
+    got <- run_sh(paste0("(sleep 1; cat ", shQuote(f), " > ", shQuote(fifo), ") & ",
+                         shQuote(exe), " --seed 1 ", shQuote(fifo)), timeout = 30)
+    expect_equal(got$status, 0)
+    expect_length(got$out, 101)
+})
