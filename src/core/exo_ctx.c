@@ -36,22 +36,24 @@ void exo_progress(exo_ctx *ctx, exo_stage stage, uint64_t done, uint64_t total) 
   if (ctx->cb.progress) ctx->cb.progress(ctx->cb.user, stage, done, total);
 }
 
-void exo_message(exo_ctx *ctx, const char *fmt, ...) {
-  if (!ctx->cb.message) return;
+/* One line through a message callback (NULL: dropped). */
+static void say(void (*cb)(void *, const char *), void *user, const char *fmt, va_list ap) {
+  if (!cb) return;
   char buf[512];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  cb(user, buf);
+}
+
+void exo_message(exo_ctx *ctx, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  say(ctx->cb.message, ctx->cb.user, fmt, ap);
   va_end(ap);
-  ctx->cb.message(ctx->cb.user, buf);
 }
 
 void exo_detail(exo_ctx *ctx, const char *fmt, ...) {
-  if (!ctx->cb.detail) return;
-  char buf[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  say(ctx->cb.detail, ctx->cb.user, fmt, ap);
   va_end(ap);
-  ctx->cb.detail(ctx->cb.user, buf);
 }
