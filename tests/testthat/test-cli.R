@@ -179,10 +179,12 @@ test_that("an output the tool cannot create fails before standard input is read"
     fifo <- file.path(d, "in.fifo")
     expect_equal(system2("mkfifo", shQuote(fifo)), 0)
     # standard input is a FIFO held open and never written: a run that read
-    # it before checking the output would wait until the timeout (137)
+    # it before checking the output would wait until the timeout (137); the
+    # output's folder is that FIFO, which no run can create a file in (a
+    # missing folder would be created, as R does)
     st <- system2("bash", c("-c", shQuote(sprintf(
         "exec 3<>%s; timeout -s KILL 20 %s -o %s < %s",
-        shQuote(fifo), shQuote(cli_path()), shQuote(file.path(d, "missing", "out.tsv")),
+        shQuote(fifo), shQuote(cli_path()), shQuote(file.path(d, "in.fifo", "out.tsv")),
         shQuote(fifo)))), stderr = FALSE)
     expect_equal(st, 4)
     expect_setequal(list.files(d), "in.fifo")
