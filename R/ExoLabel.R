@@ -282,6 +282,32 @@
 #' first appearance of the names in the input. Clusters are numbered `1..K`
 #' in order of first appearance in that listing.
 #'
+#' @section Every sequence in the result (`sequences`):
+#' A search reports only the sequences with a hit, so a protein without
+#' any hit (not even to itself, e.g. a 5-residue domain) is not in the
+#' edges and so not in the result. `sequences` names every sequence: each
+#' one appears in the result, those the edges do not name as their own
+#' clusters (singletons, their own representatives). They come after the
+#' nodes of the edges, in the order of `sequences`, so the lines and the
+#' cluster numbers of the nodes of the edges are those of a run without
+#' `sequences` whenever the clustering itself is (Leiden with `format =
+#' "blast"`; for label propagation, and for `resolution = "auto"` over all
+#' nodes, the added nodes take part in the seeded order and in the mean,
+#' which may move a few nodes). The added
+#' clusters' numbers follow. A name is matched byte for byte with the
+#' names of the edges: a FASTA record's name is its header up to the first
+#' space or tab, as in the tabular output of DIAMOND, BLAST+ and MMseqs2;
+#' an `XStringSet`'s names are cut the same way; names given as a
+#' character vector (or a file of names, one per line) are used as they
+#' are. A name listed twice is one node. Nodes of the edges that are not
+#' among the sequences are kept, with a warning giving their number (a
+#' sign that the names do not match). `attr(res, "stats")$sequences`
+#' counts the distinct sequences, those without an edge and the nodes not
+#' among them. The command-line tool takes `--sequences FILE` (a FASTA file
+#' or a list of names). [ClusterRepresentatives()] and
+#' [RepresentativeSequences()] give the representatives' table and
+#' sequences.
+#'
 #' @section Cluster table (`cluster_table`):
 #' With `cluster_table = TRUE` each result also carries `$cluster_table`, a
 #' `data.frame` with one row per cluster, in cluster number order:
@@ -428,6 +454,12 @@
 #' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
 #'   (constant Potts model), in any case. `"CPM"` needs `algorithm =
 #'   "leiden"` (an error otherwise).
+#' @param sequences `NULL` (default), or the sequences that must all
+#'   appear in the result (see Every sequence in the result): the path of a
+#'   FASTA file (plain or gzip; a single string naming an existing file) or
+#'   of a list of names, one per line; an `XStringSet` (Biostrings, e.g.
+#'   `Biostrings::readAAStringSet("proteins.fa")`); or a character vector
+#'   of names.
 #' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
 #'   a `data.frame` with the size, internal and external edge weight,
 #'   density and representative member of each cluster; see Cluster table.
@@ -485,7 +517,9 @@
 #'   cluster's size, `size_bins` (clusters of size 1, 2-3, 4-7, ...), the
 #'   seconds per stage, `refine_merged` and `seconds_refine`, `quality` and
 #'   `levels` (Leiden), `negative_edges` (dropped with a warning unless the
-#'   weights are e-values), `self_arcs`, `directed`, `peak_rss` (the R
+#'   weights are e-values), `self_arcs`, `sequences` (with `sequences`: the
+#'   numbers of distinct sequences, of those without an edge and of the
+#'   nodes of the edges not among them), `directed`, `peak_rss` (the R
 #'   process's peak resident memory, bytes) and `seed` (drawn from R's
 #'   random numbers; the command-line tool's `--seed` reproduces it).
 #'
@@ -529,7 +563,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      weight_transform = NULL, min_weight = NULL, self_hits = NULL,
                      combine = NULL, algorithm = c("lp", "leiden"),
                      objective = c("modularity", "CPM"), resolution = 1,
-                     cluster_table = FALSE) {
+                     cluster_table = FALSE, sequences = NULL) {
     kind <- input_kind(edgelistfiles)
     if (kind == "edges" && is.matrix(edgelistfiles))
         edgelistfiles <- text_matrix_edges(edgelistfiles)
@@ -563,6 +597,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     refine <- if (given[["refine"]]) check_refine(refine) else integer()
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
+    seqs <- check_sequences(sequences)
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
                                  self_hits, combine)
     if (kind == "edges" && (input$format == "blast" || !is.null(columns)))
@@ -640,7 +675,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (given[["resolution"]]) runs$resolution <- rep_len(resolution, nrun)
     if (given[["refine"]]) runs$refine <- rep_len(refine, nrun)
     run <- .exolabel_run(files, source, outfile, tables, options, runs, progress,
-                         input_bytes)
+                         input_bytes, seqs$file, seqs$names)
 
     if (run$negative_edges > 0 && input$transform != 1L)
         warning(sprintf(paste0("%s edge(s) with a negative weight were dropped (their ",
@@ -657,6 +692,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     else if (run$num_edges == 0)
         warning("no edge with a positive weight: every node is its own cluster",
                 call. = FALSE)
+    if (!is.na(run$listed[["not_listed"]]) && run$listed[["not_listed"]] > 0)
+        warning(sprintf("%s node(s) of the edges are not among the 'sequences': they are kept",
+                        format_count(run$listed[["not_listed"]])), call. = FALSE)
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
     out <- lapply(seq_len(nrun), function(i) {
         result <- outfile[i]
@@ -700,6 +738,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   input = input$resolved,
                                   directed = mode == "directed",
                                   self_arcs = run$self_arcs,
+                                  sequences = if (!is.na(run$listed[["sequences"]]))
+                                      run$listed,
                                   negative_edges = run$negative_edges,
                                   sep = sep,
                                   temporary = !user_outfile && !want_table &&
