@@ -279,41 +279,16 @@
 #'
 #' @section Output:
 #' The output file has one line `name<sep>cluster` per node, in order of
-#' first appearance of the names in the input. Clusters are numbered `1..K`
-#' in order of first appearance in that listing.
-#'
-#' @section Every sequence in the result (`sequences`):
-#' A search reports only the sequences with a hit, so a protein without
-#' any hit (not even to itself, e.g. a 5-residue domain) is not in the
-#' edges and so not in the result. `sequences` names every sequence: each
-#' one appears in the result, those the edges do not name as their own
-#' clusters (singletons, their own representatives). They come after the
-#' nodes of the edges, in the order of `sequences`, so the lines and the
-#' cluster numbers of the nodes of the edges are those of a run without
-#' `sequences` whenever the clustering itself is (Leiden with `format =
-#' "blast"`; for label propagation, and for `resolution = "auto"` over all
-#' nodes, the added nodes take part in the seeded order and in the mean,
-#' which may move a few nodes). The added
-#' clusters' numbers follow. A name is matched byte for byte with the
-#' names of the edges: a FASTA record's name is its header up to the first
-#' space or tab, as in the tabular output of DIAMOND, BLAST+ and MMseqs2;
-#' an `XStringSet`'s names are cut the same way; names given as a
-#' character vector (or a file of names, one per line) are used as they
-#' are. A name listed twice is one node. Nodes of the edges that are not
-#' among the sequences are kept, with a warning giving their number (a
-#' sign that the names do not match). `attr(res, "stats")$sequences`
-#' counts the distinct sequences, those without an edge and the nodes not
-#' among them. The command-line tool takes `--sequences FILE` (a FASTA file
-#' or a list of names). [ClusterRepresentatives()] and
-#' [RepresentativeSequences()] give the representatives' table and
-#' sequences.
+#' first appearance of the names in the input (`order = "name"`: in byte
+#' order of the names). Clusters are numbered `1..K` in order of first
+#' appearance in that listing.
 #'
 #' @section Cluster table (`cluster_table`):
 #' With `cluster_table = TRUE` each result also carries `$cluster_table`, a
 #' `data.frame` with one row per cluster, in cluster number order:
 #'
 #' * `Cluster`: the cluster number of the results;
-#' * `Size`: its number of nodes;
+#' * `Size`: its number of nodes (an integer);
 #' * `InternalWeight`: the total weight of the edges with both ends in the
 #'   cluster, each edge once, self-loops included;
 #' * `ExternalWeight`: the total weight of the edges with one end in the
@@ -328,17 +303,13 @@
 #'   directed; its self-loop left out); ties go to the member that appears
 #'   first in the input. A single node is its own representative.
 #'
-#' `attr(res, "stats")$seconds_table` is the time it took.
-#'
 #' Edges are the graph's edges as stored (after `weight_transform`,
 #' `min_weight`, `self_hits`; with `combine = "sum"` two copies of an edge
 #' count twice in the weights and once in `Density`). The table takes one
 #' more pass over the graph on disk after the clustering (so it cannot be
 #' asked for afterwards) and about 60 bytes per cluster, and does not
-#' depend on `threads` or `memory_limit`. The command-line tool writes the
-#' same table with `--cluster-table FILE` (a header line, then the columns
-#' `cluster`, `size`, `internal_weight`, `external_weight`, `density`,
-#' `representative` separated by `sep`).
+#' depend on `threads` or `memory_limit`. The command-line tool's
+#' `--cluster-table FILE` writes it with a header line of these names.
 #'
 #' @section Resources:
 #' `memory_limit` caps the buffers of every stage (sort runs, merge buffers,
@@ -391,9 +362,8 @@
 #'   default). A vector runs one clustering per value.
 #' @param return_table If `TRUE`, return a `data.frame(Vertex, Cluster)`
 #'   instead of a file path; names are returned byte for byte as in the input.
-#' @param use_fast_sort Accepted for compatibility with SynExtend's
-#'   `ExoLabel()` (`TRUE` or `FALSE`), where it chose between two sorts;
-#'   ExoLabel has one external sort, so it has no effect.
+#' @param use_fast_sort Accepted (`TRUE` or `FALSE`) for SynExtend's
+#'   scripts; no effect (ExoLabel has one external sort).
 #' @param verbose Report progress (see Progress).
 #' @param sep Field separator of the input and output files: one byte.
 #' @param header `FALSE`, `TRUE` (= 1) or the number of lines to skip at the
@@ -454,12 +424,13 @@
 #' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
 #'   (constant Potts model), in any case. `"CPM"` needs `algorithm =
 #'   "leiden"` (an error otherwise).
-#' @param sequences `NULL` (default), or the sequences that must all
-#'   appear in the result (see Every sequence in the result): the path of a
-#'   FASTA file (plain or gzip; a single string naming an existing file) or
-#'   of a list of names, one per line; an `XStringSet` (Biostrings, e.g.
-#'   `Biostrings::readAAStringSet("proteins.fa")`); or a character vector
-#'   of names.
+#' @param sequences `NULL`, or every sequence, each to appear in the result
+#'   (those without an edge last, as singletons; unlisted nodes kept with a
+#'   warning): a FASTA file (plain or gzip) or a file of names, an
+#'   `XStringSet` (Biostrings) or a character vector of names. See
+#'   [ClusterRepresentatives()].
+#' @param order `"appearance"` (default, as before) or `"name"` (SynExtend's
+#'   order; the names are held in memory); see Output.
 #' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
 #'   a `data.frame` with the size, internal and external edge weight,
 #'   density and representative member of each cluster; see Cluster table.
@@ -517,9 +488,8 @@
 #'   cluster's size, `size_bins` (clusters of size 1, 2-3, 4-7, ...), the
 #'   seconds per stage, `refine_merged` and `seconds_refine`, `quality` and
 #'   `levels` (Leiden), `negative_edges` (dropped with a warning unless the
-#'   weights are e-values), `self_arcs`, `sequences` (with `sequences`: the
-#'   numbers of distinct sequences, of those without an edge and of the
-#'   nodes of the edges not among them), `directed`, `peak_rss` (the R
+#'   weights are e-values), `self_arcs`, `sequences` (counts, with
+#'   `sequences`), `directed`, `peak_rss` (the R
 #'   process's peak resident memory, bytes) and `seed` (drawn from R's
 #'   random numbers; the command-line tool's `--seed` reproduces it).
 #'
@@ -563,7 +533,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      weight_transform = NULL, min_weight = NULL, self_hits = NULL,
                      combine = NULL, algorithm = c("lp", "leiden"),
                      objective = c("modularity", "CPM"), resolution = 1,
-                     cluster_table = FALSE, sequences = NULL) {
+                     cluster_table = FALSE, sequences = NULL,
+                     order = c("appearance", "name")) {
     kind <- input_kind(edgelistfiles)
     if (kind == "edges" && is.matrix(edgelistfiles))
         edgelistfiles <- text_matrix_edges(edgelistfiles)
@@ -598,6 +569,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
     seqs <- check_sequences(sequences)
+    order <- check_option(order, "order", c("appearance", "name"))
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
                                  self_hits, combine)
     if (kind == "edges" && (input$format == "blast" || !is.null(columns)))
@@ -667,7 +639,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     weight_transform = input$resolved$weight_transform,
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,
-                    combine = input$resolved$combine)
+                    combine = input$resolved$combine, order = order)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)

@@ -313,7 +313,7 @@ check_option <- function(x, name, choices) {
              call. = FALSE)
     # the core's options (algorithm, objective): its table matches them (any
     # case, a unique prefix) and words the error, as for the command-line tools
-    if (name %in% c("algorithm", "objective"))
+    if (name %in% c("algorithm", "objective", "order"))
         return(choices[match(.exolabel_option(name, x), tolower(choices))])
     i <- pmatch(tolower(x), tolower(choices))
     if (is.na(i))

@@ -8,6 +8,34 @@
 #' section Cluster table): the member with the largest total weight of
 #' edges to the other members; a singleton is its own.
 #'
+#' @section Every sequence in the result (`ExoLabel(sequences = )`):
+#' A search reports only the sequences with a hit, so a protein without any
+#' hit (not even to itself, e.g. a 5-residue domain) is not in the edges
+#' and so not in the result. [ExoLabel()]'s `sequences` (the command-line
+#' tool's `--sequences FILE`) names every sequence, and each one appears in
+#' the result: those the edges do not name are nodes without an edge, their
+#' own clusters (and representatives). They come after the nodes of the
+#' edges, in the order of `sequences`, and their clusters are numbered
+#' after the others, so the lines and numbers of the nodes of the edges are
+#' those of a run without `sequences` whenever the clustering is the same
+#' (Leiden with `format = "blast"`; label propagation visits nodes in a
+#' seeded order over all of them, and `resolution = "auto"` without
+#' `weight_transform = "selfnorm"` averages over all nodes, so there the
+#' added nodes may move a few others). `sequences` is the path of a FASTA
+#' file (plain or gzip; a single string naming an existing file) or of a
+#' file of names, one per line (a file is FASTA when its first non-blank
+#' character is `>`); an `XStringSet` (Biostrings, e.g.
+#' `Biostrings::readAAStringSet("proteins.fa")`); or a character vector of
+#' names. A FASTA record's name is its header up to the first space or tab,
+#' as DIAMOND, BLAST+ and MMseqs2 name the sequences in their tabular
+#' output; an `XStringSet`'s names are cut the same way; names in a file of
+#' names or a character vector are used as they are (a line is a name). A
+#' name listed twice is one node. Nodes of the edges that are not among the
+#' sequences are kept, with a warning giving their number (a sign that the
+#' names do not match). `attr(res, "stats")$sequences` counts the distinct
+#' sequences, those without an edge and the nodes of the edges not among
+#' them. Memory: one bit per node while the graph is built.
+#'
 #' `ClusterRepresentatives()` gives a `data.frame(Representative, Member)`
 #' with one row per node, in the order of the result (`Member` is the
 #' result's `Vertex`). The command-line tool writes the same pairs with

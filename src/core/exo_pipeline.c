@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_byname.h"
 #include "exo_clstats.h"
 #include "exo_seqs.h"
 #include "exo_csr.h"
@@ -143,6 +144,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->g = g;
   g->tmpdir_lock = -1;
   g->directed = opt->directed;
+  g->order_by_name = opt->order_by_name;
   g->threads = opt->parse.threads > 1 ? opt->parse.threads : 1;
   b->t0 = exo_now_seconds();
 
@@ -461,7 +463,7 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
  * is renamed into place only once all are written
  * (exo_output_write_pending), so a failure of any leaves every earlier file
  * as it was. */
-static exo_status write_results(exo_graph *g, const uint64_t *clusters, const char *outfile,
+static exo_status write_results(exo_graph *g, uint64_t *clusters, const char *outfile,
                                 char sep, uint64_t memory_limit, exo_ctx *ctx,
                                 exo_cluster_result *res) {
   exo_status st = size_distribution(clusters, g->num_nodes, res, ctx);
@@ -471,26 +473,36 @@ static exo_status write_results(exo_graph *g, const uint64_t *clusters, const ch
   const int more = g->cluster_table || g->members_table || g->rep_fasta;
   exo_pending out_tmp = EXO_PENDING_INIT, table_tmp = EXO_PENDING_INIT,
               members_tmp = EXO_PENDING_INIT, fasta_tmp = EXO_PENDING_INIT;
-  st = exo_output_write_pending(g->names_path, clusters, g->num_nodes, sep, outfile, g->threads,
-                                more ? &out_tmp : NULL, ctx);
-  if (st || !more) return st;
-  double t0 = exo_now_seconds();
-  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
+  exo_byname bn;
+  memset(&bn, 0, sizeof bn);
   exo_clstats cs;
+  memset(&cs, 0, sizeof cs);
+  double t0 = 0;
+  if (g->order_by_name) {
+    /* SynExtend's order: lines by name, clusters numbered in that order */
+    st = exo_byname_load(&bn, g->names_path, g->num_nodes, ctx);
+    if (!st) st = exo_byname_renumber(&bn, clusters, res->num_clusters, ctx);
+    if (!st) st = exo_byname_write(&bn, clusters, sep, outfile, more ? &out_tmp : NULL, ctx);
+  } else {
+    st = exo_output_write_pending(g->names_path, clusters, g->num_nodes, sep, outfile,
+                                  g->threads, more ? &out_tmp : NULL, ctx);
+  }
+  if (st || !more) goto done;
+  t0 = exo_now_seconds();
+  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
   exo_message(ctx, "writing the cluster table (%llu clusters)",
               (unsigned long long)res->num_clusters);
   st = exo_clstats_compute(&csr, g->directed, clusters, res->num_clusters, memory_limit, ctx,
                            &cs);
-  if (st) {
-    exo_output_discard(&out_tmp);
-    return st;
-  }
   if (!st && g->cluster_table)
     st = exo_clstats_write_pending(&cs, g->names_path, clusters, g->num_nodes, sep,
                                    g->cluster_table, memory_limit, &table_tmp, ctx);
   if (!st && g->members_table)
-    st = exo_clstats_write_members(&cs, g->names_path, clusters, g->num_nodes, sep,
-                                   g->members_table, memory_limit, &members_tmp, ctx);
+    st = g->order_by_name
+             ? exo_byname_write_members(&bn, clusters, cs.rep, sep, g->members_table,
+                                        &members_tmp, ctx)
+             : exo_clstats_write_members(&cs, g->names_path, clusters, g->num_nodes, sep,
+                                         g->members_table, memory_limit, &members_tmp, ctx);
   if (!st && g->rep_fasta) {
     exo_nameset *set = NULL;
     uint64_t written = 0;
@@ -498,7 +510,8 @@ static exo_status write_results(exo_graph *g, const uint64_t *clusters, const ch
     if (!st)
       st = exo_clstats_rep_set(&cs, g->names_path, clusters, g->num_nodes, memory_limit, set,
                                ctx);
-    if (!st) st = exo_fasta_select(g->rep_fasta_from, set, g->rep_fasta, &fasta_tmp, &written, ctx);
+    if (!st)
+      st = exo_fasta_select(g->rep_fasta_from, set, g->rep_fasta, &fasta_tmp, &written, ctx);
     if (!st && written < exo_nameset_count(set))
       exo_message(ctx, "the representatives' FASTA: %llu of the %llu representatives are not "
                   "in %s", (unsigned long long)(exo_nameset_count(set) - written),
@@ -506,16 +519,18 @@ static exo_status write_results(exo_graph *g, const uint64_t *clusters, const ch
     res->rep_missing = st ? 0 : exo_nameset_count(set) - written;
     exo_nameset_free(set);
   }
-  exo_clstats_free(&cs);
   if (!st && g->cluster_table) st = exo_output_publish(&table_tmp, g->cluster_table, ctx);
   if (!st && g->members_table) st = exo_output_publish(&members_tmp, g->members_table, ctx);
   if (!st && g->rep_fasta) st = exo_output_publish(&fasta_tmp, g->rep_fasta, ctx);
   if (!st) st = exo_output_publish(&out_tmp, outfile, ctx);
+  res->seconds_table = exo_now_seconds() - t0;
+done:
+  exo_clstats_free(&cs);
+  exo_byname_free(&bn);
   exo_output_discard(&table_tmp);
   exo_output_discard(&members_tmp);
   exo_output_discard(&fasta_tmp);
   exo_output_discard(&out_tmp);
-  res->seconds_table = exo_now_seconds() - t0;
   return st;
 }
 

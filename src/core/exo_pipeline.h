@@ -78,6 +78,7 @@ typedef struct exo_build_options {
                                but store no arc; <= 0: none (weights <= 0 store
                                no arc anyway) */
   int drop_self_loops;      /* an edge A-A registers A but stores no arc */
+  int order_by_name;        /* the graph's order_by_name (exo_graph) */
   /* parse.transform EXO_WT_SELFNORM (not with parse.ignore_weights): the
    * weights are bit scores. The self hits are stored whatever
    * drop_self_loops says; once the CSR is built, one more pass
@@ -123,6 +124,12 @@ typedef struct exo_graph {
    * Both files are renamed into place only once both are written, so a
    * failure of either leaves both earlier files as they were. */
   const char *cluster_table;
+  /* The clusters file's (and the member table's) lines in byte order of
+   * the names, clusters numbered in order of first appearance there
+   * (SynExtend's order; exo_byname.h: the names are held in memory), instead
+   * of the order of the ids (first appearance in the input). From
+   * exo_build_options.order_by_name; the caller may change it. */
+  int order_by_name;
   /* Optional, set by the caller like cluster_table (the table's pass runs
    * when any of these is set): members_table, the file of one line
    * "representative<sep>member" per node, in the output's order (the
