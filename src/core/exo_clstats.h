@@ -44,8 +44,8 @@
  *
  * exo_clstats_write() writes the table: a header line
  *   Cluster<sep>Size<sep>InternalWeight<sep>ExternalWeight<sep>Density<sep>Representative
- * (the names of the R function's columns; before 0.99.2 they were written
- * in lower case with underscores: cluster, size, internal_weight, ...)
+ * (the names of the R function's columns; earlier versions wrote them in
+ * lower case with underscores: cluster, size, internal_weight, ...)
  * then one line per cluster 1..K in that order, the representative by
  * name (names streamed from the names file, exo_names.h), numbers in
  * decimal (weights and density with up to 15 significant digits, a whole
