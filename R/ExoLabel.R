@@ -587,6 +587,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                             ignore_weights))
     # igraph inputs give a communities object unless a file is asked for
     communities <- kind == "igraph" && (return_table || missing(outfile))
+    if (communities && !is.null(sequences))
+        stop("'sequences' would add nodes that the igraph graph does not have: add them ",
+             "as vertices (igraph::add_vertices()), or give 'outfile'", call. = FALSE)
     want_table <- return_table || communities
 
     lens <- c(length(self_loops), length(attenuation), length(iterations),

@@ -228,3 +228,14 @@ test_that("order = \"name\" writes SynExtend's order: lines by name, clusters nu
     expect_error(ExoLabel(f, order = "size"), "'order' must be one of")
     unlink(f)
 })
+
+test_that("an igraph graph giving communities refuses sequences; with outfile it takes them", {
+    skip_if_not_installed("igraph")
+    g <- igraph::make_graph(~ a - b, b - c, d - e)
+    expect_error(ExoLabel(g, sequences = c("a", "z")), "igraph::add_vertices")
+    out <- tempfile(fileext = ".tsv")
+    res <- ExoLabel(g, outfile = out, sequences = c("a", "b", "c", "d", "e", "z"),
+                    verbose = FALSE)
+    expect_identical(tail(readLines(out), 1), paste0("z\t", max(ClusterMembership(res))))
+    unlink(out)
+})
