@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exo_byname.h"
 #include "exo_clstats.h"
 #include "exo_pipeline.h"
 #include "exo_seqs.h"
@@ -324,6 +325,56 @@ START_TEST(member_table_and_rep_fasta) {
 }
 END_TEST
 
+/* order = "name": byte order (unsigned, a prefix first), clusters
+ * renumbered by first appearance in it, both files in that order. */
+START_TEST(by_name_order) {
+  char *dir = tu_mkdtemp();
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  /* ids 0..7 in this order; their byte order: 10 9 B a ab a\xc3\xa9 b \xc3\xa9 */
+  const char *names = "b\na\nab\n\xc3\xa9\nB\n10\n9\na\xc3\xa9\n";
+  char *np = tu_write_text(dir, "names.txt", names);
+  exo_byname bn;
+  ck_assert_int_eq(exo_byname_load(&bn, np, 8, &ctx), EXO_OK);
+  const uint64_t want[8] = {5, 6, 4, 1, 2, 7, 0, 3};
+  for (int i = 0; i < 8; i++) ck_assert_uint_eq(bn.order[i], want[i]);
+  /* clusters in id order 1 2 2 3 1 3 4 2; in name order 3 4 1 2 2 2 1 3,
+   * renumbered by first appearance there: 3->1, 4->2, 1->3, 2->4 */
+  uint64_t cl[8] = {1, 2, 2, 3, 1, 3, 4, 2};
+  ck_assert_int_eq(exo_byname_renumber(&bn, cl, 4, &ctx), EXO_OK);
+  const uint64_t renum[8] = {3, 4, 4, 1, 3, 1, 2, 4};
+  for (int i = 0; i < 8; i++) ck_assert_uint_eq(cl[i], renum[i]);
+  char *out = tu_path(dir, "out.tsv");
+  ck_assert_int_eq(exo_byname_write(&bn, cl, ',', out, NULL, &ctx), EXO_OK);
+  char *text = tu_read_file(out, NULL);
+  ck_assert_str_eq(text, "10,1\n9,2\nB,3\na,4\nab,4\na\xc3\xa9,4\nb,3\n\xc3\xa9,1\n");
+  free(text);
+  const uint64_t rep[5] = {0, 5, 6, 0, 2};
+  ck_assert_int_eq(exo_byname_write_members(&bn, cl, rep, '\t', out, NULL, &ctx), EXO_OK);
+  text = tu_read_file(out, NULL);
+  ck_assert_str_eq(text, "10\t10\n9\t9\nb\tB\nab\ta\nab\tab\nab\ta\xc3\xa9\nb\tb\n10\t\xc3\xa9\n");
+  free(text);
+  exo_byname_free(&bn);
+  /* a names file that does not hold n names */
+  ck_assert_int_eq(exo_byname_load(&bn, np, 9, &ctx), EXO_EINTERNAL);
+  exo_ctx_init(&ctx);
+  /* no node */
+  char *empty = tu_write_text(dir, "empty.txt", "");
+  ck_assert_int_eq(exo_byname_load(&bn, empty, 0, &ctx), EXO_OK);
+  ck_assert_int_eq(exo_byname_write(&bn, NULL, '\t', out, NULL, &ctx), EXO_OK);
+  exo_byname_free(&bn);
+  unlink(np);
+  unlink(out);
+  unlink(empty);
+  free(np);
+  free(out);
+  free(empty);
+  ck_assert_int_eq(tu_count_entries(dir), 0);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *seqs_suite(void) {
   Suite *s = suite_create("seqs");
   TCase *tc = tcase_create("core");
@@ -332,6 +383,7 @@ Suite *seqs_suite(void) {
   tcase_add_test(tc, selects_fasta_records);
   tcase_add_test(tc, builder_adds_the_sequences);
   tcase_add_test(tc, member_table_and_rep_fasta);
+  tcase_add_test(tc, by_name_order);
   suite_add_tcase(s, tc);
   return s;
 }
