@@ -263,3 +263,12 @@ test_that("the command-line tool's --cluster-table is the R function's table", {
     expect_true(grepl("^p", system2("ls", c("-l", shQuote(fifo)), stdout = TRUE)))
     unlink(d, recursive = TRUE)
 })
+
+test_that("the table's counts are integers (issue 55 item 7)", {
+    edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    res <- ExoLabel(edges, cluster_table = TRUE, verbose = FALSE)
+    tab <- res$cluster_table
+    expect_type(tab$Cluster, "integer")
+    expect_type(tab$Size, "integer")
+    expect_identical(sum(tab$Size), as.integer(res$graph_stats[["num_vertices"]]))
+})
