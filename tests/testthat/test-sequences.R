@@ -158,6 +158,25 @@ test_that("the command-line tool writes the same clusters, table, members and FA
     mine <- tempfile(fileext = ".fa")
     RepresentativeSequences(res, fa, file = mine)
     expect_identical(readLines(file.path(d, "reps.fa")), readLines(mine))
+    # the same bytes on one thread with the smallest budget as on two with a
+    # large one, in both orders
+    files_of <- function(extra, ord) {
+        st <- run_cli(c("--format", "blast", "--seed", seed, "--sequences", shQuote(fa),
+                        "--order", ord, extra, "-o", p("o"), "--representatives", p("m"),
+                        "--rep-fasta", p("f"), shQuote(hits)))
+        expect_equal(st$status, 0)
+        vapply(c("o", "m", "f"), function(x) paste(readLines(file.path(d, x)), collapse = "\n"),
+               "")
+    }
+    for (ord in c("appearance", "name")) {
+        one <- files_of(c("--threads", "1", "--memory-limit", "1MB"), ord)
+        two <- files_of(c("--threads", "2", "--memory-limit", "64MB"), ord)
+        expect_identical(one, two)
+        expect_identical(one[["f"]], paste(readLines(file.path(d, "reps.fa")), collapse = "\n"))
+        if (ord == "appearance")
+            expect_identical(one[["o"]], paste(readLines(file.path(d, "out.tsv")),
+                                               collapse = "\n"))
+    }
     # --rep-fasta needs a FASTA --sequences
     st2 <- run_cli(c("--format", "blast", "--rep-fasta", p("r2.fa"), shQuote(hits)))
     expect_equal(st2$status, 2)
