@@ -161,7 +161,7 @@ sequence_names <- function(x) {
 check_sequences <- function(sequences) {
     if (is.null(sequences)) return(list(file = "", names = NULL))
     if (inherits(sequences, "XStringSet"))
-        return(list(file = "", names = enc2native(sequence_names(sequences))))
+        return(list(file = "", names = enc2utf8(sequence_names(sequences))))
     if (is.factor(sequences)) sequences <- as.character(sequences)
     if (!is.character(sequences))
         stop("'sequences' must be the path of a FASTA file or of a list of names, an ",
@@ -178,7 +178,7 @@ check_sequences <- function(sequences) {
                   ignore.case = TRUE))
             stop("sequences file '", sequences, "' does not exist", call. = FALSE)
     }
-    list(file = "", names = sequences)
+    list(file = "", names = enc2utf8(sequences))
 }
 
 check_tempfiledir <- function(dir) {

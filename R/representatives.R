@@ -116,7 +116,7 @@ RepresentativeSequences <- function(x, sequences, file = NULL) {
              "them to a FASTA file instead", call. = FALSE)
     target <- if (is.null(file)) tempfile(fileext = ".fa") else prepare_outfiles(file, 1L)
     if (is.null(file)) on.exit(unlink(target), add = TRUE)
-    n <- .exolabel_fasta_select(normalizePath(sequences), enc2native(unique(reps)), target)
+    n <- .exolabel_fasta_select(normalizePath(sequences), enc2utf8(unique(reps)), target)
     warn_missing_reps(length(unique(reps)) - n, sprintf("'%s'", sequences))
     if (!is.null(file)) return(invisible(file))
     Biostrings::readAAStringSet(target)
