@@ -15,7 +15,7 @@
  * A name set holds 128-bit hashes of names (exo_names_hash, exo_names.h),
  * 16 bytes a slot, at most half full: about 32 to 64 bytes per name, the
  * names themselves are not kept. Two different names are taken for one
- * only when their 127 bits collide (about n^2 / 2^128).
+ * only when their 126 hash bits collide (about n^2 / 2^127).
  *
  * exo_fasta_select() copies from a FASTA file the records whose names are
  * in the set, byte for byte (header and sequence lines as they are, a last
