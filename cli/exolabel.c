@@ -533,10 +533,17 @@ int main(int argc, char **argv) {
     if (members) ((const char **)opt.outputs)[opt.noutputs++] = members;
     if (rep_fasta) ((const char **)opt.outputs)[opt.noutputs++] = rep_fasta;
   }
-  if (optind < argc) {
-    opt.files = (const char *const *)(argv + optind);
-    opt.nfiles = (size_t)(argc - optind);
+  /* the inputs the outputs are checked against: the edge files and
+   * --sequences */
+  const char **in_list = calloc((size_t)(argc - optind) + 2, sizeof *in_list);
+  if (!in_list) {
+    free(default_tempdir);
+    fprintf(stderr, "%s: error: out of memory\n", prog);
+    return EXIT_NOMEM;
   }
+  for (int i = optind; i < argc; i++) in_list[opt.nfiles++] = argv[i];
+  if (sequences) in_list[opt.nfiles++] = sequences;
+  opt.files = in_list;
 
   if (!input_chosen)
     for (int i = optind; i < argc; i++)
@@ -554,6 +561,7 @@ int main(int argc, char **argv) {
   exo_builder *b = NULL;
   exo_status st = exo_builder_create(&opt, &ctx, &b);
   free(default_tempdir); /* the builder has made its directory */
+  free(in_list);        /* only checked against */
   if (st) return fail(&ctx, st);
   if (optind >= argc) {
     st = exo_builder_add_file(b, "/dev/stdin", &ctx);

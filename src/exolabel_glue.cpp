@@ -630,6 +630,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   std::vector<const char *> file_ptrs, out_ptrs;
   for (const std::string &f : file_store) file_ptrs.push_back(f.c_str());
   for (const std::string &o : out_store) out_ptrs.push_back(o.c_str());
+  if (!seq_file.empty()) file_ptrs.push_back(seq_file.c_str()); // checked, read last
   opt.files = file_ptrs.data();
   opt.nfiles = file_ptrs.size();
   opt.outputs = out_ptrs.data();

@@ -258,3 +258,19 @@ test_that("an igraph graph giving communities refuses sequences; with outfile it
     expect_identical(tail(readLines(out), 1), paste0("z\t", max(ClusterMembership(res))))
     unlink(out)
 })
+
+test_that("an output that is the sequences file is refused before anything is read", {
+    hits <- hits_file()
+    fa <- fasta_file()
+    before <- readLines(fa)
+    expect_error(ExoLabel(hits, format = "blast", sequences = fa, outfile = fa),
+                 "is the input file")
+    expect_identical(readLines(fa), before)
+    skip_if(!nzchar(Sys.getenv("EXOLABEL_CLI")), "EXOLABEL_CLI not set")
+    st <- run_cli(c("--format", "blast", "--sequences", shQuote(fa), "--rep-fasta",
+                    shQuote(fa), shQuote(hits)))
+    expect_equal(st$status, 2)
+    expect_match(paste(st$err, collapse = "\n"), "nothing was read or written")
+    expect_identical(readLines(fa), before)
+    unlink(c(hits, fa))
+})
