@@ -283,15 +283,16 @@
 #'
 #' @section Output:
 #' The output file has one line `name<sep>cluster` per node, in order of
-#' first appearance of the names in the input. Clusters are numbered `1..K`
-#' in order of first appearance in that listing.
+#' first appearance of the names in the input (`order = "name"`: in byte
+#' order of the names). Clusters are numbered `1..K` in order of first
+#' appearance in that listing.
 #'
 #' @section Cluster table (`cluster_table`):
 #' With `cluster_table = TRUE` each result also carries `$cluster_table`, a
 #' `data.frame` with one row per cluster, in cluster number order:
 #'
 #' * `Cluster`: the cluster number of the results;
-#' * `Size`: its number of nodes;
+#' * `Size`: its number of nodes (an integer);
 #' * `InternalWeight`: the total weight of the edges with both ends in the
 #'   cluster, each edge once, self-loops included;
 #' * `ExternalWeight`: the total weight of the edges with one end in the
@@ -306,17 +307,13 @@
 #'   directed; its self-loop left out); ties go to the member that appears
 #'   first in the input. A single node is its own representative.
 #'
-#' `attr(res, "stats")$seconds_table` is the time it took.
-#'
 #' Edges are the graph's edges as stored (after `weight_transform`,
 #' `min_weight`, `self_hits`; with `combine = "sum"` two copies of an edge
 #' count twice in the weights and once in `Density`). The table takes one
 #' more pass over the graph on disk after the clustering (so it cannot be
 #' asked for afterwards) and about 60 bytes per cluster, and does not
-#' depend on `threads` or `memory_limit`. The command-line tool writes the
-#' same table with `--cluster-table FILE` (a header line, then the columns
-#' `cluster`, `size`, `internal_weight`, `external_weight`, `density`,
-#' `representative` separated by `sep`).
+#' depend on `threads` or `memory_limit`. The command-line tool's
+#' `--cluster-table FILE` writes it with a header line of these names.
 #'
 #' @section Resources:
 #' `memory_limit` caps the buffers of every stage (sort runs, merge buffers,
@@ -369,9 +366,8 @@
 #'   default). A vector runs one clustering per value.
 #' @param return_table If `TRUE`, return a `data.frame(Vertex, Cluster)`
 #'   instead of a file path; names are returned byte for byte as in the input.
-#' @param use_fast_sort Accepted for compatibility with SynExtend's
-#'   `ExoLabel()` (`TRUE` or `FALSE`), where it chose between two sorts;
-#'   ExoLabel has one external sort, so it has no effect.
+#' @param use_fast_sort Accepted (`TRUE` or `FALSE`) for SynExtend's
+#'   scripts; no effect (ExoLabel has one external sort).
 #' @param verbose Report progress (see Progress).
 #' @param sep Field separator of the input and output files: one byte.
 #' @param header `FALSE`, `TRUE` (= 1) or the number of lines to skip at the
@@ -432,6 +428,13 @@
 #' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
 #'   (constant Potts model), in any case. `"CPM"` needs `algorithm =
 #'   "leiden"` (an error otherwise).
+#' @param sequences `NULL`, or every sequence, each to appear in the result
+#'   (those without an edge last, as singletons; unlisted nodes kept with a
+#'   warning): a FASTA file (plain or gzip) or a file of names, an
+#'   `XStringSet` (Biostrings) or a character vector of names. See
+#'   [ClusterRepresentatives()].
+#' @param order `"appearance"` (default, as before) or `"name"` (SynExtend's
+#'   order; the names are held in memory); see Output.
 #' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
 #'   a `data.frame` with the size, internal and external edge weight,
 #'   density and representative member of each cluster; see Cluster table.
@@ -489,7 +492,8 @@
 #'   cluster's size, `size_bins` (clusters of size 1, 2-3, 4-7, ...), the
 #'   seconds per stage, `refine_merged` and `seconds_refine`, `quality` and
 #'   `levels` (Leiden), `negative_edges` (dropped with a warning unless the
-#'   weights are e-values), `self_arcs`, `directed`, `peak_rss` (the R
+#'   weights are e-values), `self_arcs`, `sequences` (counts, with
+#'   `sequences`), `directed`, `peak_rss` (the R
 #'   process's peak resident memory, bytes) and `seed` (drawn from R's
 #'   random numbers; the command-line tool's `--seed` reproduces it).
 #'
@@ -533,7 +537,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      weight_transform = NULL, min_weight = NULL, self_hits = NULL,
                      combine = NULL, algorithm = c("lp", "leiden"),
                      objective = c("modularity", "CPM"), resolution = 1,
-                     cluster_table = FALSE) {
+                     cluster_table = FALSE, sequences = NULL,
+                     order = c("appearance", "name")) {
     kind <- input_kind(edgelistfiles)
     if (kind == "edges" && is.matrix(edgelistfiles))
         edgelistfiles <- text_matrix_edges(edgelistfiles)
@@ -567,6 +572,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     refine <- if (given[["refine"]]) check_refine(refine) else integer()
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
+    seqs <- check_sequences(sequences)
+    order <- check_option(order, "order", c("appearance", "name"))
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
                                  self_hits, combine)
     if (kind == "edges" && (input$format == "blast" || !is.null(columns)))
@@ -584,6 +591,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                             ignore_weights))
     # igraph inputs give a communities object unless a file is asked for
     communities <- kind == "igraph" && (return_table || missing(outfile))
+    if (communities && !is.null(sequences))
+        stop("'sequences' would add nodes that the igraph graph does not have: add them ",
+             "as vertices (igraph::add_vertices()), or give 'outfile'", call. = FALSE)
     want_table <- return_table || communities
 
     lens <- c(length(self_loops), length(attenuation), length(iterations),
@@ -637,7 +647,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     weight_transform = input$resolved$weight_transform,
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,
-                    combine = input$resolved$combine)
+                    combine = input$resolved$combine, order = order)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)
@@ -645,7 +655,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (given[["resolution"]]) runs$resolution <- rep_len(resolution, nrun)
     if (given[["refine"]]) runs$refine <- rep_len(refine, nrun)
     run <- .exolabel_run(files, source, outfile, tables, options, runs, progress,
-                         input_bytes)
+                         input_bytes, seqs$file, seqs$names)
 
     if (run$negative_edges > 0 && input$transform != 1L)
         warning(sprintf(paste0("%s edge(s) with a negative weight were dropped (their ",
@@ -662,6 +672,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     else if (run$num_edges == 0)
         warning("no edge with a positive weight: every node is its own cluster",
                 call. = FALSE)
+    if (!is.na(run$listed[["not_listed"]]) && run$listed[["not_listed"]] > 0)
+        warning(sprintf("%s node(s) of the edges are not among the 'sequences': they are kept",
+                        format_count(run$listed[["not_listed"]])), call. = FALSE)
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
     out <- lapply(seq_len(nrun), function(i) {
         result <- outfile[i]
@@ -705,6 +718,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   input = input$resolved,
                                   directed = mode == "directed",
                                   self_arcs = run$self_arcs,
+                                  sequences = if (!is.na(run$listed[["sequences"]]))
+                                      run$listed,
                                   negative_edges = run$negative_edges,
                                   sep = sep,
                                   temporary = !user_outfile && !want_table &&

@@ -17,8 +17,12 @@
     .Call(`_ExoLabel_exolabel_cores`)
 }
 
-.exolabel_run <- function(files, source, outfiles, tables, options, runs, verbose, input_bytes) {
-    .Call(`_ExoLabel_exolabel_run`, files, source, outfiles, tables, options, runs, verbose, input_bytes)
+.exolabel_run <- function(files, source, outfiles, tables, options, runs, verbose, input_bytes, seq_file, seq_names) {
+    .Call(`_ExoLabel_exolabel_run`, files, source, outfiles, tables, options, runs, verbose, input_bytes, seq_file, seq_names)
+}
+
+.exolabel_fasta_select <- function(fasta, names, out) {
+    .Call(`_ExoLabel_exolabel_fasta_select`, fasta, names, out)
 }
 
 .exolabel_free_space <- function(path) {

@@ -144,6 +144,43 @@ check_input_files <- function(files) {
     normalizePath(files, mustWork = TRUE)
 }
 
+# The sequence names of an XStringSet (Biostrings) as the search tools name
+# them: each header up to its first space or tab.
+sequence_names <- function(x) {
+    nm <- names(x)
+    if (is.null(nm))
+        stop("'sequences' (an XStringSet) has no names: the names must be those of the ",
+             "search output", call. = FALSE)
+    sub("[ \t].*$", "", nm)
+}
+
+# `sequences`: NULL; a FASTA file or a list of names (one string naming an
+# existing file); an XStringSet (its names, as the search tools take them);
+# or a character vector of names. list(file = "" or the path, names = NULL
+# or a character vector) for .exolabel_run.
+check_sequences <- function(sequences) {
+    if (is.null(sequences)) return(list(file = "", names = NULL))
+    if (inherits(sequences, "XStringSet"))
+        return(list(file = "", names = enc2utf8(sequence_names(sequences))))
+    if (is.factor(sequences)) sequences <- as.character(sequences)
+    if (!is.character(sequences))
+        stop("'sequences' must be the path of a FASTA file or of a list of names, an ",
+             "XStringSet (Biostrings) or a character vector of names", call. = FALSE)
+    if (anyNA(sequences) || !all(nzchar(sequences)))
+        stop("'sequences' has missing or empty names", call. = FALSE)
+    if (length(sequences) == 1L) {
+        if (dir.exists(sequences))
+            stop("sequences file '", sequences, "' is a directory", call. = FALSE)
+        if (file.exists(sequences))
+            return(list(file = normalizePath(sequences, mustWork = TRUE), names = NULL))
+        if (grepl("[/\\]", sequences) ||
+            grepl("\\.(fa|faa|fas|fasta|fna|ffn|txt|tsv|list|gz)$", sequences,
+                  ignore.case = TRUE))
+            stop("sequences file '", sequences, "' does not exist", call. = FALSE)
+    }
+    list(file = "", names = enc2utf8(sequences))
+}
+
 check_tempfiledir <- function(dir) {
     if (!is.character(dir) || length(dir) != 1L || is.na(dir) || !nzchar(dir))
         stop("'tempfiledir' must be a single directory path", call. = FALSE)
@@ -276,7 +313,7 @@ check_option <- function(x, name, choices) {
              call. = FALSE)
     # the core's options (algorithm, objective): its table matches them (any
     # case, a unique prefix) and words the error, as for the command-line tools
-    if (name %in% c("algorithm", "objective"))
+    if (name %in% c("algorithm", "objective", "order"))
         return(choices[match(.exolabel_option(name, x), tolower(choices))])
     i <- pmatch(tolower(x), tolower(choices))
     if (is.na(i))

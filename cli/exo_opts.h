@@ -24,7 +24,7 @@ int exo_opt_exit_code(exo_status st);
  * at most EXO_OPT_OWN_MAX), then one per entry of the core's table, named
  * as there with '-' for '_' (exo_options_display), whose getopt value is
  * `first_core` + the entry's id; closed by a zero entry. */
-#define EXO_OPT_OWN_MAX 8
+#define EXO_OPT_OWN_MAX 16
 typedef struct exo_opt_longopts {
   struct option opts[EXO_OPT_OWN_MAX + EXO_OPT_COUNT + 1];
   char names[EXO_OPT_COUNT][48];

@@ -43,7 +43,7 @@ static void usage(FILE *f) {
 "--objective or --resolution is given (exolabel --format blast hits.tsv -o\n"
 "clusters.tsv). Without FILE, or with FILE \"-\", the edges are read from\n"
 "standard input. Each output line is \"name<sep>cluster\", nodes in order of\n"
-"first appearance.\n"
+"first appearance (--order name: by name).\n"
 "\n"
 "Options (the R function's argument in brackets; the core's options come\n"
 "from one table, src/core/exo_options.c, as the R function's do):\n"
@@ -67,12 +67,27 @@ static void usage(FILE *f) {
 "                          standard error [verbose]; -vv also the internals\n"
 "                          (threads, CPU seconds, how each level was built)\n"
 "      --cluster-table FILE  also write one line per cluster to FILE (\"-\":\n"
-"                          standard output, when --out names a file): cluster,\n"
-"                          size, internal_weight, external_weight, density,\n"
-"                          representative (the member with the largest weight\n"
-"                          of edges to the other members), after a header\n"
-"                          line; a device or FIFO is written into, as -o\n"
-"                          [cluster_table]\n"
+"                          standard output, when --out names a file): Cluster,\n"
+"                          Size, InternalWeight, ExternalWeight, Density,\n"
+"                          Representative (the member with the largest weight\n"
+"                          of edges to the other members), after a header line\n"
+"                          of these names (R's columns); a device or FIFO is\n"
+"                          written into, as -o [cluster_table]\n"
+"      --sequences FILE    every sequence of FILE appears in the output\n"
+"                          [sequences]:\n"
+"                          a FASTA file (plain or gzip; a record's name is its\n"
+"                          header up to the first space or tab, as in the\n"
+"                          search tools' output) or a list of names, one per\n"
+"                          line; those without an edge come after the nodes of\n"
+"                          the edges, each its own cluster; nodes of the edges\n"
+"                          not in FILE are kept, with a warning\n"
+"      --representatives FILE  also write \"representative<sep>member\" for\n"
+"                          every node to FILE, in the order of the clusters\n"
+"                          (MMseqs2's *_cluster.tsv; the representative of\n"
+"                          --cluster-table)\n"
+"      --rep-fasta FILE    also write the representatives' records of the\n"
+"                          --sequences FASTA to FILE, in its order (MMseqs2's\n"
+"                          *_rep_seq.fasta)\n"
 "      --stats             print run statistics (key<TAB>value) on standard error\n"
 "      --fail-empty        exit 3, writing nothing, when the input holds no edge\n"
 "                          between two different nodes (an empty or failed\n"
@@ -376,7 +391,8 @@ int main(int argc, char **argv) {
   exo_args_utf8(&argc, &argv); /* Windows: UTF-8 paths */
   /* the driver's own options, then one long option per entry of the core's
    * table (exo_options.h), named as there with '-' for '_' */
-  enum { OPT_STATS = 256, OPT_VERSION, OPT_TABLE, OPT_FAIL_EMPTY, OPT_CORE = 512 };
+  enum { OPT_STATS = 256, OPT_VERSION, OPT_TABLE, OPT_FAIL_EMPTY, OPT_SEQUENCES, OPT_MEMBERS,
+         OPT_REP_FASTA, OPT_CORE = 512 };
   static const struct option own[] = {
       {"out", required_argument, 0, 'o'},
       {"directed", no_argument, 0, 'd'},
@@ -384,6 +400,9 @@ int main(int argc, char **argv) {
       {"stats", no_argument, 0, OPT_STATS},
       {"fail-empty", no_argument, 0, OPT_FAIL_EMPTY},
       {"cluster-table", required_argument, 0, OPT_TABLE},
+      {"sequences", required_argument, 0, OPT_SEQUENCES},
+      {"representatives", required_argument, 0, OPT_MEMBERS},
+      {"rep-fasta", required_argument, 0, OPT_REP_FASTA},
       {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},
   };
@@ -393,6 +412,7 @@ int main(int argc, char **argv) {
   const exo_opt_def *defs = exo_options_table();
   const char *out = NULL;
   const char *table = NULL; /* --cluster-table */
+  const char *sequences = NULL, *members = NULL, *rep_fasta = NULL;
   int verbose = 0, stats = 0, fail_empty = 0;
   exo_options o;
   exo_options_init(&o, EXO_OPT_STYLE_CLI);
@@ -418,6 +438,17 @@ int main(int argc, char **argv) {
       if (!*optarg) die_usage("--cluster-table needs a file name");
       table = optarg;
       break;
+    case OPT_SEQUENCES:
+    case OPT_MEMBERS:
+    case OPT_REP_FASTA: {
+      const char **slot = c == OPT_SEQUENCES ? &sequences : c == OPT_MEMBERS ? &members : &rep_fasta;
+      const char *oname = c == OPT_SEQUENCES ? "--sequences"
+                          : c == OPT_MEMBERS ? "--representatives" : "--rep-fasta";
+      if (*slot) die_usage("%s given twice: give each option once", oname);
+      if (!*optarg) die_usage("%s needs a file name", oname);
+      *slot = optarg;
+      break;
+    }
     case 'h': usage(stdout); return flush_stdout();
     case OPT_VERSION: puts("exolabel 0.99.1"); return flush_stdout();
     default:
@@ -470,10 +501,19 @@ int main(int argc, char **argv) {
   int table_stdout = table && !strcmp(table, "-");
   if (table_stdout && to_stdout)
     die_usage("--cluster-table - needs --out FILE: the clusters already go to standard output");
+  if (rep_fasta && !sequences)
+    die_usage("--rep-fasta needs --sequences FASTA: the sequences to copy the representatives' "
+              "records from");
+  if (sequences && !strcmp(sequences, "-"))
+    die_usage("--sequences needs a file: standard input holds the edges");
+  if ((members && !strcmp(members, "-")) || (rep_fasta && !strcmp(rep_fasta, "-")))
+    die_usage("--representatives and --rep-fasta need a file name (not \"-\")");
 
   {
     int rc = to_stdout ? 0 : make_parents(out);
     if (!rc && table && !table_stdout) rc = make_parents(table);
+    if (!rc && members) rc = make_parents(members);
+    if (!rc && rep_fasta) rc = make_parents(rep_fasta);
     if (rc) {
       free(default_tempdir);
       return rc;
@@ -507,7 +547,7 @@ int main(int argc, char **argv) {
   opt.tempdir_base = tempdir;
   /* the core refuses an output that is an input (or inside the private
    * directory) before reading anything */
-  const char *out_list[2] = {out, NULL};
+  const char *out_list[4] = {out, NULL, NULL, NULL};
   if (!to_stdout) {
     opt.outputs = out_list;
     opt.noutputs = 1;
@@ -521,10 +561,22 @@ int main(int argc, char **argv) {
       return fail(&ctx, ts);
     }
   }
-  if (optind < argc) {
-    opt.files = (const char *const *)(argv + optind);
-    opt.nfiles = (size_t)(argc - optind);
+  if (members || rep_fasta) {
+    if (!opt.noutputs) opt.outputs = out_list + 1; /* not "-" */
+    if (members) ((const char **)opt.outputs)[opt.noutputs++] = members;
+    if (rep_fasta) ((const char **)opt.outputs)[opt.noutputs++] = rep_fasta;
   }
+  /* the inputs the outputs are checked against: the edge files and
+   * --sequences */
+  const char **in_list = calloc((size_t)(argc - optind) + 2, sizeof *in_list);
+  if (!in_list) {
+    free(default_tempdir);
+    fprintf(stderr, "%s: error: out of memory\n", prog);
+    return EXIT_NOMEM;
+  }
+  for (int i = optind; i < argc; i++) in_list[opt.nfiles++] = argv[i];
+  if (sequences) in_list[opt.nfiles++] = sequences;
+  opt.files = in_list;
 
   if (!input_chosen)
     for (int i = optind; i < argc; i++)
@@ -542,6 +594,7 @@ int main(int argc, char **argv) {
   exo_builder *b = NULL;
   exo_status st = exo_builder_create(&opt, &ctx, &b);
   free(default_tempdir); /* the builder has made its directory */
+  free(in_list);        /* only checked against */
   if (st) return fail(&ctx, st);
   if (optind >= argc) {
     st = exo_builder_add_file(b, "/dev/stdin", &ctx);
@@ -549,6 +602,7 @@ int main(int argc, char **argv) {
     for (int i = optind; i < argc && !st; i++)
       st = exo_builder_add_file(b, strcmp(argv[i], "-") ? argv[i] : "/dev/stdin", &ctx);
   }
+  if (!st && sequences) st = exo_builder_add_sequences(b, sequences, &ctx);
   if (st) {
     exo_builder_abort(b);
     return fail(&ctx, st);
@@ -556,6 +610,13 @@ int main(int argc, char **argv) {
   exo_graph *g = NULL;
   st = exo_builder_finish(b, &ctx, &g);
   if (st) return fail(&ctx, st);
+  if (rep_fasta && !g->listed_fasta) {
+    fprintf(stderr, "%s: error: --rep-fasta needs --sequences FASTA: %s is a list of names, not "
+            "FASTA (its first non-blank line does not start with '>'); nothing was written\n", prog,
+            sequences);
+    exo_graph_free(g);
+    return EXO_EXIT_INPUT;
+  }
   if (fail_empty && g->num_edges == 0) {
     fprintf(stderr, "%s: error: --fail-empty: the input has no edge between two different "
             "nodes with a positive weight (%" PRIu64 " node(s)%s); nothing was written\n", prog,
@@ -574,6 +635,9 @@ int main(int argc, char **argv) {
   else if (g->num_edges == 0)
     fprintf(stderr, "%s: warning: no edge with a positive weight: every node is its own "
             "cluster\n", prog);
+  if (g->num_unlisted)
+    fprintf(stderr, "%s: warning: %" PRIu64 " node(s) of the edges are not among the "
+            "sequences of %s: they are kept\n", prog, g->num_unlisted, sequences);
   if (g->num_negative && opt.parse.transform == EXO_WT_NONE)
     fprintf(stderr, "%s: warning: %" PRIu64 " edge(s) with a negative weight were dropped "
             "(their nodes are kept); ExoLabel clusters on positive weights only\n", prog,
@@ -603,6 +667,9 @@ int main(int argc, char **argv) {
     }
     g->cluster_table = table_target;
   }
+  g->members_table = members;
+  g->rep_fasta = rep_fasta;
+  g->rep_fasta_from = rep_fasta ? sequences : NULL;
   exo_refine_params rp;
   memset(&rp, 0, sizeof rp);
   exo_options_fill_refine(&o, &rp);
@@ -618,6 +685,9 @@ int main(int argc, char **argv) {
   } else {
     st = exo_graph_cluster_refined(g, &p, &rp, target, sep, &ctx, &res);
   }
+  if (!st && rep_fasta && res.rep_missing)
+    fprintf(stderr, "%s: warning: %" PRIu64 " representative(s) have no record in %s: "
+            "--rep-fasta lacks them\n", prog, res.rep_missing, sequences);
   if (!st && to_stdout) st = copy_to_stdout(target, &ctx);
   if (!st && table_stdout) st = copy_to_stdout(table_target, &ctx);
   if (state.verbose && state.stage >= 0 && (!inside_leiden(&state) || state.verbose >= 2))
@@ -646,7 +716,12 @@ int main(int argc, char **argv) {
     else if (refine > 0)
       fprintf(stderr, "refine_passes\t%u\nrefine_merged\t%" PRIu64 "\nseconds_refine\t%.3f\n",
               res.refine_passes, res.refine_merged, res.seconds_refine);
-    if (table) fprintf(stderr, "seconds_table\t%.3f\n", res.seconds_table);
+    if (table || members || rep_fasta)
+      fprintf(stderr, "seconds_table\t%.3f\n", res.seconds_table);
+    if (sequences)
+      fprintf(stderr, "sequences\t%" PRIu64 "\nsequences_without_edges\t%" PRIu64
+              "\nnodes_not_in_sequences\t%" PRIu64 "\n",
+              g->num_listed, g->num_listed_new, g->num_unlisted);
   }
   free(target);
   free(table_target);

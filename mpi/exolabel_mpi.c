@@ -277,6 +277,9 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
     return refuse("--algorithm leiden", "only label propagation (--algorithm lp) runs over ranks");
   if ((co->given >> EXO_OPT_OBJECTIVE) & 1u)
     return refuse("--objective", "it is leiden's option and leiden does not run over ranks");
+  if ((int)co->num[EXO_OPT_ORDER] == EXO_OPT_BY_NAME)
+    return refuse("--order name", "the ranks write their nodes' lines in id order, side by "
+                                  "side (use appearance)");
   if ((int)co->num[EXO_OPT_WEIGHT_TRANSFORM] == EXO_WT_SELFNORM)
     return refuse("--weight-transform selfnorm",
                   "a rank does not hold the self scores of both ends of its edges (use "

@@ -54,8 +54,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // exolabel_run
-Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, Rcpp::CharacterVector tables, Rcpp::List options, Rcpp::List runs, int verbose, double input_bytes);
-RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP tablesSEXP, SEXP optionsSEXP, SEXP runsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP) {
+Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source, Rcpp::CharacterVector outfiles, Rcpp::CharacterVector tables, Rcpp::List options, Rcpp::List runs, int verbose, double input_bytes, std::string seq_file, SEXP seq_names);
+RcppExport SEXP _ExoLabel_exolabel_run(SEXP filesSEXP, SEXP sourceSEXP, SEXP outfilesSEXP, SEXP tablesSEXP, SEXP optionsSEXP, SEXP runsSEXP, SEXP verboseSEXP, SEXP input_bytesSEXP, SEXP seq_fileSEXP, SEXP seq_namesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -67,7 +67,22 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::List >::type runs(runsSEXP);
     Rcpp::traits::input_parameter< int >::type verbose(verboseSEXP);
     Rcpp::traits::input_parameter< double >::type input_bytes(input_bytesSEXP);
-    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, tables, options, runs, verbose, input_bytes));
+    Rcpp::traits::input_parameter< std::string >::type seq_file(seq_fileSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type seq_names(seq_namesSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_run(files, source, outfiles, tables, options, runs, verbose, input_bytes, seq_file, seq_names));
+    return rcpp_result_gen;
+END_RCPP
+}
+// exolabel_fasta_select
+double exolabel_fasta_select(std::string fasta, Rcpp::CharacterVector names, std::string out);
+RcppExport SEXP _ExoLabel_exolabel_fasta_select(SEXP fastaSEXP, SEXP namesSEXP, SEXP outSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type fasta(fastaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type names(namesSEXP);
+    Rcpp::traits::input_parameter< std::string >::type out(outSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_fasta_select(fasta, names, out));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -135,7 +150,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_ExoLabel_exolabel_option", (DL_FUNC) &_ExoLabel_exolabel_option, 2},
     {"_ExoLabel_exolabel_option_table", (DL_FUNC) &_ExoLabel_exolabel_option_table, 0},
     {"_ExoLabel_exolabel_cores", (DL_FUNC) &_ExoLabel_exolabel_cores, 0},
-    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 8},
+    {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 10},
+    {"_ExoLabel_exolabel_fasta_select", (DL_FUNC) &_ExoLabel_exolabel_fasta_select, 3},
     {"_ExoLabel_exolabel_free_space", (DL_FUNC) &_ExoLabel_exolabel_free_space, 1},
     {"_ExoLabel_exolabel_regular_files", (DL_FUNC) &_ExoLabel_exolabel_regular_files, 1},
     {"_ExoLabel_exolabel_int64", (DL_FUNC) &_ExoLabel_exolabel_int64, 2},

@@ -24,6 +24,7 @@ extern "C" {
 #include "exo_options.h"
 #include "exo_pipeline.h"
 #include "exo_platform.h"
+#include "exo_seqs.h"
 }
 
 namespace {
@@ -558,12 +559,15 @@ int exolabel_cores() { return (int)exo_cpu_count(); }
 // `options` is a named list of the core's options (exo_options.h; NULL =
 // the table's default), the same for every run; `runs` a named list of
 // vectors with one entry per run (add_self_loops, attenuation, iterations,
-// refine, resolution, algorithm, objective, seed).
+// refine, resolution, algorithm, objective, seed). The named sequences
+// (ExoLabel's `sequences`) come after the edges: `seq_file` ("" = none), a
+// FASTA file or a list of names, or `seq_names`, a character vector (NULL =
+// none).
 // [[Rcpp::export(.exolabel_run)]]
 Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                         Rcpp::CharacterVector outfiles, Rcpp::CharacterVector tables,
                         Rcpp::List options, Rcpp::List runs, int verbose,
-                        double input_bytes) {
+                        double input_bytes, std::string seq_file, SEXP seq_names) {
   const R_xlen_t nrun = outfiles.size();
   if (nrun < 1 || tables.size() != nrun)
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
@@ -574,6 +578,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   }
   if (source != R_NilValue && TYPEOF(source) != VECSXP)
     Rcpp::stop("internal error: 'source' must be NULL or a list");
+  if (seq_names != R_NilValue && TYPEOF(seq_names) != STRSXP)
+    Rcpp::stop("internal error: 'seq_names' must be NULL or a character vector");
   std::vector<exo_options> run_opts(nrun);
   std::vector<std::string> warnings;
   for (R_xlen_t i = 0; i < nrun; i++) build_options(&run_opts[i], options, runs, i, &warnings);
@@ -632,6 +638,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   std::vector<const char *> file_ptrs, out_ptrs;
   for (const std::string &f : file_store) file_ptrs.push_back(f.c_str());
   for (const std::string &o : out_store) out_ptrs.push_back(o.c_str());
+  if (!seq_file.empty()) file_ptrs.push_back(seq_file.c_str()); // checked, read last
   opt.files = file_ptrs.data();
   opt.nfiles = file_ptrs.size();
   opt.outputs = out_ptrs.data();
@@ -661,6 +668,15 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   if (!st && source != R_NilValue) {
     state.parse_total = 0;
     st = push_source(builder, source, &ctx);
+  }
+  if (!st && !seq_file.empty()) st = exo_builder_add_sequences(builder, seq_file.c_str(), &ctx);
+  if (!st && seq_names != R_NilValue) {
+    const R_xlen_t nn = Rf_xlength(seq_names);
+    for (R_xlen_t k = 0; k < nn && !st; k++) {
+      SEXP el = STRING_ELT(seq_names, k);
+      st = exo_builder_add_listed(builder, CHAR(el), (size_t)LENGTH(el), (uint64_t)k + 1, &ctx);
+      if (!st && (k & 65535) == 65535) st = exo_poll(&ctx);
+    }
   }
   if (st) {
     exo_builder_abort(builder);
@@ -707,6 +723,12 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   const double num_negative = static_cast<double>(graph->num_negative);
   const double self_dropped = static_cast<double>(graph->num_self_dropped);
   const double self_arcs = static_cast<double>(graph->sort.arcs_self);
+  Rcpp::NumericVector listed = Rcpp::NumericVector::create(
+      Rcpp::Named("sequences") = graph->listed ? static_cast<double>(graph->num_listed) : NA_REAL,
+      Rcpp::Named("without_edges") =
+          graph->listed ? static_cast<double>(graph->num_listed_new) : NA_REAL,
+      Rcpp::Named("not_listed") =
+          graph->listed ? static_cast<double>(graph->num_unlisted) : NA_REAL);
   exo_graph_free(graph);
 
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
@@ -778,7 +800,32 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   out["strength_linked"] = strength_linked;
   out["per_component"] = per_component;
   out["self_dropped"] = self_dropped;
+  out["listed"] = listed;
   return out;
+}
+
+// Copy from the FASTA file `fasta` the records named in `names` (their
+// first record each, in the file's order) to `out` (exo_fasta_select,
+// exo_seqs.h). Returns the number of records written.
+// [[Rcpp::export(.exolabel_fasta_select)]]
+double exolabel_fasta_select(std::string fasta, Rcpp::CharacterVector names, std::string out) {
+  GlueState state;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ctx.cb.user = &state;
+  ctx.cb.interrupted = glue_interrupted;
+  exo_nameset *set = nullptr;
+  exo_status st = exo_nameset_create(&set, &ctx);
+  for (R_xlen_t k = 0; k < names.size() && !st; k++) {
+    SEXP el = names[k];
+    st = exo_nameset_add(set, reinterpret_cast<const uint8_t *>(CHAR(el)), (size_t)LENGTH(el),
+                         &ctx);
+  }
+  uint64_t written = 0;
+  if (!st) st = exo_fasta_select(fasta.c_str(), set, out.c_str(), nullptr, &written, &ctx);
+  exo_nameset_free(set);
+  if (st) raise_core_error(ctx, state);
+  return static_cast<double>(written);
 }
 
 // Free bytes for an unprivileged user in the file system holding `path`
@@ -926,8 +973,8 @@ Rcpp::List exolabel_read_table(std::string path, std::string sep) {
   R_xlen_t lines = 0;
   for (char c : data) lines += (c == '\n');
   R_xlen_t rows = lines > 0 ? lines - 1 : 0;
-  Rcpp::IntegerVector cluster(rows);
-  Rcpp::NumericVector size(rows), internal(rows), external(rows), density(rows);
+  Rcpp::IntegerVector cluster(rows), size(rows);
+  Rcpp::NumericVector internal(rows), external(rows), density(rows);
   Rcpp::CharacterVector rep(rows);
   size_t pos = data.find('\n');
   pos = pos == std::string::npos ? data.size() : pos + 1;
@@ -943,9 +990,10 @@ Rcpp::List exolabel_read_table(std::string path, std::string sep) {
       num[j] = field == "NA" ? NA_REAL : std::strtod(field.c_str(), nullptr);
       at = cut + 1;
     }
-    if (num[0] > INT_MAX) Rcpp::stop("cluster number too large for an R integer");
+    if (num[0] > INT_MAX || num[1] > INT_MAX)
+      Rcpp::stop("cluster number or size too large for an R integer");
     cluster[i] = (int)num[0];
-    size[i] = num[1];
+    size[i] = (int)num[1];
     internal[i] = num[2];
     external[i] = num[3];
     density[i] = num[4];

@@ -22,13 +22,15 @@ RUNTIME_DEB=(r-base-dev r-cran-rcpp r-cran-cli zlib1g-dev rsync   # R CMD INSTAL
 RUNTIME_R=(Rcpp cli knitr rmarkdown)
 DEV_DEB=(r-cran-testthat r-cran-igraph r-cran-roxygen2 r-cran-callr
          r-cran-matrix r-cran-data.table r-cran-bit64 r-bioc-bioccheck r-bioc-s4vectors qpdf
+         r-bioc-biostrings   # Biostrings: sequences and representatives (Suggests), tests
          check libsubunit-dev pkg-config valgrind
          clang-14 libclang-rt-14-dev cppcheck   # make fuzz / fuzz-replay (libFuzzer), make cppcheck
          gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64  # make win-test (Windows cross-build run under Wine)
          openmpi-bin libopenmpi-dev)           # make mpi / mpi-test (exolabel-mpi)
 DEV_R=(testthat igraph roxygen2 callr Matrix data.table BiocCheck S4Vectors
        igraphdata  # igraphdata: karate, UKfaculty (benchmarks/quality, a test)
-       bit64)      # bit64: integer64 columns (what data.table::fread gives), tests
+       bit64       # bit64: integer64 columns (what data.table::fread gives), tests
+       Biostrings) # Biostrings: AAStringSet sequences and representatives, tests
 
 list_r=0
 if [ "${1:-}" = --list-r ]; then list_r=1; shift; fi

@@ -20,6 +20,7 @@
 #include "exo_io.h"
 #include "exo_output.h"
 #include "exo_record.h"
+#include "exo_seqs.h"
 
 #define CS_MIN_BUF ((uint64_t)64 << 10)
 #define CS_MAX_BUF ((uint64_t)16 << 20)
@@ -208,7 +209,8 @@ exo_status exo_clstats_compute(const exo_csr_files *csr, int directed,
 /* ---- the table ---------------------------------------------------------- */
 
 /* The representatives' names: for cluster c in the current range, its name
- * is buf[start[c] .. start[c] + len[c]). */
+ * is buf[start[c] .. start[c] + len[c]). With members set (the member
+ * table's pass), every node's line is written instead. */
 typedef struct name_pass {
   const exo_clstats *s;
   const uint64_t *clusters;
@@ -217,19 +219,59 @@ typedef struct name_pass {
   uint64_t cap, used;
   uint32_t *len;     /* k + 1 */
   uint64_t *start;   /* k + 1 */
+  uint64_t *foff;    /* k + 1, or NULL: the name's offset in the names file */
   int first;         /* the first pass: measure every name, copy while it fits */
   int overflow;      /* the first pass did not fit */
+  /* the member table's pass */
+  exo_writer *members;
+  char sep;
+  int names_fd;      /* the names file, for representatives not in buf */
+  uint8_t *one;      /* one representative's name read from names_fd */
+  size_t one_cap;
+  const char *names_path;
 } name_pass;
 
-/* A piece of node v's name (possibly all of it). */
-static exo_status on_piece(name_pass *np, uint64_t v, uint64_t at, const uint8_t *p,
-                           size_t len, exo_ctx *ctx) {
+/* The member table: node v's line starts with its representative. */
+static exo_status member_start(name_pass *np, uint64_t v, exo_ctx *ctx) {
+  uint64_t c = np->clusters[v];
+  const uint8_t *rep;
+  size_t len = np->len[c];
+  if (!np->overflow) {
+    rep = np->buf + np->start[c];
+  } else {
+    if (len > np->one_cap) {
+      uint8_t *q = realloc(np->one, len);
+      if (!q) return exo_fail_oom(ctx, "a node name", len);
+      np->one = q;
+      np->one_cap = len;
+    }
+    exo_status st = exo_pread_full(np->names_fd, np->one, len, np->foff[c], np->names_path, ctx);
+    if (st) return st;
+    rep = np->one;
+  }
+  exo_status st = exo_writer_write(np->members, rep, len, ctx);
+  if (!st) st = exo_writer_write(np->members, &np->sep, 1, ctx);
+  return st;
+}
+
+/* A piece of node v's name (possibly all of it), starting at byte `off` of
+ * the names file. */
+static exo_status on_piece(name_pass *np, uint64_t v, uint64_t at, uint64_t off,
+                           const uint8_t *p, size_t len, exo_ctx *ctx) {
+  if (np->members) {
+    exo_status st = at == 0 ? member_start(np, v, ctx) : EXO_OK;
+    if (!st && len) st = exo_writer_write(np->members, p, len, ctx);
+    return st;
+  }
   uint64_t c = np->clusters[v];
   if (np->s->rep[c] != v || c < np->c0 || c >= np->c1) return EXO_OK;
   if (np->first) {
     if ((uint64_t)np->len[c] + len > UINT32_MAX)
       return EXO_FAIL(ctx, EXO_ELIMIT, "a node name is longer than 4 GiB");
-    if (at == 0) np->start[c] = np->used;
+    if (at == 0) {
+      np->start[c] = np->used;
+      if (np->foff) np->foff[c] = off;
+    }
     np->len[c] += (uint32_t)len;
     if (np->overflow || np->used + len > np->cap) {
       np->overflow = 1;
@@ -250,7 +292,7 @@ static exo_status read_names(name_pass *np, const char *names_path, uint64_t n,
   memset(&r, 0, sizeof r);
   r.fd = -1;
   exo_status st = exo_reader_open(&r, names_path, CS_NAMES_BUF, 0, UINT64_MAX, 0, ctx);
-  uint64_t v = 0, at = 0; /* node, bytes of its name seen */
+  uint64_t v = 0, at = 0, base = 0; /* node, bytes of its name seen, offset of p */
   while (!st) {
     const uint8_t *p;
     size_t avail;
@@ -265,21 +307,105 @@ static exo_status read_names(name_pass *np, const char *names_path, uint64_t n,
                       names_path, (unsigned long long)n);
         break;
       }
-      st = on_piece(np, v, at, p + pos, len, ctx);
+      st = on_piece(np, v, at, base + pos, p + pos, len, ctx);
       pos += len;
       at += len;
       if (nl) {
+        if (!st && np->members) st = exo_writer_write(np->members, "\n", 1, ctx);
         pos++;
         at = 0;
         if ((++v & (CS_POLL_NODES - 1)) == 0 && !st) st = exo_poll(ctx);
       }
     }
     exo_reader_skip_buffered(&r, avail);
+    base += avail;
   }
   exo_reader_close(&r);
   if (!st && (v != n || at != 0))
     st = EXO_FAIL(ctx, EXO_EINTERNAL, "names file '%s' does not hold the %llu node names",
                   names_path, (unsigned long long)n);
+  return st;
+}
+
+/* Set up np for the representatives of s (buffer of memory_limit / 2 at
+ * most, no larger than the names file); with_offsets: keep each one's
+ * offset in the names file too. */
+static exo_status pass_init(name_pass *np, const exo_clstats *s, const uint64_t *clusters,
+                            const char *names_path, uint64_t memory_limit, int with_offsets,
+                            exo_ctx *ctx) {
+  const uint64_t k = s->k;
+  memset(np, 0, sizeof *np);
+  np->names_fd = -1;
+  np->s = s;
+  np->clusters = clusters;
+  np->names_path = names_path;
+  np->cap = memory_limit / 2;
+  if (np->cap < 1) np->cap = 1;
+  uint64_t total_guess = 0; /* no more than the names file */
+  if (exo_file_size(names_path, &total_guess, ctx) != EXO_OK) return ctx->err.code;
+  if (np->cap > total_guess + 1) np->cap = total_guess + 1;
+  np->len = calloc((size_t)k + 1, sizeof *np->len);
+  np->start = calloc((size_t)k + 1, sizeof *np->start);
+  if (with_offsets) np->foff = calloc((size_t)k + 1, sizeof *np->foff);
+  np->buf = malloc((size_t)np->cap);
+  if (!np->len || !np->start || !np->buf || (with_offsets && !np->foff))
+    return exo_fail_oom(ctx, "the representatives' names", (uint64_t)k * 20 + np->cap);
+  return EXO_OK;
+}
+
+static void pass_free(name_pass *np) {
+  free(np->len);
+  free(np->start);
+  free(np->foff);
+  free(np->buf);
+  free(np->one);
+  if (np->names_fd >= 0) exo_close(np->names_fd);
+  memset(np, 0, sizeof *np);
+  np->names_fd = -1;
+}
+
+typedef exo_status (*rep_fn)(void *user, uint64_t c, const uint8_t *name, size_t len,
+                             exo_ctx *ctx);
+
+/* fn(c, representative's name) for every cluster c = 1..k in order: the
+ * names collected in one pass while they fit np's buffer, else one more
+ * pass per buffer-full. np comes from pass_init. */
+static exo_status for_each_rep(name_pass *np, uint64_t n, rep_fn fn, void *user,
+                               exo_ctx *ctx) {
+  const uint64_t k = np->s->k;
+  exo_status st = EXO_OK;
+  np->first = 1;
+  np->c0 = 1;
+  np->c1 = k + 1;
+  if (k > 0) st = read_names(np, np->names_path, n, ctx);
+  if (!st && !np->overflow) {
+    for (uint64_t c = 1; c <= k && !st; c++)
+      st = fn(user, c, np->buf + np->start[c], np->len[c], ctx);
+    return st;
+  }
+  /* ranges of clusters whose names fit the buffer, one read each; start[]
+   * is reused, so member_start reads these from the names file */
+  np->first = 0;
+  for (uint64_t c0 = 1; c0 <= k && !st;) {
+    uint64_t c1 = c0, used = 0;
+    while (c1 <= k && (c1 == c0 || used + np->len[c1] <= np->cap)) {
+      np->start[c1] = used;
+      used += np->len[c1];
+      c1++;
+    }
+    if (used > np->cap) { /* one name longer than the buffer */
+      uint8_t *bigger = realloc(np->buf, (size_t)used);
+      if (!bigger) return exo_fail_oom(ctx, "a node name", used);
+      np->buf = bigger;
+      np->cap = used;
+    }
+    np->c0 = c0;
+    np->c1 = c1;
+    st = read_names(np, np->names_path, n, ctx);
+    for (uint64_t c = c0; c < c1 && !st; c++)
+      st = fn(user, c, np->buf + np->start[c], np->len[c], ctx);
+    c0 = c1;
+  }
   return st;
 }
 
@@ -336,90 +462,118 @@ exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
                                    NULL, ctx);
 }
 
+typedef struct row_ctx {
+  exo_writer *w;
+  const exo_clstats *s;
+  char sep;
+} row_ctx;
+
+static exo_status on_row(void *user, uint64_t c, const uint8_t *name, size_t len,
+                         exo_ctx *ctx) {
+  row_ctx *r = user;
+  return write_row(r->w, r->s, c, r->sep, name, len, ctx);
+}
+
+static exo_status check_args(const exo_clstats *s, const char *names_path,
+                             const uint64_t *clusters, uint64_t n, char sep,
+                             const char *out_path, exo_ctx *ctx) {
+  if (!s || !names_path || !out_path || (n > 0 && !clusters))
+    return EXO_FAIL(ctx, EXO_EARG, "exo_clstats_write: NULL argument");
+  if (sep == '\n' || sep == '\r' || sep == '\0')
+    return EXO_FAIL(ctx, EXO_EARG, "the table separator cannot be a line end or NUL");
+  return exo_poll(ctx);
+}
+
 exo_status exo_clstats_write_pending(const exo_clstats *s, const char *names_path,
                                      const uint64_t *clusters, uint64_t n, char sep,
                                      const char *out_path, uint64_t memory_limit,
                                      exo_pending *pending, exo_ctx *ctx) {
   if (pending) *pending = (exo_pending)EXO_PENDING_INIT;
-  if (!s || !names_path || !out_path || (n > 0 && !clusters))
-    return EXO_FAIL(ctx, EXO_EARG, "exo_clstats_write: NULL argument");
-  if (sep == '\n' || sep == '\r' || sep == '\0')
-    return EXO_FAIL(ctx, EXO_EARG, "the table separator cannot be a line end or NUL");
-  const uint64_t k = s->k;
-  exo_status st = exo_poll(ctx);
+  exo_status st = check_args(s, names_path, clusters, n, sep, out_path, ctx);
   if (st) return st;
   if ((st = exo_clstats_check_path(out_path, ctx)) != EXO_OK) return st;
-
   name_pass np;
-  memset(&np, 0, sizeof np);
-  np.s = s;
-  np.clusters = clusters;
-  np.cap = memory_limit / 2;
-  if (np.cap < 1) np.cap = 1;
-  uint64_t total_guess = 0; /* no more than the names file */
-  if (exo_file_size(names_path, &total_guess, ctx) != EXO_OK) return ctx->err.code;
-  if (np.cap > total_guess + 1) np.cap = total_guess + 1;
-  np.len = calloc((size_t)k + 1, sizeof *np.len);
-  np.start = calloc((size_t)k + 1, sizeof *np.start);
-  np.buf = malloc((size_t)np.cap);
-  if (!np.len || !np.start || !np.buf) {
-    free(np.len);
-    free(np.start);
-    free(np.buf);
-    return exo_fail_oom(ctx, "the cluster table's names", (uint64_t)k * 12 + np.cap);
+  st = pass_init(&np, s, clusters, names_path, memory_limit, 0, ctx);
+  if (st) {
+    pass_free(&np);
+    return st;
   }
-
   exo_outfile o;
-  exo_writer *w = &o.w;
   st = exo_outfile_open(&o, out_path, CS_WRITE_BUF, ctx);
-  if (st) goto done;
+  if (st) {
+    pass_free(&np);
+    return st;
+  }
   {
     char head[128];
-    int hl = snprintf(head, sizeof head, "cluster%csize%cinternal_weight%cexternal_weight%c"
-                      "density%crepresentative\n", sep, sep, sep, sep, sep);
-    st = exo_writer_write(w, head, (size_t)hl, ctx);
+    int hl = snprintf(head, sizeof head, EXO_CLSTATS_HEADER "\n", sep, sep, sep, sep, sep);
+    st = exo_writer_write(&o.w, head, (size_t)hl, ctx);
   }
-  /* first pass: every representative's name length, and the names
-   * themselves while they fit */
-  np.first = 1;
-  np.c0 = 1;
-  np.c1 = k + 1;
-  if (!st && k > 0) st = read_names(&np, names_path, n, ctx);
-  if (!st && !np.overflow) {
-    for (uint64_t c = 1; c <= k && !st; c++)
-      st = write_row(w, s, c, sep, np.buf + np.start[c], np.len[c], ctx);
-  } else if (!st) {
-    /* ranges of clusters whose names fit the buffer, one read each */
-    np.first = 0;
-    for (uint64_t c0 = 1; c0 <= k && !st;) {
-      uint64_t c1 = c0, used = 0;
-      while (c1 <= k && (c1 == c0 || used + np.len[c1] <= np.cap)) {
-        np.start[c1] = used;
-        used += np.len[c1];
-        c1++;
-      }
-      if (used > np.cap) { /* one name longer than the buffer */
-        uint8_t *bigger = realloc(np.buf, (size_t)used);
-        if (!bigger) {
-          st = exo_fail_oom(ctx, "a node name", used);
-          break;
-        }
-        np.buf = bigger;
-        np.cap = used;
-      }
-      np.c0 = c0;
-      np.c1 = c1;
-      st = read_names(&np, names_path, n, ctx);
-      for (uint64_t c = c0; c < c1 && !st; c++)
-        st = write_row(w, s, c, sep, np.buf + np.start[c], np.len[c], ctx);
-      c0 = c1;
-    }
-  }
+  row_ctx rc = {&o.w, s, sep};
+  if (!st) st = for_each_rep(&np, n, on_row, &rc, ctx);
   if (!st) st = exo_outfile_finish(&o, pending, ctx);
   else exo_outfile_abort(&o);
-done:
-  free(np.len);
-  free(np.start);
-  free(np.buf);
+  pass_free(&np);
+  return st;
+}
+
+exo_status exo_clstats_write_members(const exo_clstats *s, const char *names_path,
+                                     const uint64_t *clusters, uint64_t n, char sep,
+                                     const char *out_path, uint64_t memory_limit,
+                                     exo_pending *pending, exo_ctx *ctx) {
+  if (pending) *pending = (exo_pending)EXO_PENDING_INIT;
+  exo_status st = check_args(s, names_path, clusters, n, sep, out_path, ctx);
+  if (st) return st;
+  uint64_t ident[2];
+  int kind = 0;
+  if (exo_path_identity(out_path, ident, &kind) == 0 && kind == EXO_FILE_DIR)
+    return EXO_FAIL(ctx, EXO_EARG, "the representatives table '%s' is a directory", out_path);
+  name_pass np;
+  st = pass_init(&np, s, clusters, names_path, memory_limit, 1, ctx);
+  /* the first pass: the representatives' lengths, offsets and, while they
+   * fit, names */
+  np.first = 1;
+  np.c0 = 1;
+  np.c1 = s->k + 1;
+  if (!st && s->k > 0) st = read_names(&np, names_path, n, ctx);
+  if (!st && np.overflow) {
+    np.names_fd = exo_open(names_path, EXO_OPEN_READ);
+    if (np.names_fd < 0) st = exo_error_errno(&ctx->err, errno, "open", names_path);
+  }
+  exo_outfile o;
+  if (!st) st = exo_outfile_open(&o, out_path, CS_WRITE_BUF, ctx);
+  if (st) {
+    pass_free(&np);
+    return st;
+  }
+  np.members = &o.w;
+  np.sep = sep;
+  st = read_names(&np, names_path, n, ctx);
+  if (!st) st = exo_outfile_finish(&o, pending, ctx);
+  else exo_outfile_abort(&o);
+  pass_free(&np);
+  return st;
+}
+
+typedef struct set_ctx {
+  exo_nameset *set;
+} set_ctx;
+
+static exo_status on_rep_name(void *user, uint64_t c, const uint8_t *name, size_t len,
+                              exo_ctx *ctx) {
+  (void)c;
+  return exo_nameset_add(((set_ctx *)user)->set, name, len, ctx);
+}
+
+exo_status exo_clstats_rep_set(const exo_clstats *s, const char *names_path,
+                               const uint64_t *clusters, uint64_t n, uint64_t memory_limit,
+                               exo_nameset *set, exo_ctx *ctx) {
+  if (!s || !names_path || !set || (n > 0 && !clusters))
+    return EXO_FAIL(ctx, EXO_EARG, "exo_clstats_rep_set: NULL argument");
+  name_pass np;
+  exo_status st = pass_init(&np, s, clusters, names_path, memory_limit, 0, ctx);
+  set_ctx sc = {set};
+  if (!st) st = for_each_rep(&np, n, on_rep_name, &sc, ctx);
+  pass_free(&np);
   return st;
 }

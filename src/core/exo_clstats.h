@@ -43,7 +43,9 @@
  * depends on neither threads nor memory_limit.
  *
  * exo_clstats_write() writes the table: a header line
- *   cluster<sep>size<sep>internal_weight<sep>external_weight<sep>density<sep>representative
+ *   Cluster<sep>Size<sep>InternalWeight<sep>ExternalWeight<sep>Density<sep>Representative
+ * (the names of the R function's columns; earlier versions wrote them in
+ * lower case with underscores: cluster, size, internal_weight, ...)
  * then one line per cluster 1..K in that order, the representative by
  * name (names streamed from the names file, exo_names.h), numbers in
  * decimal (weights and density with up to 15 significant digits, a whole
@@ -72,6 +74,12 @@
 #include "exo_ctx.h"
 #include "exo_output.h"
 #include "exo_csr.h"
+
+/* The table's header line, a printf format taking the separator 5 times. */
+#define EXO_CLSTATS_HEADER \
+  "Cluster%cSize%cInternalWeight%cExternalWeight%cDensity%cRepresentative"
+
+typedef struct exo_nameset exo_nameset; /* exo_seqs.h */
 
 typedef struct exo_clstats {
   uint64_t k;          /* clusters; the arrays have k + 1 entries, [0] unused */
@@ -112,6 +120,27 @@ exo_status exo_clstats_write_pending(const exo_clstats *s, const char *names_pat
 /* EXO_EARG when out_path is a directory, for hosts to call before a run
  * starts (exo_clstats_write refuses it too, when it opens the path). */
 exo_status exo_clstats_check_path(const char *out_path, exo_ctx *ctx);
+
+/* The member table (MMseqs2's *_cluster.tsv): one line
+ * "representative<sep>member\n" per node, in id order (the order of the
+ * clusters file), the representative by name; no header. Two passes over
+ * the names file: the first measures every representative's name, keeps
+ * its offset in the names file (8 bytes per cluster) and copies the names
+ * while they fit memory_limit / 2; the second writes the lines, reading a
+ * representative's name that did not fit from the names file (one small
+ * read per node). The bytes do not depend on memory_limit. Written
+ * through exo_outfile as the table; pending as in
+ * exo_clstats_write_pending (NULL: renamed into place at once). */
+exo_status exo_clstats_write_members(const exo_clstats *s, const char *names_path,
+                                     const uint64_t *clusters, uint64_t n, char sep,
+                                     const char *out_path, uint64_t memory_limit,
+                                     exo_pending *pending, exo_ctx *ctx);
+
+/* Add every representative's name to `set` (exo_seqs.h), for the
+ * representatives' FASTA. Reads the names file as exo_clstats_write. */
+exo_status exo_clstats_rep_set(const exo_clstats *s, const char *names_path,
+                               const uint64_t *clusters, uint64_t n, uint64_t memory_limit,
+                               exo_nameset *set, exo_ctx *ctx);
 
 void exo_clstats_free(exo_clstats *s); /* NULL-safe; leaves *s zeroed */
 

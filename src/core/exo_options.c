@@ -21,6 +21,7 @@ static const char *const format_choices[] = {"edges", "blast", NULL};
 static const char *const transform_choices[] = {"none", "neglog10", "selfnorm", NULL};
 static const char *const self_hits_choices[] = {"keep", "drop", NULL};
 static const char *const combine_choices[] = {"sum", "max", NULL};
+static const char *const order_choices[] = {"appearance", "name", NULL};
 
 #define NOLIM 0, 0
 /* The defaults are here and nowhere else: the R function's formals and the
@@ -88,6 +89,10 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "are capped at them with a warning, and at 256); results do not depend on it"},
     {EXO_OPT_SEED, "seed", EXO_OT_WHOLE, 0, "1", 0, 1.8446744073709552e19, 0, NULL, "N",
      "random seed, 0 <= N < 2^64: the same input and options give the same output"},
+    {EXO_OPT_ORDER, "order", EXO_OT_CHOICE, 0, "appearance", NOLIM, 0, order_choices, "O",
+     "the output's lines: appearance (first appearance of the names in the input) or name "
+     "(byte order of the names, as SynExtend writes them; holds the names in memory); "
+     "clusters are numbered 1..K in order of first appearance in the lines"},
 };
 
 const exo_opt_def *exo_options_table(void) { return table; }
@@ -553,6 +558,7 @@ void exo_options_fill_build(const exo_options *o, exo_build_options *b) {
   b->combine = (exo_combine)o->combine;
   b->min_weight = (float)o->num[EXO_OPT_MIN_WEIGHT];
   b->drop_self_loops = o->drop_self;
+  b->order_by_name = (int)o->num[EXO_OPT_ORDER] == EXO_OPT_BY_NAME;
 }
 
 void exo_options_fill_lp(const exo_options *o, exo_lp_params *p) {
@@ -668,8 +674,9 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
   exo_options_fill_refine(o, &r);
   exo_options_fill_leiden(o, &l);
   put(&s, "build.transform=%d\nbuild.drop_self_loops=%d\nbuild.combine=%d\n"
-          "build.min_weight=%.9g\nbuild.threads=%d\n", (int)b.parse.transform,
-      b.drop_self_loops, (int)b.combine, (double)b.min_weight, b.parse.threads);
+          "build.min_weight=%.9g\nbuild.threads=%d\nbuild.order_by_name=%d\n",
+      (int)b.parse.transform, b.drop_self_loops, (int)b.combine, (double)b.min_weight,
+      b.parse.threads, b.order_by_name);
   put(&s, "lp.max_visits=%u\nrefine.passes=%u\nleiden.objective=%d\n"
           "leiden.per_strength=%d\nleiden.linked=%d\nleiden.per_component=%d\n"
           "leiden.iterations=%u\n",

@@ -60,6 +60,7 @@ typedef enum exo_opt_id {
   EXO_OPT_MEMORY_LIMIT,
   EXO_OPT_THREADS,
   EXO_OPT_SEED,
+  EXO_OPT_ORDER,
   EXO_OPT_COUNT
 } exo_opt_id;
 
@@ -123,6 +124,7 @@ typedef struct exo_options {
 enum { EXO_OPT_LP = 0, EXO_OPT_LEIDEN = 1 };
 enum { EXO_OPT_MODULARITY = 0, EXO_OPT_CPM = 1 };
 enum { EXO_OPT_EDGES = 0, EXO_OPT_BLAST = 1 };
+enum { EXO_OPT_APPEARANCE = 0, EXO_OPT_BY_NAME = 1 };
 /* --format blast's weight transform (exo_parse.h) */
 #define EXO_OPT_BLAST_TRANSFORM EXO_WT_SELFNORM
 

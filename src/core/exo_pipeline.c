@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_byname.h"
 #include "exo_clstats.h"
+#include "exo_seqs.h"
 #include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_platform.h"
@@ -112,6 +114,12 @@ struct exo_builder {
   uint64_t pushed;       /* edges given to exo_builder_add_edge */
   uint64_t expected;     /* progress total for pushed edges (0 = unknown) */
   double t0;
+  /* the listed sequences (exo_builder_add_sequences) */
+  int listing;
+  uint64_t list_base;    /* nodes when the first was added */
+  uint8_t *list_seen;    /* list_base bits: listed */
+  int list_fasta;        /* a FASTA file was read */
+  const char *list_path; /* the file being read, for messages */
 };
 
 exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
@@ -136,6 +144,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   b->g = g;
   g->tmpdir_lock = -1;
   g->directed = opt->directed;
+  g->order_by_name = opt->order_by_name;
   g->threads = opt->parse.threads > 1 ? opt->parse.threads : 1;
   b->t0 = exo_now_seconds();
 
@@ -183,8 +192,15 @@ fail:
   return ctx->err.code ? ctx->err.code : st;
 }
 
+static exo_status refuse_after_listing(const exo_builder *b, exo_ctx *ctx) {
+  return b->listing ? EXO_FAIL(ctx, EXO_EARG,
+                               "the named sequences must be added after every edge")
+                    : EXO_OK;
+}
+
 exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) {
   exo_parse_stats ps = {0};
+  if (refuse_after_listing(b, ctx)) return ctx->err.code;
   exo_status st = exo_check_outputs(&path, 1, b->opt.outputs, b->opt.noutputs, NULL, ctx);
   if (st) return st;
   exo_message(ctx, "reading %s", path);
@@ -216,15 +232,71 @@ static const char *name_problem(const exo_builder *b, const char *name, size_t l
 
 exo_status exo_builder_add_node(exo_builder *b, const char *name, size_t len,
                                 exo_ctx *ctx) {
+  if (refuse_after_listing(b, ctx)) return ctx->err.code;
   const char *what = name_problem(b, name, len);
   if (what) return EXO_FAIL(ctx, EXO_EINPUT, "a node name %s", what);
   uint64_t id;
   return exo_names_intern(b->names, (const uint8_t *)name, len, &id, ctx);
 }
 
+static exo_status list_start(exo_builder *b, exo_ctx *ctx) {
+  if (b->listing) return EXO_OK;
+  b->list_base = exo_names_count(b->names);
+  b->list_seen = calloc((size_t)(b->list_base / 8 + 1), 1);
+  if (!b->list_seen) return exo_fail_oom(ctx, "the listed sequences' marks", b->list_base / 8 + 1);
+  b->listing = 1;
+  return EXO_OK;
+}
+
+static exo_status list_name(exo_builder *b, const uint8_t *name, size_t len, exo_ctx *ctx) {
+  uint64_t id;
+  exo_status st = exo_names_intern(b->names, name, len, &id, ctx);
+  if (!st && id < b->list_base) b->list_seen[id >> 3] |= (uint8_t)(1u << (id & 7));
+  return st;
+}
+
+exo_status exo_builder_add_listed(exo_builder *b, const char *name, size_t len,
+                                  uint64_t index, exo_ctx *ctx) {
+  exo_status st = list_start(b, ctx);
+  if (st) return st;
+  const char *what = name_problem(b, name, len);
+  if (what)
+    return EXO_FAIL(ctx, EXO_EINPUT, "sequence name %llu ('%.*s') %s",
+                    (unsigned long long)index, (int)(len > 80 ? 80 : len), name, what);
+  return list_name(b, (const uint8_t *)name, len, ctx);
+}
+
+static exo_status on_listed(void *user, const uint8_t *name, size_t len, uint64_t line,
+                            exo_ctx *ctx) {
+  exo_builder *b = user;
+  const char *what = name_problem(b, (const char *)name, len);
+  if (what)
+    return EXO_FAIL(ctx, EXO_EINPUT, "'%s' line %llu: the sequence name '%.*s' %s",
+                    b->list_path, (unsigned long long)line, (int)(len > 80 ? 80 : len),
+                    (const char *)name, what);
+  return list_name(b, name, len, ctx);
+}
+
+exo_status exo_builder_add_sequences(exo_builder *b, const char *path, exo_ctx *ctx) {
+  exo_status st = exo_check_outputs(&path, 1, b->opt.outputs, b->opt.noutputs, NULL, ctx);
+  if (!st) st = list_start(b, ctx);
+  if (st) return st;
+  exo_message(ctx, "reading the sequence names of %s", path);
+  b->list_path = path;
+  exo_seqs_stats ss;
+  st = exo_seqs_read(path, on_listed, b, &ss, ctx);
+  b->list_path = NULL;
+  if (ss.fasta) b->list_fasta = 1;
+  if (!st)
+    exo_message(ctx, "read %llu sequence name(s) from %s (%s)", (unsigned long long)ss.names,
+                path, ss.fasta ? "FASTA" : "a list of names");
+  return st;
+}
+
 exo_status exo_builder_add_edge(exo_builder *b, const char *a, size_t alen,
                                 const char *bname, size_t blen, double w,
                                 exo_ctx *ctx) {
+  if (refuse_after_listing(b, ctx)) return ctx->err.code;
   b->pushed++;
   if ((b->pushed & (BUILDER_POLL_EDGES - 1)) == 0) {
     exo_progress(ctx, EXO_STAGE_PARSE, b->pushed, b->expected);
@@ -286,6 +358,18 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   exo_graph *g = b->g;
   if (b->pushed) exo_progress(ctx, EXO_STAGE_PARSE, b->pushed, b->expected);
   g->num_nodes = exo_names_count(b->names);
+  if (b->listing) {
+    uint64_t marked = 0;
+    for (uint64_t i = 0; i < b->list_base / 8 + 1; i++)
+      marked += (uint64_t)__builtin_popcount(b->list_seen[i]);
+    g->listed = 1;
+    g->listed_fasta = b->list_fasta;
+    g->num_listed_new = g->num_nodes - b->list_base;
+    g->num_listed = marked + g->num_listed_new;
+    g->num_unlisted = b->list_base - marked;
+    free(b->list_seen);
+    b->list_seen = NULL;
+  }
   g->num_negative = b->sink.negative;
   g->num_self_dropped = b->sink.self;
   exo_status st = exo_names_finish(b->names, ctx);
@@ -332,6 +416,7 @@ void exo_builder_abort(exo_builder *b) {
   exo_names_free(b->names);
   exo_sorter_free(b->sorter);
   exo_graph_free(b->g);
+  free(b->list_seen);
   free(b);
 }
 
@@ -371,37 +456,81 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
   return EXO_OK;
 }
 
-/* The size statistics, the output file and, when g->cluster_table asks for
- * it, the cluster table (exo_clstats.h), from renumbered clusters. With a
- * table both finished files are renamed into place only once both are
- * written (exo_output_write_pending), so a failure of either leaves both
- * earlier files as they were. */
-static exo_status write_results(exo_graph *g, const uint64_t *clusters, const char *outfile,
+/* The size statistics, the output file and, when g->cluster_table,
+ * g->members_table or g->rep_fasta asks for them, the cluster table, the
+ * member table (exo_clstats.h) and the representatives' FASTA (exo_seqs.h),
+ * from renumbered clusters. With more than the output, every finished file
+ * is renamed into place only once all are written
+ * (exo_output_write_pending), so a failure of any leaves every earlier file
+ * as it was. */
+static exo_status write_results(exo_graph *g, uint64_t *clusters, const char *outfile,
                                 char sep, uint64_t memory_limit, exo_ctx *ctx,
                                 exo_cluster_result *res) {
   exo_status st = size_distribution(clusters, g->num_nodes, res, ctx);
   if (st) return st;
-  const int table = g->cluster_table != NULL;
-  exo_pending out_tmp = EXO_PENDING_INIT, table_tmp = EXO_PENDING_INIT;
-  st = exo_output_write_pending(g->names_path, clusters, g->num_nodes, sep, outfile, g->threads,
-                                table ? &out_tmp : NULL, ctx);
-  if (st || !table) return st;
-  double t0 = exo_now_seconds();
-  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
+  if ((g->rep_fasta == NULL) != (g->rep_fasta_from == NULL))
+    return EXO_FAIL(ctx, EXO_EARG, "the representatives' FASTA needs the sequences' FASTA");
+  const int more = g->cluster_table || g->members_table || g->rep_fasta;
+  exo_pending out_tmp = EXO_PENDING_INIT, table_tmp = EXO_PENDING_INIT,
+              members_tmp = EXO_PENDING_INIT, fasta_tmp = EXO_PENDING_INIT;
+  exo_byname bn;
+  memset(&bn, 0, sizeof bn);
   exo_clstats cs;
+  memset(&cs, 0, sizeof cs);
+  double t0 = 0;
+  if (g->order_by_name) {
+    /* SynExtend's order: lines by name, clusters numbered in that order */
+    st = exo_byname_load(&bn, g->names_path, g->num_nodes, ctx);
+    if (!st) st = exo_byname_renumber(&bn, clusters, res->num_clusters, ctx);
+    if (!st) st = exo_byname_write(&bn, clusters, sep, outfile, more ? &out_tmp : NULL, ctx);
+  } else {
+    st = exo_output_write_pending(g->names_path, clusters, g->num_nodes, sep, outfile,
+                                  g->threads, more ? &out_tmp : NULL, ctx);
+  }
+  if (st || !more) goto done;
+  t0 = exo_now_seconds();
+  exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
   exo_message(ctx, "writing the cluster table (%llu clusters)",
               (unsigned long long)res->num_clusters);
   st = exo_clstats_compute(&csr, g->directed, clusters, res->num_clusters, memory_limit, ctx,
                            &cs);
-  if (!st)
+  if (!st && g->cluster_table)
     st = exo_clstats_write_pending(&cs, g->names_path, clusters, g->num_nodes, sep,
                                    g->cluster_table, memory_limit, &table_tmp, ctx);
-  exo_clstats_free(&cs);
-  if (!st) st = exo_output_publish(&table_tmp, g->cluster_table, ctx);
+  if (!st && g->members_table)
+    st = g->order_by_name
+             ? exo_byname_write_members(&bn, clusters, cs.rep, sep, g->members_table,
+                                        &members_tmp, ctx)
+             : exo_clstats_write_members(&cs, g->names_path, clusters, g->num_nodes, sep,
+                                         g->members_table, memory_limit, &members_tmp, ctx);
+  if (!st && g->rep_fasta) {
+    exo_nameset *set = NULL;
+    uint64_t written = 0;
+    st = exo_nameset_create(&set, ctx);
+    if (!st)
+      st = exo_clstats_rep_set(&cs, g->names_path, clusters, g->num_nodes, memory_limit, set,
+                               ctx);
+    if (!st)
+      st = exo_fasta_select(g->rep_fasta_from, set, g->rep_fasta, &fasta_tmp, &written, ctx);
+    if (!st && written < exo_nameset_count(set))
+      exo_message(ctx, "the representatives' FASTA: %llu of the %llu representatives are not "
+                  "in %s", (unsigned long long)(exo_nameset_count(set) - written),
+                  (unsigned long long)exo_nameset_count(set), g->rep_fasta_from);
+    res->rep_missing = st ? 0 : exo_nameset_count(set) - written;
+    exo_nameset_free(set);
+  }
+  if (!st && g->cluster_table) st = exo_output_publish(&table_tmp, g->cluster_table, ctx);
+  if (!st && g->members_table) st = exo_output_publish(&members_tmp, g->members_table, ctx);
+  if (!st && g->rep_fasta) st = exo_output_publish(&fasta_tmp, g->rep_fasta, ctx);
   if (!st) st = exo_output_publish(&out_tmp, outfile, ctx);
-  exo_output_discard(&table_tmp);
-  exo_output_discard(&out_tmp);
   res->seconds_table = exo_now_seconds() - t0;
+done:
+  exo_clstats_free(&cs);
+  exo_byname_free(&bn);
+  exo_output_discard(&table_tmp);
+  exo_output_discard(&members_tmp);
+  exo_output_discard(&fasta_tmp);
+  exo_output_discard(&out_tmp);
   return st;
 }
 

@@ -78,6 +78,7 @@ typedef struct exo_build_options {
                                but store no arc; <= 0: none (weights <= 0 store
                                no arc anyway) */
   int drop_self_loops;      /* an edge A-A registers A but stores no arc */
+  int order_by_name;        /* the graph's order_by_name (exo_graph) */
   /* parse.transform EXO_WT_SELFNORM (not with parse.ignore_weights): the
    * weights are bit scores. The self hits are stored whatever
    * drop_self_loops says; once the CSR is built, one more pass
@@ -123,6 +124,29 @@ typedef struct exo_graph {
    * Both files are renamed into place only once both are written, so a
    * failure of either leaves both earlier files as they were. */
   const char *cluster_table;
+  /* The clusters file's (and the member table's) lines in byte order of
+   * the names, clusters numbered in order of first appearance there
+   * (SynExtend's order; exo_byname.h: the names are held in memory), instead
+   * of the order of the ids (first appearance in the input). From
+   * exo_build_options.order_by_name; the caller may change it. */
+  int order_by_name;
+  /* Optional, set by the caller like cluster_table (the table's pass runs
+   * when any of these is set): members_table, the file of one line
+   * "representative<sep>member" per node, in the output's order (the
+   * representative as in the cluster table; MMseqs2's *_cluster.tsv), see
+   * exo_clstats_write_members; rep_fasta, the representatives' records
+   * copied from the FASTA file rep_fasta_from (exo_fasta_select,
+   * exo_seqs.h; both or neither). Every file of a call is renamed into
+   * place only once all are written. */
+  const char *members_table;
+  const char *rep_fasta, *rep_fasta_from;
+  /* Sequences named by exo_builder_add_sequences / _add_listed: */
+  int listed;              /* some were added */
+  int listed_fasta;        /* ... from a FASTA file (exo_builder_add_sequences) */
+  uint64_t num_listed;     /* distinct names listed */
+  uint64_t num_listed_new; /* of them, names the edges did not hold: the
+                              last num_listed_new ids, nodes without an edge */
+  uint64_t num_unlisted;   /* nodes of the edges that were not listed */
 } exo_graph;
 
 #define EXO_SIZE_BINS 64
@@ -142,7 +166,10 @@ typedef struct exo_cluster_result {
   double resolution;       /* Leiden: the resolution g used (exo_leiden_result) */
   uint32_t levels;         /* Leiden: levels run over all iterations */
   uint32_t iterations;     /* Leiden: iterations run */
-  double seconds_table;    /* the cluster table (g->cluster_table), if asked */
+  double seconds_table;    /* the cluster table (g->cluster_table), if asked,
+                              with the member table and the FASTA */
+  uint64_t rep_missing;    /* representatives without a record in
+                              g->rep_fasta_from (their FASTA lacks them) */
 } exo_cluster_result;
 
 exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
@@ -161,6 +188,20 @@ exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx);
  * output). */
 exo_status exo_builder_add_node(exo_builder *b, const char *name, size_t len,
                                 exo_ctx *ctx);
+/* The sequences the user names (issue 55): every one becomes a node (those
+ * the edges did not name get the next ids, in list order, and are their
+ * own clusters), so the output lists every sequence. Call after every
+ * file, node and edge of the build: adding any of those afterwards is
+ * refused (EXO_EARG). add_sequences reads a FASTA file or a list of names
+ * (exo_seqs.h: a header's name ends at the first space or tab); a name
+ * that cannot be a node (it holds the separator) is an error naming the
+ * file and line. add_listed adds one name (errors name it by its position
+ * `index`, from 1). A name listed twice is one node. Memory: one bit per
+ * node named by the edges, while the build lasts. The counts go to the
+ * graph (listed, num_listed, num_listed_new, num_unlisted). */
+exo_status exo_builder_add_sequences(exo_builder *b, const char *path, exo_ctx *ctx);
+exo_status exo_builder_add_listed(exo_builder *b, const char *name, size_t len,
+                                  uint64_t index, exo_ctx *ctx);
 /* Add the edge a - b (a -> b when directed) with weight w. Names are raw
  * bytes: non-empty, without NUL, CR, LF or the separator (EXO_EINPUT
  * "edge N: ..." otherwise, N counting every edge added, from 1). w must be

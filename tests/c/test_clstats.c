@@ -272,7 +272,7 @@ START_TEST(small_graph_by_the_definitions) {
                    EXO_OK);
   char *text = tu_read_file(out, NULL);
   ck_assert_str_eq(text,
-                   "cluster\tsize\tinternal_weight\texternal_weight\tdensity\trepresentative\n"
+                   "Cluster\tSize\tInternalWeight\tExternalWeight\tDensity\tRepresentative\n"
                    "1\t3\t12\t4\t1\tn1\n"
                    "2\t1\t0\t4\tNA\tn3\n"
                    "3\t1\t0\t0\tNA\tn4\n");
@@ -483,7 +483,7 @@ START_TEST(refusals) {
   size_t rlen = 0;
   char *want = tu_read_file(reg, &rlen);
   ck_assert_ptr_nonnull(want);
-  ck_assert_ptr_nonnull(strstr(want, "cluster\tsize\tinternal_weight"));
+  ck_assert_ptr_nonnull(strstr(want, "Cluster\tSize\tInternalWeight"));
   ck_assert_uint_eq(glen, rlen);
   ck_assert_mem_eq(text, want, rlen);
   free(want);

@@ -218,8 +218,10 @@ test_that("the command-line tool's --cluster-table is the R function's table", {
                         shQuote(tab), shQuote(f)))
         expect_equal(cl$status, 0)
         expect_identical(readLines(out), readLines(res$results))
+        # the header line is R's column names (issue 55 item 7)
         expect_identical(readLines(tab, n = 1L),
-                         "cluster\tsize\tinternal_weight\texternal_weight\tdensity\trepresentative")
+                         "Cluster\tSize\tInternalWeight\tExternalWeight\tDensity\tRepresentative")
+        expect_identical(readLines(tab, n = 1L), paste(names(res$cluster_table), collapse = "\t"))
         expect_identical(read_table(tab), res$cluster_table)
         # "-": the table on standard output, the clusters in their file
         cl2 <- run_cli(c("--seed", seed, args, "-o", shQuote(out), "--cluster-table", "-",
@@ -260,4 +262,13 @@ test_that("the command-line tool's --cluster-table is the R function's table", {
     expect_identical(readBin(got, "raw", length(want) + 1L), want)
     expect_true(grepl("^p", system2("ls", c("-l", shQuote(fifo)), stdout = TRUE)))
     unlink(d, recursive = TRUE)
+})
+
+test_that("the table's counts are integers (issue 55 item 7)", {
+    edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    res <- ExoLabel(edges, cluster_table = TRUE, verbose = FALSE)
+    tab <- res$cluster_table
+    expect_type(tab$Cluster, "integer")
+    expect_type(tab$Size, "integer")
+    expect_identical(sum(tab$Size), as.integer(res$graph_stats[["num_vertices"]]))
 })
