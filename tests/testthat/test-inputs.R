@@ -362,7 +362,7 @@ test_that("EstimateExoLabel follows the documented sizes", {
     att <- est(1e6, num_edges = 1e7, attenuation = 1)
     e1 <- est(1e6, num_edges = 1e7)
     expect_equal(att$stages$ram[3] - e1$stages$ram[3], 4e6)
-    expect_output(EstimateExoLabel(1e6, num_edges = 1e7), "peak temporary disk")
+    expect_output(print(EstimateExoLabel(1e6, num_edges = 1e7)), "peak temporary disk")
     expect_error(EstimateExoLabel(-1, 10), "num_v")
 })
 
