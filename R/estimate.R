@@ -12,7 +12,8 @@
 #' `memory_limit` (16 bytes per slot, a power of two kept at most 70% full,
 #' one and a half times that while it doubles; the sort keeps at least a
 #' quarter of the budget, so a table larger than that comes on top), the
-#' per-node arrays of label propagation and the 12-byte (20-byte above
+#' per-node arrays of label propagation, the read buffers and pair tables
+#' of its merge passes (`refine = TRUE`, the default), and the 12-byte (20-byte above
 #' 2^32 nodes) sort records and 8-byte (12-byte) adjacency entries on disk.
 #' Temporary disk peaks at the start of the final merge, when the sorted
 #' runs and the graph file being written are both counted in full (hole
@@ -89,7 +90,8 @@
 #'   give plain numbers, as with SynExtend. The attribute `"details"` holds
 #'   ExoLabel's breakdown: a list with `peak_ram`, `peak_temp_disk` (bytes),
 #'   `stages`, a data.frame of the memory and disk estimated for each stage
-#'   (`read`, `sort`, `cluster`, `output`), and `input`.
+#'   (`read`, `sort`, `cluster`, `refine`: label propagation's merge passes,
+#'   0 for Leiden, `output`), and `input`.
 #' @examples
 #' # a million nodes of average degree 20, as in SynExtend
 #' EstimateExoLabel(1e6, 20)
@@ -181,35 +183,61 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     # active bit, label volumes 8 (resolution > 0, the default), distance 4
     # with attenuation (counted with 8-byte labels); adjacency buffer up to limit/4
     ram_cluster <- n * (26.125 + if (att) 4 else 0) + min(limit / 4, adj * records) + 2 * mib
+    # label propagation's merge passes (refine = TRUE, the default;
+    # exo_refine.c): per reader (one per thread) a read buffer of
+    # memory_limit / 8 shared out (64 KiB to 64 MiB, at most the arcs) and a
+    # pair table of 16-byte slots, a power of two within memory_limit / 4
+    # shared out (at least 1 MiB) and no larger than the arcs need, all of
+    # it written when it is cleared; the labels and offsets (8 + 8 bytes)
+    # and 33 bytes per cluster (at most one per node)
+    readers <- min(max(threads, 1), 64)
+    buf <- min(max(limit / 8 / readers, 64 * 1024), 64 * mib, adj * records)
+    tbytes <- max(limit / 4 / readers, mib)
+    cap <- 1024
+    while (cap * 2 * 16 <= tbytes && cap < records + 2) cap <- cap * 2
+    ram_refine <- readers * (buf + 16 * cap) + n * (16 + 33) + 2 * mib
     if (algorithm == "leiden") {
+        ram_refine <- 0 # Leiden has its own refinement, in the cluster stage
         # exo_leiden.h: 32.125 bytes per node (40.125 with 64-bit ids), the
         # final labels (8), the read buffer (limit / 4, at most 64 MiB), the
         # lanes' tables (about 8 MiB, and each lane worker's neighbour pairs,
-        # at most 512 KiB) and the sort buffers of an aggregation (they grow
+        # at most 512 KiB) and the aggregation of a level: in memory when it
+        # fits memory_limit in at most 4 ranges of coarse ids (16 bytes per
+        # arc of the range's nodes), else the sort's buffers (they grow
         # with its records, up to the memory limit)
+        ranges <- ceiling(16 * records / limit)
+        aggregation <- if (ranges <= 4) 16 * records / max(ranges, 1) else
+            min(limit, 3 * rec * records)
         ram_cluster <- n * ((if (wide) 40.125 else 32.125) + 8) +
             min(limit / 4, 64 * mib, adj * records) + 8 * mib + mib / 2 * min(threads, 16) +
-            min(limit, 3 * rec * records) + 2 * mib
+            aggregation + 2 * mib
     }
     # output: labels and the renumbering map
     ram_output <- 16 * n + 2 * mib
 
     # disk: the names file; sorted runs (a run buffer holds per_run records;
     # the last, partly filled buffer is merged from memory and never
-    # written); the CSR, counted in full from the start of the final merge
-    # while the runs it consumes are still counted too
+    # written; with several threads the full buffer before it, still being
+    # sorted and written on the sort's thread when the input ends, is kept
+    # in memory too (exo_sort.h: usually, as that thread is rarely done by
+    # then; otherwise one run more is written); the CSR, counted in full
+    # from the start of the final merge while the runs it consumes are
+    # still counted too
     names_disk <- n * (name_bytes + 1)
-    in_memory <- if (records <= per_run) records else records %% per_run
+    in_memory <- if (records <= per_run) records else
+        records %% per_run + if (threads > 1) per_run else 0
+    in_memory <- min(in_memory, records)
     runs_disk <- rec * (records - in_memory)
     csr_disk <- adj * records + 8 * (n + 1)
     disk_sort <- names_disk + runs_disk + csr_disk
     cluster_disk <- names_disk + csr_disk
     if (algorithm == "leiden")
         cluster_disk <- cluster_disk + leiden_disk(n, records, limit, threads, rec, adj)
-    stages <- data.frame(stage = c("read", "sort", "cluster", "output"),
-                         ram = c(ram_read, ram_sort, ram_cluster, ram_output),
-                         temp_disk = c(names_disk + runs_disk, disk_sort,
-                                       cluster_disk, names_disk + csr_disk))
+    stages <- data.frame(stage = c("read", "sort", "cluster", "refine", "output"),
+                         ram = c(ram_read, ram_sort, ram_cluster, ram_refine, ram_output),
+                         temp_disk = c(names_disk + runs_disk, disk_sort, cluster_disk,
+                                       if (algorithm == "leiden") 0 else names_disk + csr_disk,
+                                       names_disk + csr_disk))
     list(peak_ram = max(stages$ram), peak_temp_disk = max(stages$temp_disk),
          stages = stages,
          input = c(num_vertices = n, num_edges = m, memory_limit = limit),
