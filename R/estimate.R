@@ -12,7 +12,8 @@
 #' `memory_limit` (16 bytes per slot, a power of two kept at most 70% full,
 #' one and a half times that while it doubles; the sort keeps at least a
 #' quarter of the budget, so a table larger than that comes on top), the
-#' per-node arrays of label propagation and the 12-byte (20-byte above
+#' per-node arrays of label propagation, the read buffers and pair tables
+#' of its merge passes (`refine = TRUE`, the default), and the 12-byte (20-byte above
 #' 2^32 nodes) sort records and 8-byte (12-byte) adjacency entries on disk.
 #' Temporary disk peaks at the start of the final merge, when the sorted
 #' runs and the graph file being written are both counted in full (hole
@@ -22,16 +23,28 @@
 #' `peak_rss`); the package's `benchmarks/ESTIMATES.md` compares the two on
 #' generated graphs.
 #'
-#' Like SynExtend's, the function prints the estimate and returns it
-#' invisibly.
+#' The estimate is returned visibly and printed by its `print()` method, so
+#' it is shown at the prompt but not when assigned
+#' (`est <- EstimateExoLabel(...)` prints nothing; SynExtend's function
+#' prints inside the call even then).
 #'
 #' @param num_v Number of distinct nodes, or the path(s) of the edge-list
-#'   file(s) to be clustered: the number of edges is then estimated from the
-#'   file sizes and the first 1,000 lines of each file (their mean length and
-#'   name length; gzip files are taken to be 3.5 times larger once
-#'   decompressed), and the number of nodes is `num_edges / avg_degree` when
-#'   `avg_degree` is given, else a quarter of the edges (the guess of
-#'   [ExoLabel()]'s disk check).
+#'   file(s) to be clustered. From files the sizes are estimated on a sample
+#'   of about 4 MiB of each: 32 pieces spread evenly over a plain file
+#'   (read whole, and counted exactly, when it is no larger), the first
+#'   4 MiB of a gzip file once decompressed (taken to be 3.5 times the
+#'   file's size). The number of edges is the file size over the sample's
+#'   bytes per line, the name length the sample's mean; the number of nodes
+#'   (unless `avg_degree` is given: then `num_edges / avg_degree`) is the
+#'   number of distinct names in the first two fields of the sample plus an
+#'   estimate of the names it missed: with the pieces as sampling units
+#'   drawn without replacement (K of the file's T pieces), \eqn{Q_1} names
+#'   met in one piece only and \eqn{Q_2} in two, the missed names are
+#'   \eqn{Q_1^2 / (2 Q_2 K / (K - 1) + Q_1 q / (1 - q))}, \eqn{q = K / T}
+#'   (Chao's lower bound for sampling without replacement; a file sorted by
+#'   its first column, whose names are confined to a piece, extrapolates
+#'   linearly). On the bench graphs it is within 5% of the true count,
+#'   including graphs whose names repeat unevenly.
 #' @param avg_degree Average number of edges (input lines) per node; used
 #'   only to compute the default of `num_edges`.
 #' @param is_undirected Whether the graph is undirected. ExoLabel stores two
@@ -52,10 +65,16 @@
 #' @param algorithm `"lp"` (label propagation) or `"leiden"`, as in
 #'   [ExoLabel()]. Leiden keeps about 32 more bytes per node (40 above 2^32
 #'   nodes) while clustering, its adjacency read buffer (at most 64 MiB) and
-#'   the sort buffers of each level's aggregation, and on disk up to two
-#'   coarse graphs (each at most the input graph) with their sort runs and
-#'   56 bytes per node.
-#' @return Invisibly, a named numeric vector of class `"ExoLabelEstimate"`
+#'   the sort buffers of each level's aggregation. On disk, beside the input
+#'   graph, it keeps 24 bytes per input node and the files of two coarse
+#'   levels at a time: a coarse level built in memory that fits a quarter of
+#'   `memory_limit` is not written (its offsets only), a larger one is, with
+#'   the sort runs of its aggregation when that does not fit
+#'   `memory_limit`. Each coarse level is taken to have a quarter of the
+#'   nodes and half the arcs of the one before (its size is known only once
+#'   it is built). The temporary disk of a Leiden run is usually that of
+#'   reading and sorting the graph, which the coarse levels do not exceed.
+#' @return A named numeric vector of class `"ExoLabelEstimate"`
 #'   with SynExtend's six entries, in bytes except the last:
 #'   \item{RAM Upper Bound Estimate}{the peak memory on top of R.}
 #'   \item{Expected Input File Size}{`(2 node_name_length + 8)` bytes per
@@ -71,7 +90,8 @@
 #'   give plain numbers, as with SynExtend. The attribute `"details"` holds
 #'   ExoLabel's breakdown: a list with `peak_ram`, `peak_temp_disk` (bytes),
 #'   `stages`, a data.frame of the memory and disk estimated for each stage
-#'   (`read`, `sort`, `cluster`, `output`), and `input`.
+#'   (`read`, `sort`, `cluster`, `refine`: label propagation's merge passes,
+#'   0 for Leiden, `output`), and `input`.
 #' @examples
 #' # a million nodes of average degree 20, as in SynExtend
 #' EstimateExoLabel(1e6, 20)
@@ -92,7 +112,7 @@ EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
         sz <- estimate_files(paths)
         if (missing(num_edges)) num_edges <- sz[["edges"]]
         if (missing(node_name_length)) node_name_length <- sz[["name_length"]]
-        num_v <- if (missing(avg_degree)) num_edges / 4 else num_edges / avg_degree
+        num_v <- if (missing(avg_degree)) sz[["nodes"]] else num_edges / avg_degree
         avg_degree <- num_edges / max(num_v, 1)
     } else if (!missing(avg_degree) && !missing(num_edges))
         warning("'avg_degree' is ignored because 'num_edges' is given", call. = FALSE)
@@ -115,8 +135,7 @@ EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
              "Disk Usage Ratio" = if (input > 0) d$peak_temp_disk / input else 0)
     attr(out, "details") <- d
     class(out) <- c("ExoLabelEstimate", "numeric")
-    print(out)
-    invisible(out)
+    out # printed by print.ExoLabelEstimate when not assigned
 }
 
 # The estimate behind EstimateExoLabel() and ExoLabel()'s disk check: n
@@ -164,59 +183,234 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     # active bit, label volumes 8 (resolution > 0, the default), distance 4
     # with attenuation (counted with 8-byte labels); adjacency buffer up to limit/4
     ram_cluster <- n * (26.125 + if (att) 4 else 0) + min(limit / 4, adj * records) + 2 * mib
+    # label propagation's merge passes (refine = TRUE, the default;
+    # exo_refine.c): per reader (one per thread) a read buffer of
+    # memory_limit / 8 shared out (64 KiB to 64 MiB, at most the arcs) and a
+    # pair table of 16-byte slots, a power of two within memory_limit / 4
+    # shared out (at least 1 MiB) and no larger than the arcs need, all of
+    # it written when it is cleared; the labels and offsets (8 + 8 bytes)
+    # and 33 bytes per cluster (at most one per node)
+    readers <- min(max(threads, 1), 64)
+    buf <- min(max(limit / 8 / readers, 64 * 1024), 64 * mib, adj * records)
+    tbytes <- max(limit / 4 / readers, mib)
+    cap <- 1024
+    while (cap * 2 * 16 <= tbytes && cap < records + 2) cap <- cap * 2
+    ram_refine <- readers * (buf + 16 * cap) + n * (16 + 33) + 2 * mib
     if (algorithm == "leiden") {
+        ram_refine <- 0 # Leiden has its own refinement, in the cluster stage
         # exo_leiden.h: 32.125 bytes per node (40.125 with 64-bit ids), the
         # final labels (8), the read buffer (limit / 4, at most 64 MiB), the
         # lanes' tables (about 8 MiB, and each lane worker's neighbour pairs,
-        # at most 512 KiB) and the sort buffers of an aggregation (they grow
+        # at most 512 KiB) and the aggregation of a level: in memory when it
+        # fits memory_limit in at most 4 ranges of coarse ids (16 bytes per
+        # arc of the range's nodes), else the sort's buffers (they grow
         # with its records, up to the memory limit)
+        ranges <- ceiling(16 * records / limit)
+        aggregation <- if (ranges <= 4) 16 * records / max(ranges, 1) else
+            min(limit, 3 * rec * records)
         ram_cluster <- n * ((if (wide) 40.125 else 32.125) + 8) +
             min(limit / 4, 64 * mib, adj * records) + 8 * mib + mib / 2 * min(threads, 16) +
-            min(limit, 3 * rec * records) + 2 * mib
+            aggregation + 2 * mib
     }
     # output: labels and the renumbering map
     ram_output <- 16 * n + 2 * mib
 
     # disk: the names file; sorted runs (a run buffer holds per_run records;
     # the last, partly filled buffer is merged from memory and never
-    # written); the CSR, counted in full from the start of the final merge
-    # while the runs it consumes are still counted too
+    # written; with several threads the full buffer before it, still being
+    # sorted and written on the sort's thread when the input ends, is kept
+    # in memory too (exo_sort.h: usually, as that thread is rarely done by
+    # then; otherwise one run more is written); the CSR, counted in full
+    # from the start of the final merge while the runs it consumes are
+    # still counted too
     names_disk <- n * (name_bytes + 1)
-    in_memory <- if (records <= per_run) records else records %% per_run
+    in_memory <- if (records <= per_run) records else
+        records %% per_run + if (threads > 1) per_run else 0
+    in_memory <- min(in_memory, records)
     runs_disk <- rec * (records - in_memory)
     csr_disk <- adj * records + 8 * (n + 1)
     disk_sort <- names_disk + runs_disk + csr_disk
     cluster_disk <- names_disk + csr_disk
-    if (algorithm == "leiden") # two coarse levels, their sort runs, per-node files
-        cluster_disk <- cluster_disk + 2 * csr_disk + rec * records + 56 * n
-    stages <- data.frame(stage = c("read", "sort", "cluster", "output"),
-                         ram = c(ram_read, ram_sort, ram_cluster, ram_output),
-                         temp_disk = c(names_disk + runs_disk, disk_sort,
-                                       cluster_disk, names_disk + csr_disk))
+    if (algorithm == "leiden")
+        cluster_disk <- cluster_disk + leiden_disk(n, records, limit, threads, rec, adj)
+    stages <- data.frame(stage = c("read", "sort", "cluster", "refine", "output"),
+                         ram = c(ram_read, ram_sort, ram_cluster, ram_refine, ram_output),
+                         temp_disk = c(names_disk + runs_disk, disk_sort, cluster_disk,
+                                       if (algorithm == "leiden") 0 else names_disk + csr_disk,
+                                       names_disk + csr_disk))
     list(peak_ram = max(stages$ram), peak_temp_disk = max(stages$temp_disk),
          stages = stages,
          input = c(num_vertices = n, num_edges = m, memory_limit = limit),
          algorithm = algorithm)
 }
 
-# Edges and mean name length of edge-list files, from their sizes and their
-# first 1,000 lines, comment lines left out (gzip files: 3.5 times their
-# size once decompressed).
-estimate_files <- function(files) {
-    edges <- 0
-    name_bytes <- numeric()
-    for (f in files) {
-        lines <- head_lines(f, 1000L)
-        lines <- lines[nzchar(lines) & !startsWith(lines, "#")] # -outfmt 7's comments
-        size <- file.size(f) * if (is_gzip(f)) 3.5 else 1
-        if (!length(lines)) next
-        per_line <- mean(nchar(lines, type = "bytes")) + 1
-        edges <- edges + size / per_line
-        fields <- strsplit(lines, "[\t ,;]", useBytes = TRUE)
-        names2 <- unlist(lapply(fields, `[`, 1:2))
-        name_bytes <- c(name_bytes, nchar(names2[!is.na(names2)], type = "bytes"))
+# Leiden's temporary files beside the input graph's CSR and names
+# (exo_leiden.h, "Disk"): per input node the coarse-id file (8 bytes, twice
+# while it is rewritten) and the degrees or node weights (8); per coarse
+# level its node weight and initial-community files (8 bytes per node each)
+# and its CSR, two levels at a time. A coarse level that the aggregation
+# built in memory (its tally entries and rows, 16 bytes per arc of the
+# finer level, in at most 4 ranges, fit memory_limit) and that takes at
+# most a quarter of memory_limit is handed over and never written (its
+# offsets only); otherwise its CSR is written, and when the aggregation did
+# not fit memory its records beyond the sort buffers go to sorted runs
+# first. The size of a coarse level is not known in advance: each is taken
+# to have a quarter of the nodes and half the arcs of the finer one (level
+# 1 of the bench graphs of benchmarks/ESTIMATES.md had 0.19 and 0.42).
+leiden_disk <- function(n, arcs, limit, threads, rec, adj) {
+    level <- function(n0, a0) { # the files of the level aggregated from (n0, a0)
+        n1 <- n0 / 4
+        a1 <- a0 / 2
+        in_memory <- 16 * a0 / 4 + 4 * n0 + 8 * (4 + 2 * threads) * n1 + 2^20 <= limit
+        held <- in_memory && adj * a1 <= limit / 4
+        csr <- 8 * (n1 + 1) + if (held) 0 else adj * a1
+        runs <- if (in_memory || rec * a0 <= limit) 0 else rec * a0
+        c(files = csr + 16 * n1, runs = runs, n = n1, a = a1)
     }
-    c(edges = round(edges), name_length = if (length(name_bytes)) mean(name_bytes) else 10)
+    l1 <- level(n, arcs)
+    l2 <- level(l1[["n"]], l1[["a"]])
+    24 * n + l1[["files"]] + max(l1[["runs"]], l2[["files"]] + l2[["runs"]])
+}
+
+# Edges, distinct nodes and mean name length of edge-list files, from a
+# sample of their lines (comment lines left out). A plain file is read as
+# `chunks` pieces of `chunk_bytes` spread evenly over it (positioned reads;
+# a file no larger than that is read whole and counted exactly); a gzip file
+# as the same amount of decompressed text from its head, cut into `chunks`
+# consecutive pieces, and taken to be 3.5 times its size once decompressed.
+# Edges: the file size over the sampled bytes per line. Nodes: the names of
+# the first two fields met in the sample, plus an estimate of the names not
+# met, from the incidence of names in the pieces (the pieces are the
+# sampling units, drawn without replacement from the file's T pieces):
+# with Q1 names met in exactly one piece, Q2 in exactly two, K pieces read
+# and q = K / T, the unseen names are Q1^2 / (2 Q2 K / (K - 1) + Q1 q / (1 - q))
+# (Chao's lower bound for sampling without replacement, Chao & Lin 2012).
+# Pieces, not lines, are the units so that a file sorted by its first
+# column (search-tool output: a query's hits in a row) is not mistaken for
+# one whose names repeat: a name met in one piece only counts as local to
+# it, and with no name met twice the estimate is the linear extrapolation
+# Q1 (T - K) / K.
+estimate_files <- function(files, chunks = 32L, chunk_bytes = 2^17) {
+    edges <- 0
+    total_pieces <- 0
+    name_bytes <- 0
+    name_count <- 0
+    pieces <- list()
+    for (f in files) {
+        gz <- is_gzip(f)
+        size <- file.size(f) * if (gz) 3.5 else 1
+        if (is.na(size) || size == 0) next
+        sample <- sample_lines(f, gz, chunks, chunk_bytes)
+        got <- sample$pieces
+        got <- lapply(got, function(l) l[nzchar(l) & !startsWith(l, "#")]) # -outfmt 7's comments
+        n_lines <- sum(lengths(got))
+        if (!n_lines) next
+        per_line <- sample$bytes / sum(lengths(sample$pieces))
+        lines_total <- if (sample$whole) n_lines else size / per_line
+        edges <- edges + lines_total
+        total_pieces <- total_pieces +
+            if (sample$whole) length(got) else max(length(got), lines_total / (n_lines / length(got)))
+        for (l in got[lengths(got) > 0]) {
+            nm <- first_two_fields(l)
+            name_bytes <- name_bytes + sum(nchar(nm, type = "bytes"))
+            name_count <- name_count + length(nm)
+            pieces[[length(pieces) + 1L]] <- unique(nm)
+        }
+    }
+    nodes <- distinct_estimate(pieces, total_pieces)
+    c(edges = round(edges), nodes = round(nodes),
+      name_length = if (name_count) name_bytes / name_count else 10)
+}
+
+# The names met in `pieces` (a list of the distinct names of each piece read)
+# plus the unseen ones, for a file of `total` pieces (see estimate_files).
+distinct_estimate <- function(pieces, total) {
+    k <- length(pieces)
+    if (!k) return(0)
+    all <- unlist(pieces, use.names = FALSE)
+    inc <- tabulate(match(all, unique(all)))
+    seen <- length(inc)
+    if (total <= k) return(seen)
+    q1 <- sum(inc == 1)
+    q2 <- sum(inc == 2)
+    q <- k / total
+    den <- 2 * q2 * if (k > 1) k / (k - 1) else 1
+    den <- den + q1 * q / (1 - q)
+    seen + if (den > 0) q1^2 / den else 0
+}
+
+# Lines of a file: `whole` (every line), else `chunks` pieces of about
+# `chunk_bytes` (plain: spread over the file, the partial lines at a piece's
+# ends dropped; gzip: consecutive, from its head). `bytes`: the bytes of the
+# lines returned, line ends included.
+sample_lines <- function(path, gz, chunks, chunk_bytes) {
+    size <- file.size(path)
+    budget <- chunks * chunk_bytes
+    if (gz) {
+        con <- gzfile(path, "rb")
+        on.exit(close(con))
+        raw <- readBin(con, "raw", budget)
+        whole <- length(raw) < budget
+        text <- rawToChar(raw[seq_len(max(0, last_newline(raw, whole)))])
+        lines <- split_lines(text)
+        idx <- if (whole) rep(1L, length(lines)) else
+            ceiling(seq_along(lines) / max(1, length(lines) / chunks))
+        return(list(pieces = unname(split(lines, idx)), whole = whole,
+                    bytes = sum(nchar(lines, type = "bytes")) + length(lines)))
+    }
+    con <- file(path, "rb")
+    on.exit(close(con))
+    if (size <= budget) {
+        raw <- readBin(con, "raw", size)
+        text <- rawToChar(raw[seq_len(last_newline(raw, TRUE))])
+        lines <- split_lines(text)
+        idx <- ceiling(seq_along(lines) / max(1, length(lines) / chunks))
+        return(list(pieces = unname(split(lines, idx)), whole = TRUE,
+                    bytes = sum(nchar(lines, type = "bytes")) + length(lines)))
+    }
+    starts <- floor(seq(0, size - chunk_bytes, length.out = chunks))
+    pieces <- vector("list", chunks)
+    bytes <- 0
+    for (i in seq_len(chunks)) {
+        seek(con, starts[i])
+        raw <- readBin(con, "raw", chunk_bytes)
+        nl <- which(raw == as.raw(10L))
+        if (length(nl) < 2L && starts[i] > 0) next
+        from <- if (starts[i] == 0) 1L else nl[1] + 1L
+        to <- nl[length(nl)]
+        if (to < from) next
+        lines <- split_lines(rawToChar(raw[from:to]))
+        pieces[[i]] <- lines
+        bytes <- bytes + (to - from + 1)
+    }
+    list(pieces = pieces, whole = FALSE, bytes = bytes)
+}
+
+# Lines of a text (without their line ends, \r\n too).
+split_lines <- function(text) {
+    l <- strsplit(text, "\n", fixed = TRUE)[[1]]
+    if (length(l) && endsWith(l[1], "\r")) l <- sub("\r$", "", l, useBytes = TRUE)
+    l
+}
+
+# The first two fields of each line (separated by a tab, space, comma or
+# semicolon; a line with one field gives one name).
+first_two_fields <- function(l) {
+    pos <- regexpr("[\t ,;]", l, useBytes = TRUE)
+    one <- pos < 0
+    first <- ifelse(one, l, substr(l, 1L, pos - 1L))
+    rest <- substr(l[!one], pos[!one] + 1L, nchar(l[!one], type = "bytes"))
+    pos2 <- regexpr("[\t ,;]", rest, useBytes = TRUE)
+    second <- ifelse(pos2 < 0, rest, substr(rest, 1L, pos2 - 1L))
+    c(first, second)
+}
+
+# The position of the last newline of `raw` (its length when `whole` and it
+# ends without one).
+last_newline <- function(raw, whole) {
+    if (whole) return(length(raw))
+    nl <- which(raw == as.raw(10L))
+    if (length(nl)) nl[length(nl)] else 0L
 }
 
 
