@@ -246,8 +246,12 @@ test_that("items 9 and 16: the CLI refuses CPM without Leiden and refine with Le
     reading <- grep("reading edges:", r$err, value = TRUE)
     expect_match(reading[1], "reading edges: [0-9.]+ (B|KiB|MiB)")
     expect_true(any(grepl("building CSR: [0-9]+ arcs", r$err)))
-    expect_true(any(grepl("exolabel: leiden: aggregating a level: [0-9]+ arcs", r$err)))
+    # -v: one line per Leiden level; the counts of its steps need -vv
+    expect_true(any(grepl("exolabel: leiden level 0: [0-9]+ nodes", r$err)))
     expect_false(any(grepl("exolabel: clustering:", r$err)))
+    r <- run_cli(c("-vv", "--seed", "1", "--algorithm", "leiden", f))
+    expect_equal(r$status, 0)
+    expect_true(any(grepl("exolabel: leiden: aggregating a level: [0-9]+ arcs", r$err)))
     unlink(d, recursive = TRUE)
 })
 
