@@ -149,6 +149,13 @@ std::string progress_line(const GlueState *s, bool finished) {
   line += buf;
   if (secs > 0.05)
     line += " (" + human((double)done / secs, bytes) + (bytes ? "/s)" : "/s)");
+  if (!finished && s->total > done && done > 0 && secs >= 1.0) { // at this stage's pace
+    const double left = secs * (double)(s->total - done) / (double)done;
+    if (left < 90) std::snprintf(buf, sizeof buf, ", %.0f s left", left);
+    else if (left < 5400) std::snprintf(buf, sizeof buf, ", %.0f min left", left / 60);
+    else std::snprintf(buf, sizeof buf, ", %.1f h left", left / 3600);
+    line += buf;
+  }
   return line;
 }
 
@@ -181,12 +188,18 @@ SEXP bar_guarded(GlueState *s, BarCall *c) {
 
 void bar_start(GlueState *s) {
   const bool bytes = stage_counts_bytes(s, s->stage);
-  std::string fmt = std::string("ExoLabel ") + stage_label(s, s->stage) +
-                    (bytes ? " {cli::pb_current_bytes}" : " {cli::pb_current}");
-  if (s->total) fmt += bytes ? "/{cli::pb_total_bytes} {cli::pb_bar} {cli::pb_percent}"
-                             : "/{cli::pb_total} {cli::pb_bar} {cli::pb_percent}";
-  else if (!bytes) fmt += std::string(" ") + stage_unit(s, s->stage);
-  fmt += bytes ? " {cli::pb_rate_bytes} {cli::pb_elapsed}" : " {cli::pb_rate} {cli::pb_elapsed}";
+  // what matters first (the bar, the share done and the time left), so that
+  // a narrow console cuts the counts, not the time left
+  std::string fmt = std::string("ExoLabel ") + stage_label(s, s->stage);
+  if (s->total)
+    fmt += bytes ? " {cli::pb_bar} {cli::pb_percent} | {cli::pb_eta} left | "
+                   "{cli::pb_current_bytes}/{cli::pb_total_bytes}"
+                 : " {cli::pb_bar} {cli::pb_percent} | {cli::pb_eta} left | "
+                   "{cli::pb_current}/{cli::pb_total}";
+  else
+    fmt += bytes ? " {cli::pb_current_bytes} | {cli::pb_elapsed} | {cli::pb_rate_bytes}"
+                 : std::string(" {cli::pb_current} ") + stage_unit(s, s->stage) +
+                       " | {cli::pb_elapsed} | {cli::pb_rate}";
   SEXP config = PROTECT(Rf_allocVector(VECSXP, 2));
   SEXP names = PROTECT(Rf_allocVector(STRSXP, 2));
   SET_VECTOR_ELT(config, 0, Rf_mkString(fmt.c_str()));
@@ -226,9 +239,20 @@ void progress_finish(GlueState *s) {
   s->stage = -1;
 }
 
+// Within Leiden (its moves and the sort and merge of its aggregations) the
+// core says one line per level; the counts of those steps are internals,
+// told as lines only with options(ExoLabel.debug = TRUE).
+bool leiden_step(const GlueState *s, exo_stage stage) {
+  return s->leiden && stage != EXO_STAGE_OUTPUT && s->verbose == 1 && !s->debug;
+}
+
 void glue_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
   GlueState *s = static_cast<GlueState *>(user);
   if (!s->verbose) return;
+  if (leiden_step(s, stage)) {
+    progress_finish(s);
+    return;
+  }
   const double now = exo_now_seconds();
   if ((int)stage != s->stage) {
     progress_finish(s);
@@ -253,7 +277,9 @@ void glue_progress(void *user, exo_stage stage, uint64_t done, uint64_t total) {
 
 void glue_message(void *user, const char *text) {
   GlueState *s = static_cast<GlueState *>(user);
-  if (s->verbose == 1) emit_message(s, text);
+  if (s->verbose != 1) return;
+  progress_finish(s); // the stage before it, in order
+  emit_message(s, text);
 }
 
 void glue_detail(void *user, const char *text) {

@@ -72,4 +72,19 @@ test_that("verbose R runs keep the internals for options(ExoLabel.debug = TRUE)"
     expect_false(any(grepl("[debug]", plain, fixed = TRUE)))
     debug <- msgs(TRUE)
     expect_true(any(grepl("[debug] leiden level 0:", debug, fixed = TRUE)))
+    # Leiden's steps give no "done: 0 node visits" lines, and a stage's line
+    # comes before what the next step says (label propagation, then the merge
+    # passes)
+    expect_false(any(grepl("done: 0 ", plain)))
+    old <- options(ExoLabel.progress_bars = FALSE, ExoLabel.debug = FALSE)
+    on.exit(options(old))
+    lp <- character()
+    withCallingHandlers(ExoLabel(f, verbose = TRUE, tempfiledir = d),
+                        message = function(m) {
+                            lp <<- c(lp, conditionMessage(m))
+                            invokeRestart("muffleMessage")
+                        })
+    i <- grep("merge passes: [0-9]+ merges? of clusters", lp)
+    expect_length(i, 1)
+    expect_lt(grep("label propagation done", lp), i)
 })

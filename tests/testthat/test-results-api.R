@@ -257,7 +257,7 @@ test_that("items 9 and 16: the CLI refuses CPM without Leiden and refine with Le
 
 test_that("item 16: R's progress names Leiden's stages as Leiden's", {
     edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
-    old <- options(ExoLabel.progress_bars = FALSE)
+    old <- options(ExoLabel.progress_bars = FALSE, ExoLabel.debug = FALSE)
     on.exit(options(old))
     msgs <- character()
     set.seed(1)
@@ -266,11 +266,23 @@ test_that("item 16: R's progress names Leiden's stages as Leiden's", {
                             msgs <<- c(msgs, conditionMessage(m))
                             invokeRestart("muffleMessage")
                         })
-    expect_true(any(grepl("Leiden", msgs)))
+    expect_true(any(grepl("leiden level 0: [0-9]+ nodes", msgs)))
     expect_false(any(grepl("label propagation", msgs)))
     # the graph of the input is written once: later sorts are Leiden's levels
     expect_lte(sum(grepl("writing the graph", msgs)), 2)
+    # the counts of Leiden's steps, under their names, at the debug level
+    expect_false(any(grepl("Leiden: aggregating a level", msgs)))
+    options(ExoLabel.debug = TRUE)
+    msgs <- character()
+    set.seed(1)
+    withCallingHandlers(ExoLabel(edges, algorithm = "leiden", verbose = TRUE),
+                        message = function(m) {
+                            msgs <<- c(msgs, conditionMessage(m))
+                            invokeRestart("muffleMessage")
+                        })
+    options(ExoLabel.debug = FALSE)
     expect_true(any(grepl("Leiden: aggregating a level", msgs)))
+    expect_false(any(grepl("label propagation", msgs)))
     msgs <- character()
     withCallingHandlers(ExoLabel(edges, verbose = TRUE),
                         message = function(m) {
