@@ -20,6 +20,8 @@
 #           default weights), igraph Leiden (modularity, CPM), igraph label
 #           propagation, connected components (igraph on the same weights
 #           as cluster_igraph.R).
+# Sets with proteins that are clustered but not scored (scop40_fusions'
+# fusions) score only the proteins of truth.tsv (scores.R ignores the rest).
 # seconds: elapsed time of the clustering call in this R process (the
 # R-level weight computation of r_* included; MCL: its whole script).
 suppressPackageStartupMessages({library(ExoLabel); library(data.table); library(igraph)})
@@ -49,6 +51,46 @@ e[, sa := self$self[match(a, self$p)]][, sb := self$self[match(b, self$p)]]
 e[, nbits := bits / pmax(sa, sb)]        # bit score over the larger self score
 e[, nbits_min := pmin(bits / pmin(sa, sb), 1)]
 g <- graph_from_data_frame(e[, .(a, b, w)], directed = FALSE)
+E(g)$bits <- e$bits   # the same edges with the larger bit score of the pair
+# Sequence lengths (issue 54): from SETDIR/proteins.fa when it is there
+# (else the furthest aligned end of each protein, columns 7-10)
+fa <- file.path(setdir, "proteins.fa")
+seqlen <- if (file.exists(fa)) {
+    x <- fread(cmd = paste("awk '/^>/ { if (n) print n \"\\t\" l; n = substr($1, 2); l = 0; next } { l += length($0) } END { if (n) print n \"\\t\" l }'",
+                           shQuote(fa)), header = FALSE, sep = "\t", col.names = c("p", "l"),
+               colClasses = list(character = 1))
+    setNames(x$l, x$p)
+} else {
+    x <- fread(m8, sep = "\t", header = FALSE, select = c(1L, 2L, 7:10), colClasses = list(character = 1:2))
+    x <- rbind(x[, .(p = V1, l = pmax(V7, V8))], x[, .(p = V2, l = pmax(V9, V10))])[, .(l = max(l)), by = p]
+    setNames(x$l, x$p)
+}
+# OrthoFinder-like length normalisation (issue 54; our own code after the
+# description in Emms & Kelly 2015, Genome Biol 16:157): for every hit q->s
+# (self hits left out) L = len(q) x len(s); the hits are sorted by L and cut
+# into bins of 1000 consecutive hits; in each bin the hits whose bit score is
+# at or above the bin's 95th percentile are kept; a least-squares line
+# log10(B) = a log10(L) + c is fitted to them; a hit's score is then
+# B / 10^(a log10(L) + c); the two directions of a pair are combined by
+# their maximum. OrthoFinder's per-gene cut-off from reciprocal best hits
+# between species is not applied (one set, no species). MCL then clusters
+# these scores as they are (mcxload --stream-mirror, no transform).
+of_norm <- local({
+    d <- h[q != s, .(q, s, bits)]
+    d[, L := as.numeric(seqlen[q]) * as.numeric(seqlen[s])]
+    d <- d[is.finite(L) & L > 0]
+    setorder(d, L)
+    d[, bin := (seq_len(.N) - 1L) %/% 1000L]
+    top <- d[, .SD[bits >= quantile(bits, 0.95)], by = bin]
+    fit <- lm(log10(bits) ~ log10(L), data = top)
+    cf <- coef(fit)
+    d[, of := bits / 10^(cf[[1]] + cf[[2]] * log10(L))]
+    d[, `:=`(a = pmin(q, s), b = pmax(q, s))]
+    d <- d[, .(of = max(of)), by = .(a, b)]
+    cat(sprintf("OrthoFinder-like fit: log10(B) = %.3f log10(L) + %.3f (%d top hits)\n",
+                cf[[2]], cf[[1]], nrow(top)))
+    d
+})
 # data-derived resolutions (r_cpm_*): CPM's gamma as a multiple of the mean
 # node strength sbar (sum of the weights of a node's edges, averaged over
 # the proteins of the search output, as format = "blast" keeps them: nodes
@@ -72,7 +114,7 @@ exo_file <- function(...) { a <- list(...); function(seed) {
 # hit's alignment length, else the furthest end of its alignments). Self hits
 # cover 1, so the self scores that format = "blast" divides by stay as they
 # are (r_cov* candidates, session 35).
-exo_cov <- function(f) function(seed) {
+exo_cov <- function(f, ...) { a <- list(...); function(seed) {
     x <- fread(m8, sep = "\t", header = FALSE, colClasses = list(character = 1:2))
     len <- rbind(x[V1 == V2, .(p = V1, l = V4)], x[, .(p = V1, l = pmax(V7, V8))],
                  x[, .(p = V2, l = pmax(V9, V10))])[, .(l = max(l)), by = p]
@@ -82,9 +124,10 @@ exo_cov <- function(f) function(seed) {
     tmp <- tempfile(fileext = ".m8"); on.exit(unlink(tmp))
     fwrite(x, tmp, sep = "\t", col.names = FALSE)
     set.seed(seed)
-    r <- ExoLabel(tmp, format = "blast", return_table = TRUE, threads = threads, verbose = FALSE)$results
+    r <- do.call(ExoLabel, c(list(tmp, format = "blast", return_table = TRUE, threads = threads,
+                                  verbose = FALSE), a))$results
     data.table(Vertex = r$Vertex, Cluster = r$Cluster)
-}
+} }
 exo_df <- function(col, ...) { a <- list(...); function(seed) {
     set.seed(seed)
     df <- data.frame(from = e$a, to = e$b, weight = e[[col]])
@@ -118,6 +161,19 @@ mcl <- function(infl) function(seed) {
     r <- fread(out, header = FALSE, col.names = c("Vertex", "Cluster"), colClasses = "character")
     unlink(c(out, wd), recursive = TRUE)
     r
+}
+# MCL at inflation infl on a table a, b, weight (weights as given)
+mcl_pairs <- function(tab, col, infl) function(seed) {
+    wd <- tempfile(); dir.create(wd); on.exit(unlink(wd, recursive = TRUE))
+    fwrite(tab[, .(a, b, x = get(col))], file.path(wd, "g.abc"), sep = "\t", col.names = FALSE)
+    system2("mcxload", c("-abc", file.path(wd, "g.abc"), "--stream-mirror", "-o", file.path(wd, "g.mci"),
+                         "-write-tab", file.path(wd, "g.tab")), stdout = FALSE, stderr = FALSE)
+    system2("mcl", c(file.path(wd, "g.mci"), "-I", infl, "-te", threads, "-o", file.path(wd, "o.mci")),
+            stdout = FALSE, stderr = FALSE)
+    system2("mcxdump", c("-icl", file.path(wd, "o.mci"), "-tabr", file.path(wd, "g.tab"),
+                         "-o", file.path(wd, "cl.txt")), stdout = FALSE, stderr = FALSE)
+    cl <- strsplit(readLines(file.path(wd, "cl.txt")), "\t")
+    data.table(Vertex = unlist(cl), Cluster = rep(seq_along(cl), lengths(cl)))
 }
 cli <- function(...) { a <- c(...); function(seed) {
     exe <- Sys.getenv("EXOLABEL_CLI")
@@ -182,6 +238,21 @@ C <- list(
     r_nbitsmin_cpm_res0.2 = exo_df("nbits_min", algorithm = "leiden", objective = "CPM", resolution = 0.2),
     r_percomp_leiden = exo_percomp("w", algorithm = "leiden"),
     r_percomp_nbits_leiden = exo_percomp("nbits", algorithm = "leiden"),
+    # issue 54: existing options on the bridge sets (modularity on -log10
+    # e-value; fixed CPM resolutions on the self-normalised bit scores;
+    # "auto" CPM on e-values; coverage-scaled bit scores with Leiden)
+    exo_leiden_e = exo_file(algorithm = "leiden", weight_transform = "neglog10"),
+    exo_cpm_auto_e = exo_file(algorithm = "leiden", objective = "CPM", resolution = "auto",
+                              weight_transform = "neglog10"),
+    exo_cpm_e_res1 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 1,
+                              weight_transform = "neglog10"),
+    exo_lp_e = exo_file(algorithm = "lp", weight_transform = "neglog10"),
+    exo_sn_cpm0.001 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.001),
+    exo_sn_cpm0.003 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.003),
+    exo_sn_cpm0.01 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.01),
+    exo_sn_cpm0.03 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.03),
+    r_cov_leiden = exo_cov(identity, algorithm = "leiden"),
+    r_cov_sqrt_leiden = exo_cov(sqrt, algorithm = "leiden"),
     r_cov1 = exo_cov(function(c) 1), # the default through the copy: a check of the path
     r_cov = exo_cov(identity),
     r_cov_sqrt = exo_cov(sqrt),
@@ -191,6 +262,36 @@ C <- list(
     peer_igraph_cpm_res1 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
                                                       weights = E(g)$w, resolution_parameter = 1,
                                                       n_iterations = -1))),
+    # issue 54's peers: modularity on bit scores; CPM over a range of
+    # resolutions on both weights (the best resolution per set is picked by
+    # grid_summary.R's "best peer", an oracle no user has); MCL on the
+    # OrthoFinder-like length-normalised scores (of_norm above)
+    peer_igraph_leiden_bits = ig(function() membership(cluster_leiden(g, objective_function = "modularity",
+                                                          weights = E(g)$bits, n_iterations = -1))),
+    peer_of_mcl_1.5 = mcl_pairs(of_norm, "of", 1.5),
+    peer_of_mcl_2 = mcl_pairs(of_norm, "of", 2),
+    peer_igraph_cpm_e0.1 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$w, resolution_parameter = 0.1, n_iterations = -1))),
+    peer_igraph_cpm_e0.3 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$w, resolution_parameter = 0.3, n_iterations = -1))),
+    peer_igraph_cpm_e1 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$w, resolution_parameter = 1, n_iterations = -1))),
+    peer_igraph_cpm_e3 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$w, resolution_parameter = 3, n_iterations = -1))),
+    peer_igraph_cpm_e10 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$w, resolution_parameter = 10, n_iterations = -1))),
+    peer_igraph_cpm_e30 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$w, resolution_parameter = 30, n_iterations = -1))),
+    peer_igraph_cpm_bits1 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$bits, resolution_parameter = 1, n_iterations = -1))),
+    peer_igraph_cpm_bits3 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$bits, resolution_parameter = 3, n_iterations = -1))),
+    peer_igraph_cpm_bits10 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$bits, resolution_parameter = 10, n_iterations = -1))),
+    peer_igraph_cpm_bits30 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$bits, resolution_parameter = 30, n_iterations = -1))),
+    peer_igraph_cpm_bits100 = ig(function() membership(cluster_leiden(g, objective_function = "CPM",
+        weights = E(g)$bits, resolution_parameter = 100, n_iterations = -1))),
     peer_igraph_lp = ig(function() membership(cluster_label_prop(g, weights = E(g)$w))),
     peer_components = ig(function() comp)
 )
