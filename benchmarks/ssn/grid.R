@@ -128,6 +128,67 @@ exo_cov <- function(f, ...) { a <- list(...); function(seed) {
                                   verbose = FALSE), a))$results
     data.table(Vertex = r$Vertex, Cluster = r$Cluster)
 } }
+# Issue 54: the search output without the hits whose coverage (the smaller
+# of the two sides' aligned fractions, lengths as in exo_cov) is below t,
+# then ExoLabel (format = "blast" plus the arguments) on that copy; self hits
+# are kept (they cover 1)
+exo_covcut <- function(t, ...) { a <- list(...); function(seed) {
+    x <- fread(m8, sep = "\t", header = FALSE, colClasses = list(character = 1:2))
+    len <- rbind(x[V1 == V2, .(p = V1, l = V4)], x[, .(p = V1, l = pmax(V7, V8))],
+                 x[, .(p = V2, l = pmax(V9, V10))])[, .(l = max(l)), by = p]
+    x[, cov := pmin(1, (abs(V8 - V7) + 1) / len$l[match(V1, len$p)],
+                   (abs(V10 - V9) + 1) / len$l[match(V2, len$p)])]
+    x <- x[V1 == V2 | cov >= t][, cov := NULL]
+    tmp <- tempfile(fileext = ".m8"); on.exit(unlink(tmp))
+    fwrite(x, tmp, sep = "\t", col.names = FALSE)
+    set.seed(seed)
+    r <- do.call(ExoLabel, c(list(tmp, format = "blast", return_table = TRUE, threads = threads,
+                                  verbose = FALSE), a))$results
+    data.table(Vertex = r$Vertex, Cluster = r$Cluster)
+} }
+# Issue 54, "split a cluster whose best cut is thin": today's default, then
+# in every cluster of >= 4 proteins igraph's modularity Leiden on the
+# cluster's own subgraph (self-normalised weights nbits, seed = the seed);
+# two of its parts P, Q are joined back when W(P, Q) / min(vol P, vol Q) >=
+# phi (vol: the sum of the strengths of the part's nodes inside the
+# cluster), i.e. a part is split off only when its connection to the rest is
+# thin; the clusters are the connected groups of parts joined back.
+gn <- graph_from_data_frame(e[, .(a, b, w = nbits)], directed = FALSE)
+thin_split <- function(r, phi, seed) {
+    cl <- setNames(r$Cluster, r$Vertex)
+    vn <- V(gn)$name
+    memb <- cl[vn]
+    out <- setNames(as.character(memb), vn)
+    big <- names(which(table(memb) >= 4))
+    for (k in big) {
+        idx <- which(memb == k)
+        sg <- induced_subgraph(gn, idx)
+        set.seed(seed)
+        pm <- membership(cluster_leiden(sg, objective_function = "modularity", weights = E(sg)$w,
+                                        n_iterations = -1))
+        if (max(pm) < 2) next
+        st <- strength(sg, weights = E(sg)$w)
+        vol <- tapply(st, pm, sum)
+        el <- as_edgelist(sg, names = FALSE)
+        pa <- pm[el[, 1]]; pb <- pm[el[, 2]]
+        x <- pa != pb
+        if (!any(x)) { out[idx] <- paste0(k, "_", pm); next }
+        W <- data.table(p = pmin(pa[x], pb[x]), q = pmax(pa[x], pb[x]), w = E(sg)$w[x])[, .(w = sum(w)), by = .(p, q)]
+        W[, rel := w / pmin(vol[p], vol[q])]
+        keep <- W[rel >= phi]
+        pg <- make_empty_graph(max(pm), directed = FALSE)
+        if (nrow(keep)) pg <- add_edges(pg, rbind(keep$p, keep$q))
+        out[idx] <- paste0(k, "_", components(pg)$membership[pm])
+    }
+    data.table(Vertex = names(out), Cluster = out)
+}
+exo_thin <- function(phi, ...) { base <- exo_file(...); function(seed) {
+    r <- base(seed)
+    s2 <- thin_split(r, phi, seed)
+    r[, Cluster := as.character(Cluster)]
+    r[match(s2$Vertex, Vertex), Cluster := s2$Cluster]
+    r
+} }
 exo_df <- function(col, ...) { a <- list(...); function(seed) {
     set.seed(seed)
     df <- data.frame(from = e$a, to = e$b, weight = e[[col]])
@@ -253,6 +314,14 @@ C <- list(
     exo_sn_cpm0.03 = exo_file(algorithm = "leiden", objective = "CPM", resolution = 0.03),
     r_cov_leiden = exo_cov(identity, algorithm = "leiden"),
     r_cov_sqrt_leiden = exo_cov(sqrt, algorithm = "leiden"),
+    r_covcut0.5 = exo_covcut(0.5),
+    r_covcut0.6 = exo_covcut(0.6),
+    r_covcut0.8 = exo_covcut(0.8),
+    r_covcut0.6_leiden = exo_covcut(0.6, algorithm = "leiden"),
+    r_thin0.02 = exo_thin(0.02),
+    r_thin0.05 = exo_thin(0.05),
+    r_thin0.1 = exo_thin(0.1),
+    r_thin0.2 = exo_thin(0.2),
     r_cov1 = exo_cov(function(c) 1), # the default through the copy: a check of the path
     r_cov = exo_cov(identity),
     r_cov_sqrt = exo_cov(sqrt),
