@@ -182,12 +182,53 @@ thin_split <- function(r, phi, seed) {
     }
     data.table(Vertex = names(out), Cluster = out)
 }
-exo_thin <- function(phi, ...) { base <- exo_file(...); function(seed) {
+exo_thin <- function(phi, ..., base = exo_file(...)) { function(seed) {
     r <- base(seed)
     s2 <- thin_split(r, phi, seed)
     r[, Cluster := as.character(Cluster)]
     r[match(s2$Vertex, Vertex), Cluster := s2$Cluster]
     r
+} }
+# Issue 54, "a protein whose hits fall on separate regions": every hit puts
+# an interval on each of its two proteins (query: columns 7-8, subject:
+# 9-10). A protein's intervals, sorted by start, form regions: an interval
+# opens a new region when less than a third of it overlaps the regions so
+# far (its start lies beyond the furthest end so far minus a third of its
+# length). A protein with two or more regions keeps its hits to the region
+# with the largest sum of bit scores (a partner with a hit there is kept)
+# and drops its hits that lie only in the other regions; a pair is dropped
+# when either of its proteins drops it. A protein with a full-length
+# homologue spanning its regions has one region and keeps every hit. Then
+# ExoLabel (format = "blast" plus the arguments) on the copy without the
+# dropped pairs.
+region_drop <- function(x) {
+    y <- x[V1 != V2]
+    iv <- rbind(y[, .(p = V1, o = V2, st = pmin(V7, V8), en = pmax(V7, V8), bits = V12)],
+                y[, .(p = V2, o = V1, st = pmin(V9, V10), en = pmax(V9, V10), bits = V12)])
+    setorder(iv, p, st, -en)
+    iv[, far := shift(cummax(as.numeric(en)), fill = -1e9), by = p]
+    iv[, reg := cumsum(st > far - (en - st + 1) / 3), by = p]
+    iv[, nreg := max(reg), by = p]
+    m <- iv[nreg >= 2]
+    if (!nrow(m)) return(data.table(a = character(), b = character()))
+    rw <- m[, .(w = sum(bits)), by = .(p, reg)]
+    top <- rw[, .(best = reg[which.max(w)]), by = p]
+    m <- merge(m, top, by = "p")
+    keep <- unique(m[reg == best, .(p, o)])
+    dropped <- unique(m[reg != best, .(p, o)])[!keep, on = .(p, o)]
+    unique(rbind(dropped[, .(a = pmin(p, o), b = pmax(p, o))]))
+}
+exo_region <- function(...) { a <- list(...); function(seed) {
+    x <- fread(m8, sep = "\t", header = FALSE, colClasses = list(character = 1:2))
+    d <- region_drop(x)
+    x[, `:=`(a = pmin(V1, V2), b = pmax(V1, V2))]
+    x <- x[!d, on = .(a, b)][, c("a", "b") := NULL]
+    tmp <- tempfile(fileext = ".m8"); on.exit(unlink(tmp))
+    fwrite(x, tmp, sep = "\t", col.names = FALSE)
+    set.seed(seed)
+    r <- do.call(ExoLabel, c(list(tmp, format = "blast", return_table = TRUE, threads = threads,
+                                  verbose = FALSE), a))$results
+    data.table(Vertex = r$Vertex, Cluster = r$Cluster)
 } }
 exo_df <- function(col, ...) { a <- list(...); function(seed) {
     set.seed(seed)
@@ -322,6 +363,11 @@ C <- list(
     r_thin0.05 = exo_thin(0.05),
     r_thin0.1 = exo_thin(0.1),
     r_thin0.2 = exo_thin(0.2),
+    r_region = exo_region(),
+    r_region_leiden = exo_region(algorithm = "leiden"),
+    r_region_thin0.01 = exo_thin(0.01, base = exo_region()),
+    r_region_thin0.02 = exo_thin(0.02, base = exo_region()),
+    r_thin0.01 = exo_thin(0.01),
     r_cov1 = exo_cov(function(c) 1), # the default through the copy: a check of the path
     r_cov = exo_cov(identity),
     r_cov_sqrt = exo_cov(sqrt),
