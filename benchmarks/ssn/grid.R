@@ -201,13 +201,23 @@ exo_thin <- function(phi, ..., base = exo_file(...)) { function(seed) {
 # homologue spanning its regions has one region and keeps every hit. Then
 # ExoLabel (format = "blast" plus the arguments) on the copy without the
 # dropped pairs.
-region_drop <- function(x) {
+# fit > 0 (r_region_fit*): only a hit that covers at least `fit` of one of
+# its two proteins (lengths as in exo_cov) is dropped: a partner that fits
+# inside one region of the protein, as a domain fits in a multi-domain
+# protein; hits that are partial on both sides (remote homologues) stay.
+region_drop <- function(x, fit = 0, ov = 1 / 3) {
     y <- x[V1 != V2]
-    iv <- rbind(y[, .(p = V1, o = V2, st = pmin(V7, V8), en = pmax(V7, V8), bits = V12)],
-                y[, .(p = V2, o = V1, st = pmin(V9, V10), en = pmax(V9, V10), bits = V12)])
+    if (fit > 0) {
+        len <- rbind(x[V1 == V2, .(p = V1, l = V4)], x[, .(p = V1, l = pmax(V7, V8))],
+                     x[, .(p = V2, l = pmax(V9, V10))])[, .(l = max(l)), by = p]
+        y[, fits := pmax((abs(V8 - V7) + 1) / len$l[match(V1, len$p)],
+                         (abs(V10 - V9) + 1) / len$l[match(V2, len$p)]) >= fit]
+    } else y[, fits := TRUE]
+    iv <- rbind(y[, .(p = V1, o = V2, st = pmin(V7, V8), en = pmax(V7, V8), bits = V12, fits)],
+                y[, .(p = V2, o = V1, st = pmin(V9, V10), en = pmax(V9, V10), bits = V12, fits)])
     setorder(iv, p, st, -en)
     iv[, far := shift(cummax(as.numeric(en)), fill = -1e9), by = p]
-    iv[, reg := cumsum(st > far - (en - st + 1) / 3), by = p]
+    iv[, reg := cumsum(st > far - (en - st + 1) * ov), by = p]
     iv[, nreg := max(reg), by = p]
     m <- iv[nreg >= 2]
     if (!nrow(m)) return(data.table(a = character(), b = character()))
@@ -215,12 +225,12 @@ region_drop <- function(x) {
     top <- rw[, .(best = reg[which.max(w)]), by = p]
     m <- merge(m, top, by = "p")
     keep <- unique(m[reg == best, .(p, o)])
-    dropped <- unique(m[reg != best, .(p, o)])[!keep, on = .(p, o)]
+    dropped <- unique(m[reg != best & fits, .(p, o)])[!keep, on = .(p, o)]
     unique(rbind(dropped[, .(a = pmin(p, o), b = pmax(p, o))]))
 }
-exo_region <- function(...) { a <- list(...); function(seed) {
+exo_region <- function(..., fit = 0, ov = 1 / 3) { a <- list(...); function(seed) {
     x <- fread(m8, sep = "\t", header = FALSE, colClasses = list(character = 1:2))
-    d <- region_drop(x)
+    d <- region_drop(x, fit, ov)
     x[, `:=`(a = pmin(V1, V2), b = pmax(V1, V2))]
     x <- x[!d, on = .(a, b)][, c("a", "b") := NULL]
     tmp <- tempfile(fileext = ".m8"); on.exit(unlink(tmp))
@@ -230,6 +240,33 @@ exo_region <- function(...) { a <- list(...); function(seed) {
                                   verbose = FALSE), a))$results
     data.table(Vertex = r$Vertex, Cluster = r$Cluster)
 } }
+# The default's rule written with igraph, to vary its constant: Leiden CPM
+# on the self-normalised weights (nbits), in every connected component at
+# resolution f x the mean strength of the component's nodes; region = TRUE:
+# on the graph without the pairs region_drop() drops (ov as there)
+pc_cpm <- function(f, region = FALSE, ov = 1 / 3) function(seed) {
+    ee <- e
+    if (region) {
+        x <- fread(m8, sep = "\t", header = FALSE, colClasses = list(character = 1:2))
+        d <- region_drop(x, 0, ov)
+        ee <- ee[!d, on = .(a, b)]
+    }
+    gg <- graph_from_data_frame(ee[, .(a, b, w = nbits)], directed = FALSE,
+                                vertices = data.frame(name = unique(c(h$q, h$s))))
+    cm <- components(gg)$membership
+    st <- strength(gg, weights = E(gg)$w)
+    out <- character(vcount(gg))
+    for (k in unique(cm)) {
+        idx <- which(cm == k)
+        if (length(idx) < 3) { out[idx] <- paste0("c", k); next }
+        sg <- induced_subgraph(gg, idx)
+        set.seed(seed)
+        m <- membership(cluster_leiden(sg, objective_function = "CPM", weights = E(sg)$w,
+                                       resolution_parameter = f * mean(st[idx]), n_iterations = 2))
+        out[idx] <- paste0("c", k, "_", m)
+    }
+    data.table(Vertex = V(gg)$name, Cluster = out)
+}
 exo_df <- function(col, ...) { a <- list(...); function(seed) {
     set.seed(seed)
     df <- data.frame(from = e$a, to = e$b, weight = e[[col]])
@@ -366,6 +403,19 @@ C <- list(
     r_region = exo_region(),
     r_region_leiden = exo_region(algorithm = "leiden"),
     r_region_thin0.01 = exo_thin(0.01, base = exo_region()),
+    r_region_fit0.6 = exo_region(fit = 0.6),
+    r_region_ov0.1 = exo_region(ov = 0.1),
+    r_region_ov0.1_thin0.01 = exo_thin(0.01, base = exo_region(ov = 0.1)),
+    r_pc_cpm5e5 = pc_cpm(5e-5), r_pc_cpm3e5 = pc_cpm(3e-5), r_pc_cpm2e5 = pc_cpm(2e-5),
+    r_pc_cpm1e4 = pc_cpm(1e-4),
+    r_region_pc_cpm5e5 = pc_cpm(5e-5, TRUE), r_region_pc_cpm3e5 = pc_cpm(3e-5, TRUE),
+    r_region_pc_cpm2e5 = pc_cpm(2e-5, TRUE),
+    r_region_pc_cpm2e5_thin0.01 = exo_thin(0.01, base = pc_cpm(2e-5, TRUE)),
+    r_region_pc_cpm3e5_thin0.01 = exo_thin(0.01, base = pc_cpm(3e-5, TRUE)),
+    r_region_pc_cpm5e5_thin0.01 = exo_thin(0.01, base = pc_cpm(5e-5, TRUE)),
+    r_region_fit0.8 = exo_region(fit = 0.8),
+    r_region_fit0.6_thin0.01 = exo_thin(0.01, base = exo_region(fit = 0.6)),
+    r_region_fit0.6_thin0.005 = exo_thin(0.005, base = exo_region(fit = 0.6)),
     r_region_thin0.02 = exo_thin(0.02, base = exo_region()),
     r_thin0.01 = exo_thin(0.01),
     r_cov1 = exo_cov(function(c) 1), # the default through the copy: a check of the path
