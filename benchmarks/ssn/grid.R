@@ -154,7 +154,7 @@ exo_covcut <- function(t, ...) { a <- list(...); function(seed) {
 # cluster), i.e. a part is split off only when its connection to the rest is
 # thin; the clusters are the connected groups of parts joined back.
 gn <- graph_from_data_frame(e[, .(a, b, w = nbits)], directed = FALSE)
-thin_split <- function(r, phi, seed) {
+thin_split <- function(r, phi, seed, k = Inf) {
     cl <- setNames(r$Cluster, r$Vertex)
     vn <- V(gn)$name
     memb <- cl[vn]
@@ -173,18 +173,22 @@ thin_split <- function(r, phi, seed) {
         pa <- pm[el[, 1]]; pb <- pm[el[, 2]]
         x <- pa != pb
         if (!any(x)) { out[idx] <- paste0(k, "_", pm); next }
-        W <- data.table(p = pmin(pa[x], pb[x]), q = pmax(pa[x], pb[x]), w = E(sg)$w[x])[, .(w = sum(w)), by = .(p, q)]
+        xe <- data.table(pa = pa[x], pb = pb[x], va = el[x, 1], vb = el[x, 2], w = E(sg)$w[x])
+        xe[, `:=`(p = pmin(pa, pb), q = pmax(pa, pb), vp = ifelse(pa < pb, va, vb), vq = ifelse(pa < pb, vb, va))]
+        W <- xe[, .(w = sum(w), np = uniqueN(vp), nq = uniqueN(vq)), by = .(p, q)]
         W[, rel := w / pmin(vol[p], vol[q])]
-        keep <- W[rel >= phi]
+        # joined back unless the connection is thin (rel < phi) and, with k
+        # finite, made through at most k proteins on one of its two sides
+        keep <- W[rel >= phi | pmin(np, nq) > k]
         pg <- make_empty_graph(max(pm), directed = FALSE)
         if (nrow(keep)) pg <- add_edges(pg, rbind(keep$p, keep$q))
         out[idx] <- paste0(k, "_", components(pg)$membership[pm])
     }
     data.table(Vertex = names(out), Cluster = out)
 }
-exo_thin <- function(phi, ..., base = exo_file(...)) { function(seed) {
+exo_thin <- function(phi, ..., base = exo_file(...), k = Inf) { function(seed) {
     r <- base(seed)
-    s2 <- thin_split(r, phi, seed)
+    s2 <- thin_split(r, phi, seed, k)
     r[, Cluster := as.character(Cluster)]
     r[match(s2$Vertex, Vertex), Cluster := s2$Cluster]
     r
@@ -411,6 +415,11 @@ C <- list(
     r_region_pc_cpm5e5 = pc_cpm(5e-5, TRUE), r_region_pc_cpm3e5 = pc_cpm(3e-5, TRUE),
     r_region_pc_cpm2e5 = pc_cpm(2e-5, TRUE),
     r_region_pc_cpm2e5_thin0.01 = exo_thin(0.01, base = pc_cpm(2e-5, TRUE)),
+    r_region_pc_cpm2e5_thin0.0075 = exo_thin(0.0075, base = pc_cpm(2e-5, TRUE)),
+    r_region_pc_cpm2e5_thin0.006 = exo_thin(0.006, base = pc_cpm(2e-5, TRUE)),
+    r_region_pc_cpm2e5_few2_0.05 = exo_thin(0.05, base = pc_cpm(2e-5, TRUE), k = 2),
+    r_region_pc_cpm2e5_few2_0.02 = exo_thin(0.02, base = pc_cpm(2e-5, TRUE), k = 2),
+    r_region_pc_cpm2e5_few1_0.05 = exo_thin(0.05, base = pc_cpm(2e-5, TRUE), k = 1),
     r_region_pc_cpm3e5_thin0.01 = exo_thin(0.01, base = pc_cpm(3e-5, TRUE)),
     r_region_pc_cpm5e5_thin0.01 = exo_thin(0.01, base = pc_cpm(5e-5, TRUE)),
     r_region_fit0.8 = exo_region(fit = 0.8),
