@@ -154,7 +154,7 @@ exo_covcut <- function(t, ...) { a <- list(...); function(seed) {
 # cluster), i.e. a part is split off only when its connection to the rest is
 # thin; the clusters are the connected groups of parts joined back.
 gn <- graph_from_data_frame(e[, .(a, b, w = nbits)], directed = FALSE)
-thin_split <- function(r, phi, seed, k = Inf) {
+thin_split <- function(r, phi, seed, k = Inf, m = Inf) {
     cl <- setNames(r$Cluster, r$Vertex)
     vn <- V(gn)$name
     memb <- cl[vn]
@@ -175,20 +175,21 @@ thin_split <- function(r, phi, seed, k = Inf) {
         if (!any(x)) { out[idx] <- paste0(k, "_", pm); next }
         xe <- data.table(pa = pa[x], pb = pb[x], va = el[x, 1], vb = el[x, 2], w = E(sg)$w[x])
         xe[, `:=`(p = pmin(pa, pb), q = pmax(pa, pb), vp = ifelse(pa < pb, va, vb), vq = ifelse(pa < pb, vb, va))]
-        W <- xe[, .(w = sum(w), np = uniqueN(vp), nq = uniqueN(vq)), by = .(p, q)]
+        W <- xe[, .(w = sum(w), np = uniqueN(vp), nq = uniqueN(vq), ne = .N), by = .(p, q)]
         W[, rel := w / pmin(vol[p], vol[q])]
         # joined back unless the connection is thin (rel < phi) and, with k
-        # finite, made through at most k proteins on one of its two sides
-        keep <- W[rel >= phi | pmin(np, nq) > k]
+        # finite, made through at most k proteins on one of its two sides,
+        # with m finite, made of at most m hits
+        keep <- W[rel >= phi | pmin(np, nq) > k | ne > m]
         pg <- make_empty_graph(max(pm), directed = FALSE)
         if (nrow(keep)) pg <- add_edges(pg, rbind(keep$p, keep$q))
         out[idx] <- paste0(k, "_", components(pg)$membership[pm])
     }
     data.table(Vertex = names(out), Cluster = out)
 }
-exo_thin <- function(phi, ..., base = exo_file(...), k = Inf) { function(seed) {
+exo_thin <- function(phi, ..., base = exo_file(...), k = Inf, m = Inf) { function(seed) {
     r <- base(seed)
-    s2 <- thin_split(r, phi, seed, k)
+    s2 <- thin_split(r, phi, seed, k, m)
     r[, Cluster := as.character(Cluster)]
     r[match(s2$Vertex, Vertex), Cluster := s2$Cluster]
     r
@@ -420,6 +421,9 @@ C <- list(
     r_region_pc_cpm2e5_few2_0.05 = exo_thin(0.05, base = pc_cpm(2e-5, TRUE), k = 2),
     r_region_pc_cpm2e5_few2_0.02 = exo_thin(0.02, base = pc_cpm(2e-5, TRUE), k = 2),
     r_region_pc_cpm2e5_few1_0.05 = exo_thin(0.05, base = pc_cpm(2e-5, TRUE), k = 1),
+    r_region_pc_cpm2e5_edges2_0.05 = exo_thin(0.05, base = pc_cpm(2e-5, TRUE), m = 2),
+    r_region_pc_cpm2e5_edges2_0.02 = exo_thin(0.02, base = pc_cpm(2e-5, TRUE), m = 2),
+    r_region_pc_cpm2e5_edges1_0.05 = exo_thin(0.05, base = pc_cpm(2e-5, TRUE), m = 1),
     r_region_pc_cpm3e5_thin0.01 = exo_thin(0.01, base = pc_cpm(3e-5, TRUE)),
     r_region_pc_cpm5e5_thin0.01 = exo_thin(0.01, base = pc_cpm(5e-5, TRUE)),
     r_region_fit0.8 = exo_region(fit = 0.8),
