@@ -249,12 +249,19 @@ exo_region <- function(..., fit = 0, ov = 1 / 3) { a <- list(...); function(seed
 # on the self-normalised weights (nbits), in every connected component at
 # resolution f x the mean strength of the component's nodes; region = TRUE:
 # on the graph without the pairs region_drop() drops (ov as there)
-pc_cpm <- function(f, region = FALSE, ov = 1 / 3) function(seed) {
+# alpha > 0 (r_*_rel<alpha>): also drop a pair whose weight is below alpha x
+# the smaller of its two proteins' median edge weight (a hit much weaker
+# than both proteins' usual hits; a protein's only hit is never dropped)
+pc_cpm <- function(f, region = FALSE, ov = 1 / 3, alpha = 0) function(seed) {
     ee <- e
     if (region) {
         x <- fread(m8, sep = "\t", header = FALSE, colClasses = list(character = 1:2))
         d <- region_drop(x, 0, ov)
         ee <- ee[!d, on = .(a, b)]
+    }
+    if (alpha > 0) {
+        md <- rbind(ee[, .(p = a, w = nbits)], ee[, .(p = b, w = nbits)])[, .(m = median(w)), by = p]
+        ee <- ee[!(nbits < alpha * pmin(md$m[match(a, md$p)], md$m[match(b, md$p)]))]
     }
     gg <- graph_from_data_frame(ee[, .(a, b, w = nbits)], directed = FALSE,
                                 vertices = data.frame(name = unique(c(h$q, h$s))))
@@ -416,6 +423,9 @@ C <- list(
     r_region_pc_cpm5e5 = pc_cpm(5e-5, TRUE), r_region_pc_cpm3e5 = pc_cpm(3e-5, TRUE),
     r_region_pc_cpm2e5 = pc_cpm(2e-5, TRUE),
     r_region_pc_cpm2e5_thin0.01 = exo_thin(0.01, base = pc_cpm(2e-5, TRUE)),
+    r_region_pc_cpm2e5_rel0.6 = pc_cpm(2e-5, TRUE, alpha = 0.6),
+    r_region_pc_cpm2e5_rel0.5 = pc_cpm(2e-5, TRUE, alpha = 0.5),
+    r_region_pc_cpm2e5_rel0.3 = pc_cpm(2e-5, TRUE, alpha = 0.3),
     r_region_pc_cpm2e5_thin0.0075 = exo_thin(0.0075, base = pc_cpm(2e-5, TRUE)),
     r_region_pc_cpm2e5_thin0.006 = exo_thin(0.006, base = pc_cpm(2e-5, TRUE)),
     r_region_pc_cpm2e5_few2_0.05 = exo_thin(0.05, base = pc_cpm(2e-5, TRUE), k = 2),
