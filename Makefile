@@ -379,8 +379,9 @@ profile: $(BUILD)/libexocore.a
 	perf record -g -o $(BUILD)/perf.data $(BUILD)/corebench $(PROFILE_FILE) 256 $(THREADS) 1
 	perf report -i $(BUILD)/perf.data --no-children --sort comm,symbol --stdio 2> /dev/null | head -60
 
-# make ssn-bench [SETS="scop40 swissprot_ec balifam 10000 100000"] [REPS=3]: real
-# (SCOP40 domains, from shared/data beside the repository; Swiss-Prot
+# make ssn-bench [SETS="scop40 scop40_fusions swissprot_ec balifam 10000 100000"] [REPS=3]: real
+# (SCOP40 domains, from shared/data beside the repository, alone and with
+# 1,500 two-domain fusions as bridges (make_fusions.R); Swiss-Prot
 # enzymes, from benchmarks/ssn-data) and simulated protein families
 # searched all against all with DIAMOND and MMseqs2 (installed by
 # tools/install-bench-deps.sh), clustered by ExoLabel, MCL and igraph;

@@ -11,6 +11,10 @@ args <- commandArgs(trailingOnly = TRUE)
 truth <- read_truth(args[1])
 cl <- fread(args[2], sep = "\t", header = FALSE, col.names = c("Vertex", "Cluster"),
             colClasses = "character")
+# a set with proteins that are clustered but not scored (scop40_fusions: the
+# fusions) lists them in unscored.txt beside the truth; they are left out
+unscored <- file.path(dirname(args[1]), "unscored.txt")
+if (file.exists(unscored)) cl <- cl[!Vertex %in% readLines(unscored)]
 stopifnot(all(cl$Vertex %in% truth$protein))
 sc <- score_levels(truth, cl$Vertex, cl$Cluster, c("family", "superfamily"))
 cat(paste(trimws(formatC(sc, digits = 6, format = "fg")), collapse = ","), "\n", sep = "")

@@ -10,7 +10,10 @@
 # README: 7,757 full-length Swiss-Prot enzymes with their EC numbers, family
 # = full EC number, superfamily = EC sub-subclass) and balifam
 # (benchmarks/ssn-data; its README: 7,221 Pfam domain sequences of 59
-# families around BAliBASE references, family level only). The sequences are searched all
+# families around BAliBASE references, family level only) and scop40_fusions
+# (issue 54's bridge set, made from scop40 by make_fusions.R: the 11,206
+# domains plus 1,500 two-domain fusions of different superfamilies; only the
+# domains are scored; its searches add qlen and slen as columns 13-14). The sequences are searched all
 # against all (search.sh, e-value 1e-3, at most 1000 targets per query):
 # DIAMOND default mode (diamond), DIAMOND --more-sensitive (diamond_ms),
 # MMseqs2 -s 7.5 (mmseqs_s7.5). Each raw search output is clustered by
@@ -44,11 +47,13 @@ top=$(git rev-parse --show-toplevel)
 common=$(cd "$(git rev-parse --git-common-dir)/.." && pwd)
 data=""
 # (sets small enough to ship lie in the repository: benchmarks/ssn-data/SET)
+# (scop40_fusions is made from scop40's files: make_fusions.R)
+src_name=$set_name; [ "$set_name" = scop40_fusions ] && src_name=scop40
 for c in "$top/benchmarks/ssn-data" ${SHARED_DATA:+"$SHARED_DATA"} "$top/../shared/data" "$common/../shared/data"; do
-  if [ -d "$c/$set_name" ]; then data=$(cd "$c/$set_name" && pwd); break; fi
+  if [ -d "$c/$src_name" ]; then data=$(cd "$c/$src_name" && pwd); break; fi
 done
 if [ -z "$data" ]; then
-  echo "real.sh: real set '$set_name' not found: looked for shared/data/$set_name beside $top${SHARED_DATA:+ and in $SHARED_DATA} (the shared data folder must lie beside the repository's top folder, or set SHARED_DATA)" >&2
+  echo "real.sh: real set '$src_name' not found: looked for shared/data/$src_name beside $top${SHARED_DATA:+ and in $SHARED_DATA} (the shared data folder must lie beside the repository's top folder, or set SHARED_DATA)" >&2
   exit 1
 fi
 d=$WORK/$set_name
@@ -85,7 +90,13 @@ case "$set_name" in
       zcat "$data/balifam_labels.tsv.gz" | awk -F'\t' 'BEGIN { OFS = "\t"; print "protein", "family", "superfamily" }
         NR > 1 { print $1, $2, $2 }' > "$d/truth.tsv"
     fi ;;
-  *) echo "real.sh: unknown real set '$set_name' (known: scop40, swissprot_ec, balifam)" >&2; exit 1 ;;
+  scop40_fusions)
+    # the bridge set of issue 54: SCOP40's domains plus 1,500 fusions of two
+    # domains of different superfamilies (make_fusions.R, seed 54); truth =
+    # the domains only, the fusions (unscored.txt) are clustered but not scored
+    [ -s "$d/truth.tsv" ] || "$RSCRIPT" $here/make_fusions.R "$data/scop40.fa.gz" "$data/scop40_labels.tsv.gz" "$d" 1500 54
+    ;;
+  *) echo "real.sh: unknown real set '$set_name' (known: scop40, scop40_fusions, swissprot_ec, balifam)" >&2; exit 1 ;;
 esac
 searches="diamond diamond_ms mmseqs_s7.5"
 if [ -n "${SEARCHES:-}" ]; then
@@ -116,7 +127,9 @@ if [ "$REAL_PEERS" = 1 ] && [ ! -s "$d/easycluster.csv" ]; then
 fi
 for s in $searches; do
   echo "== $set_name: $s search (load $(load1))" >&2
-  EVALUE=1e-3 MAXT=1000 bash $here/search.sh "$d" "$s"
+  # scop40_fusions: the search output has qlen and slen after the 12 columns
+  LENCOLS=0; [ "$set_name" = scop40_fusions ] && LENCOLS=1
+  LENCOLS=$LENCOLS EVALUE=1e-3 MAXT=1000 bash $here/search.sh "$d" "$s"
   IFS=$'\t' read -r w u sy m < "$d/$s.search.time"
   mk=NA; [ -f "$d/diamond.makedb.time" ] && case $s in diamond*) mk=$(cut -f1 "$d/diamond.makedb.time") ;; esac
   { echo "set,search,makedb_s,search_s,user_s,sys_s,maxrss_kb,hits"

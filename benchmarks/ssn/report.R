@@ -153,12 +153,17 @@ if (file.exists(file.path(dir, "real.csv"))) {
     rr <- rd("real.csv"); rs <- rd("real_search.csv")
     rm_ <- if (file.exists(file.path(dir, "real_machine.txt"))) readLines(file.path(dir, "real_machine.txt")) else character()
     sets_ <- unique(rr$set)
-    names_ <- c(scop40 = "SCOP40", swissprot_ec = "Swiss-Prot enzymes", balifam = "balifam (Pfam)")
+    names_ <- c(scop40 = "SCOP40", scop40_fusions = "SCOP40 with fusions", swissprot_ec = "Swiss-Prot enzymes", balifam = "balifam (Pfam)")
     L <- c(L, paste0("## Real proteins: ", paste(ifelse(sets_ %in% names(names_), names_[sets_], sets_), collapse = " and ")), "",
            if (length(rm_)) c(paste0("- ", rm_), "") else NULL,
            if ("scop40" %in% sets_) c(
            "scop40: SCOPe domains filtered to at most 40% identity (11,206 sequences with their SCOP",
            "family and superfamily; shared/data/scop40/README.md).") else NULL,
+           if ("scop40_fusions" %in% sets_) c(
+           "scop40_fusions: the same domains plus 1,500 artificial two-domain proteins, each two",
+           "SCOP40 domains of different superfamilies joined end to end (benchmarks/ssn/make_fusions.R,",
+           "seed 54): bridges between families, as multi-domain proteins make them; only the",
+           "11,206 domains are scored (issue 54).") else NULL,
            if ("swissprot_ec" %in% sets_) c(
            "swissprot_ec: 7,757 full-length Swiss-Prot enzymes (many with several domains) with",
            "their EC numbers: family = the full EC number, superfamily = the EC sub-subclass",

@@ -13,9 +13,10 @@
 #
 # Environment: BUILD (build dir: ssngen, the CLI, work files under
 # $BUILD/ssn-work unless WORK is set), RLIB (R library with ExoLabel),
-# SETS ("scop40 swissprot_ec balifam 10000 100000": the sets to run; a name that is
+# SETS ("scop40 scop40_fusions swissprot_ec balifam 10000 100000": the sets to run; a name that is
 # not a number is a real set of benchmarks/ssn-data or shared/data, run by
-# real.sh: SCOP40 domains and Swiss-Prot enzymes, see its header),
+# real.sh: SCOP40 domains, the SCOP40 fusion bridge set of issue 54,
+# Swiss-Prot enzymes and balifam, see its header),
 # SIZES (the numeric part of SETS; a size BASExK, e.g. 10000x10, is K disjoint copies
 # of the set BASE with its search outputs, renamed: no new search, a larger
 # graph of the same difficulty for timing the clusterings), REPS (3), SLOW (60), THREADS (2), MMSEQS_MAX
@@ -41,7 +42,7 @@ cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd || { mkdir -p "$BUILD"; cd "$BUILD"; pwd; })
 WORK=${WORK:-$BUILD/ssn-work}
-SETS=${SETS:-"scop40 swissprot_ec balifam ${SIZES:-10000 100000}"}
+SETS=${SETS:-"scop40 scop40_fusions swissprot_ec balifam ${SIZES:-10000 100000}"}
 SIZES="" REAL_SETS=""
 for x in $SETS; do
   case "$x" in [0-9]*) SIZES="$SIZES $x" ;; *) REAL_SETS="$REAL_SETS $x" ;; esac

@@ -20,6 +20,9 @@
 #   -e EVALUE and at most MAXT targets per query (--max-seqs for MMseqs2).
 #   EVALUE and MAXT (defaults 1e-5 and 100) apply to diamond too; mmseqs
 #   keeps its own defaults.
+#   LENCOLS=1 (diamond and diamond_ms only): two more columns, qlen and
+#   slen (the lengths of query and subject), after the 12 standard ones;
+#   default 0 (12 columns, the existing sets' bytes unchanged).
 # Searches run under `nice -n 5` (the machine is shared).
 set -euo pipefail
 dir=$1 tool=$2
@@ -32,10 +35,11 @@ T="/usr/bin/time -f %e\t%U\t%S\t%M"
 case "$tool" in
   diamond|diamond_ms)
     mode=(); [ "$tool" = diamond_ms ] && mode=(--more-sensitive)
+    fmt=(6); [ "${LENCOLS:-0}" = 1 ] && fmt=(6 qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore qlen slen)
     [ -s "$dir/diamond_db.dmnd" ] ||
       $T -o "$dir/diamond.makedb.time" diamond makedb --in "$fa" -d "$dir/diamond_db" --threads "$THREADS" --quiet
     $T -o "$dir/$tool.search.time" nice -n 5 diamond blastp -q "$fa" -d "$dir/diamond_db" \
-      -o "$dir/$tool.m8" --outfmt 6 --evalue "$EVALUE" --max-target-seqs "$MAXT" "${mode[@]}" \
+      -o "$dir/$tool.m8" --outfmt "${fmt[@]}" --evalue "$EVALUE" --max-target-seqs "$MAXT" "${mode[@]}" \
       --threads "$THREADS" --tmpdir "$dir" --quiet
     ;;
   mmseqs_s7.5)
