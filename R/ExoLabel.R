@@ -274,12 +274,8 @@
 #' bar in an interactive session, otherwise `message()` lines (start, end,
 #' and one every 10 seconds), which [suppressMessages()] silences;
 #' `options(ExoLabel.progress_bars = TRUE)` (or `FALSE`) chooses bars (or
-#' lines) in any session. The lines say what each stage did in one line (a
-#' level of Leiden and its communities, the merge passes);
-#' `options(ExoLabel.debug = TRUE)` adds the internals behind them (threads,
-#' CPU seconds, how each level was aggregated), marked `[debug]`.
-#' Interrupting (Ctrl-C) works in every stage and removes the temporary
-#' files.
+#' lines) in any session; `options(ExoLabel.debug = TRUE)` adds the
+#' internals, marked `[debug]`. Ctrl-C works in every stage.
 #'
 #' @section Output:
 #' The output file has one line `name<sep>cluster` per node, in order of
