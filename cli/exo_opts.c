@@ -1,6 +1,8 @@
 /* exo_opts.c: see exo_opts.h. */
 #include "exo_opts.h"
 
+#include <string.h>
+
 int exo_opt_exit_code(exo_status st) {
   switch (st) {
   case EXO_OK: return 0;
@@ -25,4 +27,15 @@ void exo_opt_longopts_build(exo_opt_longopts *l, const struct option *own, int n
                                    first_core + i};
   }
   l->opts[n] = (struct option){0, 0, 0, 0};
+}
+
+int exo_opt_given_twice(uint32_t *seen, const char *name) {
+  const exo_opt_def *defs = exo_options_table();
+  for (int k = 0; k < EXO_OPT_COUNT; k++) {
+    if (strcmp(defs[k].name, name) != 0) continue;
+    if (*seen >> k & 1u) return 1;
+    *seen |= 1u << k;
+    return 0;
+  }
+  return 0;
 }

@@ -7,6 +7,7 @@
 #define EXO_OPTS_H
 
 #include <getopt.h>
+#include <stdint.h>
 
 #include "exo_options.h"
 #include "exo_status.h"
@@ -24,6 +25,12 @@ int exo_opt_exit_code(exo_status st);
  * at most EXO_OPT_OWN_MAX), then one per entry of the core's table, named
  * as there with '-' for '_' (exo_options_display), whose getopt value is
  * `first_core` + the entry's id; closed by a zero entry. */
+/* Whether the core option `name` was given before on this command line: one
+ * bit per entry of the core's table in *seen (0 at the start), set here.
+ * Both drivers refuse an option given twice (a script that sets one twice
+ * means one of the two, and the other would be dropped without a word). */
+int exo_opt_given_twice(uint32_t *seen, const char *name);
+
 #define EXO_OPT_OWN_MAX 16
 typedef struct exo_opt_longopts {
   struct option opts[EXO_OPT_OWN_MAX + EXO_OPT_COUNT + 1];

@@ -420,6 +420,7 @@ int main(int argc, char **argv) {
   exo_error_clear(&oerr);
   int c;
   int seen_out = 0;
+  uint32_t seen = 0; /* core options given so far (exo_opt_given_twice) */
   while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
     const char *name = NULL, *value = optarg;
     switch (c) {
@@ -463,10 +464,11 @@ int main(int argc, char **argv) {
     if (name) {
       /* an option given twice is refused: a script that sets it twice means
        * one of the two, and the other would be dropped without a word */
-      for (int k = 0; k < EXO_OPT_COUNT; k++)
-        if (!strcmp(defs[k].name, name) && (o.given >> defs[k].id & 1u))
-          die_usage("%s%s given twice: give each option once", lo.names[k],
-                    defs[k].id == EXO_OPT_MODE ? " (or -m, -d)" : "");
+      if (exo_opt_given_twice(&seen, name))
+        for (int k = 0; k < EXO_OPT_COUNT; k++)
+          if (!strcmp(defs[k].name, name))
+            die_usage("%s%s given twice: give each option once", lo.names[k],
+                      defs[k].id == EXO_OPT_MODE ? " (or -m, -d)" : "");
       if (exo_options_set(&o, name, value, &oerr)) die_usage("%s", oerr.msg);
     }
   }

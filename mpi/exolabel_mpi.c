@@ -240,6 +240,7 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   co->given = (1u << EXO_OPT_ALGORITHM) | (1u << EXO_OPT_REFINE);
   opterr = g_rank == 0;
   int c, version = 0;
+  uint32_t seen = 0; /* core options given so far (exo_opt_given_twice) */
   while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
     const char *name = NULL, *value = optarg;
     switch (c) {
@@ -257,6 +258,8 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
       }
       return usage_error("unknown option");
     }
+    if (name && exo_opt_given_twice(&seen, name))
+      return usage_error("--%s given twice: give each option once", name);
     if (name && exo_options_set(co, name, value, &err)) return usage_error("%s", err.msg);
   }
   if (o->help) return 1;

@@ -215,7 +215,12 @@ input_case() { # name P... -- options...
   local ps=()
   while [ "$1" != "--" ]; do ps+=("$1"); shift; done
   shift
-  "$CLI" --seed 5 --threads 1 --refine 0 --stats -o "$WORK/cli-$name.tsv" "$@" "${HITS[@]}" 2> "$WORK/cli-$name.err"
+  # the single-machine twin: one thread and no merge passes unless the case
+  # sets them (an option given twice is refused)
+  local own=()
+  case " $* " in *" --threads "*) ;; *) own+=(--threads 1) ;; esac
+  case " $* " in *" --refine "*) ;; *) own+=(--refine 0) ;; esac
+  "$CLI" --seed 5 "${own[@]}" --stats -o "$WORK/cli-$name.tsv" "$@" "${HITS[@]}" 2> "$WORK/cli-$name.err"
   local c_arcs c_nmi
   c_arcs=$(stat_of arcs "$WORK/cli-$name.err")
   c_nmi=$($NMI "$WORK/truth.tsv" "$WORK/cli-$name.tsv")
