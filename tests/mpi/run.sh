@@ -270,6 +270,7 @@ refused() { # expected-text options...
 refused "--attenuation is not available in MPI mode" --attenuation 0.5
 refused "--resolution must be >= 0" --resolution -1
 refused "--refine is not available in MPI mode" --refine 2
+refused "--threads given twice" --threads 1 --threads 2
 refused "--algorithm leiden is not available in MPI mode" --algorithm leiden
 refused "--objective is not available in MPI mode" --objective cpm
 refused "--add-self-loops is not available in MPI mode" --add-self-loops 0.5
