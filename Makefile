@@ -1,7 +1,7 @@
 # ExoLabel developer Makefile.
 #   make demo      install the runtime dependencies and the package (vignette included), cluster the bundled example
 #   make install   install the runtime dependencies (make deps-runtime), then the package: R CMD build + R CMD INSTALL
-#   make test      install every dependency (make deps), run the C unit tests (Check), the R tests (testthat)
+#   make test      install every dependency (make deps), run the C unit tests (Check), tests/ref (make ref-test), the R tests (testthat)
 #                  and make install-test
 #   make install-test  the package installed into a fresh library that sees only the runtime R packages
 #   make ctest     only the C unit tests
@@ -258,8 +258,8 @@ mpi-test: deps
 
 # `make ref-test`: tests/ref/run.sh, every stage's output (label propagation,
 # Leiden, refine, the MPI mode at P = 1) on seeded generated graphs compared
-# byte for byte (md5) with tests/ref/expected.md5; about 10 s. `make mpi-test`
-# runs it too (so CI does).
+# byte for byte (md5) with tests/ref/expected.md5; about 10 s. `make test`
+# and `make mpi-test` run it too (so CI does).
 ref-test:
 	$(MAKE) cli BUILD=$(BUILD)
 	-$(MAKE) mpi BUILD=$(BUILD)
@@ -315,10 +315,12 @@ options-test: deps install cli mpi
 	$(R_LIBS_ENV) EXOLABEL_CLI=$(abspath $(BUILD))/exolabel EXOLABEL_MPI=$(abspath $(BUILD))/exolabel-mpi \
 	  $(RSCRIPT) -e 'library(testthat); library(ExoLabel); r <- as.data.frame(test_file("tests/testthat/test-options-parity.R")); if (any(r$$failed > 0 | r$$error)) quit(status = 1)'
 
-# C unit tests (Check), the R tests (testthat), then the install into a
-# fresh library with the runtime dependencies only (CI runs this first).
+# C unit tests (Check), the reference outputs (tests/ref, make ref-test), the
+# R tests (testthat), then the install into a fresh library with the runtime
+# dependencies only (CI runs this first).
 test: deps
 	$(MAKE) ctest BUILD=$(BUILD)
+	$(MAKE) ref-test BUILD=$(BUILD)
 	$(MAKE) rtest BUILD=$(BUILD) RLIB=$(RLIB)
 	$(MAKE) install-test BUILD=$(BUILD) RLIB=$(RLIB)
 
