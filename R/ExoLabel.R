@@ -60,7 +60,7 @@
 #' share: query, subject (MMseqs2: target), identity (a percentage; MMseqs2's
 #' `fident` is a fraction), alignment length, mismatches, gap openings,
 #' query start and end, subject start and end, e-value (column 11) and bit
-#' score (column 12).
+#' score (column 12). Later columns (`qlen`, `qcov`...) are read past, unused.
 #'
 #' The benchmark figures of the vignette (section "Which method for protein
 #' families") for the real protein sets come from searches such as

@@ -61,12 +61,17 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
     {EXO_OPT_FORMAT, "format", EXO_OT_CHOICE, 0, "edges", NOLIM, 0, format_choices, "F",
      "edges: columns 1,2,3, weights as given, self-loops kept, duplicates all kept (they add "
      "up); blast: BLAST+ -outfmt 6, DIAMOND --outfmt 6 or MMseqs2 default output (qseqid "
-     "sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore): columns "
-     "1,2,12, weight transform selfnorm (bit score over the larger self score; neglog10 reads "
-     "column 11), self hits dropped, combine max; lines starting with # skipped (-outfmt 7)"},
+     "sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore; columns "
+     "after these, e.g. qlen slen or qcov tcov, are read past, unused): reads the query (1), "
+     "subject (2) and bit score (12), weight transform selfnorm (bit score over the larger "
+     "self-hit score of the two proteins; a protein without a self hit takes its best hit's; "
+     "neglog10 reads the e-value, column 11), self hits dropped once read, combine max; lines "
+     "starting with # skipped (-outfmt 7; its # Fields line is not read: another column "
+     "order needs --columns)"},
     {EXO_OPT_COLUMNS, "columns", EXO_OT_COLUMNS, EXO_OPTF_NO_DEFAULT, "", NOLIM, 0, NULL,
      "A,B[,W]", "1-based columns of the two nodes and the weight (no W: every weight is 1); "
-     "overrides --format"},
+     "overrides --format's columns, not its other defaults: search output in another column "
+     "order, e.g. qseqid sseqid bitscore evalue, is read by --format blast --columns 1,2,3"},
     {EXO_OPT_WEIGHT_TRANSFORM, "weight_transform", EXO_OT_CHOICE, EXO_OPTF_NO_DEFAULT, "", NOLIM,
      0, transform_choices, "T", "none; neglog10: the weight column is an e-value E, the "
      "weight min(-log10 E, 200) (E = 0 gives 200; E >= 1 gives no edge); selfnorm: the weight "

@@ -368,3 +368,53 @@ test_that("a search file of only self hits says that the self hits were dropped 
                    "the self hits \\(edges from a node to itself\\) were dropped")
     expect_length(stray_files(d), 0)
 })
+
+test_that("columns after the 12 (qlen slen, qcov tcov) are read past: same clusters (issue 54 item 3)", {
+    h <- make_hits()
+    f12 <- write_m8(h$hits)
+    body <- readLines(f12)
+    n <- length(body)
+    extra <- list(qlen_slen = paste(body, 300 + seq_len(n) %% 11, 310 + seq_len(n) %% 13, sep = "\t"),
+                  qcov_tcov = paste(body, "0.950", "1.000", sep = "\t"),
+                  one_more = paste(body, "97.5", sep = "\t"),
+                  six_more = paste(body, 300, 310, 95, 96, "0.95", "x y", sep = "\t"))
+    run <- function(f, ...) {
+        out <- tempfile()
+        set.seed(8)
+        r <- ExoLabel(f, format = "blast", outfile = out, ...)
+        list(bytes = readBin(out, "raw", file.size(out)), graph = r$graph_stats,
+             seed = format(attr(r, "stats")$seed, scientific = FALSE))
+    }
+    ref <- run(f12)
+    ref_neg <- run(f12, weight_transform = "neglog10")
+    for (k in names(extra)) {
+        f <- tempfile(fileext = ".tsv")
+        writeLines(extra[[k]], f)
+        r <- run(f)
+        expect_identical(r$bytes, ref$bytes, info = k)
+        expect_identical(r$graph, ref$graph, info = k)
+        expect_identical(run(f, weight_transform = "neglog10")$bytes, ref_neg$bytes, info = k)
+        if (.Platform$OS.type != "windows" && nzchar(Sys.getenv("EXOLABEL_CLI"))) {
+            cl <- run_cli(c("--seed", ref$seed, "--format", "blast", shQuote(f)))
+            expect_equal(cl$status, 0)
+            expect_identical(cl$out, ref$bytes, info = k)
+        }
+    }
+    # another column order: columns names the bit score, the rest of the
+    # format's defaults stay (the header line is skipped, not read)
+    fields <- strsplit(body, "\t", fixed = TRUE)
+    f4 <- tempfile(fileext = ".tsv")
+    writeLines(c("qseqid\tsseqid\tbitscore\tevalue\tqlen\tslen",
+                 vapply(fields, function(x) paste(x[1], x[2], x[12], x[11], 300, 310, sep = "\t"), "")),
+               f4)
+    expect_identical(run(f4, header = TRUE, columns = c(1, 2, 3))$bytes, ref$bytes)
+    expect_error(ExoLabel(f4, format = "blast", header = TRUE, outfile = tempfile()),
+                 "tsv:2: expected at least 12 fields")
+    # the help says which columns the default reads and that the rest are not used
+    skip_on_os("windows")
+    help <- gsub("\\s+", " ", rawToChar(run_cli("--help")$out))
+    expect_match(help, "e.g. qlen slen or qcov tcov, are read past, unused", fixed = TRUE)
+    expect_match(help, "reads the query (1), subject (2) and bit score (12)", fixed = TRUE)
+    expect_match(help, "a protein without a self hit takes its best hit's", fixed = TRUE)
+    expect_match(help, "--format blast --columns 1,2,3", fixed = TRUE)
+})
