@@ -379,7 +379,7 @@ sample_lines <- function(path, gz, chunks, chunk_bytes) {
         from <- if (starts[i] == 0) 1L else nl[1] + 1L
         to <- nl[length(nl)]
         if (to < from) next
-        lines <- split_lines(rawToChar(raw[from:to]))
+        lines <- split_lines(rawToChar(raw[seq.int(from, to)]))
         pieces[[i]] <- lines
         bytes <- bytes + (to - from + 1)
     }
