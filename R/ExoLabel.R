@@ -103,13 +103,20 @@
 #'   vignette, section "Search hits: one edge per pair"); `"sum"` keeps
 #'   every copy, weights adding up (plain edge lists, SynExtend's). In
 #'   `"directed"` mode only copies of the same arc combine.
+#' * `regions = "strongest"` (the default on files with the format's own
+#'   columns): a protein whose hits fall in separate regions of it keeps
+#'   only its hits in the strongest one, so a fusion of two domains (or a
+#'   protein with one domain shared with another family) cannot chain their
+#'   families; a protein with a full-length homologue has one region and
+#'   keeps every hit. `"all"` turns it off.
 #'
 #' `format = "edges"` (the default) means columns 1, 2, 3, weights as they
 #' are, self-loops kept and `combine = "sum"`: plain edge lists give exactly
 #' the results of earlier versions. Edge-list tables in R (`data.frame`,
 #' `data.table`, `DataFrame`) take `format = "blast"` and every option above
 #' as files do, `format` and `columns` selecting the table's columns by
-#' position (a 12-column table of search hits gives the file's result).
+#' position (a 12-column table of search hits gives the file's result
+#' with `regions = "all"`: tables have no region rule).
 #' With `ignore_weights = TRUE` no weight column is read and nothing is
 #' transformed.
 #'
@@ -394,13 +401,12 @@
 #'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 12)`,
 #'   `weight_transform = "selfnorm"`, `self_hits = "drop"`, `combine =
 #'   "max"` (with `weight_transform = "neglog10"`, columns 1, 2, 11), and,
-#'   when none of `algorithm`, `objective` and `resolution` is given,
-#'   clustered with `algorithm = "leiden", objective = "CPM", resolution =
-#'   "auto"`. Files and edge-list tables take it; see Search-tool output.
-#'   An input of 12 columns that look like search-tool output, read without
-#'   `format`, `columns` or `weight_transform`, gets a warning suggesting
-#'   `format = "blast"` (as an edge list, the percent identity would be the
-#'   weight and self hits would stay).
+#'   `regions = "strongest"` (files), and, when none of `algorithm`,
+#'   `objective` and `resolution` is given, clustered with `algorithm =
+#'   "leiden", objective = "CPM", resolution = "auto"`. Files and edge-list
+#'   tables take it; see Search-tool output. An input of 12 columns that
+#'   look like search-tool output, read without `format`, `columns` or
+#'   `weight_transform`, gets a warning suggesting `format = "blast"`.
 #' @param columns `NULL` (the format's columns) or 2 or 3 column numbers:
 #'   node A, node B and optionally the weight (without it every edge weighs
 #'   1), of a file or of an edge-list table.
@@ -414,8 +420,16 @@
 #'   a node to itself.
 #' @param combine `NULL` (the format's), `"sum"` (every copy of an edge is
 #'   kept, weights add up) or `"max"` (one edge per pair, the largest
-#'   weight). `format`, `weight_transform`, `self_hits` and `combine` take
-#'   any case and unique abbreviations, as the command-line tools do.
+#'   weight). `format`, `weight_transform`, `self_hits`, `combine` and
+#'   `regions` take any case and unique abbreviations.
+#' @param regions `NULL` (the format's), `"strongest"` or `"all"`:
+#'   multi-domain proteins in search output. `"strongest"` (the default of
+#'   `format = "blast"` on files with its own columns) reads where each hit
+#'   lies on both proteins (`qstart qend sstart send`, columns 7-10); a
+#'   protein whose hits fall in separate regions (less than 1/3 overlap)
+#'   keeps only the partners it hits in its strongest region (largest sum of
+#'   bit scores), so a fusion of two domains does not join their two
+#'   families. `"all"` keeps every hit. See Search-tool output.
 #' @param algorithm `"lp"` (label propagation, default; `"leiden"` with
 #'   `format = "blast"`, see there) or `"leiden"`, in
 #'   any case (as the command-line tool takes them) and abbreviated; see
@@ -442,10 +456,10 @@
 #'   vector runs one clustering per value. `"auto"` (only with `algorithm =
 #'   "leiden", objective = "CPM"`; the default of `format = "blast"`):
 #'   CPM's gamma is 5e-5 times the mean node strength (twice the edge
-#'   weight over the nodes); with `weight_transform = "selfnorm"` each
-#'   connected component gets its own gamma from the mean strength of its
-#'   nodes with an edge, otherwise one gamma for the whole graph over all
-#'   nodes. `$parameters` reports 5e-5 times the mean over the whole graph.
+#'   weight over the nodes); with `weight_transform = "selfnorm"`, 2e-5
+#'   times the mean strength of each connected component's nodes with an
+#'   edge, in that component. `$parameters` reports the factor times the
+#'   mean over the whole graph.
 #'   Reasons and figures: the vignette, section "Which method for protein
 #'   families".
 #'
@@ -456,7 +470,7 @@
 #'     Leiden `resolution` and `quality` (the objective's value reached), with
 #'     attributes `algorithm` (`"leiden"`) and `objective`; with
 #'     `resolution = "auto"`, `resolution` is the gamma used and the
-#'     attributes `resolution` (`"auto"`), `per_strength` (5e-5) and
+#'     attributes `resolution` (`"auto"`), `per_strength` (the factor) and
 #'     `strength_of` (`"the nodes with an edge, in each connected
 #'     component"` or `"all nodes"`) say how.}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
@@ -531,7 +545,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      memory_limit = "256MB", threads = NULL, refine = TRUE,
                      format = c("edges", "blast"), columns = NULL,
                      weight_transform = NULL, min_weight = NULL, self_hits = NULL,
-                     combine = NULL, algorithm = c("lp", "leiden"),
+                     combine = NULL, regions = NULL, algorithm = c("lp", "leiden"),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE, sequences = NULL,
                      order = c("appearance", "name")) {
@@ -571,7 +585,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     seqs <- check_sequences(sequences)
     order <- check_option(order, "order", c("appearance", "name"))
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
-                                 self_hits, combine)
+                                 self_hits, combine, regions, mode)
     if (kind == "edges" && (input$format == "blast" || !is.null(columns)))
         edgelistfiles <- select_columns(edgelistfiles, input$columns)
     # plain edge lists that look like 12-column search-tool output
@@ -643,7 +657,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     weight_transform = input$resolved$weight_transform,
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,
-                    combine = input$resolved$combine, order = order)
+                    combine = input$resolved$combine,
+                    regions = input$resolved$regions, order = order)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)
@@ -714,6 +729,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   input = input$resolved,
                                   directed = mode == "directed",
                                   self_arcs = run$self_arcs,
+                                  regions = run$regions,
                                   sequences = if (!is.na(run$listed[["sequences"]]))
                                       run$listed,
                                   negative_edges = run$negative_edges,

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,18 +197,9 @@ exo_status exo_csr_ahead_miss(exo_csr_ahead *wk, uint64_t b0, uint64_t b1, const
   return EXO_OK;
 }
 
-/* Both files read in order, node by node (exo_csr_selfnorm and
- * exo_csr_strengths): stream_open, then for each v stream_node (its arc
- * count, the offsets checked) and stream_arc per arc (the id checked),
- * then stream_close (the end checked when all went well). */
-typedef struct csr_stream {
-  const exo_csr_files *csr;
-  exo_reader orr, ar;
-  uint64_t prev;
-} csr_stream;
-
-static exo_status stream_open(csr_stream *cs, const exo_csr_files *csr, size_t bufsize,
-                              exo_ctx *ctx) {
+/* exo_csr_stream_* (exo_csr.h). */
+exo_status exo_csr_stream_open(exo_csr_stream *cs, const exo_csr_files *csr, size_t bufsize,
+                               exo_ctx *ctx) {
   memset(cs, 0, sizeof *cs);
   cs->csr = csr;
   cs->orr.fd = cs->ar.fd = -1;
@@ -216,7 +208,7 @@ static exo_status stream_open(csr_stream *cs, const exo_csr_files *csr, size_t b
   return s ? s : exo_reader_read(&cs->orr, &cs->prev, 8, ctx);
 }
 
-static exo_status stream_node(csr_stream *cs, uint64_t v, uint64_t *arcs, exo_ctx *ctx) {
+exo_status exo_csr_stream_node(exo_csr_stream *cs, uint64_t v, uint64_t *arcs, exo_ctx *ctx) {
   uint64_t cur = 0;
   exo_status s = (v & 0xFFFF) == 0 ? exo_poll(ctx) : EXO_OK;
   if (!s) s = exo_reader_read(&cs->orr, &cur, 8, ctx);
@@ -228,8 +220,9 @@ static exo_status stream_node(csr_stream *cs, uint64_t v, uint64_t *arcs, exo_ct
   return s;
 }
 
-static exo_status stream_arc(csr_stream *cs, uint64_t v, uint8_t *e, uint64_t *u, float *w,
-                             exo_ctx *ctx) {
+exo_status exo_csr_stream_arc(exo_csr_stream *cs, uint64_t v, uint64_t *u, float *w,
+                              exo_ctx *ctx) {
+  uint8_t e[16];
   exo_status s = exo_reader_read(&cs->ar, e, exo_adj_size(cs->csr->wide), ctx);
   if (s) return s;
   exo_adj_decode(e, cs->csr->wide, u, w);
@@ -239,7 +232,7 @@ static exo_status stream_arc(csr_stream *cs, uint64_t v, uint8_t *e, uint64_t *u
                   cs->csr->adj_path, (unsigned long long)*u, (unsigned long long)v);
 }
 
-static exo_status stream_close(csr_stream *cs, exo_status s, exo_ctx *ctx) {
+exo_status exo_csr_stream_close(exo_csr_stream *cs, exo_status s, exo_ctx *ctx) {
   if (!s && cs->prev != cs->csr->m)
     s = EXO_FAIL(ctx, EXO_EINTERNAL, "CSR offsets file '%s' ends at %llu, expected %llu entries",
                  cs->csr->offsets_path, (unsigned long long)cs->prev,
@@ -300,19 +293,18 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
     }
     for (uint64_t v = 0; v < n; v++) parent[v] = v;
   }
-  csr_stream cs;
+  exo_csr_stream cs;
   uint64_t linked = 0;
   double total = 0.0;
-  exo_status s = stream_open(&cs, csr, bufsize, ctx);
+  exo_status s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
   for (uint64_t v = 0; v < n && !s; v++) {
     uint64_t arcs = 0;
-    if ((s = stream_node(&cs, v, &arcs, ctx))) break;
+    if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
     double kv = 0.0;
     for (uint64_t i = 0; i < arcs && !s; i++) {
-      uint8_t e[16];
       uint64_t u;
       float w;
-      if ((s = stream_arc(&cs, v, e, &u, &w, ctx))) break;
+      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
       double a = fabs((double)w);
       if (u == v && loops_twice) a *= 2.0;
       kv += a;
@@ -328,7 +320,7 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
     linked += arcs > 0;
     if (k) k[v] = kv;
   }
-  s = stream_close(&cs, s, ctx);
+  s = exo_csr_stream_close(&cs, s, ctx);
   const uint64_t over = over_linked ? linked : n;
   const double mean = over ? total / (double)over : 0.0;
   if (!s && comp_weights) s = component_weights(n, parent, k, count, mean, comp_weights, ctx);
@@ -348,19 +340,19 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
                                 size_t bufsize, exo_writer *ow, exo_writer *aw, exo_csr_norm *out,
                                 exo_ctx *ctx) {
   const size_t esz = exo_adj_size(csr->wide);
-  csr_stream cs;
+  exo_csr_stream cs;
   uint64_t kept = 0;
-  exo_status s = stream_open(&cs, csr, bufsize, ctx);
+  exo_status s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
   for (uint64_t v = 0; v < csr->n && !s; v++) {
     uint64_t arcs = 0;
-    if ((s = stream_node(&cs, v, &arcs, ctx))) break;
+    if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
     float selfw = 0.0f, best = 0.0f;
     const uint64_t before = kept;
     for (uint64_t i = 0; i < arcs && !s; i++) {
       uint8_t e[16];
       uint64_t u;
       float w;
-      if ((s = stream_arc(&cs, v, e, &u, &w, ctx))) break;
+      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
       const float a = fabsf(w);
       if (pass == 0) {
         if (u == v && a > selfw) selfw = a;
@@ -386,7 +378,7 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
       s = exo_writer_write(ow, &kept, 8, ctx);
     }
   }
-  return stream_close(&cs, s, ctx);
+  return exo_csr_stream_close(&cs, s, ctx);
 }
 
 exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, exo_csr_norm *out,
@@ -431,5 +423,113 @@ exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, e
   free(op);
   free(ap);
   free(self);
+  return s;
+}
+
+/* Open "<path>.<ext>" writers beside both files (paths in *op, *ap). */
+static exo_status beside(const exo_csr_files *csr, const char *ext, size_t bufsize, char **op,
+                         char **ap, exo_writer *ow, exo_writer *aw, exo_ctx *ctx) {
+  const size_t lo = strlen(csr->offsets_path), la = strlen(csr->adj_path), le = strlen(ext);
+  memset(ow, 0, sizeof *ow);
+  memset(aw, 0, sizeof *aw);
+  ow->fd = aw->fd = -1;
+  *op = malloc(lo + le + 2);
+  *ap = malloc(la + le + 2);
+  if (!*op || !*ap) return exo_fail_oom(ctx, "the file names", lo + la + 2 * le + 4);
+  snprintf(*op, lo + le + 2, "%s.%s", csr->offsets_path, ext);
+  snprintf(*ap, la + le + 2, "%s.%s", csr->adj_path, ext);
+  exo_status s = exo_writer_open(ow, *op, bufsize, ctx);
+  if (!s) s = exo_writer_open(aw, *ap, bufsize, ctx);
+  const uint64_t zero = 0;
+  if (!s) s = exo_writer_write(ow, &zero, 8, ctx);
+  return s;
+}
+
+/* Close the writers of beside() and rename the files over csr's; on any
+ * error (s or the close's) remove them instead. */
+static exo_status replace(const exo_csr_files *csr, exo_status s, char *op, char *ap,
+                          exo_writer *ow, exo_writer *aw, exo_ctx *ctx) {
+  if (!s) s = exo_writer_close(ow, ctx);
+  if (!s) s = exo_writer_close(aw, ctx);
+  if (!s && exo_rename_replace(op, csr->offsets_path))
+    s = exo_error_errno(&ctx->err, errno, "rename", op);
+  if (!s && exo_rename_replace(ap, csr->adj_path))
+    s = exo_error_errno(&ctx->err, errno, "rename", ap);
+  if (s) {
+    exo_writer_abort(ow);
+    exo_writer_abort(aw);
+    if (op) exo_remove(op);
+    if (ap) exo_remove(ap);
+  }
+  free(op);
+  free(ap);
+  return s;
+}
+
+exo_status exo_csr_remove(exo_csr_files *csr, const exo_csr_files *listed, size_t bufsize,
+                          uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx) {
+  *removed = *removed_positive = 0;
+  if (listed->n != csr->n || listed->wide != csr->wide)
+    return EXO_FAIL(ctx, EXO_EINTERNAL, "exo_csr_remove: the two graphs differ in size or width");
+  char *op = NULL, *ap = NULL;
+  exo_writer ow, aw;
+  uint64_t *drop = NULL, cap = 0, kept = 0, gone = 0, gone_pos = 0;
+  exo_csr_stream cs, ls;
+  int cs_open = 0, ls_open = 0;
+  exo_status s = beside(csr, "rm", bufsize, &op, &ap, &ow, &aw, ctx);
+  if (!s) {
+    s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
+    cs_open = 1;
+  }
+  if (!s) {
+    s = exo_csr_stream_open(&ls, listed, bufsize, ctx);
+    ls_open = 1;
+  }
+  const size_t esz = exo_adj_size(csr->wide);
+  for (uint64_t v = 0; v < csr->n && !s; v++) {
+    uint64_t arcs = 0, nd = 0;
+    if ((s = exo_csr_stream_node(&ls, v, &nd, ctx))) break;
+    if (nd > cap) {
+      uint64_t ncap = nd > 2 * cap ? nd : 2 * cap;
+      uint64_t *nb = realloc(drop, (size_t)ncap * 8);
+      if (!nb) {
+        s = exo_fail_oom(ctx, "a node's removed arcs", ncap * 8);
+        break;
+      }
+      drop = nb;
+      cap = ncap;
+    }
+    for (uint64_t i = 0; i < nd && !s; i++) {
+      float w;
+      s = exo_csr_stream_arc(&ls, v, &drop[i], &w, ctx);
+    }
+    if (!s) s = exo_csr_stream_node(&cs, v, &arcs, ctx);
+    uint64_t j = 0;
+    for (uint64_t i = 0; i < arcs && !s; i++) {
+      uint64_t u;
+      float w;
+      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
+      while (j < nd && drop[j] < u) j++; /* both lists are in neighbour order */
+      if (j < nd && drop[j] == u) {
+        gone++;
+        gone_pos += w > 0.0f;
+        continue;
+      }
+      uint8_t e[16];
+      exo_adj_encode(e, csr->wide, u, w);
+      s = exo_writer_write(&aw, e, esz, ctx);
+      kept++;
+    }
+    if (!s) s = exo_writer_write(&ow, &kept, 8, ctx);
+  }
+  if (ls_open) s = exo_csr_stream_close(&ls, s, ctx);
+  if (cs_open) s = exo_csr_stream_close(&cs, s, ctx);
+  free(drop);
+  s = replace(csr, s, op, ap, &ow, &aw, ctx);
+  if (!s) {
+    csr->m = kept;
+    *removed = gone;
+    *removed_positive = gone_pos;
+  }
   return s;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "exo_ctx.h"
+#include "exo_io.h"
 
 typedef struct exo_csr_files {
   const char *offsets_path;
@@ -95,6 +96,34 @@ typedef struct exo_csr_strength {
 exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t bufsize,
                              const char *comp_weights, int over_linked, exo_csr_strength *out,
                              exo_ctx *ctx);
+
+/* Both files read in order, node by node: open, then for each node v in
+ * 0 .. n-1 exo_csr_stream_node (its arc count; the offsets checked) and
+ * exo_csr_stream_arc once per arc (the neighbour checked against n), then
+ * exo_csr_stream_close(s), which checks the end when s is EXO_OK and
+ * returns s or that check's error. Memory: two readers of `bufsize`. */
+typedef struct exo_csr_stream {
+  const exo_csr_files *csr;
+  exo_reader orr, ar;
+  uint64_t prev;
+} exo_csr_stream;
+exo_status exo_csr_stream_open(exo_csr_stream *cs, const exo_csr_files *csr, size_t bufsize,
+                               exo_ctx *ctx);
+exo_status exo_csr_stream_node(exo_csr_stream *cs, uint64_t v, uint64_t *arcs, exo_ctx *ctx);
+exo_status exo_csr_stream_arc(exo_csr_stream *cs, uint64_t v, uint64_t *u, float *w,
+                              exo_ctx *ctx);
+exo_status exo_csr_stream_close(exo_csr_stream *cs, exo_status s, exo_ctx *ctx);
+
+/* Remove from csr every arc v -> u that `listed` (a CSR of the same n and
+ * width, each list in increasing neighbour order without repeats, weights
+ * unused) holds; every arc v -> u of csr with that pair goes (csr's lists
+ * are in neighbour order too, as the sort writes them). The files are
+ * rewritten beside and renamed over (exo_csr_selfnorm's way); csr->m
+ * follows. *removed: arcs removed; *removed_positive: of those, w > 0.
+ * One sequential read of both graphs, one write. Memory: four buffers of
+ * `bufsize` and 8 bytes per listed arc of the node being read. */
+exo_status exo_csr_remove(exo_csr_files *csr, const exo_csr_files *listed, size_t bufsize,
+                          uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx);
 
 /* A block window over the adjacency file: a buffer of `entries` entries
  * holding entries [lo, hi) of the file, filled by positioned reads (pread:

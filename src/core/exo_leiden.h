@@ -250,11 +250,14 @@
 #define EXO_LEIDEN_AUTO_RESOLUTION 5e-5 /* the drivers' resolution "auto": CPM
                                            with resolution_per_strength at this
                                            (benchmarks/ssn on the ssn branch) */
-#define EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM 5e-5 /* the same for weights that are
+#define EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM 2e-5 /* the same for weights that are
                                            bit scores over self scores, with
                                            strength_linked and
-                                           resolution_per_component
-                                           (benchmarks/SSN.md, issue 25) */
+                                           resolution_per_component: lower
+                                           than 5e-5 since the region rule
+                                           (exo_regions.h) takes the
+                                           multi-domain bridges away first
+                                           (benchmarks/ssn/bridges_notes.md) */
 #define EXO_LEIDEN_DEFAULT_ITERATIONS 2u /* what the R function and the CLI run
                                             unless told (igraph's default) */
 

@@ -22,6 +22,7 @@ static const char *const transform_choices[] = {"none", "neglog10", "selfnorm", 
 static const char *const self_hits_choices[] = {"keep", "drop", NULL};
 static const char *const combine_choices[] = {"sum", "max", NULL};
 static const char *const order_choices[] = {"appearance", "name", NULL};
+static const char *const regions_choices[] = {"strongest", "all", NULL};
 
 #define NOLIM 0, 0
 /* The defaults are here and nowhere else: the R function's formals and the
@@ -50,7 +51,7 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
     {EXO_OPT_RESOLUTION, "resolution", EXO_OT_NUMBER, EXO_OPTF_AUTO, "1", 0, HUGE_VAL, 0, NULL,
      "G", "label propagation's penalty on labels that hold a large share of the graph (0 = "
      "plain label propagation); leiden's resolution; auto (cpm only): with selfnorm "
-     "weights 5e-5 x the mean strength of each connected component's nodes, in that "
+     "weights 2e-5 x the mean strength of each connected component's nodes, in that "
      "component; else 5e-5 x the mean node strength (sum of the edge weights x 2 / "
      "nodes). With --format blast and none of --algorithm, --objective, --resolution: "
      "leiden, cpm, auto"},
@@ -98,6 +99,12 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "the output's lines: appearance (first appearance of the names in the input) or name "
      "(byte order of the names, as SynExtend writes them; holds the names in memory); "
      "clusters are numbered 1..K in order of first appearance in the lines"},
+    {EXO_OPT_REGIONS, "regions", EXO_OT_CHOICE, EXO_OPTF_NO_DEFAULT, "", NOLIM, 0,
+     regions_choices, "R", "multi-domain proteins (--format blast, its own columns: qstart "
+     "qend sstart send are 7-10): strongest (the default there) keeps a protein whose hits "
+     "lie in separate regions (less than 1/3 overlap) only with the partners it hits in its "
+     "strongest region (largest bit-score sum), so it cannot join the families of all its "
+     "domains; all keeps every hit"},
 };
 
 const exo_opt_def *exo_options_table(void) { return table; }
@@ -194,8 +201,9 @@ void exo_options_init(exo_options *o, exo_opt_style style) {
   for (int i = 0; i < EXO_OPT_COUNT; i++)
     if (table[i].def[0]) (void)exo_options_set(o, table[i].name, table[i].def, &e);
   o->given = 0; /* the defaults are not "given" */
-  o->transform = o->drop_self = o->combine = -1;
+  o->transform = o->drop_self = o->combine = o->regions = -1;
   o->num[EXO_OPT_WEIGHT_TRANSFORM] = o->num[EXO_OPT_SELF_HITS] = o->num[EXO_OPT_COMBINE] = -1;
+  o->num[EXO_OPT_REGIONS] = -1;
 }
 
 static exo_status bad(const exo_options *o, const exo_opt_def *d, exo_error *err,
@@ -523,6 +531,24 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
                : blast ? EXO_COMBINE_MAX : EXO_COMBINE_KEEP;
   memcpy(o->rcols, cols, sizeof cols);
   {
+    /* the region rule reads columns 7-10: only where the nodes are BLAST's 1
+     * and 2 and the weight its 11 or 12 */
+    const int own = blast && cols[0] == 1 && cols[1] == 2 && (cols[2] == 11 || cols[2] == 12);
+    const int directed = (int)o->num[EXO_OPT_MODE] == 1;
+    if (o->num[EXO_OPT_REGIONS] >= 0) {
+      o->regions = (int)o->num[EXO_OPT_REGIONS] == EXO_OPT_STRONGEST;
+      if (o->regions && (!own || directed)) {
+        exo_options_display(&table[EXO_OPT_REGIONS], o->style, n1, sizeof n1);
+        return exo_error_set(err, EXO_EARG, "%s strongest reads the hits' coordinates from "
+                             "columns 7-10 of search output: it needs %s blast with its own "
+                             "columns (1, 2, and 11 or 12) and mode undirected", n1,
+                             o->style == EXO_OPT_STYLE_R ? "format =" : "--format");
+      }
+    } else {
+      o->regions = own && !directed;
+    }
+  }
+  {
     exo_parse_options po;
     memset(&po, 0, sizeof po);
     po.sep = (char)(int)o->num[EXO_OPT_SEP];
@@ -553,6 +579,12 @@ static void fill_parse(const exo_options *o, exo_parse_options *p) {
   p->col_b = o->rcols[1];
   p->col_w = o->rcols[2];
   p->transform = (exo_weight_transform)o->transform;
+  if (o->regions > 0) {
+    p->col_iv[0] = 7; /* qstart qend sstart send */
+    p->col_iv[1] = 8;
+    p->col_iv[2] = 9;
+    p->col_iv[3] = 10;
+  }
 }
 
 void exo_options_fill_build(const exo_options *o, exo_build_options *b) {
@@ -564,6 +596,7 @@ void exo_options_fill_build(const exo_options *o, exo_build_options *b) {
   b->min_weight = (float)o->num[EXO_OPT_MIN_WEIGHT];
   b->drop_self_loops = o->drop_self;
   b->order_by_name = (int)o->num[EXO_OPT_ORDER] == EXO_OPT_BY_NAME;
+  b->regions = o->regions > 0;
 }
 
 void exo_options_fill_lp(const exo_options *o, exo_lp_params *p) {
@@ -646,7 +679,9 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
       /* the input options as resolved against the format */
       int k = i == EXO_OPT_WEIGHT_TRANSFORM ? o->transform
               : i == EXO_OPT_SELF_HITS ? o->drop_self
-              : i == EXO_OPT_COMBINE ? (o->combine == EXO_COMBINE_KEEP ? 0 : 1) : (int)o->num[i];
+              : i == EXO_OPT_COMBINE ? (o->combine == EXO_COMBINE_KEEP ? 0 : 1)
+              : i == EXO_OPT_REGIONS ? (o->regions < 0 ? -1 : o->regions ? 0 : 1)
+              : (int)o->num[i];
       put(&s, "%s\n", k >= 0 ? d->choices[k] : "(unresolved)");
       break;
     }
@@ -679,9 +714,10 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
   exo_options_fill_refine(o, &r);
   exo_options_fill_leiden(o, &l);
   put(&s, "build.transform=%d\nbuild.drop_self_loops=%d\nbuild.combine=%d\n"
-          "build.min_weight=%.9g\nbuild.threads=%d\nbuild.order_by_name=%d\n",
+          "build.min_weight=%.9g\nbuild.threads=%d\nbuild.order_by_name=%d\n"
+          "build.regions=%d\n",
       (int)b.parse.transform, b.drop_self_loops, (int)b.combine, (double)b.min_weight,
-      b.parse.threads, b.order_by_name);
+      b.parse.threads, b.order_by_name, b.regions);
   put(&s, "lp.max_visits=%u\nrefine.passes=%u\nleiden.objective=%d\n"
           "leiden.per_strength=%d\nleiden.linked=%d\nleiden.per_component=%d\n"
           "leiden.iterations=%u\n",

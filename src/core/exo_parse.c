@@ -285,13 +285,14 @@ typedef struct pcfg {
   int short_ok;        /* a 2-field line is an edge of weight 1 */
   int custom;          /* columns other than the plain 1, 2, 3 */
   uint8_t comment;     /* a line starting with it is skipped; 0 = none */
-  int nwant;           /* columns used (2 or 3), in increasing order: */
-  uint32_t want_col[3];
-  uint8_t want_role[3]; /* 0 node A, 1 node B, 2 weight */
+  int nwant;           /* columns used (2 to 7), in increasing order: */
+  uint32_t want_col[7];
+  uint8_t want_role[7]; /* 0 node A, 1 node B, 2 weight, 3-6 col_iv[0..3] */
+  uint32_t civ[4];      /* col_iv; 0 = not read */
   exo_weight_transform tf;
 } pcfg;
 
-/* One data line of a batch (72 bytes). */
+/* One data line of a batch (88 bytes). */
 typedef struct prec {
   exo_name_hash ha, hb;
   uint64_t ia, ib;     /* ids the workers found, or EXO_NAMES_UNKNOWN */
@@ -299,6 +300,7 @@ typedef struct prec {
   uint32_t alen, blen;
   uint32_t line;       /* 0-based index of the line in the batch */
   float w;
+  uint32_t iv[4];      /* the col_iv fields (0 when not read) */
 } prec;
 
 #define BATCH_MSG 768
@@ -512,7 +514,7 @@ static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, si
   const uint8_t *p = buf + s, *end = buf + e;
   /* visit the columns used in increasing order, skipping the fields in
    * between a word at a time; the rest of the line is not read */
-  const uint8_t *fs[3] = {NULL, NULL, NULL}, *fe[3] = {NULL, NULL, NULL};
+  const uint8_t *fs[7] = {NULL}, *fe[7] = {NULL};
   const uint8_t *f = p;
   const uint8_t sepb = (uint8_t)cfg->sep;
   const uint64_t rep = 0x0101010101010101ULL * sepb;
@@ -558,6 +560,26 @@ static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, si
       return -1;
     }
   }
+  uint32_t iv[4] = {0, 0, 0, 0};
+  for (int j = 0; j < 4 && cfg->civ[0]; j++) {
+    const uint8_t *cp = fs[3 + j], *ce = fe[3 + j];
+    uint64_t v = 0;
+    int ok = ce > cp && ce - cp <= 10;
+    for (const uint8_t *q = cp; ok && q < ce; q++) {
+      ok = *q >= '0' && *q <= '9';
+      v = v * 10 + (uint64_t)(*q - '0');
+    }
+    if (!ok || v > UINT32_MAX) {
+      char shown[64];
+      quote_field(cp, (size_t)(ce - cp), shown, sizeof shown);
+      batch_fail(b, EXO_EINPUT, line,
+                 "field %u must be a whole number (a coordinate of the hit: the blast format "
+                 "reads qstart qend sstart send from columns 7-10), not %s",
+                 (unsigned)cfg->civ[j], shown);
+      return -1;
+    }
+    iv[j] = (uint32_t)v;
+  }
   if (b->n == b->cap) {
     size_t ncap = b->cap ? b->cap * 2 : 256;
     prec *nr = realloc(b->rec, ncap * sizeof *nr);
@@ -579,6 +601,7 @@ static inline int parse_line(const pcfg *cfg, const uint8_t *buf, size_t len, si
   r->blen = (uint32_t)blen;
   r->line = (uint32_t)line;
   r->w = w;
+  memcpy(r->iv, iv, sizeof iv);
   return 0;
 }
 
@@ -625,6 +648,7 @@ typedef struct consumer {
   const char *path;
   exo_names *names;
   exo_edge_fn fn;
+  exo_hit_fn hit_fn; /* exo_parse_file_hits: called instead of fn */
   void *user;
   exo_ctx *ctx;
   uint64_t lineno; /* physical lines consumed */
@@ -715,7 +739,8 @@ static exo_status consume(consumer *C, const batch *b) {
       C->lineno += (uint64_t)q->line + 1;
       return st;
     }
-    st = C->fn(C->user, ia, ib, q->w, ctx);
+    st = C->hit_fn ? C->hit_fn(C->user, ia, ib, q->w, q->iv, ctx)
+                   : C->fn(C->user, ia, ib, q->w, ctx);
     if (st) {
       C->resolved += resolved;
       C->lineno += (uint64_t)q->line + 1;
@@ -1572,13 +1597,29 @@ exo_status exo_parse_check_options(const exo_parse_options *opt, exo_ctx *ctx) {
   if (cw && (cw == ca || cw == cb))
     return EXO_FAIL(ctx, EXO_EARG, "the weight column %u is also a node column",
                     (unsigned)cw);
+  const uint32_t *iv = opt->col_iv;
+  if (iv[0] || iv[1] || iv[2] || iv[3]) {
+    for (int j = 0; j < 4; j++) {
+      if (iv[j] < 1 || iv[j] > mx)
+        return EXO_FAIL(ctx, EXO_EARG, "coordinate column numbers must be between 1 and %u "
+                        "(got %u, %u, %u, %u)", (unsigned)mx, (unsigned)iv[0],
+                        (unsigned)iv[1], (unsigned)iv[2], (unsigned)iv[3]);
+      if (iv[j] == ca || iv[j] == cb || iv[j] == cw)
+        return EXO_FAIL(ctx, EXO_EARG, "coordinate column %u is also a node or weight column",
+                        (unsigned)iv[j]);
+      for (int k = 0; k < j; k++)
+        if (iv[k] == iv[j])
+          return EXO_FAIL(ctx, EXO_EARG, "coordinate column %u is given twice",
+                          (unsigned)iv[j]);
+    }
+  }
   if (opt->transform != EXO_WT_NONE && opt->transform != EXO_WT_NEGLOG10 &&
       opt->transform != EXO_WT_SELFNORM)
     return EXO_FAIL(ctx, EXO_EARG, "unknown weight transform %d", (int)opt->transform);
   return EXO_OK;
 }
 
-static void make_cfg(const exo_parse_options *opt, pcfg *cfg) {
+static void make_cfg(const exo_parse_options *opt, int with_iv, pcfg *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cfg->sep = opt->sep;
   effective_columns(opt, &cfg->ca, &cfg->cb, &cfg->cw);
@@ -1588,9 +1629,14 @@ static void make_cfg(const exo_parse_options *opt, pcfg *cfg) {
   cfg->custom = !(cfg->ca == 1 && cfg->cb == 2 && (cfg->cw == 3 || cfg->cw == 0));
   cfg->tf = cfg->cw ? opt->transform : EXO_WT_NONE;
   cfg->comment = (uint8_t)opt->comment;
-  const uint32_t cols[3] = {cfg->ca, cfg->cb, cfg->cw};
+  if (with_iv) memcpy(cfg->civ, opt->col_iv, sizeof cfg->civ);
+  for (int j = 0; j < 4; j++)
+    if (cfg->civ[j] > cfg->maxcol) cfg->maxcol = cfg->civ[j];
+  cfg->short_ok = cfg->short_ok && !cfg->civ[0];
+  const uint32_t cols[7] = {cfg->ca, cfg->cb, cfg->cw, cfg->civ[0], cfg->civ[1], cfg->civ[2],
+                            cfg->civ[3]};
   cfg->nwant = 0;
-  for (uint8_t r = 0; r < 3; r++) {
+  for (uint8_t r = 0; r < 7; r++) {
     if (!cols[r]) continue;
     int i = cfg->nwant++;
     while (i > 0 && cfg->want_col[i - 1] > cols[r]) { /* insertion sort */
@@ -1654,11 +1700,12 @@ static exo_status line_start_at(consumer *C, int fd, uint64_t off, uint64_t lo, 
 /* Parse one file (ranged = 0) or the lines that start in [from, to) of a
  * plain regular file; see exo_parse.h. */
 static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo_names *names,
-                             exo_edge_fn fn, void *user, exo_arc_sink *arcs, exo_ctx *ctx,
-                             exo_parse_stats *stats, int ranged, uint64_t from, uint64_t to) {
+                             exo_edge_fn fn, exo_hit_fn hit_fn, void *user, exo_arc_sink *arcs,
+                             exo_ctx *ctx, exo_parse_stats *stats, int ranged, uint64_t from,
+                             uint64_t to) {
   if (stats) memset(stats, 0, sizeof *stats);
   const double cpu0 = exo_thread_cpu_seconds();
-  if (!path || !opt || !names || !fn)
+  if (!path || !opt || !names || (!fn && !hit_fn))
     return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file: missing argument");
   if (opt->sep == '\r' || opt->sep == '\n' || opt->sep == '\0')
     return EXO_FAIL(ctx, EXO_EARG, "the separator cannot be CR, LF or NUL");
@@ -1678,12 +1725,13 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
   C.path = path;
   C.names = names;
   C.fn = fn;
+  C.hit_fn = hit_fn;
   C.user = user;
   C.arcs = arcs;
   C.ctx = ctx;
   C.base_fd = -1;
   pcfg cfg;
-  make_cfg(opt, &cfg);
+  make_cfg(opt, hit_fn != NULL, &cfg);
 
   exo_progress(ctx, EXO_STAGE_PARSE, 0, fsize);
   uint64_t bytes = 0, psize = 0;
@@ -1751,20 +1799,29 @@ static exo_status parse_impl(const char *path, const exo_parse_options *opt, exo
 exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
                           exo_names *names, exo_edge_fn fn, void *user,
                           exo_ctx *ctx, exo_parse_stats *stats) {
-  return parse_impl(path, opt, names, fn, user, NULL, ctx, stats, 0, 0, 0);
+  return parse_impl(path, opt, names, fn, NULL, user, NULL, ctx, stats, 0, 0, 0);
 }
 
 exo_status exo_parse_file_arcs(const char *path, const exo_parse_options *opt,
                                exo_names *names, exo_edge_fn fn, void *user,
                                exo_arc_sink *arcs, exo_ctx *ctx, exo_parse_stats *stats) {
   if (arcs && !arcs->add) return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file_arcs: no arc sink");
-  return parse_impl(path, opt, names, fn, user, arcs, ctx, stats, 0, 0, 0);
+  return parse_impl(path, opt, names, fn, NULL, user, arcs, ctx, stats, 0, 0, 0);
+}
+
+exo_status exo_parse_file_hits(const char *path, const exo_parse_options *opt,
+                               exo_names *names, exo_hit_fn fn, void *user,
+                               exo_ctx *ctx, exo_parse_stats *stats) {
+  if (opt && !(opt->col_iv[0] && opt->col_iv[1] && opt->col_iv[2] && opt->col_iv[3]))
+    return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file_hits: no coordinate columns");
+  if (!fn) return EXO_FAIL(ctx, EXO_EARG, "exo_parse_file: missing argument");
+  return parse_impl(path, opt, names, NULL, fn, user, NULL, ctx, stats, 0, 0, 0);
 }
 
 exo_status exo_parse_range(const char *path, const exo_parse_options *opt, uint64_t from,
                            uint64_t to, exo_names *names, exo_edge_fn fn, void *user,
                            exo_ctx *ctx, exo_parse_stats *stats) {
-  return parse_impl(path, opt, names, fn, user, NULL, ctx, stats, 1, from, to);
+  return parse_impl(path, opt, names, fn, NULL, user, NULL, ctx, stats, 1, from, to);
 }
 
 int exo_parse_splittable(const char *path, uint64_t *size) {

@@ -67,11 +67,23 @@ typedef struct exo_parse_options {
   uint32_t col_a, col_b, col_w; /* 1-based columns; all 0 = 1, 2, 3; col_w 0 =
                                    no weight column (weight 1) */
   exo_weight_transform transform; /* applied to the weight column */
+  uint32_t col_iv[4];    /* 1-based columns of where the hit lies on A (start,
+                            end) and on B (start, end): BLAST's qstart qend
+                            sstart send are 7, 8, 9, 10. All 0 = none; read
+                            only by exo_parse_file_hits. Each field is a whole
+                            number 0 .. 2^32 - 1 (else an EXO_EINPUT error
+                            naming the line and field) */
 } exo_parse_options;
 
 /* Called once per data line, in file order, after both names are interned. */
 typedef exo_status (*exo_edge_fn)(void *user, uint64_t a, uint64_t b, float w,
                                   exo_ctx *ctx);
+
+/* exo_parse_file_hits' callback: exo_edge_fn's arguments and the line's
+ * coordinate fields (opt->col_iv's order: start and end on A, then on B,
+ * as written: a start may exceed its end). */
+typedef exo_status (*exo_hit_fn)(void *user, uint64_t a, uint64_t b, float w,
+                                 const uint32_t iv[4], exo_ctx *ctx);
 
 typedef struct exo_parse_stats {
   uint64_t lines;      /* physical lines read, header included */
@@ -132,7 +144,7 @@ typedef struct exo_arc_sink {
  * inflated there), each block ending at its last LF; the splitting and
  * hashing still overlap. fn and the ctx callbacks are only ever called from
  * the calling thread. Memory: per worker two blocks of text plus their
- * parsed lines (72 bytes per data line), about 5.6 MiB for typical 40-byte
+ * parsed lines (88 bytes per data line), about 6 MiB for typical 40-byte
  * lines; the name table's old array is kept until no worker reads it. Ids, callbacks, counts and messages are those of threads = 1; the
  * one difference: when reading a stream fails (a truncated gzip file), the
  * edges delivered before the error stop at a different line.
@@ -160,6 +172,14 @@ exo_status exo_parse_file(const char *path, const exo_parse_options *opt,
 exo_status exo_parse_file_arcs(const char *path, const exo_parse_options *opt,
                                exo_names *names, exo_edge_fn fn, void *user,
                                exo_arc_sink *arcs, exo_ctx *ctx, exo_parse_stats *stats);
+
+/* exo_parse_file with the coordinate columns opt->col_iv (all four set, else
+ * EXO_EARG) read too and handed to fn with each edge. Lines are parsed as
+ * exo_parse_file parses them (threads, order, ids, messages); a line needs
+ * every column used. Memory: 16 bytes more per parsed line. */
+exo_status exo_parse_file_hits(const char *path, const exo_parse_options *opt,
+                               exo_names *names, exo_hit_fn fn, void *user,
+                               exo_ctx *ctx, exo_parse_stats *stats);
 
 /* Parse the lines of the plain (uncompressed) regular file `path` that
  * start in the byte range [from, to) (to may exceed the file size): the two

@@ -14,6 +14,7 @@
 #include "exo_names.h"
 #include "exo_output.h"
 #include "exo_record.h"
+#include "exo_regions.h"
 
 /* State shared with the parser's per-edge callback. */
 typedef struct edge_sink {
@@ -93,6 +94,10 @@ static exo_status check_options(const exo_build_options *opt, exo_ctx *ctx) {
   char sep = opt->parse.sep;
   if (sep == '\n' || sep == '\r' || sep == '\0')
     return EXO_FAIL(ctx, EXO_EARG, "the separator cannot be a line end or NUL");
+  const uint32_t *iv = opt->parse.col_iv;
+  if (opt->regions && (opt->directed || !iv[0] || !iv[1] || !iv[2] || !iv[3]))
+    return EXO_FAIL(ctx, EXO_EARG, "the region rule needs an undirected graph and the "
+                    "hits' coordinate columns");
   return EXO_OK;
 }
 
@@ -120,6 +125,9 @@ struct exo_builder {
   uint8_t *list_seen;    /* list_base bits: listed */
   int list_fasta;        /* a FASTA file was read */
   const char *list_path; /* the file being read, for messages */
+  /* opt.regions: the stored hits with their coordinates (exo_regions.h) */
+  exo_writer hits;
+  char *hits_path;
 };
 
 exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
@@ -153,6 +161,16 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   /* a read-only or full directory fails now, not after the whole run */
   if (!st) st = exo_probe_outputs(opt->outputs, opt->noutputs, g->tmpdir, ctx);
   if (st) goto fail;
+  b->hits.fd = -1;
+  if (opt->regions) {
+    b->hits_path = exo_path_join(g->tmpdir, "hits.bin");
+    if (!b->hits_path) {
+      st = exo_fail_oom(ctx, "the graph's file paths", 0);
+      goto fail;
+    }
+    st = exo_writer_open(&b->hits, b->hits_path, EXO_IO_DEFAULT_BUF, ctx);
+    if (st) goto fail;
+  }
   g->names_path = exo_path_join(g->tmpdir, "names.txt");
   g->offsets_path = exo_path_join(g->tmpdir, "csr.offsets");
   g->adj_path = exo_path_join(g->tmpdir, "csr.adjacency");
@@ -198,6 +216,16 @@ static exo_status refuse_after_listing(const exo_builder *b, exo_ctx *ctx) {
                     : EXO_OK;
 }
 
+/* opt.regions: exo_parse_file_hits' callback. The edge as on_edge stores
+ * it, and each hit that stores arcs (not a self hit) into the hit file. */
+static exo_status on_hit(void *user, uint64_t a, uint64_t bb, float w, const uint32_t iv[4],
+                         exo_ctx *ctx) {
+  exo_builder *b = user;
+  exo_status st = on_edge(&b->sink, a, bb, w, ctx);
+  if (st || a == bb || !(w > 0.0f) || w < b->sink.rule.min_weight) return st;
+  return exo_regions_hit(&b->hits, a, bb, w, iv, ctx);
+}
+
 exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) {
   exo_parse_stats ps = {0};
   if (refuse_after_listing(b, ctx)) return ctx->err.code;
@@ -209,7 +237,10 @@ exo_status exo_builder_add_file(exo_builder *b, const char *path, exo_ctx *ctx) 
   arcs.wide = exo_sorter_is_wide(b->sorter);
   arcs.add = on_arcs;
   arcs.user = &b->sink;
-  st = exo_parse_file_arcs(path, &b->opt.parse, b->names, on_edge, &b->sink, &arcs, ctx, &ps);
+  st = b->opt.regions
+           ? exo_parse_file_hits(path, &b->opt.parse, b->names, on_hit, b, ctx, &ps)
+           : exo_parse_file_arcs(path, &b->opt.parse, b->names, on_edge, &b->sink, &arcs, ctx,
+                                 &ps);
   b->sink.negative += arcs.negative;
   b->sink.self += arcs.self;
   b->g->num_lines += ps.edges;
@@ -394,6 +425,23 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
                 (unsigned)g->sort.last_sort_threads, g->sort.last_sort_threads == 1 ? "" : "s");
   exo_sorter_free(b->sorter);
   b->sorter = NULL;
+  if (b->opt.regions) {
+    st = exo_writer_close(&b->hits, ctx);
+    if (st) goto fail;
+    exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
+    exo_regions_stats rs;
+    st = exo_regions_apply(&csr, b->hits_path, g->tmpdir, b->opt.memory_limit,
+                           b->opt.parse.threads, &rs, ctx);
+    if (st) goto fail;
+    g->sort.arcs = csr.m;
+    g->sort.arcs_positive -= rs.arcs_removed_positive;
+    g->num_region_split = rs.proteins_split;
+    g->num_region_pairs = rs.pairs_dropped;
+    exo_message(ctx, "regions: %llu of the proteins have hits in 2 or more separate regions; "
+                "%llu pairs of proteins hit only outside a protein's strongest region "
+                "were removed", (unsigned long long)rs.proteins_split,
+                (unsigned long long)rs.pairs_dropped);
+  }
   if (selfnorm(&b->opt)) {
     st = self_normalise(g, &b->opt, ctx);
     if (st) goto fail;
@@ -402,6 +450,7 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   g->num_edges = g->directed ? g->sort.arcs_positive : g->sort.arcs;
   g->seconds_csr = exo_now_seconds() - t0;
   b->g = NULL;
+  free(b->hits_path);
   free(b);
   *out = g;
   return EXO_OK;
@@ -415,6 +464,9 @@ void exo_builder_abort(exo_builder *b) {
   if (!b) return;
   exo_names_free(b->names);
   exo_sorter_free(b->sorter);
+  exo_writer_abort(&b->hits); /* a no-op when never opened */
+  if (b->hits_path) exo_remove(b->hits_path);
+  free(b->hits_path);
   exo_graph_free(b->g);
   free(b->list_seen);
   free(b);

@@ -79,6 +79,15 @@ typedef struct exo_build_options {
                                no arc anyway) */
   int drop_self_loops;      /* an edge A-A registers A but stores no arc */
   int order_by_name;        /* the graph's order_by_name (exo_graph) */
+  int regions;              /* the region rule of exo_regions.h (undirected
+                               only; parse.col_iv must name the coordinate
+                               columns): files are read with their hits'
+                               coordinates, and once the CSR is built (before
+                               the self-score normalisation) the pairs the
+                               rule drops are removed; exo_graph's counts are
+                               those after. Edges given one by one
+                               (exo_builder_add_edge) have no coordinates and
+                               take no part. */
   /* parse.transform EXO_WT_SELFNORM (not with parse.ignore_weights): the
    * weights are bit scores. The self hits are stored whatever
    * drop_self_loops says; once the CSR is built, one more pass
@@ -110,6 +119,8 @@ typedef struct exo_graph {
                             EXO_WT_SELFNORM the self arcs with weight > 0
                             dropped after the normalisation (after
                             combining). Their names are kept. */
+  uint64_t num_region_split; /* regions: proteins whose hits form 2 regions or more */
+  uint64_t num_region_pairs; /* regions: protein pairs removed */
   int directed;
   int wide;
   int threads;         /* parse.threads of the build (>= 1): the output

@@ -1,0 +1,253 @@
+/* exo_regions.c: the region rule (exo_regions.h). */
+#include "exo_regions.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exo_platform.h"
+#include "exo_record.h"
+#include "exo_sort.h"
+
+exo_status exo_regions_hit(exo_writer *w, uint64_t a, uint64_t b, float wt, const uint32_t iv[4],
+                           exo_ctx *ctx) {
+  uint8_t *p = exo_writer_reserve(w, EXO_REGIONS_HIT_BYTES, ctx);
+  if (!p) return ctx->err.code ? ctx->err.code : EXO_EIO;
+  memcpy(p, &a, 8);
+  memcpy(p + 8, &b, 8);
+  memcpy(p + 16, iv, 16);
+  memcpy(p + 32, &wt, 4);
+  exo_writer_commit(w, EXO_REGIONS_HIT_BYTES);
+  return EXO_OK;
+}
+
+/* One interval of the protein being read. */
+typedef struct interval {
+  double st, en; /* st <= en */
+  double w;
+  uint64_t nbr;
+  uint32_t reg; /* region, 1-based */
+} interval;
+
+static int by_start(const void *x, const void *y) {
+  const interval *a = x, *b = y;
+  if (a->st != b->st) return a->st < b->st ? -1 : 1;
+  if (a->en != b->en) return a->en > b->en ? -1 : 1;
+  if (a->nbr != b->nbr) return a->nbr < b->nbr ? -1 : 1;
+  return a->w < b->w ? -1 : a->w > b->w;
+}
+
+static int by_nbr(const void *x, const void *y) {
+  const interval *a = x, *b = y;
+  if (a->nbr != b->nbr) return a->nbr < b->nbr ? -1 : 1;
+  return (a->reg > b->reg) - (a->reg < b->reg);
+}
+
+typedef struct scratch {
+  interval *iv;
+  size_t cap;
+  double *sum;
+  size_t sumcap;
+} scratch;
+
+/* Regions of protein v's k intervals (iv[0..k)); the pairs v drops go to
+ * the sorter, both directions. *split: v has 2 regions or more. */
+static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, int *split,
+                          exo_ctx *ctx) {
+  *split = 0;
+  if (k < 2) return EXO_OK;
+  interval *iv = sc->iv;
+  qsort(iv, k, sizeof *iv, by_start);
+  uint32_t reg = 0;
+  double far = 0.0;
+  for (size_t i = 0; i < k; i++) {
+    if (i == 0 || iv[i].st > far - (iv[i].en - iv[i].st + 1.0) * EXO_REGIONS_OVERLAP) reg++;
+    if (i == 0 || iv[i].en > far) far = iv[i].en;
+    iv[i].reg = reg;
+  }
+  if (reg < 2) return EXO_OK;
+  *split = 1;
+  if (reg + 1 > sc->sumcap) {
+    double *ns = realloc(sc->sum, (size_t)(reg + 1) * sizeof *ns);
+    if (!ns) return exo_fail_oom(ctx, "a protein's regions", (uint64_t)(reg + 1) * 8);
+    sc->sum = ns;
+    sc->sumcap = reg + 1;
+  }
+  for (uint32_t r = 0; r <= reg; r++) sc->sum[r] = 0.0;
+  for (size_t i = 0; i < k; i++) sc->sum[iv[i].reg] += iv[i].w;
+  uint32_t best = 1;
+  for (uint32_t r = 2; r <= reg; r++)
+    if (sc->sum[r] > sc->sum[best]) best = r;
+  /* a partner is kept when any of its intervals lies in the best region */
+  for (size_t i = 0; i < k; i++) iv[i].reg = iv[i].reg == best ? 0 : 1;
+  qsort(iv, k, sizeof *iv, by_nbr);
+  for (size_t i = 0; i < k;) {
+    size_t j = i;
+    while (j < k && iv[j].nbr == iv[i].nbr) j++;
+    if (iv[i].reg == 1) { /* sorted by flag: no interval of the pair in the best region */
+      exo_status st = exo_sorter_add(drops, v, iv[i].nbr, 1.0f, ctx);
+      if (!st) st = exo_sorter_add(drops, iv[i].nbr, v, 1.0f, ctx);
+      if (st) return st;
+    }
+    i = j;
+  }
+  return EXO_OK;
+}
+
+static exo_status new_sorter(exo_sorter **s, const char *tmpdir, uint64_t memory_limit,
+                             int wide, exo_combine combine, int threads, exo_ctx *ctx) {
+  exo_sort_options so;
+  memset(&so, 0, sizeof so);
+  so.tmpdir = tmpdir;
+  so.memory_limit = memory_limit;
+  so.wide = wide;
+  so.combine = combine;
+  so.threads = threads;
+  return exo_sorter_create(s, &so, ctx);
+}
+
+/* The hit file into the intervals' CSR (nodes by protein; per partner, in
+ * input order, the records start, end, weight of each hit). */
+static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path,
+                                 const char *tmpdir, uint64_t memory_limit, int threads,
+                                 const exo_csr_files *icsr, uint64_t *hits, exo_ctx *ctx) {
+  exo_sorter *s = NULL;
+  exo_reader r;
+  memset(&r, 0, sizeof r);
+  r.fd = -1;
+  exo_status st = new_sorter(&s, tmpdir, memory_limit, csr->wide, EXO_COMBINE_KEEP, threads, ctx);
+  if (!st) st = exo_reader_open(&r, hits_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
+  uint64_t n = 0;
+  while (!st && exo_reader_remaining(&r) > 0) {
+    uint8_t h[EXO_REGIONS_HIT_BYTES];
+    st = exo_reader_read(&r, h, sizeof h, ctx);
+    if (st) break;
+    uint64_t a, b;
+    uint32_t iv[4];
+    float w;
+    memcpy(&a, h, 8);
+    memcpy(&b, h + 8, 8);
+    memcpy(iv, h + 16, 16);
+    memcpy(&w, h + 32, 4);
+    if (a >= csr->n || b >= csr->n) {
+      st = EXO_FAIL(ctx, EXO_EINTERNAL, "hit file '%s': node id out of range", hits_path);
+      break;
+    }
+    const uint64_t key[2] = {a, b}, nbr[2] = {b, a};
+    for (int e = 0; e < 2 && !st; e++) {
+      const uint32_t x = iv[2 * e], y = iv[2 * e + 1];
+      st = exo_sorter_add(s, key[e], nbr[e], (float)(x < y ? x : y), ctx);
+      if (!st) st = exo_sorter_add(s, key[e], nbr[e], (float)(x < y ? y : x), ctx);
+      if (!st) st = exo_sorter_add(s, key[e], nbr[e], w, ctx);
+    }
+    n++;
+  }
+  exo_reader_close(&r);
+  exo_remove(hits_path);
+  exo_sort_stats ss;
+  if (!st) st = exo_sorter_finish_csr(s, csr->n, icsr->offsets_path, icsr->adj_path, csr->wide,
+                                      ctx, &ss);
+  exo_sorter_free(s);
+  *hits = n;
+  return st;
+}
+
+exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const char *tmpdir,
+                             uint64_t memory_limit, int threads, exo_regions_stats *out,
+                             exo_ctx *ctx) {
+  exo_regions_stats res;
+  memset(&res, 0, sizeof res);
+  char *ioff = exo_path_join(tmpdir, "regions.offsets");
+  char *iadj = exo_path_join(tmpdir, "regions.adjacency");
+  char *doff = exo_path_join(tmpdir, "dropped.offsets");
+  char *dadj = exo_path_join(tmpdir, "dropped.adjacency");
+  exo_sorter *drops = NULL;
+  scratch sc;
+  memset(&sc, 0, sizeof sc);
+  exo_status st = EXO_OK;
+  if (!ioff || !iadj || !doff || !dadj) {
+    exo_remove(hits_path);
+    st = exo_fail_oom(ctx, "the file names", 256);
+    goto done;
+  }
+  exo_csr_files icsr = {ioff, iadj, csr->n, 0, csr->wide};
+  st = sort_intervals(csr, hits_path, tmpdir, memory_limit, threads, &icsr, &res.hits, ctx);
+  if (st) goto done;
+  icsr.m = 6 * res.hits;
+  /* the intervals protein by protein; the dropped pairs into a sort of half
+   * the budget (the readers take 2 MiB) */
+  st = new_sorter(&drops, tmpdir, memory_limit / 2 > ((uint64_t)1 << 20) ? memory_limit / 2
+                                                                           : ((uint64_t)1 << 20),
+                  csr->wide, EXO_COMBINE_MAX, threads, ctx);
+  if (st) goto done;
+  exo_csr_stream cs;
+  st = exo_csr_stream_open(&cs, &icsr, EXO_IO_DEFAULT_BUF, ctx);
+  for (uint64_t v = 0; v < csr->n && !st; v++) {
+    uint64_t k = 0;
+    if ((st = exo_csr_stream_node(&cs, v, &k, ctx))) break;
+    if (k % 3) {
+      st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': node %llu has %llu records",
+                    iadj, (unsigned long long)v, (unsigned long long)k);
+      break;
+    }
+    const size_t ni = (size_t)(k / 3);
+    if (ni > sc.cap) {
+      size_t ncap = ni > 2 * sc.cap ? ni : 2 * sc.cap;
+      interval *nb = realloc(sc.iv, ncap * sizeof *nb);
+      if (!nb) {
+        st = exo_fail_oom(ctx, "a protein's hits", (uint64_t)ncap * sizeof *nb);
+        break;
+      }
+      sc.iv = nb;
+      sc.cap = ncap;
+    }
+    for (size_t i = 0; i < ni && !st; i++) {
+      uint64_t u[3];
+      float x[3];
+      for (int j = 0; j < 3 && !st; j++) st = exo_csr_stream_arc(&cs, v, &u[j], &x[j], ctx);
+      if (st) break;
+      if (u[1] != u[0] || u[2] != u[0]) {
+        st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': node %llu's records out of step",
+                      iadj, (unsigned long long)v);
+        break;
+      }
+      sc.iv[i].st = x[0];
+      sc.iv[i].en = x[1];
+      sc.iv[i].w = x[2];
+      sc.iv[i].nbr = u[0];
+      sc.iv[i].reg = 0;
+    }
+    int split = 0;
+    if (!st) st = protein(&sc, ni, v, drops, &split, ctx);
+    res.proteins_split += (uint64_t)split;
+  }
+  st = exo_csr_stream_close(&cs, st, ctx);
+  exo_remove(ioff);
+  exo_remove(iadj);
+  if (st) goto done;
+  exo_sort_stats ds;
+  st = exo_sorter_finish_csr(drops, csr->n, doff, dadj, csr->wide, ctx, &ds);
+  exo_sorter_free(drops);
+  drops = NULL;
+  if (st) goto done;
+  res.pairs_dropped = ds.arcs / 2;
+  if (ds.arcs) {
+    exo_csr_files dcsr = {doff, dadj, csr->n, ds.arcs, csr->wide};
+    st = exo_csr_remove(csr, &dcsr, EXO_IO_DEFAULT_BUF, &res.arcs_removed,
+                        &res.arcs_removed_positive, ctx);
+  }
+
+done:
+  exo_sorter_free(drops);
+  if (ioff) exo_remove(ioff);
+  if (iadj) exo_remove(iadj);
+  if (doff) exo_remove(doff);
+  if (dadj) exo_remove(dadj);
+  free(ioff);
+  free(iadj);
+  free(doff);
+  free(dadj);
+  free(sc.iv);
+  free(sc.sum);
+  if (!st && out) *out = res;
+  return st;
+}

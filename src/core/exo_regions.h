@@ -1,0 +1,66 @@
+/* exo_regions.h: the region rule of search output (format blast), which
+ * keeps a protein made of several domains from joining the families of
+ * all its domains.
+ *
+ * Each hit between proteins A and B lies on an interval of A (qstart..qend)
+ * and one of B (sstart..send). A protein's intervals, in order of start
+ * (then of end, largest first), form regions: an interval opens a new
+ * region when less than EXO_REGIONS_OVERLAP of its length overlaps the
+ * furthest end reached by the intervals before it. A protein whose hits
+ * form two regions or more keeps the partners it has a hit with in its
+ * strongest region (the largest sum of hit weights; on a tie the region
+ * that starts first) and drops the partners whose hits all lie in other
+ * regions: every arc between the two proteins is removed, whichever end
+ * dropped the pair. A protein with a hit spanning its domains (a
+ * full-length homologue) has one region and drops nothing; so has a
+ * protein with hits to one domain only. Self hits take no part.
+ *
+ * The rule runs on the built graph, before the weights are normalised
+ * (exo_pipeline.c): the builder writes each stored hit (both ids, the four
+ * coordinates, the weight: 36 bytes) to a file in the run's directory
+ * (exo_regions_hit), then exo_regions_apply sorts those hits by protein
+ * (an exo_sorter of arc records: three per hit end, start / end / weight,
+ * in input order within a pair), reads them protein by protein, sorts the
+ * dropped pairs (a second exo_sorter, both directions) and removes them
+ * from the CSR (exo_csr_remove). Every pass streams; memory: memory_limit
+ * for the sorts, one at a time, and 40 bytes per interval of the protein
+ * being read (its hits; a protein's hits are held at once). Temporary disk:
+ * the hit file (36 bytes per hit), then the sorted intervals (6 arc records
+ * per hit, 72 bytes narrow) and the dropped pairs. The same result for any
+ * threads and memory_limit. */
+#ifndef EXO_REGIONS_H
+#define EXO_REGIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exo_csr.h"
+#include "exo_ctx.h"
+#include "exo_io.h"
+
+#define EXO_REGIONS_OVERLAP (1.0 / 3.0)
+#define EXO_REGIONS_HIT_BYTES 36
+
+/* Append one hit (ids a != b, coordinates as the parser read them: start
+ * and end on a, then on b, in either order; the arc weight w > 0) to the
+ * hit file being written by `w`. */
+exo_status exo_regions_hit(exo_writer *w, uint64_t a, uint64_t b, float wt, const uint32_t iv[4],
+                           exo_ctx *ctx);
+
+typedef struct exo_regions_stats {
+  uint64_t hits;           /* hits read from the hit file */
+  uint64_t proteins_split; /* proteins whose hits form 2 regions or more */
+  uint64_t pairs_dropped;  /* protein pairs whose arcs were removed */
+  uint64_t arcs_removed;   /* CSR entries removed */
+  uint64_t arcs_removed_positive; /* of those, w > 0 */
+} exo_regions_stats;
+
+/* Apply the rule to the graph `csr` (undirected, n nodes) from the hit file
+ * `hits_path` (deleted when done, on every path), with temporary files in
+ * `tmpdir`, sorts of memory_limit bytes on `threads` threads. csr->m
+ * follows the removal. */
+exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const char *tmpdir,
+                             uint64_t memory_limit, int threads, exo_regions_stats *out,
+                             exo_ctx *ctx);
+
+#endif

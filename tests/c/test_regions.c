@@ -1,0 +1,310 @@
+/* test_regions.c: the region rule of search output (exo_regions.h) through
+ * the whole build: which pairs a multi-domain protein drops, a full-length
+ * homologue that keeps everything, the same graph for any threads and
+ * memory, coordinates that are not numbers, the options that switch it. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exo_options.h"
+#include "exo_pipeline.h"
+#include "exo_record.h"
+#include "testutil.h"
+
+/* One BLAST -outfmt 6 line: q s ... qstart qend sstart send evalue bits. */
+static size_t hit(char *t, size_t at, size_t cap, const char *q, const char *s, int qs, int qe,
+                  int ss, int se, double bits) {
+  return at + (size_t)snprintf(t + at, cap - at,
+                               "%s\t%s\t50\t100\t50\t0\t%d\t%d\t%d\t%d\t1e-10\t%g\n", q, s, qs,
+                               qe, ss, se, bits);
+}
+
+/* Families A (a1..a3) and B (b1..b3), each all-vs-all on 1-100; the fusion
+ * F = A domain (1-100) + B domain (101-200), hit by every a on F:1-100 at
+ * 80 bits and by every b on F:101-200 at 60 bits; self hits. With
+ * `full`, a protein G spanning both domains hits F on 1-200. */
+static char *fusion_text(int full) {
+  size_t cap = 1 << 16, n = 0;
+  char *t = malloc(cap);
+  const char *fam[2][3] = {{"a1", "a2", "a3"}, {"b1", "b2", "b3"}};
+  for (int f = 0; f < 2; f++)
+    for (int i = 0; i < 3; i++) {
+      n = hit(t, n, cap, fam[f][i], fam[f][i], 1, 100, 1, 100, 200);
+      for (int j = 0; j < 3; j++)
+        if (i != j) n = hit(t, n, cap, fam[f][i], fam[f][j], 1, 100, 1, 100, 90);
+      /* the fusion: on F the b hits lie at 101-200, written end first once */
+      if (f == 0) n = hit(t, n, cap, fam[f][i], "F", 1, 100, 1, 100, 80);
+      else n = hit(t, n, cap, "F", fam[f][i], i == 0 ? 200 : 101, i == 0 ? 101 : 200, 1, 100, 60);
+    }
+  n = hit(t, n, cap, "F", "F", 1, 200, 1, 200, 400);
+  if (full) {
+    n = hit(t, n, cap, "G", "G", 1, 200, 1, 200, 400);
+    n = hit(t, n, cap, "G", "F", 1, 200, 1, 200, 300);
+  }
+  return t;
+}
+
+/* format = blast's build options (the table's defaults), regions as asked. */
+static void blast_options(exo_build_options *b, const char *dir, const char *regions,
+                          const char *columns) {
+  exo_options o;
+  exo_options_init(&o, EXO_OPT_STYLE_CLI);
+  exo_error err;
+  exo_error_clear(&err);
+  ck_assert_int_eq(exo_options_set(&o, "format", "blast", &err), EXO_OK);
+  if (regions) ck_assert_int_eq(exo_options_set(&o, "regions", regions, &err), EXO_OK);
+  if (columns) ck_assert_int_eq(exo_options_set(&o, "columns", columns, &err), EXO_OK);
+  ck_assert_int_eq(exo_options_set(&o, "threads", "1", &err), EXO_OK);
+  ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &err), EXO_OK);
+  memset(b, 0, sizeof *b);
+  b->tempdir_base = dir;
+  exo_options_fill_build(&o, b);
+}
+
+/* The names in id order (one per line of the names file) and the CSR. */
+typedef struct graph_view {
+  char names[16][8];
+  uint64_t n, off[17];
+  uint64_t nbr[256];
+} graph_view;
+
+static void view(const exo_graph *g, graph_view *v) {
+  memset(v, 0, sizeof *v);
+  ck_assert_uint_le(g->num_nodes, 16);
+  v->n = g->num_nodes;
+  char *names = tu_read_file(g->names_path, NULL);
+  ck_assert_ptr_nonnull(names);
+  const char *p = names;
+  for (uint64_t i = 0; i < v->n; i++) {
+    const char *nl = strchr(p, '\n');
+    ck_assert_ptr_nonnull(nl);
+    snprintf(v->names[i], sizeof v->names[i], "%.*s", (int)(nl - p), p);
+    p = nl + 1;
+  }
+  free(names);
+  size_t ol = 0, al = 0;
+  char *off = tu_read_file(g->offsets_path, &ol), *adj = tu_read_file(g->adj_path, &al);
+  ck_assert_uint_eq(ol, (v->n + 1) * 8);
+  memcpy(v->off, off, ol);
+  const size_t esz = exo_adj_size(g->wide);
+  ck_assert_uint_le(al / esz, 256);
+  for (size_t i = 0; i < al / esz; i++) {
+    float w;
+    exo_adj_decode((const uint8_t *)adj + i * esz, g->wide, &v->nbr[i], &w);
+  }
+  free(off);
+  free(adj);
+}
+
+static int id_of(const graph_view *v, const char *name) {
+  for (uint64_t i = 0; i < v->n; i++)
+    if (!strcmp(v->names[i], name)) return (int)i;
+  ck_abort_msg("no node %s", name);
+  return -1;
+}
+
+static int linked(const graph_view *v, const char *x, const char *y) {
+  int a = id_of(v, x), b = id_of(v, y);
+  for (uint64_t k = v->off[a]; k < v->off[a + 1]; k++)
+    if (v->nbr[k] == (uint64_t)b) return 1;
+  return 0;
+}
+
+static exo_graph *build(const char *dir, const char *file, const char *regions,
+                        uint64_t run_records, int threads) {
+  exo_build_options b;
+  blast_options(&b, dir, regions, NULL);
+  b.files = &file;
+  b.nfiles = 1;
+  b.run_records = run_records;
+  b.parse.threads = threads;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_graph *g = NULL;
+  exo_status st = exo_graph_build(&b, &ctx, &g);
+  ck_assert_msg(st == EXO_OK, "%s", ctx.err.msg);
+  return g;
+}
+
+START_TEST(fusion_keeps_its_strongest_region) {
+  char *dir = tu_mkdtemp();
+  char *text = fusion_text(0);
+  char *f = tu_write_text(dir, "hits.m8", text);
+  exo_graph *g = build(dir, f, NULL, 0, 1); /* the blast format's default */
+  graph_view v;
+  view(g, &v);
+  ck_assert_uint_eq(g->num_region_split, 1);
+  ck_assert_uint_eq(g->num_region_pairs, 3);
+  for (int i = 1; i <= 3; i++) {
+    char a[4], bb[4];
+    snprintf(a, sizeof a, "a%d", i);
+    snprintf(bb, sizeof bb, "b%d", i);
+    ck_assert(linked(&v, "F", a) && linked(&v, a, "F"));     /* 3 x 80 bits: the strongest */
+    ck_assert(!linked(&v, "F", bb) && !linked(&v, bb, "F")); /* both directions gone */
+    ck_assert(linked(&v, bb, i == 3 ? "b1" : (i == 1 ? "b2" : "b3")));
+  }
+  ck_assert_uint_eq(g->num_edges, 2 * (3 + 3 + 3)); /* a-a, b-b, F-a; self arcs dropped */
+  exo_graph_free(g);
+  /* regions = all keeps every pair */
+  g = build(dir, f, "all", 0, 1);
+  view(g, &v);
+  ck_assert_uint_eq(g->num_region_pairs, 0);
+  ck_assert(linked(&v, "F", "b1") && linked(&v, "b2", "F"));
+  ck_assert_uint_eq(g->num_edges, 2 * (3 + 3 + 3 + 3));
+  exo_graph_free(g);
+  ck_assert_int_eq(tu_count_entries(dir), 1); /* only the input: no temporary left */
+  free(f);
+  free(text);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(full_length_homologue_keeps_every_hit) {
+  char *dir = tu_mkdtemp();
+  char *text = fusion_text(1);
+  char *f = tu_write_text(dir, "hits.m8", text);
+  exo_graph *g = build(dir, f, NULL, 0, 1);
+  graph_view v;
+  view(g, &v);
+  /* G's 1-200 interval on F overlaps both domains: F has one region */
+  ck_assert_uint_eq(g->num_region_split, 0);
+  ck_assert_uint_eq(g->num_region_pairs, 0);
+  ck_assert(linked(&v, "F", "b1") && linked(&v, "F", "a1") && linked(&v, "G", "F"));
+  exo_graph_free(g);
+  free(f);
+  free(text);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Many fusions: the graph's files are byte for byte the same for one or
+ * two threads and for runs of a few records (many merge passes). */
+START_TEST(same_graph_for_threads_and_memory) {
+  char *dir = tu_mkdtemp();
+  size_t cap = 1 << 22, n = 0;
+  char *t = malloc(cap);
+  unsigned rng = 54;
+  for (int k = 0; k < 400; k++) {
+    char q[16], s[16];
+    rng = rng * 1103515245u + 12345u;
+    snprintf(q, sizeof q, "p%u", (rng >> 8) % 150);
+    rng = rng * 1103515245u + 12345u;
+    snprintf(s, sizeof s, "p%u", (rng >> 8) % 150);
+    const int at = (int)((rng >> 4) % 3) * 100 + 1;
+    n = hit(t, n, cap, q, s, at, at + 90, at, at + 90, 40 + (rng >> 20) % 60);
+  }
+  char *f = tu_write_text(dir, "hits.m8", t);
+  char *want[2] = {NULL, NULL};
+  size_t want_len[2] = {0, 0};
+  uint64_t pairs = 0;
+  const uint64_t records[3] = {0, 7, 0};
+  const int threads[3] = {1, 1, 2};
+  for (int r = 0; r < 3; r++) {
+    exo_graph *g = build(dir, f, NULL, records[r], threads[r]);
+    size_t ol, al;
+    char *off = tu_read_file(g->offsets_path, &ol), *adj = tu_read_file(g->adj_path, &al);
+    if (r == 0) {
+      want[0] = off;
+      want[1] = adj;
+      want_len[0] = ol;
+      want_len[1] = al;
+      pairs = g->num_region_pairs;
+      ck_assert_uint_gt(pairs, 0);
+    } else {
+      ck_assert_uint_eq(g->num_region_pairs, pairs);
+      ck_assert_uint_eq(ol, want_len[0]);
+      ck_assert_uint_eq(al, want_len[1]);
+      ck_assert(!memcmp(off, want[0], ol));
+      ck_assert(!memcmp(adj, want[1], al));
+      free(off);
+      free(adj);
+    }
+    exo_graph_free(g);
+  }
+  free(want[0]);
+  free(want[1]);
+  free(f);
+  free(t);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(coordinate_that_is_not_a_number) {
+  char *dir = tu_mkdtemp();
+  char *f = tu_write_text(dir, "hits.m8",
+                          "a\tb\t50\t100\t50\t0\t1\t100\t1\t100\t1e-10\t90\n"
+                          "a\tc\t50\t100\t50\t0\t1\tx9\t1\t100\t1e-10\t90\n");
+  exo_build_options b;
+  blast_options(&b, dir, NULL, NULL);
+  const char *files[1] = {f};
+  b.files = files;
+  b.nfiles = 1;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_graph_build(&b, &ctx, &g), EXO_EINPUT);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "hits.m8:2:"));
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "field 8"));
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "'x9'"));
+  ck_assert_int_eq(tu_count_entries(dir), 1);
+  /* regions = all reads no coordinate */
+  blast_options(&b, dir, "all", NULL);
+  b.files = files;
+  b.nfiles = 1;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_graph_build(&b, &ctx, &g), EXO_OK);
+  exo_graph_free(g);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(options_switch_the_rule) {
+  exo_build_options b;
+  blast_options(&b, "/tmp", NULL, NULL);
+  ck_assert_int_eq(b.regions, 1);
+  ck_assert_uint_eq(b.parse.col_iv[0], 7);
+  ck_assert_uint_eq(b.parse.col_iv[3], 10);
+  blast_options(&b, "/tmp", NULL, "1,2,3"); /* another column order: no coordinates known */
+  ck_assert_int_eq(b.regions, 0);
+  ck_assert_uint_eq(b.parse.col_iv[0], 0);
+  blast_options(&b, "/tmp", NULL, "1,2,11");
+  ck_assert_int_eq(b.regions, 1);
+  exo_options o;
+  exo_error err;
+  /* strongest where there are no coordinates is refused by name */
+  const char *bad[2][4] = {{"format", "blast", "columns", "1,2,3"},
+                           {"format", "edges", "regions", "strongest"}};
+  for (int k = 0; k < 2; k++) {
+    exo_options_init(&o, EXO_OPT_STYLE_CLI);
+    exo_error_clear(&err);
+    ck_assert_int_eq(exo_options_set(&o, bad[k][0], bad[k][1], &err), EXO_OK);
+    ck_assert_int_eq(exo_options_set(&o, bad[k][2], bad[k][3], &err), EXO_OK);
+    if (k == 0) ck_assert_int_eq(exo_options_set(&o, "regions", "strongest", &err), EXO_OK);
+    ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &err), EXO_EARG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "--regions strongest"));
+  }
+  exo_options_init(&o, EXO_OPT_STYLE_CLI);
+  exo_error_clear(&err);
+  ck_assert_int_eq(exo_options_set(&o, "regions", "maybe", &err), EXO_EARG);
+}
+END_TEST
+
+Suite *regions_suite(void) {
+  Suite *s = suite_create("regions");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, fusion_keeps_its_strongest_region);
+  tcase_add_test(tc, full_length_homologue_keeps_every_hit);
+  tcase_add_test(tc, same_graph_for_threads_and_memory);
+  tcase_add_test(tc, coordinate_that_is_not_a_number);
+  tcase_add_test(tc, options_switch_the_rule);
+  suite_add_tcase(s, tc);
+  return s;
+}
