@@ -33,19 +33,13 @@
 #' weights add up; a self-loop `A A w` is one arc from `A` to itself. A
 #' malformed line stops the run with an error naming the file and line.
 #'
-#' A weight is a decimal or hexadecimal number (`1`, `-2.5`, `1e-3`,
-#' `0x1p4`; spaces around it allowed), rounded to a single-precision float;
-#' one that rounds to zero (below about `7e-46`) adds no edge. Errors naming
-#' the file and line: a weight that is not a number (`abc`, `1,5`, an empty
-#' column), `NaN`, infinite or beyond about `3.4e38`; fewer columns than
-#' needed (the message suggests the separator when the line holds another
-#' one); an empty name, a NUL byte, a carriage return inside a name. A
-#' header such as `from<sep>to<sep>weight` needs `header = TRUE`. Truncated
-#' or corrupt gzip files are errors naming the file; bzip2, xz and zstd
-#' files are refused. Names are kept byte for byte (invalid UTF-8, 1 MiB and
-#' longer). Paths are used as given (backslashes are not translated). Named
-#' pipes (FIFOs, `/dev/stdin`) are read once, as a stream (the disk-space
-#' check counts them as empty).
+#' A weight is a decimal or hexadecimal number (`1e-3`, `0x1p4`), rounded to
+#' a single-precision float. Errors name the file and line: a weight that is
+#' not a number, `NaN`, infinite or beyond about `3.4e38`; too few columns
+#' (with a hint at the separator); an empty name, a NUL byte, a carriage
+#' return inside a name. A header needs `header = TRUE`. Corrupt gzip files
+#' are errors; bzip2, xz and zstd files are refused. Names are kept byte for
+#' byte. Named pipes (FIFOs, `/dev/stdin`) are read once, as a stream.
 #'
 #' An input without any edge line (an empty file, only blank lines, only a
 #' header) gives an empty result with a warning; when every edge has a
@@ -230,13 +224,11 @@
 #' igraph's `cluster_leiden()` (`iterations = k`: up to `k` rounds), fewer
 #' when a round stops improving the score; a round that lowers it is
 #' dropped, so a higher `iterations` never gives a lower score. The score reached is
-#' reported as `quality` in `$parameters`. Memory: 32 bytes of state per
-#' node on top of `memory_limit` (40 with more than 2^32 nodes), plus an
-#' adjacency read buffer of at most 64 MiB; temporary disk grows by the
-#' coarse graphs (at most the size of the input graph) and 8 to 24 bytes
-#' per node. Results are seeded and do not depend on `memory_limit` or
-#' `threads` (how the threads share the work: the vignette, sections
-#' "Leiden on several threads" and "How the stages use the threads").
+#' reported as `quality` in `$parameters`. Memory: 32 bytes per node (40
+#' above 2^32 nodes) on top of `memory_limit`; temporary disk: the coarse
+#' graphs (at most the input graph's size). Results are seeded and do not
+#' depend on `memory_limit` or `threads` (vignette, "Leiden on several
+#' threads").
 #'
 #' @section In-memory inputs:
 #' In-memory graphs are streamed edge by edge into the same pipeline as
@@ -245,20 +237,12 @@
 #'
 #' * Edge lists (`data.frame`, `data.table`, `DataFrame`): the first two
 #'   columns (or those `columns` or `format = "blast"` choose) hold the
-#'   nodes of each edge, as character, factor or
-#'   whole-number ids (written in decimal as the node names, exactly: ids
-#'   stored as doubles must be below 2^53 in magnitude, bit64's `integer64`
-#'   ids, which `data.table::fread()` gives for large numbers, may be any
-#'   64-bit integer), or as dates (`Date`, named by their text,
-#'   `"2024-01-01"`); columns of other classes (date-times, lists) are an
-#'   error naming the column. The weight is
-#'   the column named `weight` (any case) or else a numeric (or `integer64`)
-#'   third column;
-#'   without one every edge weighs 1, with a warning when the third column
-#'   holds numbers stored as text. Missing values are an error. A character
-#'   matrix of two or more columns (`cbind(from, to, score)`) is such an
-#'   edge list, its columns after the second read as numbers where every
-#'   value is one.
+#'   nodes, as character, factor, `Date` or whole-number ids (written
+#'   exactly in decimal; doubles below 2^53, bit64's `integer64` any 64-bit
+#'   value); other classes are an error naming the column. The weight is
+#'   the column named `weight` (any case) or else a numeric third column;
+#'   without one every edge weighs 1. Missing values are an error. A
+#'   character matrix (`cbind(from, to, score)`) is such an edge list.
 #' * `igraph` graphs: edges with their `weight` attribute when there is one;
 #'   vertices in the graph's order (isolated ones included) with its `name`
 #'   attribute (or numbers `1..n`); `mode` defaults to the graph's
@@ -277,12 +261,10 @@
 #' Node names must not contain the separator `sep`, line ends or NUL.
 #'
 #' @section Progress:
-#' With `verbose = TRUE` every stage reports its progress: a cli progress
-#' bar in an interactive session, otherwise `message()` lines (start, end,
-#' and one every 10 seconds), which [suppressMessages()] silences;
-#' `options(ExoLabel.progress_bars = TRUE)` (or `FALSE`) chooses bars (or
-#' lines) in any session; `options(ExoLabel.debug = TRUE)` adds the
-#' internals, marked `[debug]`. Ctrl-C works in every stage.
+#' With `verbose = TRUE` every stage reports its progress: cli progress bars
+#' when interactive, else `message()` lines every 10 seconds;
+#' `options(ExoLabel.progress_bars = TRUE/FALSE)` chooses;
+#' `options(ExoLabel.debug = TRUE)` adds internals. Ctrl-C works throughout.
 #'
 #' @section Output:
 #' The output file has one line `name<sep>cluster` per node, in order of

@@ -27,10 +27,15 @@ test_that("format = 'blast' on the example gives the families back", {
     tab <- res$results
     expect_setequal(tab$Vertex, truth$protein)
     # the graph: distinct unordered non-self pairs, counted independently
+    # without the pairs the region rule removes (helper-regions.R): a few
+    # proteins of this example hit two families in separate regions
     hits <- utils::read.delim(hits_file, header = FALSE)
+    dropped <- region_dropped_pairs(hits)
+    expect_gt(length(dropped), 0L)
     hits <- hits[hits$V1 != hits$V2, ]
-    pairs <- unique(paste(pmin(hits$V1, hits$V2), pmax(hits$V1, hits$V2)))
+    pairs <- setdiff(unique(paste(pmin(hits$V1, hits$V2), pmax(hits$V1, hits$V2))), dropped)
     expect_equal(unname(res$graph_stats[["num_edges"]]), 2 * length(pairs))
+    expect_equal(unname(attr(res, "stats")$regions[["pairs_removed"]]), length(dropped))
     found <- tab$Cluster[match(truth$protein, tab$Vertex)]
     nmi <- ClusterNMI(truth$family, found)
     expect_equal(nmi, igraph::compare(as.integer(factor(truth$family)),
@@ -39,19 +44,19 @@ test_that("format = 'blast' on the example gives the families back", {
     expect_gt(ClusterARI(truth$family, found), 0.6)
 })
 
-test_that("format = 'blast' alone: bit scores over self scores, Leiden CPM at 5e-5", {
+test_that("format = 'blast' alone: bit scores over self scores, Leiden CPM at 2e-5", {
     res <- ExoLabel(hits_file, format = "blast", return_table = TRUE)
     p <- res$parameters
     expect_identical(attr(p, "algorithm"), "leiden")
     expect_identical(attr(p, "objective"), "CPM")
     expect_identical(attr(p, "resolution"), "auto")
-    expect_identical(attr(p, "per_strength"), 5e-5)
+    expect_identical(attr(p, "per_strength"), 2e-5)
     expect_identical(attr(p, "strength_of"),
                      "the nodes with an edge, in each connected component")
     # 2W / n' computed here: bit score (column 12) over the larger self hit
     # of the two proteins, self hits then dropped, the two directions
     # combined by max; n' = the proteins with an edge; strengths by igraph
-    hits <- utils::read.delim(hits_file, header = FALSE)
+    hits <- region_kept_hits(utils::read.delim(hits_file, header = FALSE))
     ex <- selfnorm_graph(data.frame(q = hits$V1, s = hits$V2, bits = hits$V12))
     g <- igraph::graph_from_data_frame(as.data.frame(ex$edges), directed = FALSE)
     expect_identical(igraph::vcount(g), ex$linked)
@@ -60,7 +65,7 @@ test_that("format = 'blast' alone: bit scores over self scores, Leiden CPM at 5e
     expect_equal(unname(res$graph_stats[["num_edges"]]), 2 * nrow(ex$edges))
     gamma <- unname(p[["resolution"]])
     # weights are stored as floats: agreement to float precision
-    expect_equal(gamma, 5e-5 * mean_strength, tolerance = 1e-6)
+    expect_equal(gamma, 2e-5 * mean_strength, tolerance = 1e-6)
     # the same partition as absolute CPM at that gamma (same seed): every
     # component of this example is one family, clustered whole at either
     # scale (test-selfnorm.R has components where the two differ)
@@ -81,7 +86,7 @@ test_that("format = 'blast' alone: bit scores over self scores, Leiden CPM at 5e
     expect_error(ExoLabel(hits_file, format = "blast", refine = TRUE),
                  "give algorithm = \"lp\"")
     expect_output(print(auto),
-                  "resolution auto: 5e-05 x the mean strength of the nodes with an edge, in each connected component")
+                  "resolution auto: 2e-05 x the mean strength of the nodes with an edge, in each connected component")
     # the e-value weights of earlier versions, by name: 5e-5 over all nodes
     ev <- ExoLabel(hits_file, format = "blast", weight_transform = "neglog10",
                    return_table = TRUE)

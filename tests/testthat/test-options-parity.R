@@ -213,13 +213,13 @@ test_that("the format's input defaults are the core's alone (exo_options_resolve
     # search output: bit scores over self scores, self hits dropped, the best hit of a pair
     expect_identical(core(list(format = "blast")),
                      list(columns = c(1L, 2L, 12L), weight_transform = "selfnorm",
-                          self_hits = "drop", combine = "max"))
+                          self_hits = "drop", combine = "max", regions = "strongest"))
     # the e-value transform reads column 11
     expect_identical(core(list(format = "blast", weight_transform = "neglog10"))$columns,
                      c(1L, 2L, 11L))
     expect_identical(core(list(format = "edges")),
                      list(columns = 1:3, weight_transform = "none",
-                          self_hits = "keep", combine = "sum"))
+                          self_hits = "keep", combine = "sum", regions = "all"))
     expect_identical(core(list(format = "edges", columns = c(2L, 1L)))$columns, c(2L, 1L, 0L))
     expect_error(core(list(format = "blast", columns = c(1L, 2L))), "needs a weight column")
     # what ExoLabel() reports it read is what the core resolved

@@ -1,6 +1,6 @@
 # weight_transform = "selfnorm" (issue 25): bit scores over the larger self
 # score of the two ends, the self hits read for it and then dropped (unless
-# kept), and resolution "auto" at 5e-5 x the mean strength of the nodes with
+# kept), and resolution "auto" at 2e-5 x the mean strength of the nodes with
 # an edge. Expected values are computed in R (selfnorm_graph, helper-graphs.R) from the
 # generated hits; bit scores are multiples of 1/4, exact in single
 # precision, so that R and the core divide the same numbers and the files
@@ -58,9 +58,9 @@ test_that("selfnorm weights, the self hits and resolution 'auto' are those compu
         r1 <- ExoLabel(f, format = "blast", weight_transform = "selfnorm", outfile = o1)
         expect_identical(attr(r1$parameters, "algorithm"), "leiden")
         expect_identical(attr(r1$parameters, "objective"), "CPM")
-        expect_identical(attr(r1$parameters, "per_strength"), 5e-5)
+        expect_identical(attr(r1$parameters, "per_strength"), 2e-5)
         gamma <- unname(r1$parameters[["resolution"]])
-        expect_equal(gamma, 5e-5 * ex$two_w / ex$linked, tolerance = 1e-6)
+        expect_equal(gamma, 2e-5 * ex$two_w / ex$linked, tolerance = 1e-6)
         expect_equal(r1$graph_stats[["num_edges"]], 2 * nrow(ex$edges))
         expect_equal(r1$graph_stats[["num_vertices"]], length(order_nodes))
         # absolute CPM at that gamma on the R-normalised graph: same bytes
@@ -79,7 +79,7 @@ test_that("selfnorm weights, the self hits and resolution 'auto' are those compu
     exk <- selfnorm_graph(hits, keep = TRUE)
     rk <- ExoLabel(f, format = "blast", weight_transform = "selfnorm", self_hits = "keep",
                    return_table = TRUE)
-    expect_equal(unname(rk$parameters[["resolution"]]), 5e-5 * exk$two_w / exk$linked,
+    expect_equal(unname(rk$parameters[["resolution"]]), 2e-5 * exk$two_w / exk$linked,
                  tolerance = 1e-6)
     expect_equal(exk$linked, length(order_nodes))
 
@@ -88,7 +88,7 @@ test_that("selfnorm weights, the self hits and resolution 'auto' are those compu
     rd <- ExoLabel(df, weight_transform = "selfnorm", self_hits = "drop", combine = "max",
                    algorithm = "leiden", objective = "CPM", resolution = "auto",
                    return_table = TRUE)
-    expect_equal(unname(rd$parameters[["resolution"]]), 5e-5 * ex$two_w / ex$linked,
+    expect_equal(unname(rd$parameters[["resolution"]]), 2e-5 * ex$two_w / ex$linked,
                  tolerance = 1e-6)
 })
 
@@ -101,7 +101,7 @@ test_that("selfnorm: min_weight applies to bit scores; e-values keep 5e-5 over a
     r <- ExoLabel(f, format = "blast", weight_transform = "selfnorm", min_weight = 21,
                   return_table = TRUE)
     expect_equal(r$graph_stats[["num_edges"]], 2 * nrow(ex$edges))
-    expect_equal(unname(r$parameters[["resolution"]]), 5e-5 * ex$two_w / ex$linked,
+    expect_equal(unname(r$parameters[["resolution"]]), 2e-5 * ex$two_w / ex$linked,
                  tolerance = 1e-6)
     # families are found
     m <- stats::setNames(r$results$Cluster, r$results$Vertex)
@@ -143,7 +143,7 @@ test_that("resolution 'auto' of selfnorm weights is set per connected component"
     # bit score 80 between all of them (mean strength 79.2), and B, two
     # groups of 10 with hits of 60 inside each group and one hit of 5
     # between the groups (mean strength about 5.4). Self scores are 100.
-    # At 5e-5 x B's own mean strength the bridge keeps B whole; at 5e-5 x
+    # At 2e-5 x B's own mean strength the bridge keeps B whole; at 2e-5 x
     # the mean over both families (about 67) it does not.
     a <- sprintf("a%03d", 1:100)
     b <- sprintf("b%02d", 1:20)
@@ -156,15 +156,15 @@ test_that("resolution 'auto' of selfnorm weights is set per connected component"
     f <- write_bits_m8(hits[sample(nrow(hits)), ])
     set.seed(1)
     r <- ExoLabel(f, format = "blast", return_table = TRUE)
-    expect_identical(attr(r$parameters, "per_strength"), 5e-5)
+    expect_identical(attr(r$parameters, "per_strength"), 2e-5)
     expect_identical(attr(r$parameters, "strength_of"),
                      "the nodes with an edge, in each connected component")
     m <- stats::setNames(r$results$Cluster, r$results$Vertex)
     expect_length(unique(m[b]), 1L)
     expect_length(unique(m[a]), 1L)
-    # the reported resolution is 5e-5 x the mean over every node with an edge
+    # the reported resolution is 2e-5 x the mean over every node with an edge
     ex <- selfnorm_graph(hits)
-    expect_equal(unname(r$parameters[["resolution"]]), 5e-5 * ex$two_w / ex$linked,
+    expect_equal(unname(r$parameters[["resolution"]]), 2e-5 * ex$two_w / ex$linked,
                  tolerance = 1e-6)
     # igraph's Leiden with CPM, each component's gamma given through node
     # weights (gamma_K = w_u w_v for u, v in K): the same partition
@@ -173,7 +173,7 @@ test_that("resolution 'auto' of selfnorm weights is set per connected component"
     sk <- stats::ave(igraph::strength(g, weights = igraph::E(g)$w), comp)
     set.seed(1)
     ig <- igraph::cluster_leiden(g, objective_function = "CPM", weights = igraph::E(g)$w,
-                                 resolution_parameter = 1, vertex_weights = sqrt(5e-5 * sk),
+                                 resolution_parameter = 1, vertex_weights = sqrt(2e-5 * sk),
                                  n_iterations = -1)
     expect_true(same_partition(m[igraph::V(g)$name],
                                stats::setNames(igraph::membership(ig), igraph::V(g)$name)))

@@ -1,0 +1,82 @@
+# Issue 54: the region rule of format = "blast" (regions = "strongest", the
+# default on files): a fusion protein made of a domain of family A and a
+# domain of family B does not chain the two families.
+
+fusion_m8 <- function(n = 6) {
+    a <- paste0("a", seq_len(n))
+    b <- paste0("b", seq_len(n))
+    hit <- function(q, s, qs, qe, ss, se, bits)
+        data.frame(q = q, s = s, pident = 50, len = 100, mism = 50, gap = 0, qs = qs,
+                   qe = qe, ss = ss, se = se, evalue = 1e-20, bits = bits)
+    fam <- function(m) {
+        p <- expand.grid(q = m, s = m, stringsAsFactors = FALSE)
+        hit(p$q, p$s, 1, 100, 1, 100, ifelse(p$q == p$s, 200, 90))
+    }
+    x <- rbind(fam(a), fam(b),
+               hit("F", "F", 1, 200, 1, 200, 400),
+               hit(a, "F", 1, 100, 1, 100, 80),     # the A domain of F: 1-100
+               hit("F", b, 101, 200, 1, 100, 70))   # the B domain: 101-200
+    f <- tempfile(fileext = ".m8")
+    utils::write.table(x, f, sep = "\t", quote = FALSE, row.names = FALSE, col.names = FALSE)
+    list(file = f, a = a, b = b, table = x)
+}
+
+cluster_of <- function(r, ids) r$results$Cluster[match(ids, r$results$Vertex)]
+
+test_that("a two-domain fusion joins its strongest domain's family, not both", {
+    w <- fusion_m8()
+    on.exit(unlink(w$file))
+    r <- ExoLabel(w$file, format = "blast", return_table = TRUE, verbose = FALSE)
+    ca <- cluster_of(r, c(w$a, "F"))
+    cb <- cluster_of(r, w$b)
+    expect_length(unique(ca), 1L)
+    expect_length(unique(cb), 1L)
+    expect_false(ca[1] == cb[1])
+    expect_equal(attr(r, "stats")$input$regions, "strongest")
+    expect_equal(unname(attr(r, "stats")$regions[["proteins_split"]]), 1)
+    expect_equal(unname(attr(r, "stats")$regions[["pairs_removed"]]), length(w$b))
+    # regions = "all" keeps F's hits to B: the default CPM then returns the
+    # one connected component
+    r_all <- ExoLabel(w$file, format = "blast", regions = "all", return_table = TRUE,
+                      verbose = FALSE)
+    expect_length(unique(cluster_of(r_all, c(w$a, w$b, "F"))), 1L)
+    expect_equal(unname(attr(r_all, "stats")$regions[["pairs_removed"]]), 0)
+    expect_equal(attr(r_all, "stats")$input$regions, "all")
+})
+
+test_that("the command-line tool applies the same rule by default", {
+    cli <- Sys.getenv("EXOLABEL_CLI")
+    skip_if(!nzchar(cli) || !file.exists(cli), "EXOLABEL_CLI not set")
+    w <- fusion_m8()
+    out <- tempfile(fileext = ".tsv")
+    on.exit(unlink(c(w$file, out)))
+    expect_equal(system2(cli, c("--format", "blast", "-o", out, w$file), stdout = FALSE,
+                         stderr = FALSE), 0L)
+    r <- utils::read.delim(out, header = FALSE, col.names = c("Vertex", "Cluster"))
+    set.seed(1)
+    ref <- ExoLabel(w$file, format = "blast", return_table = TRUE, verbose = FALSE)$results
+    same <- table(r$Cluster[match(ref$Vertex, r$Vertex)], ref$Cluster)
+    expect_equal(sum(same > 0), length(unique(ref$Cluster))) # the same partition
+    expect_equal(length(unique(r$Cluster)), length(unique(ref$Cluster)))
+    expect_equal(length(unique(ref$Cluster)), 2L)
+    expect_equal(system2(cli, c("--format", "blast", "--regions", "all", "-o", out, w$file),
+                         stdout = FALSE, stderr = FALSE), 0L)
+    expect_length(unique(utils::read.delim(out, header = FALSE)[[2]]), 1L)
+})
+
+test_that("regions is refused where there are no coordinates, naming the argument", {
+    w <- fusion_m8()
+    on.exit(unlink(w$file))
+    expect_error(ExoLabel(w$file, format = "blast", columns = c(1, 2, 12),
+                          regions = "strongest", mode = "directed", verbose = FALSE),
+                 "regions")
+    expect_error(ExoLabel(w$file, format = "edges", regions = "strongest", verbose = FALSE),
+                 "'regions' strongest")
+    expect_error(ExoLabel(w$file, format = "blast", regions = "sometimes", verbose = FALSE),
+                 "regions")
+    # a table has no region rule: refused when asked for, off by default
+    expect_error(ExoLabel(w$table, format = "blast", regions = "strongest", verbose = FALSE),
+                 "file's path")
+    r <- ExoLabel(w$table, format = "blast", return_table = TRUE, verbose = FALSE)
+    expect_equal(attr(r, "stats")$input$regions, "all")
+})
