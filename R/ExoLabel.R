@@ -97,12 +97,12 @@
 #'   vignette, section "Search hits: one edge per pair"); `"sum"` keeps
 #'   every copy, weights adding up (plain edge lists, SynExtend's). In
 #'   `"directed"` mode only copies of the same arc combine.
-#' * `regions = "strongest"` (the default on files with the format's own
-#'   columns): a protein whose hits fall in separate regions of it keeps
-#'   only its hits in the strongest one, so a fusion of two domains (or a
-#'   protein with one domain shared with another family) cannot chain their
-#'   families; a protein with a full-length homologue has one region and
-#'   keeps every hit. `"all"` turns it off.
+#' * `bridges = "cut"` (the default on files with the format's own columns):
+#'   a protein whose hits fall in separate regions of it keeps only its hits
+#'   in the strongest one, so a fusion of two domains cannot chain their
+#'   families (a protein with a full-length homologue has one region); a
+#'   lone hit far weaker than all other hits of both its proteins is
+#'   dropped. `"keep"` turns both off.
 #'
 #' `format = "edges"` (the default) means columns 1, 2, 3, weights as they
 #' are, self-loops kept and `combine = "sum"`: plain edge lists give exactly
@@ -110,7 +110,7 @@
 #' `data.table`, `DataFrame`) take `format = "blast"` and every option above
 #' as files do, `format` and `columns` selecting the table's columns by
 #' position (a 12-column table of search hits gives the file's result
-#' with `regions = "all"`: tables have no region rule).
+#' with `bridges = "keep"`: tables have no bridge rules).
 #' With `ignore_weights = TRUE` no weight column is read and nothing is
 #' transformed.
 #'
@@ -383,7 +383,7 @@
 #'   BLAST+/DIAMOND/MMseqs2 tabular output, read as `columns = c(1, 2, 12)`,
 #'   `weight_transform = "selfnorm"`, `self_hits = "drop"`, `combine =
 #'   "max"` (with `weight_transform = "neglog10"`, columns 1, 2, 11), and,
-#'   `regions = "strongest"` (files), and, when none of `algorithm`,
+#'   `bridges = "cut"` (files), and, when none of `algorithm`,
 #'   `objective` and `resolution` is given, clustered with `algorithm =
 #'   "leiden", objective = "CPM", resolution = "auto"`. Files and edge-list
 #'   tables take it; see Search-tool output. An input of 12 columns that
@@ -403,15 +403,15 @@
 #' @param combine `NULL` (the format's), `"sum"` (every copy of an edge is
 #'   kept, weights add up) or `"max"` (one edge per pair, the largest
 #'   weight). `format`, `weight_transform`, `self_hits`, `combine` and
-#'   `regions` take any case and unique abbreviations.
-#' @param regions `NULL` (the format's), `"strongest"` or `"all"`:
-#'   multi-domain proteins in search output. `"strongest"` (the default of
-#'   `format = "blast"` on files with its own columns) reads where each hit
-#'   lies on both proteins (`qstart qend sstart send`, columns 7-10); a
+#'   `bridges` take any case and unique abbreviations.
+#' @param bridges `NULL` (the format's), `"cut"` or `"keep"`: hits that
+#'   chain protein families. `"cut"` (the default of `format = "blast"` on
+#'   files with its own columns) reads where hits lie (columns 7-10): a
 #'   protein whose hits fall in separate regions (less than 1/3 overlap)
 #'   keeps only the partners it hits in its strongest region (largest sum of
-#'   bit scores), so a fusion of two domains does not join their two
-#'   families. `"all"` keeps every hit. See Search-tool output.
+#'   bit scores); a hit below 0.55 times every other hit of both its
+#'   proteins (each with 8 or more consistent hits) is dropped. `"keep"`
+#'   keeps every hit. See Search-tool output.
 #' @param algorithm `"lp"` (label propagation, default; `"leiden"` with
 #'   `format = "blast"`, see there) or `"leiden"`, in
 #'   any case (as the command-line tool takes them) and abbreviated; see
@@ -527,7 +527,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      memory_limit = "256MB", threads = NULL, refine = TRUE,
                      format = c("edges", "blast"), columns = NULL,
                      weight_transform = NULL, min_weight = NULL, self_hits = NULL,
-                     combine = NULL, regions = NULL, algorithm = c("lp", "leiden"),
+                     combine = NULL, bridges = NULL, algorithm = c("lp", "leiden"),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE, sequences = NULL,
                      order = c("appearance", "name")) {
@@ -567,7 +567,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     seqs <- check_sequences(sequences)
     order <- check_option(order, "order", c("appearance", "name"))
     input <- check_input_options(kind, format, columns, weight_transform, min_weight,
-                                 self_hits, combine, regions, mode)
+                                 self_hits, combine, bridges, mode)
     if (kind == "edges" && (input$format == "blast" || !is.null(columns)))
         edgelistfiles <- select_columns(edgelistfiles, input$columns)
     # plain edge lists that look like 12-column search-tool output
@@ -640,7 +640,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,
                     combine = input$resolved$combine,
-                    regions = input$resolved$regions, order = order)
+                    bridges = input$resolved$bridges, order = order)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)
@@ -711,7 +711,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   input = input$resolved,
                                   directed = mode == "directed",
                                   self_arcs = run$self_arcs,
-                                  regions = run$regions,
+                                  bridges = run$bridges,
                                   sequences = if (!is.na(run$listed[["sequences"]]))
                                       run$listed,
                                   negative_edges = run$negative_edges,

@@ -270,7 +270,7 @@ check_min_weight <- function(x) {
 # 2 = one arc with the largest weight, "max"). In-memory inputs have no
 # columns to choose: "blast" and `columns` are refused there.
 check_input_options <- function(kind, format, columns, weight_transform, min_weight,
-                                self_hits, combine, regions = NULL, mode = "undirected") {
+                                self_hits, combine, bridges = NULL, mode = "undirected") {
     format <- check_format(format)
     columns <- check_columns(columns)
     weight_transform <- check_choice(weight_transform, "weight_transform",
@@ -278,7 +278,7 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
     min_weight <- check_min_weight(min_weight)
     self_hits <- check_choice(self_hits, "self_hits", c("drop", "keep"))
     combine <- check_choice(combine, "combine", c("sum", "max"))
-    regions <- check_choice(regions, "regions", c("strongest", "all"))
+    bridges <- check_choice(bridges, "bridges", c("cut", "keep"))
     blast <- format == "blast"
     if (kind %in% c("igraph", "matrix") && (blast || !is.null(columns)))
         stop("'format = \"blast\"' and 'columns' describe the columns of files and ",
@@ -288,19 +288,19 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
     core <- .exolabel_input_options(list(format = format, columns = columns,
                                          weight_transform = weight_transform,
                                          self_hits = self_hits, combine = combine,
-                                         regions = regions, mode = mode))
+                                         bridges = bridges, mode = mode))
     if (is.null(columns)) columns <- core$columns[core$columns > 0L]
     weight_transform <- core$weight_transform
     self_hits <- core$self_hits
     combine <- core$combine
-    # the region rule reads the coordinates of files' lines (columns 7-10);
+    # the bridge rules read the coordinates of files' lines (columns 7-10);
     # a table's edges are pushed without them
-    if (kind != "files" && core$regions == "strongest") {
-        if (identical(regions, "strongest"))
-            stop("'regions = \"strongest\"' reads the hits' coordinates (columns 7-10) ",
+    if (kind != "files" && core$bridges == "cut") {
+        if (identical(bridges, "cut"))
+            stop("'bridges = \"cut\"' reads the hits' coordinates (columns 7-10) ",
                  "from search-output files; give the file's path instead of a table",
                  call. = FALSE)
-        core$regions <- "all"
+        core$bridges <- "keep"
     }
     list(format = format, columns = c(columns, 0L)[1:3],
          transform = match(weight_transform, c("none", "neglog10", "selfnorm")) - 1L,
@@ -311,7 +311,7 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
                          weight_transform = weight_transform,
                          min_weight = if (is.null(min_weight)) NA_real_ else min_weight,
                          self_hits = self_hits, combine = combine,
-                         regions = core$regions))
+                         bridges = core$bridges))
 }
 
 # A choice among `choices` for `name` (algorithm, objective): the default

@@ -152,13 +152,13 @@ static void usage(FILE *f) {
 "Options of exolabel's (one table, src/core/exo_options.c, for every driver),\n"
 "except --threads, whose default here is 1 per rank; --format blast stays\n"
 "label propagation on e-values (this equals exolabel --format blast\n"
-"--algorithm lp --weight-transform neglog10):\n");
+"--algorithm lp --weight-transform neglog10 --bridges keep):\n");
   char buf[2048];
   const exo_opt_def *t = exo_options_table();
   for (int i = 0; i < EXO_OPT_COUNT; i++) {
     const exo_opt_id id = t[i].id;
     if (id == EXO_OPT_ADD_SELF_LOOPS || id == EXO_OPT_ATTENUATION || id == EXO_OPT_REFINE ||
-        id == EXO_OPT_ALGORITHM || id == EXO_OPT_OBJECTIVE)
+        id == EXO_OPT_ALGORITHM || id == EXO_OPT_OBJECTIVE || id == EXO_OPT_BRIDGES)
       continue; /* refused below */
     exo_options_help(&t[i], buf, sizeof buf);
     if (id == EXO_OPT_MODE) memcpy(buf, "  -m,", 5);
@@ -171,7 +171,7 @@ static void usage(FILE *f) {
 "      --version           the version\n"
 "Refused (exit 2, the option named): --attenuation and --add-self-loops\n"
 "other than 0, --refine other than 0, --algorithm leiden, --objective,\n"
-"standard input.\n"
+"--bridges cut, standard input.\n"
 "Exit codes as exolabel's: 2 usage, 3 malformed input (file and line named),\n"
 "4 I/O (full disk included), 5 out of memory, 70 internal; a rank that dies\n"
 "makes mpirun end the job with a non-zero code.\n");
@@ -287,9 +287,14 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
     return refuse("--weight-transform selfnorm",
                   "a rank does not hold the self scores of both ends of its edges (use "
                   "neglog10, the e-values)");
-  /* --format blast here weighs by e-values (exolabel's default is selfnorm) */
+  if ((int)co->num[EXO_OPT_BRIDGES] == EXO_OPT_CUT)
+    return refuse("--bridges cut", "the ranks' reading does not keep the hits' coordinates "
+                                   "(use keep)");
+  /* --format blast here weighs by e-values (exolabel's default is selfnorm)
+   * and keeps every hit (exolabel's default cuts bridges) */
   if ((int)co->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST && co->num[EXO_OPT_WEIGHT_TRANSFORM] < 0)
     exo_options_set(co, "weight_transform", "neglog10", &err);
+  if (co->num[EXO_OPT_BRIDGES] < 0) exo_options_set(co, "bridges", "keep", &err);
   if (exo_options_resolve(co, mpi_warn, NULL, &err)) return usage_error("%s", err.msg);
   {
     int dumped = exo_options_dump_if_asked(co, &err);

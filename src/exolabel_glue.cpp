@@ -532,7 +532,7 @@ Rcpp::List exolabel_input_options(Rcpp::List given) {
       Rcpp::Named("weight_transform") = t[EXO_OPT_WEIGHT_TRANSFORM].choices[o.transform],
       Rcpp::Named("self_hits") = t[EXO_OPT_SELF_HITS].choices[o.drop_self ? 1 : 0],
       Rcpp::Named("combine") = t[EXO_OPT_COMBINE].choices[o.combine == EXO_COMBINE_MAX ? 1 : 0],
-      Rcpp::Named("regions") = t[EXO_OPT_REGIONS].choices[o.regions > 0 ? 0 : 1]);
+      Rcpp::Named("bridges") = t[EXO_OPT_BRIDGES].choices[o.bridges > 0 ? 0 : 1]);
 }
 
 // One option checked and parsed by the core's table (exo_options.h), for the
@@ -749,9 +749,10 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   const double input_lines = static_cast<double>(graph->num_lines);
   const double num_negative = static_cast<double>(graph->num_negative);
   const double self_dropped = static_cast<double>(graph->num_self_dropped);
-  Rcpp::NumericVector regions = Rcpp::NumericVector::create(
+  Rcpp::NumericVector bridges = Rcpp::NumericVector::create(
       Rcpp::Named("proteins_split") = static_cast<double>(graph->num_region_split),
-      Rcpp::Named("pairs_removed") = static_cast<double>(graph->num_region_pairs));
+      Rcpp::Named("region_pairs_removed") = static_cast<double>(graph->num_region_pairs),
+      Rcpp::Named("weak_pairs_removed") = static_cast<double>(graph->num_weak_pairs));
   const double self_arcs = static_cast<double>(graph->sort.arcs_self);
   Rcpp::NumericVector listed = Rcpp::NumericVector::create(
       Rcpp::Named("sequences") = graph->listed ? static_cast<double>(graph->num_listed) : NA_REAL,
@@ -830,7 +831,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   out["strength_linked"] = strength_linked;
   out["per_component"] = per_component;
   out["self_dropped"] = self_dropped;
-  out["regions"] = regions;
+  out["bridges"] = bridges;
   out["listed"] = listed;
   return out;
 }

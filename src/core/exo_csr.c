@@ -533,3 +533,46 @@ exo_status exo_csr_remove(exo_csr_files *csr, const exo_csr_files *listed, size_
   }
   return s;
 }
+
+exo_status exo_csr_filter(exo_csr_files *csr, exo_csr_keep_fn keep, void *user, size_t bufsize,
+                          uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx) {
+  *removed = *removed_positive = 0;
+  char *op = NULL, *ap = NULL;
+  exo_writer ow, aw;
+  uint64_t kept = 0, gone = 0, gone_pos = 0;
+  exo_csr_stream cs;
+  int cs_open = 0;
+  exo_status s = beside(csr, "flt", bufsize, &op, &ap, &ow, &aw, ctx);
+  if (!s) {
+    s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
+    cs_open = 1;
+  }
+  const size_t esz = exo_adj_size(csr->wide);
+  for (uint64_t v = 0; v < csr->n && !s; v++) {
+    uint64_t arcs = 0;
+    if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
+    for (uint64_t i = 0; i < arcs && !s; i++) {
+      uint64_t u;
+      float w;
+      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
+      if (!keep(user, v, u, w)) {
+        gone++;
+        gone_pos += w > 0.0f;
+        continue;
+      }
+      uint8_t e[16];
+      exo_adj_encode(e, csr->wide, u, w);
+      s = exo_writer_write(&aw, e, esz, ctx);
+      kept++;
+    }
+    if (!s) s = exo_writer_write(&ow, &kept, 8, ctx);
+  }
+  if (cs_open) s = exo_csr_stream_close(&cs, s, ctx);
+  s = replace(csr, s, op, ap, &ow, &aw, ctx);
+  if (!s) {
+    csr->m = kept;
+    *removed = gone;
+    *removed_positive = gone_pos;
+  }
+  return s;
+}

@@ -125,6 +125,15 @@ exo_status exo_csr_stream_close(exo_csr_stream *cs, exo_status s, exo_ctx *ctx);
 exo_status exo_csr_remove(exo_csr_files *csr, const exo_csr_files *listed, size_t bufsize,
                           uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx);
 
+/* Rewrite csr keeping the arcs v -> u (weight w) for which keep(user, v,
+ * u, w) returns nonzero, in order (the other arcs removed), as
+ * exo_csr_remove does; csr->m follows; *removed / *removed_positive count
+ * the arcs removed (of those, w > 0). One sequential read, one write;
+ * memory: four buffers of `bufsize`. */
+typedef int (*exo_csr_keep_fn)(void *user, uint64_t v, uint64_t u, float w);
+exo_status exo_csr_filter(exo_csr_files *csr, exo_csr_keep_fn keep, void *user, size_t bufsize,
+                          uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx);
+
 /* A block window over the adjacency file: a buffer of `entries` entries
  * holding entries [lo, hi) of the file, filled by positioned reads (pread:
  * windows of several threads share one descriptor). The stages' readers

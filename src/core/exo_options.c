@@ -22,7 +22,7 @@ static const char *const transform_choices[] = {"none", "neglog10", "selfnorm", 
 static const char *const self_hits_choices[] = {"keep", "drop", NULL};
 static const char *const combine_choices[] = {"sum", "max", NULL};
 static const char *const order_choices[] = {"appearance", "name", NULL};
-static const char *const regions_choices[] = {"strongest", "all", NULL};
+static const char *const bridges_choices[] = {"cut", "keep", NULL};
 
 #define NOLIM 0, 0
 /* The defaults are here and nowhere else: the R function's formals and the
@@ -99,12 +99,13 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "the output's lines: appearance (first appearance of the names in the input) or name "
      "(byte order of the names, as SynExtend writes them; holds the names in memory); "
      "clusters are numbered 1..K in order of first appearance in the lines"},
-    {EXO_OPT_REGIONS, "regions", EXO_OT_CHOICE, EXO_OPTF_NO_DEFAULT, "", NOLIM, 0,
-     regions_choices, "R", "multi-domain proteins (--format blast, its own columns: qstart "
-     "qend sstart send are 7-10): strongest (the default there) keeps a protein whose hits "
-     "lie in separate regions (less than 1/3 overlap) only with the partners it hits in its "
-     "strongest region (largest bit-score sum), so it cannot join the families of all its "
-     "domains; all keeps every hit"},
+    {EXO_OPT_BRIDGES, "bridges", EXO_OT_CHOICE, EXO_OPTF_NO_DEFAULT, "", NOLIM, 0,
+     bridges_choices, "B", "hits that chain protein families (--format blast with its own "
+     "columns; qstart qend sstart send are 7-10): cut (the default there) keeps a protein "
+     "whose hits lie in separate regions of it (less than 1/3 overlap) only with the partners "
+     "it hits in its strongest region (largest bit-score sum), and drops a hit far weaker "
+     "(below 0.55x) than every other hit of both its proteins when each has 8 or more "
+     "consistent hits; keep keeps every hit"},
 };
 
 const exo_opt_def *exo_options_table(void) { return table; }
@@ -201,9 +202,9 @@ void exo_options_init(exo_options *o, exo_opt_style style) {
   for (int i = 0; i < EXO_OPT_COUNT; i++)
     if (table[i].def[0]) (void)exo_options_set(o, table[i].name, table[i].def, &e);
   o->given = 0; /* the defaults are not "given" */
-  o->transform = o->drop_self = o->combine = o->regions = -1;
+  o->transform = o->drop_self = o->combine = o->bridges = -1;
   o->num[EXO_OPT_WEIGHT_TRANSFORM] = o->num[EXO_OPT_SELF_HITS] = o->num[EXO_OPT_COMBINE] = -1;
-  o->num[EXO_OPT_REGIONS] = -1;
+  o->num[EXO_OPT_BRIDGES] = -1;
 }
 
 static exo_status bad(const exo_options *o, const exo_opt_def *d, exo_error *err,
@@ -535,17 +536,17 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
      * and 2 and the weight its 11 or 12 */
     const int own = blast && cols[0] == 1 && cols[1] == 2 && (cols[2] == 11 || cols[2] == 12);
     const int directed = (int)o->num[EXO_OPT_MODE] == 1;
-    if (o->num[EXO_OPT_REGIONS] >= 0) {
-      o->regions = (int)o->num[EXO_OPT_REGIONS] == EXO_OPT_STRONGEST;
-      if (o->regions && (!own || directed)) {
-        exo_options_display(&table[EXO_OPT_REGIONS], o->style, n1, sizeof n1);
-        return exo_error_set(err, EXO_EARG, "%s strongest reads the hits' coordinates from "
+    if (o->num[EXO_OPT_BRIDGES] >= 0) {
+      o->bridges = (int)o->num[EXO_OPT_BRIDGES] == EXO_OPT_CUT;
+      if (o->bridges && (!own || directed)) {
+        exo_options_display(&table[EXO_OPT_BRIDGES], o->style, n1, sizeof n1);
+        return exo_error_set(err, EXO_EARG, "%s cut reads the hits' coordinates from "
                              "columns 7-10 of search output: it needs %s blast with its own "
                              "columns (1, 2, and 11 or 12) and mode undirected", n1,
                              o->style == EXO_OPT_STYLE_R ? "format =" : "--format");
       }
     } else {
-      o->regions = own && !directed;
+      o->bridges = own && !directed;
     }
   }
   {
@@ -579,7 +580,7 @@ static void fill_parse(const exo_options *o, exo_parse_options *p) {
   p->col_b = o->rcols[1];
   p->col_w = o->rcols[2];
   p->transform = (exo_weight_transform)o->transform;
-  if (o->regions > 0) {
+  if (o->bridges > 0) {
     p->col_iv[0] = 7; /* qstart qend sstart send */
     p->col_iv[1] = 8;
     p->col_iv[2] = 9;
@@ -596,7 +597,7 @@ void exo_options_fill_build(const exo_options *o, exo_build_options *b) {
   b->min_weight = (float)o->num[EXO_OPT_MIN_WEIGHT];
   b->drop_self_loops = o->drop_self;
   b->order_by_name = (int)o->num[EXO_OPT_ORDER] == EXO_OPT_BY_NAME;
-  b->regions = o->regions > 0;
+  b->regions = b->weak_hits = o->bridges > 0;
 }
 
 void exo_options_fill_lp(const exo_options *o, exo_lp_params *p) {
@@ -680,7 +681,7 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
       int k = i == EXO_OPT_WEIGHT_TRANSFORM ? o->transform
               : i == EXO_OPT_SELF_HITS ? o->drop_self
               : i == EXO_OPT_COMBINE ? (o->combine == EXO_COMBINE_KEEP ? 0 : 1)
-              : i == EXO_OPT_REGIONS ? (o->regions < 0 ? -1 : o->regions ? 0 : 1)
+              : i == EXO_OPT_BRIDGES ? (o->bridges < 0 ? -1 : o->bridges ? 0 : 1)
               : (int)o->num[i];
       put(&s, "%s\n", k >= 0 ? d->choices[k] : "(unresolved)");
       break;
@@ -715,9 +716,9 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
   exo_options_fill_leiden(o, &l);
   put(&s, "build.transform=%d\nbuild.drop_self_loops=%d\nbuild.combine=%d\n"
           "build.min_weight=%.9g\nbuild.threads=%d\nbuild.order_by_name=%d\n"
-          "build.regions=%d\n",
+          "build.regions=%d\nbuild.weak_hits=%d\n",
       (int)b.parse.transform, b.drop_self_loops, (int)b.combine, (double)b.min_weight,
-      b.parse.threads, b.order_by_name, b.regions);
+      b.parse.threads, b.order_by_name, b.regions, b.weak_hits);
   put(&s, "lp.max_visits=%u\nrefine.passes=%u\nleiden.objective=%d\n"
           "leiden.per_strength=%d\nleiden.linked=%d\nleiden.per_component=%d\n"
           "leiden.iterations=%u\n",

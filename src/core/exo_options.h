@@ -61,7 +61,7 @@ typedef enum exo_opt_id {
   EXO_OPT_THREADS,
   EXO_OPT_SEED,
   EXO_OPT_ORDER,
-  EXO_OPT_REGIONS,
+  EXO_OPT_BRIDGES,
   EXO_OPT_COUNT
 } exo_opt_id;
 
@@ -118,7 +118,7 @@ typedef struct exo_options {
   int resolved;
   int blast_default;       /* --format blast chose Leiden CPM auto */
   int transform, drop_self, combine; /* resolved input options */
-  int regions;             /* resolved: 1 = the region rule (exo_regions.h) */
+  int bridges;             /* resolved: 1 = the bridge rules (exo_regions.h) */
   uint32_t rcols[3];       /* resolved columns (rcols[2] 0 = no weight) */
 } exo_options;
 
@@ -127,7 +127,7 @@ enum { EXO_OPT_LP = 0, EXO_OPT_LEIDEN = 1 };
 enum { EXO_OPT_MODULARITY = 0, EXO_OPT_CPM = 1 };
 enum { EXO_OPT_EDGES = 0, EXO_OPT_BLAST = 1 };
 enum { EXO_OPT_APPEARANCE = 0, EXO_OPT_BY_NAME = 1 };
-enum { EXO_OPT_STRONGEST = 0, EXO_OPT_ALL_REGIONS = 1 };
+enum { EXO_OPT_CUT = 0, EXO_OPT_KEEP_BRIDGES = 1 };
 /* --format blast's weight transform (exo_parse.h) */
 #define EXO_OPT_BLAST_TRANSFORM EXO_WT_SELFNORM
 

@@ -98,6 +98,8 @@ static exo_status check_options(const exo_build_options *opt, exo_ctx *ctx) {
   if (opt->regions && (opt->directed || !iv[0] || !iv[1] || !iv[2] || !iv[3]))
     return EXO_FAIL(ctx, EXO_EARG, "the region rule needs an undirected graph and the "
                     "hits' coordinate columns");
+  if (opt->weak_hits && opt->directed)
+    return EXO_FAIL(ctx, EXO_EARG, "the weak-hit rule needs an undirected graph");
   return EXO_OK;
 }
 
@@ -445,6 +447,17 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   if (selfnorm(&b->opt)) {
     st = self_normalise(g, &b->opt, ctx);
     if (st) goto fail;
+  }
+  if (b->opt.weak_hits) {
+    exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
+    uint64_t removed = 0, removed_pos = 0;
+    st = exo_regions_weak_hits(&csr, EXO_IO_DEFAULT_BUF, &removed, &removed_pos, ctx);
+    if (st) goto fail;
+    g->sort.arcs = csr.m;
+    g->sort.arcs_positive -= removed_pos;
+    g->num_weak_pairs = removed / 2;
+    exo_message(ctx, "weak hits: %llu pairs of proteins joined only by a hit far weaker than "
+                "all their other hits were removed", (unsigned long long)(removed / 2));
   }
   g->num_arcs = g->sort.arcs;
   g->num_edges = g->directed ? g->sort.arcs_positive : g->sort.arcs;

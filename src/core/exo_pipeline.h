@@ -88,6 +88,11 @@ typedef struct exo_build_options {
                                those after. Edges given one by one
                                (exo_builder_add_edge) have no coordinates and
                                take no part. */
+  int weak_hits;            /* the weak-hit rule of exo_regions.h (undirected
+                               only): once the weights are normalised, a pair
+                               far weaker than every other hit of both its
+                               nodes is removed; exo_graph's counts are those
+                               after */
   /* parse.transform EXO_WT_SELFNORM (not with parse.ignore_weights): the
    * weights are bit scores. The self hits are stored whatever
    * drop_self_loops says; once the CSR is built, one more pass
@@ -121,6 +126,7 @@ typedef struct exo_graph {
                             combining). Their names are kept. */
   uint64_t num_region_split; /* regions: proteins whose hits form 2 regions or more */
   uint64_t num_region_pairs; /* regions: protein pairs removed */
+  uint64_t num_weak_pairs;   /* weak_hits: protein pairs removed */
   int directed;
   int wide;
   int threads;         /* parse.threads of the build (>= 1): the output

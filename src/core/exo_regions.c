@@ -1,6 +1,7 @@
 /* exo_regions.c: the region rule (exo_regions.h). */
 #include "exo_regions.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,5 +250,79 @@ done:
   free(sc.iv);
   free(sc.sum);
   if (!st && out) *out = res;
+  return st;
+}
+
+/* ---- the weak-hit rule ------------------------------------------------------ */
+
+typedef struct weak_node {
+  uint32_t deg;
+  float min1, min2, med;
+} weak_node;
+
+static int float_cmp(const void *x, const void *y) {
+  const float a = *(const float *)x, b = *(const float *)y;
+  return (a > b) - (a < b);
+}
+
+static float other_of(const weak_node *x, float w) { return w <= x->min1 ? x->min2 : x->min1; }
+
+static int weak_end(const weak_node *x, float w) {
+  if (x->deg < EXO_WEAK_HIT_DEGREE) return 0;
+  const double o = other_of(x, w);
+  return (double)w < EXO_WEAK_HIT_RATIO * o && o >= EXO_WEAK_HIT_TIGHT * (double)x->med;
+}
+
+static int keep_strong(void *user, uint64_t v, uint64_t u, float w) {
+  const weak_node *nd = user;
+  if (u == v) return 1;
+  const float a = fabsf(w);
+  return !(weak_end(&nd[v], a) && weak_end(&nd[u], a));
+}
+
+exo_status exo_regions_weak_hits(exo_csr_files *csr, size_t bufsize, uint64_t *removed,
+                                 uint64_t *removed_positive, exo_ctx *ctx) {
+  *removed = *removed_positive = 0;
+  if (!csr->n) return EXO_OK;
+  weak_node *nd = calloc((size_t)csr->n, sizeof *nd);
+  if (!nd) return exo_fail_oom(ctx, "the weak-hit rule's node values", csr->n * sizeof *nd);
+  float *ws = NULL;
+  size_t cap = 0;
+  exo_csr_stream cs;
+  exo_status st = exo_csr_stream_open(&cs, csr, bufsize, ctx);
+  for (uint64_t v = 0; v < csr->n && !st; v++) {
+    uint64_t arcs = 0;
+    if ((st = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
+    if (arcs > cap) {
+      size_t ncap = (size_t)arcs > 2 * cap ? (size_t)arcs : 2 * cap;
+      float *nb = realloc(ws, ncap * sizeof *nb);
+      if (!nb) {
+        st = exo_fail_oom(ctx, "a node's weights", (uint64_t)ncap * sizeof *nb);
+        break;
+      }
+      ws = nb;
+      cap = ncap;
+    }
+    size_t k = 0;
+    for (uint64_t i = 0; i < arcs && !st; i++) {
+      uint64_t u;
+      float w;
+      if ((st = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
+      if (u != v) ws[k++] = fabsf(w);
+    }
+    if (st || k < EXO_WEAK_HIT_DEGREE) {
+      nd[v].deg = (uint32_t)k;
+      continue;
+    }
+    qsort(ws, k, sizeof *ws, float_cmp);
+    nd[v].deg = k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+    nd[v].min1 = ws[0];
+    nd[v].min2 = ws[1];
+    nd[v].med = k % 2 ? ws[k / 2] : (float)(((double)ws[k / 2 - 1] + (double)ws[k / 2]) / 2.0);
+  }
+  st = exo_csr_stream_close(&cs, st, ctx);
+  free(ws);
+  if (!st) st = exo_csr_filter(csr, keep_strong, nd, bufsize, removed, removed_positive, ctx);
+  free(nd);
   return st;
 }

@@ -1,6 +1,7 @@
-/* exo_regions.h: the region rule of search output (format blast), which
- * keeps a protein made of several domains from joining the families of
- * all its domains.
+/* exo_regions.h: the bridge rules of search output (format blast, option
+ * bridges = cut): the region rule, which keeps a protein made of several
+ * domains from joining the families of all its domains, and the weak-hit
+ * rule, which drops a lone weak hit between two tight families (below).
  *
  * Each hit between proteins A and B lies on an interval of A (qstart..qend)
  * and one of B (sstart..send). A protein's intervals, in order of start
@@ -62,5 +63,24 @@ typedef struct exo_regions_stats {
 exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const char *tmpdir,
                              uint64_t memory_limit, int threads, exo_regions_stats *out,
                              exo_ctx *ctx);
+
+/* The weak-hit rule, on the built graph after the self-score normalisation
+ * (undirected; the weights of v -> u and u -> v equal, as combine max and
+ * selfnorm leave them). For each node v: deg(v) its arcs to other nodes,
+ * min1(v) <= min2(v) the two smallest of their weights, med(v) their
+ * median. For an arc of weight w at v, other(v) = min2(v) when w <=
+ * min1(v), else min1(v): v's weakest other hit. The pair (v, u) is removed
+ * (both arcs) when, at both ends x, deg(x) >= EXO_WEAK_HIT_DEGREE, w <
+ * EXO_WEAK_HIT_RATIO x other(x) and other(x) >= EXO_WEAK_HIT_TIGHT x med(x):
+ * the hit is far weaker than every other hit of both proteins, each of which
+ * has a consistent group of homologues (two families joined by one spurious
+ * hit). Arcs v -> v are never removed. Two passes over the CSR (the first
+ * reads, the second rewrites); memory: 16 bytes per node and 4 bytes per arc
+ * of the node being read. *removed: arcs removed (2 per pair). */
+#define EXO_WEAK_HIT_RATIO 0.55
+#define EXO_WEAK_HIT_DEGREE 8u
+#define EXO_WEAK_HIT_TIGHT 0.7
+exo_status exo_regions_weak_hits(exo_csr_files *csr, size_t bufsize, uint64_t *removed,
+                                 uint64_t *removed_positive, exo_ctx *ctx);
 
 #endif

@@ -54,7 +54,7 @@ static void blast_options(exo_build_options *b, const char *dir, const char *reg
   exo_error err;
   exo_error_clear(&err);
   ck_assert_int_eq(exo_options_set(&o, "format", "blast", &err), EXO_OK);
-  if (regions) ck_assert_int_eq(exo_options_set(&o, "regions", regions, &err), EXO_OK);
+  if (regions) ck_assert_int_eq(exo_options_set(&o, "bridges", regions, &err), EXO_OK);
   if (columns) ck_assert_int_eq(exo_options_set(&o, "columns", columns, &err), EXO_OK);
   ck_assert_int_eq(exo_options_set(&o, "threads", "1", &err), EXO_OK);
   ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &err), EXO_OK);
@@ -65,14 +65,14 @@ static void blast_options(exo_build_options *b, const char *dir, const char *reg
 
 /* The names in id order (one per line of the names file) and the CSR. */
 typedef struct graph_view {
-  char names[16][8];
-  uint64_t n, off[17];
-  uint64_t nbr[256];
+  char names[64][8];
+  uint64_t n, off[65];
+  uint64_t nbr[1024];
 } graph_view;
 
 static void view(const exo_graph *g, graph_view *v) {
   memset(v, 0, sizeof *v);
-  ck_assert_uint_le(g->num_nodes, 16);
+  ck_assert_uint_le(g->num_nodes, 64);
   v->n = g->num_nodes;
   char *names = tu_read_file(g->names_path, NULL);
   ck_assert_ptr_nonnull(names);
@@ -89,7 +89,7 @@ static void view(const exo_graph *g, graph_view *v) {
   ck_assert_uint_eq(ol, (v->n + 1) * 8);
   memcpy(v->off, off, ol);
   const size_t esz = exo_adj_size(g->wide);
-  ck_assert_uint_le(al / esz, 256);
+  ck_assert_uint_le(al / esz, 1024);
   for (size_t i = 0; i < al / esz; i++) {
     float w;
     exo_adj_decode((const uint8_t *)adj + i * esz, g->wide, &v->nbr[i], &w);
@@ -147,8 +147,8 @@ START_TEST(fusion_keeps_its_strongest_region) {
   }
   ck_assert_uint_eq(g->num_edges, 2 * (3 + 3 + 3)); /* a-a, b-b, F-a; self arcs dropped */
   exo_graph_free(g);
-  /* regions = all keeps every pair */
-  g = build(dir, f, "all", 0, 1);
+  /* bridges = keep keeps every pair */
+  g = build(dir, f, "keep", 0, 1);
   view(g, &v);
   ck_assert_uint_eq(g->num_region_pairs, 0);
   ck_assert(linked(&v, "F", "b1") && linked(&v, "b2", "F"));
@@ -252,8 +252,8 @@ START_TEST(coordinate_that_is_not_a_number) {
   ck_assert_ptr_nonnull(strstr(ctx.err.msg, "field 8"));
   ck_assert_ptr_nonnull(strstr(ctx.err.msg, "'x9'"));
   ck_assert_int_eq(tu_count_entries(dir), 1);
-  /* regions = all reads no coordinate */
-  blast_options(&b, dir, "all", NULL);
+  /* bridges = keep reads no coordinate */
+  blast_options(&b, dir, "keep", NULL);
   b.files = files;
   b.nfiles = 1;
   exo_ctx_init(&ctx);
@@ -269,10 +269,12 @@ START_TEST(options_switch_the_rule) {
   exo_build_options b;
   blast_options(&b, "/tmp", NULL, NULL);
   ck_assert_int_eq(b.regions, 1);
+  ck_assert_int_eq(b.weak_hits, 1);
   ck_assert_uint_eq(b.parse.col_iv[0], 7);
   ck_assert_uint_eq(b.parse.col_iv[3], 10);
   blast_options(&b, "/tmp", NULL, "1,2,3"); /* another column order: no coordinates known */
   ck_assert_int_eq(b.regions, 0);
+  ck_assert_int_eq(b.weak_hits, 0);
   ck_assert_uint_eq(b.parse.col_iv[0], 0);
   blast_options(&b, "/tmp", NULL, "1,2,11");
   ck_assert_int_eq(b.regions, 1);
@@ -280,19 +282,77 @@ START_TEST(options_switch_the_rule) {
   exo_error err;
   /* strongest where there are no coordinates is refused by name */
   const char *bad[2][4] = {{"format", "blast", "columns", "1,2,3"},
-                           {"format", "edges", "regions", "strongest"}};
+                           {"format", "edges", "bridges", "cut"}};
   for (int k = 0; k < 2; k++) {
     exo_options_init(&o, EXO_OPT_STYLE_CLI);
     exo_error_clear(&err);
     ck_assert_int_eq(exo_options_set(&o, bad[k][0], bad[k][1], &err), EXO_OK);
     ck_assert_int_eq(exo_options_set(&o, bad[k][2], bad[k][3], &err), EXO_OK);
-    if (k == 0) ck_assert_int_eq(exo_options_set(&o, "regions", "strongest", &err), EXO_OK);
+    if (k == 0) ck_assert_int_eq(exo_options_set(&o, "bridges", "cut", &err), EXO_OK);
     ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &err), EXO_EARG);
-    ck_assert_ptr_nonnull(strstr(err.msg, "--regions strongest"));
+    ck_assert_ptr_nonnull(strstr(err.msg, "--bridges cut"));
   }
   exo_options_init(&o, EXO_OPT_STYLE_CLI);
   exo_error_clear(&err);
-  ck_assert_int_eq(exo_options_set(&o, "regions", "maybe", &err), EXO_EARG);
+  ck_assert_int_eq(exo_options_set(&o, "bridges", "maybe", &err), EXO_EARG);
+}
+END_TEST
+
+/* Two tight families of n (all pairs 90 bits, self 200: weight 0.45) and
+ * one hit of `bridge` bits between a1 and b1; full-length coordinates. */
+static char *bridge_text(int n, double bridge) {
+  size_t cap = 1 << 18, at = 0;
+  char *t = malloc(cap);
+  for (int f = 0; f < 2; f++)
+    for (int i = 1; i <= n; i++)
+      for (int j = 1; j <= n; j++) {
+        char q[16], s[16];
+        snprintf(q, sizeof q, "%c%d", f ? 'b' : 'a', i);
+        snprintf(s, sizeof s, "%c%d", f ? 'b' : 'a', j);
+        at = hit(t, at, cap, q, s, 1, 100, 1, 100, i == j ? 200 : 90 - (i + j) % 5);
+      }
+  at = hit(t, at, cap, "a1", "b1", 1, 100, 1, 100, bridge);
+  return t;
+}
+
+START_TEST(weak_hit_between_tight_families_goes) {
+  char *dir = tu_mkdtemp();
+  /* 40 bits (0.2) against hits of 0.43-0.45: removed, both directions */
+  char *text = bridge_text(10, 40);
+  char *f = tu_write_text(dir, "hits.m8", text);
+  exo_graph *g = build(dir, f, NULL, 0, 1);
+  graph_view v;
+  ck_assert_uint_eq(g->num_weak_pairs, 1);
+  ck_assert_uint_eq(g->num_edges, 2 * (2 * 45));
+  view(g, &v);
+  ck_assert(!linked(&v, "a1", "b1") && !linked(&v, "b1", "a1"));
+  ck_assert(linked(&v, "a1", "a2"));
+  exo_graph_free(g);
+  g = build(dir, f, "keep", 0, 1);
+  ck_assert_uint_eq(g->num_weak_pairs, 0);
+  ck_assert_uint_eq(g->num_edges, 2 * (2 * 45 + 1));
+  exo_graph_free(g);
+  free(f);
+  free(text);
+  /* a hit of 60 bits (0.3, above 0.55 x 0.43) stays */
+  text = bridge_text(10, 60);
+  f = tu_write_text(dir, "hits.m8", text);
+  g = build(dir, f, NULL, 0, 1);
+  ck_assert_uint_eq(g->num_weak_pairs, 0);
+  exo_graph_free(g);
+  free(f);
+  free(text);
+  /* families of 7 (6 other hits each: below the 8 the rule asks for) */
+  text = bridge_text(7, 40);
+  f = tu_write_text(dir, "hits.m8", text);
+  g = build(dir, f, NULL, 0, 1);
+  ck_assert_uint_eq(g->num_weak_pairs, 0);
+  exo_graph_free(g);
+  free(f);
+  free(text);
+  ck_assert_int_eq(tu_count_entries(dir), 1); /* the input only */
+  tu_rmdir(dir);
+  free(dir);
 }
 END_TEST
 
@@ -305,6 +365,7 @@ Suite *regions_suite(void) {
   tcase_add_test(tc, same_graph_for_threads_and_memory);
   tcase_add_test(tc, coordinate_that_is_not_a_number);
   tcase_add_test(tc, options_switch_the_rule);
+  tcase_add_test(tc, weak_hit_between_tight_families_goes);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -239,12 +239,13 @@ input_case() { # name P... -- options...
       awk -v a="$nmi" -v b="$c_nmi" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01) }'
   done
 }
-# exolabel-mpi's --format blast is label propagation: the CLI's run with
-# --algorithm lp --weight-transform neglog10 is its single-machine twin
-# (exolabel's own --format blast default is Leiden CPM on bit scores over
-# self scores, which does not run over ranks)
-input_case blast 1 2 4 -- --format blast --algorithm lp --weight-transform neglog10
-input_case blast-minw 2 -- --format blast --min-weight 10 --attenuation 0 --refine 0 --algorithm lp --weight-transform neglog10
+# exolabel-mpi's --format blast is label propagation keeping every hit: the
+# CLI's run with --algorithm lp --weight-transform neglog10 --bridges keep is
+# its single-machine twin (exolabel's own --format blast default is Leiden
+# CPM on bit scores over self scores after the bridge rules, which do not
+# run over ranks)
+input_case blast 1 2 4 -- --format blast --algorithm lp --weight-transform neglog10 --bridges keep
+input_case blast-minw 2 -- --format blast --min-weight 10 --attenuation 0 --refine 0 --algorithm lp --weight-transform neglog10 --bridges keep
 input_case columns 2 -- --columns 2,1,12 --self-hits keep --combine sum --threads 2
 # the options change the graph: the arc counts differ between the cases
 check "input options change the graph (blast vs --min-weight 10 vs columns)" \
@@ -278,6 +279,7 @@ refused "standard input ('-') is not available in MPI mode" -
 refused "--weight-transform neglog10 needs a weight column" --columns 1,2 --weight-transform neglog10
 refused "--format must be one of 'edges', 'blast' (any case), not 'm8'" --format m8
 refused "--weight-transform selfnorm is not available in MPI mode" --format blast --weight-transform selfnorm
+refused "--bridges cut is not available in MPI mode" --format blast --bridges cut
 check "refusals: no temporary files" test -z "$(ls -A "$WORK/tmp")"
 
 # ---- a malformed line on rank 1 -----------------------------------------------

@@ -35,7 +35,7 @@ test_that("format = 'blast' on the example gives the families back", {
     hits <- hits[hits$V1 != hits$V2, ]
     pairs <- setdiff(unique(paste(pmin(hits$V1, hits$V2), pmax(hits$V1, hits$V2))), dropped)
     expect_equal(unname(res$graph_stats[["num_edges"]]), 2 * length(pairs))
-    expect_equal(unname(attr(res, "stats")$regions[["pairs_removed"]]), length(dropped))
+    expect_equal(unname(attr(res, "stats")$bridges[["region_pairs_removed"]]), length(dropped))
     found <- tab$Cluster[match(truth$protein, tab$Vertex)]
     nmi <- ClusterNMI(truth$family, found)
     expect_equal(nmi, igraph::compare(as.integer(factor(truth$family)),

@@ -49,9 +49,9 @@ test_that("an edge-list table takes format = \"blast\" as a file does", {
     set.seed(1)
     from_table <- ExoLabel(df, format = "blast", return_table = TRUE)
     # a table has no coordinates to read: the file's result without the
-    # region rule (regions = "all")
+    # bridge rules (bridges = "keep")
     set.seed(1)
-    from_file <- ExoLabel(hits, format = "blast", regions = "all", return_table = TRUE)
+    from_file <- ExoLabel(hits, format = "blast", bridges = "keep", return_table = TRUE)
     expect_identical(from_table$results, from_file$results)
     expect_identical(attr(from_table$parameters, "objective"), "CPM")
 })

@@ -77,8 +77,9 @@ cases <- function(f, d) {
         blast_lp = list(
             r = list(f, tempfiledir = d, format = "Blast", algorithm = "lp", min_weight = 2.5,
                      self_hits = "KEEP", combine = "Sum", memory_limit = "1.5G",
-                     iterations = 40000, threads = 1, weight_transform = "negLog"),
-            cli = c("--format", "Blast", "--algorithm", "lp", "--min-weight", "2.5",
+                     iterations = 40000, threads = 1, weight_transform = "negLog",
+                     bridges = "keep"),
+            cli = c("--format", "Blast", "--algorithm", "lp", "--bridges", "keep", "--min-weight", "2.5",
                     "--self-hits", "KEEP", "--combine", "Sum", "--memory-limit", "1.5G",
                     "--iterations", "40000", "--threads", "1", "--weight-transform", "negLog"),
             mpi = TRUE),
@@ -203,7 +204,7 @@ test_that("the R function's defaults and the --help text come from the core's ta
     system2("mpirun", c("-n", "1", "--oversubscribe", "--allow-run-as-root", mpi, "--help"),
             stdout = out, stderr = FALSE)
     mhelp <- paste(readLines(out), collapse = "\n")
-    refused <- c("add_self_loops", "attenuation", "refine", "algorithm", "objective")
+    refused <- c("add_self_loops", "attenuation", "refine", "algorithm", "objective", "bridges")
     for (nm in setdiff(tab$name, refused))
         expect_match(mhelp, paste0("--", gsub("_", "-", nm), " "), fixed = TRUE, info = nm)
 })
@@ -213,13 +214,13 @@ test_that("the format's input defaults are the core's alone (exo_options_resolve
     # search output: bit scores over self scores, self hits dropped, the best hit of a pair
     expect_identical(core(list(format = "blast")),
                      list(columns = c(1L, 2L, 12L), weight_transform = "selfnorm",
-                          self_hits = "drop", combine = "max", regions = "strongest"))
+                          self_hits = "drop", combine = "max", bridges = "cut"))
     # the e-value transform reads column 11
     expect_identical(core(list(format = "blast", weight_transform = "neglog10"))$columns,
                      c(1L, 2L, 11L))
     expect_identical(core(list(format = "edges")),
                      list(columns = 1:3, weight_transform = "none",
-                          self_hits = "keep", combine = "sum", regions = "all"))
+                          self_hits = "keep", combine = "sum", bridges = "keep"))
     expect_identical(core(list(format = "edges", columns = c(2L, 1L)))$columns, c(2L, 1L, 0L))
     expect_error(core(list(format = "blast", columns = c(1L, 2L))), "needs a weight column")
     # what ExoLabel() reports it read is what the core resolved

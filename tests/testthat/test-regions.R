@@ -1,4 +1,4 @@
-# Issue 54: the region rule of format = "blast" (regions = "strongest", the
+# Issue 54: the region rule of format = "blast" (bridges = "cut", the
 # default on files): a fusion protein made of a domain of family A and a
 # domain of family B does not chain the two families.
 
@@ -32,16 +32,16 @@ test_that("a two-domain fusion joins its strongest domain's family, not both", {
     expect_length(unique(ca), 1L)
     expect_length(unique(cb), 1L)
     expect_false(ca[1] == cb[1])
-    expect_equal(attr(r, "stats")$input$regions, "strongest")
-    expect_equal(unname(attr(r, "stats")$regions[["proteins_split"]]), 1)
-    expect_equal(unname(attr(r, "stats")$regions[["pairs_removed"]]), length(w$b))
-    # regions = "all" keeps F's hits to B: the default CPM then returns the
+    expect_equal(attr(r, "stats")$input$bridges, "cut")
+    expect_equal(unname(attr(r, "stats")$bridges[["proteins_split"]]), 1)
+    expect_equal(unname(attr(r, "stats")$bridges[["region_pairs_removed"]]), length(w$b))
+    # bridges = "keep" keeps F's hits to B: the default CPM then returns the
     # one connected component
-    r_all <- ExoLabel(w$file, format = "blast", regions = "all", return_table = TRUE,
+    r_all <- ExoLabel(w$file, format = "blast", bridges = "keep", return_table = TRUE,
                       verbose = FALSE)
     expect_length(unique(cluster_of(r_all, c(w$a, w$b, "F"))), 1L)
-    expect_equal(unname(attr(r_all, "stats")$regions[["pairs_removed"]]), 0)
-    expect_equal(attr(r_all, "stats")$input$regions, "all")
+    expect_equal(unname(attr(r_all, "stats")$bridges[["region_pairs_removed"]]), 0)
+    expect_equal(attr(r_all, "stats")$input$bridges, "keep")
 })
 
 test_that("the command-line tool applies the same rule by default", {
@@ -59,7 +59,7 @@ test_that("the command-line tool applies the same rule by default", {
     expect_equal(sum(same > 0), length(unique(ref$Cluster))) # the same partition
     expect_equal(length(unique(r$Cluster)), length(unique(ref$Cluster)))
     expect_equal(length(unique(ref$Cluster)), 2L)
-    expect_equal(system2(cli, c("--format", "blast", "--regions", "all", "-o", out, w$file),
+    expect_equal(system2(cli, c("--format", "blast", "--bridges", "keep", "-o", out, w$file),
                          stdout = FALSE, stderr = FALSE), 0L)
     expect_length(unique(utils::read.delim(out, header = FALSE)[[2]]), 1L)
 })
@@ -68,15 +68,15 @@ test_that("regions is refused where there are no coordinates, naming the argumen
     w <- fusion_m8()
     on.exit(unlink(w$file))
     expect_error(ExoLabel(w$file, format = "blast", columns = c(1, 2, 12),
-                          regions = "strongest", mode = "directed", verbose = FALSE),
-                 "regions")
-    expect_error(ExoLabel(w$file, format = "edges", regions = "strongest", verbose = FALSE),
-                 "'regions' strongest")
-    expect_error(ExoLabel(w$file, format = "blast", regions = "sometimes", verbose = FALSE),
-                 "regions")
+                          bridges = "cut", mode = "directed", verbose = FALSE),
+                 "bridges")
+    expect_error(ExoLabel(w$file, format = "edges", bridges = "cut", verbose = FALSE),
+                 "'bridges' cut")
+    expect_error(ExoLabel(w$file, format = "blast", bridges = "sometimes", verbose = FALSE),
+                 "bridges")
     # a table has no region rule: refused when asked for, off by default
-    expect_error(ExoLabel(w$table, format = "blast", regions = "strongest", verbose = FALSE),
+    expect_error(ExoLabel(w$table, format = "blast", bridges = "cut", verbose = FALSE),
                  "file's path")
     r <- ExoLabel(w$table, format = "blast", return_table = TRUE, verbose = FALSE)
-    expect_equal(attr(r, "stats")$input$regions, "all")
+    expect_equal(attr(r, "stats")$input$bridges, "keep")
 })

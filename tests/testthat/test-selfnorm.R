@@ -154,8 +154,10 @@ test_that("resolution 'auto' of selfnorm weights is set per connected component"
                   data.frame(q = "b01", s = "b11", bits = 5),
                   data.frame(q = c(a, b), s = c(a, b), bits = 100))
     f <- write_bits_m8(hits[sample(nrow(hits)), ])
+    # bridges = "keep": the weak-hit rule would remove B's bridge (5 bits
+    # against 60 at both ends; test-weak-bridge.R) before CPM sees it
     set.seed(1)
-    r <- ExoLabel(f, format = "blast", return_table = TRUE)
+    r <- ExoLabel(f, format = "blast", bridges = "keep", return_table = TRUE)
     expect_identical(attr(r$parameters, "per_strength"), 2e-5)
     expect_identical(attr(r$parameters, "strength_of"),
                      "the nodes with an edge, in each connected component")
@@ -179,7 +181,7 @@ test_that("resolution 'auto' of selfnorm weights is set per connected component"
                                stats::setNames(igraph::membership(ig), igraph::V(g)$name)))
     # one resolution for the whole graph (absolute CPM at the reported one)
     # cuts B at its bridge
-    r1 <- ExoLabel(f, format = "blast", algorithm = "leiden", objective = "CPM",
+    r1 <- ExoLabel(f, format = "blast", bridges = "keep", algorithm = "leiden", objective = "CPM",
                    resolution = unname(r$parameters[["resolution"]]), return_table = TRUE)
     m1 <- stats::setNames(r1$results$Cluster, r1$results$Vertex)
     expect_length(unique(m1[b]), 2L)

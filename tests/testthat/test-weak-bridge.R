@@ -37,11 +37,25 @@ families_apart <- function(w, ...) {
         cl[w$fam == "a"][1] != cl[w$fam == "b"][1]
 }
 
+test_that("the format = \"blast\" default keeps two families joined by one weak hit apart", {
+    # The weak-hit rule of bridges = "cut" (src/core/exo_regions.h) removes
+    # the 40-bit hit: it is below 0.55 x every other hit of both proteins,
+    # each of which has 9 or more consistent hits. Without it (bridges =
+    # "keep") the default's CPM merges the two families.
+    merged_without <- 0L
+    for (trial in 1:8) {
+        w <- weak_bridge_m8(trial)
+        set.seed(trial)
+        expect_true(families_apart(w), info = sprintf("default, trial %d", trial))
+        set.seed(trial)
+        merged_without <- merged_without + !families_apart(w, bridges = "keep")
+        unlink(w$file)
+    }
+    expect_gt(merged_without, 0L)
+})
+
 test_that("label propagation and modularity Leiden keep two families joined by one weak hit apart", {
-    # The settings the documentation names for proteomes with bridges. The
-    # format = "blast" default (Leiden CPM, resolution 5e-5 x each component's
-    # mean strength) merges the two families in 4 of these 8 trials (1, 3, 5,
-    # 8): issue 54 is open on it (benchmarks/ssn/bridges_notes.md).
+    # The settings the documentation names for proteomes with bridges.
     for (trial in 1:8) {
         w <- weak_bridge_m8(trial)
         set.seed(trial)
