@@ -451,7 +451,9 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   if (b->opt.weak_hits) {
     exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
     uint64_t removed = 0, removed_pos = 0;
+    const double tw = exo_now_seconds();
     st = exo_regions_weak_hits(&csr, EXO_IO_DEFAULT_BUF, &removed, &removed_pos, ctx);
+    exo_detail(ctx, "weak hits: %.2f s", exo_now_seconds() - tw);
     if (st) goto fail;
     g->sort.arcs = csr.m;
     g->sort.arcs_positive -= removed_pos;

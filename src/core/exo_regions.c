@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "exo_platform.h"
+#include "exo_status.h"
 #include "exo_record.h"
 #include "exo_sort.h"
 
@@ -103,6 +104,7 @@ static exo_status new_sorter(exo_sorter **s, const char *tmpdir, uint64_t memory
   so.wide = wide;
   so.combine = combine;
   so.threads = threads;
+  so.background = threads > 1; /* a spare core sorts and writes the runs */
   return exo_sorter_create(s, &so, ctx);
 }
 
@@ -118,6 +120,13 @@ static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path
   exo_status st = new_sorter(&s, tmpdir, memory_limit, csr->wide, EXO_COMBINE_KEEP, threads, ctx);
   if (!st) st = exo_reader_open(&r, hits_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
   uint64_t n = 0;
+  /* the records of up to BATCH hits, handed to the sorter at once */
+  enum { BATCH = 2048 };
+  const int wide = csr->wide;
+  const size_t rs = exo_rec_size(wide);
+  uint8_t *recs = malloc(BATCH * 6 * rs);
+  size_t nrec = 0;
+  if (!st && !recs) st = exo_fail_oom(ctx, "the interval records", BATCH * 6 * rs);
   while (!st && exo_reader_remaining(&r) > 0) {
     uint8_t h[EXO_REGIONS_HIT_BYTES];
     st = exo_reader_read(&r, h, sizeof h, ctx);
@@ -134,14 +143,24 @@ static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path
       break;
     }
     const uint64_t key[2] = {a, b}, nbr[2] = {b, a};
-    for (int e = 0; e < 2 && !st; e++) {
+    for (int e = 0; e < 2; e++) {
       const uint32_t x = iv[2 * e], y = iv[2 * e + 1];
-      st = exo_sorter_add(s, key[e], nbr[e], (float)(x < y ? x : y), ctx);
-      if (!st) st = exo_sorter_add(s, key[e], nbr[e], (float)(x < y ? y : x), ctx);
-      if (!st) st = exo_sorter_add(s, key[e], nbr[e], w, ctx);
+      exo_rec_encode(recs + rs * nrec++, wide, key[e], nbr[e], (float)(x < y ? x : y));
+      exo_rec_encode(recs + rs * nrec++, wide, key[e], nbr[e], (float)(x < y ? y : x));
+      exo_rec_encode(recs + rs * nrec++, wide, key[e], nbr[e], w);
     }
     n++;
+    if (nrec == BATCH * 6) {
+      size_t done = 0;
+      st = exo_sorter_add_records(s, recs, nrec, wide, &done, ctx);
+      nrec = 0;
+    }
   }
+  if (!st && nrec) {
+    size_t done = 0;
+    st = exo_sorter_add_records(s, recs, nrec, wide, &done, ctx);
+  }
+  free(recs);
   exo_reader_close(&r);
   exo_remove(hits_path);
   exo_sort_stats ss;
@@ -171,8 +190,12 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const ch
     goto done;
   }
   exo_csr_files icsr = {ioff, iadj, csr->n, 0, csr->wide};
+  double t0 = exo_now_seconds();
   st = sort_intervals(csr, hits_path, tmpdir, memory_limit, threads, &icsr, &res.hits, ctx);
   if (st) goto done;
+  exo_detail(ctx, "regions: %llu hits sorted by protein in %.2f s", (unsigned long long)res.hits,
+             exo_now_seconds() - t0);
+  t0 = exo_now_seconds();
   icsr.m = 6 * res.hits;
   /* the intervals protein by protein; the dropped pairs into a sort of half
    * the budget (the readers take 2 MiB) */
@@ -225,6 +248,8 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const ch
   exo_remove(ioff);
   exo_remove(iadj);
   if (st) goto done;
+  exo_detail(ctx, "regions: the proteins' regions in %.2f s", exo_now_seconds() - t0);
+  t0 = exo_now_seconds();
   exo_sort_stats ds;
   st = exo_sorter_finish_csr(drops, csr->n, doff, dadj, csr->wide, ctx, &ds);
   exo_sorter_free(drops);
@@ -236,6 +261,8 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const ch
     st = exo_csr_remove(csr, &dcsr, EXO_IO_DEFAULT_BUF, &res.arcs_removed,
                         &res.arcs_removed_positive, ctx);
   }
+  if (!st) exo_detail(ctx, "regions: dropped pairs sorted and removed in %.2f s",
+                      exo_now_seconds() - t0);
 
 done:
   exo_sorter_free(drops);
