@@ -252,7 +252,9 @@ exo_region <- function(..., fit = 0, ov = 1 / 3) { a <- list(...); function(seed
 # alpha > 0 (r_*_rel<alpha>): also drop a pair whose weight is below alpha x
 # the smaller of its two proteins' median edge weight (a hit much weaker
 # than both proteins' usual hits; a protein's only hit is never dropped)
-pc_cpm <- function(f, region = FALSE, ov = 1 / 3, alpha = 0) function(seed) {
+# rule (rel54): a function(ee) -> logical, TRUE = drop the pair, applied
+# after the region rule and the alpha step (weak_rule() below)
+pc_cpm <- function(f, region = FALSE, ov = 1 / 3, alpha = 0, rule = NULL) function(seed) {
     ee <- e
     if (region) {
         x <- fread(m8, sep = "\t", header = FALSE, colClasses = list(character = 1:2))
@@ -262,6 +264,11 @@ pc_cpm <- function(f, region = FALSE, ov = 1 / 3, alpha = 0) function(seed) {
     if (alpha > 0) {
         md <- rbind(ee[, .(p = a, w = nbits)], ee[, .(p = b, w = nbits)])[, .(m = median(w)), by = p]
         ee <- ee[!(nbits < alpha * pmin(md$m[match(a, md$p)], md$m[match(b, md$p)]))]
+    }
+    if (!is.null(rule)) {
+        dr <- rule(ee)
+        cat(sprintf("    weak rule drops %d of %d pairs\n", sum(dr), nrow(ee)))
+        ee <- ee[!dr]
     }
     gg <- graph_from_data_frame(ee[, .(a, b, w = nbits)], directed = FALSE,
                                 vertices = data.frame(name = unique(c(h$q, h$s))))
@@ -279,6 +286,7 @@ pc_cpm <- function(f, region = FALSE, ov = 1 / 3, alpha = 0) function(seed) {
     }
     data.table(Vertex = V(gg)$name, Cluster = out)
 }
+source(file.path(here, "rules.R"))
 exo_df <- function(col, ...) { a <- list(...); function(seed) {
     set.seed(seed)
     df <- data.frame(from = e$a, to = e$b, weight = e[[col]])
@@ -426,6 +434,25 @@ C <- list(
     r_region_pc_cpm2e5_rel0.6 = pc_cpm(2e-5, TRUE, alpha = 0.6),
     r_region_pc_cpm2e5_rel0.5 = pc_cpm(2e-5, TRUE, alpha = 0.5),
     r_region_pc_cpm2e5_rel0.3 = pc_cpm(2e-5, TRUE, alpha = 0.3),
+    # rel54: weak-hit rules (rules.R)
+    r_rc_gap0.5 = pc_cpm(2e-5, TRUE, rule = weak_rule("gap", 0.5)),
+    r_rc_gap0.55 = pc_cpm(2e-5, TRUE, rule = weak_rule("gap", 0.55)),
+    r_rc_gap0.6 = pc_cpm(2e-5, TRUE, rule = weak_rule("gap", 0.6)),
+    r_rc_gap0.7 = pc_cpm(2e-5, TRUE, rule = weak_rule("gap", 0.7)),
+    r_rc_gapone0.55 = pc_cpm(2e-5, TRUE, rule = weak_rule("gapone", 0.55)),
+    r_rc_q25_0.55 = pc_cpm(2e-5, TRUE, rule = weak_rule("q25", 0.55)),
+    r_rc_q10_0.55 = pc_cpm(2e-5, TRUE, rule = weak_rule("q10", 0.55)),
+    r_rc_med0.5_deg3 = pc_cpm(2e-5, TRUE, rule = weak_rule("med", 0.5, k = 3)),
+    r_rc_med0.5_deg5 = pc_cpm(2e-5, TRUE, rule = weak_rule("med", 0.5, k = 5)),
+    r_rc_med0.5_deg8 = pc_cpm(2e-5, TRUE, rule = weak_rule("med", 0.5, k = 8)),
+    r_rc_med0.5 = pc_cpm(2e-5, TRUE, rule = weak_rule("med", 0.5)),
+    r_rc_med0.55 = pc_cpm(2e-5, TRUE, rule = weak_rule("med", 0.55)),
+    r_rc_medmax0.5 = pc_cpm(2e-5, TRUE, rule = weak_rule("medmax", 0.5)),
+    r_rc_med0.5_weakest = pc_cpm(2e-5, TRUE, rule = weak_rule("med", 0.5, weakest = TRUE)),
+    r_rc_medboth0.5 = pc_cpm(2e-5, TRUE, rule = weak_rule("medboth", 0.5)),
+    r_rc_gap0.55_k10 = pc_cpm(2e-5, TRUE, rule = weak_rule("gap", 0.55, k = 10)),
+    r_rc_gap0.55_k8_h0.7 = pc_cpm(2e-5, TRUE, rule = weak_rule("gap", 0.55, k = 8, h = 0.7)),
+    r_rc_gap0.55_k8 = pc_cpm(2e-5, TRUE, rule = weak_rule("gap", 0.55, k = 8)),
     r_region_pc_cpm2e5_thin0.0075 = exo_thin(0.0075, base = pc_cpm(2e-5, TRUE)),
     r_region_pc_cpm2e5_thin0.006 = exo_thin(0.006, base = pc_cpm(2e-5, TRUE)),
     r_region_pc_cpm2e5_few2_0.05 = exo_thin(0.05, base = pc_cpm(2e-5, TRUE), k = 2),
