@@ -336,9 +336,16 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
 
 /* One pass of exo_csr_selfnorm over both files: pass 0 fills self[],
  * pass 1 writes the normalised files through ow/aw. */
+typedef struct node_sink {
+  exo_csr_node_fn fn;
+  void *user;
+  float *w;
+  size_t k, cap;
+} node_sink;
+
 static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self, int keep_self,
                                 size_t bufsize, exo_writer *ow, exo_writer *aw, exo_csr_norm *out,
-                                exo_ctx *ctx) {
+                                node_sink *ns, exo_ctx *ctx) {
   const size_t esz = exo_adj_size(csr->wide);
   exo_csr_stream cs;
   uint64_t kept = 0;
@@ -348,6 +355,19 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
     if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
     float selfw = 0.0f, best = 0.0f;
     const uint64_t before = kept;
+    if (pass == 1 && ns) {
+      ns->k = 0;
+      if (arcs > ns->cap) {
+        size_t ncap = (size_t)arcs > 2 * ns->cap ? (size_t)arcs : 2 * ns->cap;
+        float *nb = realloc(ns->w, ncap * sizeof *nb);
+        if (!nb) {
+          s = exo_fail_oom(ctx, "a node's weights", (uint64_t)ncap * sizeof *nb);
+          break;
+        }
+        ns->w = nb;
+        ns->cap = ncap;
+      }
+    }
     for (uint64_t i = 0; i < arcs && !s; i++) {
       uint8_t e[16];
       uint64_t u;
@@ -367,6 +387,7 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
       const float d = self[v] > self[u] ? self[v] : self[u];
       const float nw = (float)((double)w / (double)d);
       out->sum2w += fabs((double)nw);
+      if (ns && u != v) ns->w[ns->k++] = fabsf(nw);
       exo_adj_encode(e, csr->wide, u, nw);
       if ((s = exo_writer_write(aw, e, esz, ctx))) break;
       kept++;
@@ -376,6 +397,7 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
     } else if (!s) {
       if (kept > before) out->linked++;
       s = exo_writer_write(ow, &kept, 8, ctx);
+      if (ns) ns->fn(ns->user, v, ns->w, ns->k);
     }
   }
   return exo_csr_stream_close(&cs, s, ctx);
@@ -383,6 +405,14 @@ static exo_status selfnorm_pass(const exo_csr_files *csr, int pass, float *self,
 
 exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, exo_csr_norm *out,
                             exo_ctx *ctx) {
+  return exo_csr_selfnorm_each(csr, keep_self, bufsize, out, NULL, NULL, ctx);
+}
+
+exo_status exo_csr_selfnorm_each(exo_csr_files *csr, int keep_self, size_t bufsize,
+                                 exo_csr_norm *out, exo_csr_node_fn node, void *user,
+                                 exo_ctx *ctx) {
+  node_sink sink = {node, user, NULL, 0, 0};
+  node_sink *ns = node ? &sink : NULL;
   exo_csr_norm res = {0.0, 0, 0, 0};
   float *self = csr->n ? malloc((size_t)csr->n * sizeof *self) : NULL;
   if (csr->n && !self) return exo_fail_oom(ctx, "the self scores", csr->n * sizeof *self);
@@ -398,13 +428,13 @@ exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, e
     memcpy(op + lo, ".norm", 6);
     memcpy(ap, csr->adj_path, la);
     memcpy(ap + la, ".norm", 6);
-    s = selfnorm_pass(csr, 0, self, keep_self, bufsize, NULL, NULL, &res, ctx);
+    s = selfnorm_pass(csr, 0, self, keep_self, bufsize, NULL, NULL, &res, NULL, ctx);
   }
   if (!s) s = exo_writer_open(&ow, op, bufsize, ctx);
   if (!s) s = exo_writer_open(&aw, ap, bufsize, ctx);
   const uint64_t zero = 0;
   if (!s) s = exo_writer_write(&ow, &zero, 8, ctx);
-  if (!s) s = selfnorm_pass(csr, 1, self, keep_self, bufsize, &ow, &aw, &res, ctx);
+  if (!s) s = selfnorm_pass(csr, 1, self, keep_self, bufsize, &ow, &aw, &res, ns, ctx);
   if (!s) s = exo_writer_close(&ow, ctx);
   if (!s) s = exo_writer_close(&aw, ctx);
   if (!s && exo_rename_replace(op, csr->offsets_path))
@@ -423,6 +453,7 @@ exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, e
   free(op);
   free(ap);
   free(self);
+  free(sink.w);
   return s;
 }
 

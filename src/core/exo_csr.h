@@ -70,6 +70,15 @@ typedef struct exo_csr_norm {
 } exo_csr_norm;
 exo_status exo_csr_selfnorm(exo_csr_files *csr, int keep_self, size_t bufsize, exo_csr_norm *out,
                             exo_ctx *ctx);
+/* exo_csr_selfnorm, calling node(user, v, w, k) once per node v in order
+ * with the new |weights| of v's arcs to other nodes (w[0..k), which the
+ * callback may reorder), while it writes them: statistics of the
+ * normalised graph without another pass. Memory: 4 bytes per arc of the
+ * node being written. */
+typedef void (*exo_csr_node_fn)(void *user, uint64_t v, float *w, size_t k);
+exo_status exo_csr_selfnorm_each(exo_csr_files *csr, int keep_self, size_t bufsize,
+                                 exo_csr_norm *out, exo_csr_node_fn node, void *user,
+                                 exo_ctx *ctx);
 
 /* Node strengths in one sequential pass over both files (buffers of
  * `bufsize` bytes): k_v = the sum of |w| over v's arcs, an arc v -> v

@@ -130,6 +130,7 @@ struct exo_builder {
   /* opt.regions: the stored hits with their coordinates (exo_regions.h) */
   exo_writer hits;
   char *hits_path;
+  uint32_t hits_max_coord; /* the largest coordinate written */
 };
 
 exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
@@ -225,6 +226,8 @@ static exo_status on_hit(void *user, uint64_t a, uint64_t bb, float w, const uin
   exo_builder *b = user;
   exo_status st = on_edge(&b->sink, a, bb, w, ctx);
   if (st || a == bb || !(w > 0.0f) || w < b->sink.rule.min_weight) return st;
+  for (int j = 0; j < 4; j++)
+    if (iv[j] > b->hits_max_coord) b->hits_max_coord = iv[j];
   return exo_regions_hit(&b->hits, a, bb, w, iv, ctx);
 }
 
@@ -367,13 +370,15 @@ void exo_builder_expect(exo_builder *b, uint64_t edges) {
 /* EXO_WT_SELFNORM: the CSR's bit scores over the larger self score of the
  * two ends (exo_csr_selfnorm), the self arcs dropped unless kept; the sort's
  * counts follow. Buffers: four of memory_limit / 8, 64 KiB to 16 MiB. */
-static exo_status self_normalise(exo_graph *g, const exo_build_options *opt, exo_ctx *ctx) {
+static exo_status self_normalise(exo_graph *g, const exo_build_options *opt,
+                                 exo_weak_hits *wh, exo_ctx *ctx) {
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
   uint64_t buf = opt->memory_limit / 8;
   if (buf < ((uint64_t)64 << 10)) buf = (uint64_t)64 << 10;
   if (buf > ((uint64_t)16 << 20)) buf = (uint64_t)16 << 20;
   exo_csr_norm nr;
-  exo_status st = exo_csr_selfnorm(&csr, !opt->drop_self_loops, (size_t)buf, &nr, ctx);
+  exo_status st = exo_csr_selfnorm_each(&csr, !opt->drop_self_loops, (size_t)buf, &nr,
+                                        wh ? exo_weak_hits_node : NULL, wh, ctx);
   if (st) return st;
   g->sort.arcs = csr.m;
   g->sort.arcs_positive -= nr.dropped_positive;
@@ -432,8 +437,8 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
     if (st) goto fail;
     exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
     exo_regions_stats rs;
-    st = exo_regions_apply(&csr, b->hits_path, g->tmpdir, b->opt.memory_limit,
-                           b->opt.parse.threads, &rs, ctx);
+    st = exo_regions_apply(&csr, b->hits_path, b->hits_max_coord, g->tmpdir,
+                           b->opt.memory_limit, b->opt.parse.threads, &rs, ctx);
     if (st) goto fail;
     g->sort.arcs = csr.m;
     g->sort.arcs_positive -= rs.arcs_removed_positive;
@@ -444,15 +449,26 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
                 "were removed", (unsigned long long)rs.proteins_split,
                 (unsigned long long)rs.pairs_dropped);
   }
-  if (selfnorm(&b->opt)) {
-    st = self_normalise(g, &b->opt, ctx);
+  /* the weak-hit rule's node values come from the normalisation's pass */
+  exo_weak_hits *wh = NULL;
+  if (b->opt.weak_hits && selfnorm(&b->opt) && g->num_nodes) {
+    st = exo_weak_hits_create(g->num_nodes, &wh, ctx);
     if (st) goto fail;
+  }
+  if (selfnorm(&b->opt)) {
+    st = self_normalise(g, &b->opt, wh, ctx);
+    if (st) {
+      exo_weak_hits_free(wh);
+      goto fail;
+    }
   }
   if (b->opt.weak_hits) {
     exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
     uint64_t removed = 0, removed_pos = 0;
     const double tw = exo_now_seconds();
-    st = exo_regions_weak_hits(&csr, EXO_IO_DEFAULT_BUF, &removed, &removed_pos, ctx);
+    st = wh ? exo_weak_hits_apply(wh, &csr, EXO_IO_DEFAULT_BUF, &removed, &removed_pos, ctx)
+            : exo_regions_weak_hits(&csr, EXO_IO_DEFAULT_BUF, &removed, &removed_pos, ctx);
+    exo_weak_hits_free(wh);
     exo_detail(ctx, "weak hits: %.2f s", exo_now_seconds() - tw);
     if (st) goto fail;
     g->sort.arcs = csr.m;

@@ -30,41 +30,57 @@ typedef struct interval {
   uint32_t reg; /* region, 1-based */
 } interval;
 
+/* The intervals in order of start (then of end, largest first; then of
+ * their place in the protein's list, which is in partner order). */
+typedef struct by_pos {
+  double st, en;
+  size_t i;
+} by_pos;
+
 static int by_start(const void *x, const void *y) {
-  const interval *a = x, *b = y;
+  const by_pos *a = x, *b = y;
   if (a->st != b->st) return a->st < b->st ? -1 : 1;
   if (a->en != b->en) return a->en > b->en ? -1 : 1;
-  if (a->nbr != b->nbr) return a->nbr < b->nbr ? -1 : 1;
-  return a->w < b->w ? -1 : a->w > b->w;
-}
-
-static int by_nbr(const void *x, const void *y) {
-  const interval *a = x, *b = y;
-  if (a->nbr != b->nbr) return a->nbr < b->nbr ? -1 : 1;
-  return (a->reg > b->reg) - (a->reg < b->reg);
+  return (a->i > b->i) - (a->i < b->i);
 }
 
 typedef struct scratch {
   interval *iv;
   size_t cap;
+  by_pos *ord;
+  size_t ordcap;
   double *sum;
   size_t sumcap;
 } scratch;
 
-/* Regions of protein v's k intervals (iv[0..k)); the pairs v drops go to
- * the sorter, both directions. *split: v has 2 regions or more. */
+/* Regions of protein v's k intervals (iv[0..k), grouped by partner); the
+ * pairs v drops go to the sorter, both directions. *split: v has 2 regions
+ * or more. */
 static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, int *split,
                           exo_ctx *ctx) {
   *split = 0;
   if (k < 2) return EXO_OK;
   interval *iv = sc->iv;
-  qsort(iv, k, sizeof *iv, by_start);
+  if (k > sc->ordcap) {
+    by_pos *no = realloc(sc->ord, k * sizeof *no);
+    if (!no) return exo_fail_oom(ctx, "a protein's hits", (uint64_t)k * sizeof *no);
+    sc->ord = no;
+    sc->ordcap = k;
+  }
+  by_pos *ord = sc->ord;
+  for (size_t i = 0; i < k; i++) {
+    ord[i].st = iv[i].st;
+    ord[i].en = iv[i].en;
+    ord[i].i = i;
+  }
+  qsort(ord, k, sizeof *ord, by_start);
   uint32_t reg = 0;
   double far = 0.0;
-  for (size_t i = 0; i < k; i++) {
-    if (i == 0 || iv[i].st > far - (iv[i].en - iv[i].st + 1.0) * EXO_REGIONS_OVERLAP) reg++;
-    if (i == 0 || iv[i].en > far) far = iv[i].en;
-    iv[i].reg = reg;
+  for (size_t j = 0; j < k; j++) {
+    const by_pos *o = &ord[j];
+    if (j == 0 || o->st > far - (o->en - o->st + 1.0) * EXO_REGIONS_OVERLAP) reg++;
+    if (j == 0 || o->en > far) far = o->en;
+    iv[o->i].reg = reg;
   }
   if (reg < 2) return EXO_OK;
   *split = 1;
@@ -75,17 +91,16 @@ static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, 
     sc->sumcap = reg + 1;
   }
   for (uint32_t r = 0; r <= reg; r++) sc->sum[r] = 0.0;
-  for (size_t i = 0; i < k; i++) sc->sum[iv[i].reg] += iv[i].w;
+  for (size_t j = 0; j < k; j++) sc->sum[iv[ord[j].i].reg] += iv[ord[j].i].w;
   uint32_t best = 1;
   for (uint32_t r = 2; r <= reg; r++)
     if (sc->sum[r] > sc->sum[best]) best = r;
   /* a partner is kept when any of its intervals lies in the best region */
-  for (size_t i = 0; i < k; i++) iv[i].reg = iv[i].reg == best ? 0 : 1;
-  qsort(iv, k, sizeof *iv, by_nbr);
   for (size_t i = 0; i < k;) {
     size_t j = i;
-    while (j < k && iv[j].nbr == iv[i].nbr) j++;
-    if (iv[i].reg == 1) { /* sorted by flag: no interval of the pair in the best region */
+    int keep = 0;
+    for (; j < k && iv[j].nbr == iv[i].nbr; j++) keep |= iv[j].reg == best;
+    if (!keep) {
       exo_status st = exo_sorter_add(drops, v, iv[i].nbr, 1.0f, ctx);
       if (!st) st = exo_sorter_add(drops, iv[i].nbr, v, 1.0f, ctx);
       if (st) return st;
@@ -110,19 +125,30 @@ static exo_status new_sorter(exo_sorter **s, const char *tmpdir, uint64_t memory
 
 /* The hit file into the intervals' CSR (nodes by protein; per partner, in
  * input order, the records start, end, weight of each hit). */
+/* Narrow graphs (ids below 2^32) use one wide record per hit end instead
+ * of three: nbr = partner << 32 | start << 16 | end, the coordinates
+ * shifted right by `shift` so that the largest fits 16 bits (0 for any
+ * protein shorter than 65,536), w = the hit's weight. */
+static uint64_t pack_iv(uint64_t partner, uint32_t x, uint32_t y, unsigned shift) {
+  const uint32_t lo = (x < y ? x : y) >> shift, hi = (x < y ? y : x) >> shift;
+  return partner << 32 | (uint64_t)lo << 16 | (uint64_t)hi;
+}
+
 static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path,
                                  const char *tmpdir, uint64_t memory_limit, int threads,
-                                 const exo_csr_files *icsr, uint64_t *hits, exo_ctx *ctx) {
+                                 unsigned shift, const exo_csr_files *icsr, uint64_t *hits,
+                                 exo_ctx *ctx) {
   exo_sorter *s = NULL;
   exo_reader r;
   memset(&r, 0, sizeof r);
   r.fd = -1;
-  exo_status st = new_sorter(&s, tmpdir, memory_limit, csr->wide, EXO_COMBINE_KEEP, threads, ctx);
+  const int packed = !csr->wide;
+  exo_status st = new_sorter(&s, tmpdir, memory_limit, 1, EXO_COMBINE_KEEP, threads, ctx);
   if (!st) st = exo_reader_open(&r, hits_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
   uint64_t n = 0;
   /* the records of up to BATCH hits, handed to the sorter at once */
   enum { BATCH = 2048 };
-  const int wide = csr->wide;
+  const int wide = 1;
   const size_t rs = exo_rec_size(wide);
   uint8_t *recs = malloc(BATCH * 6 * rs);
   size_t nrec = 0;
@@ -145,6 +171,10 @@ static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path
     const uint64_t key[2] = {a, b}, nbr[2] = {b, a};
     for (int e = 0; e < 2; e++) {
       const uint32_t x = iv[2 * e], y = iv[2 * e + 1];
+      if (packed) {
+        exo_rec_encode(recs + rs * nrec++, wide, key[e], pack_iv(nbr[e], x, y, shift), w);
+        continue;
+      }
       exo_rec_encode(recs + rs * nrec++, wide, key[e], nbr[e], (float)(x < y ? x : y));
       exo_rec_encode(recs + rs * nrec++, wide, key[e], nbr[e], (float)(x < y ? y : x));
       exo_rec_encode(recs + rs * nrec++, wide, key[e], nbr[e], w);
@@ -164,16 +194,16 @@ static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path
   exo_reader_close(&r);
   exo_remove(hits_path);
   exo_sort_stats ss;
-  if (!st) st = exo_sorter_finish_csr(s, csr->n, icsr->offsets_path, icsr->adj_path, csr->wide,
-                                      ctx, &ss);
+  if (!st) st = exo_sorter_finish_csr(s, csr->n, icsr->offsets_path, icsr->adj_path, 1, ctx,
+                                      &ss);
   exo_sorter_free(s);
   *hits = n;
   return st;
 }
 
-exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const char *tmpdir,
-                             uint64_t memory_limit, int threads, exo_regions_stats *out,
-                             exo_ctx *ctx) {
+exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t max_coord,
+                             const char *tmpdir, uint64_t memory_limit, int threads,
+                             exo_regions_stats *out, exo_ctx *ctx) {
   exo_regions_stats res;
   memset(&res, 0, sizeof res);
   char *ioff = exo_path_join(tmpdir, "regions.offsets");
@@ -189,14 +219,19 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const ch
     st = exo_fail_oom(ctx, "the file names", 256);
     goto done;
   }
-  exo_csr_files icsr = {ioff, iadj, csr->n, 0, csr->wide};
+  exo_csr_files icsr = {ioff, iadj, csr->n, 0, 1};
+  const int packed = !csr->wide;
+  const uint64_t per = packed ? 1 : 3; /* records per hit end */
+  unsigned shift = 0;
+  while ((max_coord >> shift) > 0xFFFFu) shift++;
   double t0 = exo_now_seconds();
-  st = sort_intervals(csr, hits_path, tmpdir, memory_limit, threads, &icsr, &res.hits, ctx);
+  st = sort_intervals(csr, hits_path, tmpdir, memory_limit, threads, shift, &icsr, &res.hits,
+                      ctx);
   if (st) goto done;
   exo_detail(ctx, "regions: %llu hits sorted by protein in %.2f s", (unsigned long long)res.hits,
              exo_now_seconds() - t0);
   t0 = exo_now_seconds();
-  icsr.m = 6 * res.hits;
+  icsr.m = 2 * per * res.hits;
   /* the intervals protein by protein; the dropped pairs into a sort of half
    * the budget (the readers take 2 MiB) */
   st = new_sorter(&drops, tmpdir, memory_limit / 2 > ((uint64_t)1 << 20) ? memory_limit / 2
@@ -208,12 +243,12 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const ch
   for (uint64_t v = 0; v < csr->n && !st; v++) {
     uint64_t k = 0;
     if ((st = exo_csr_stream_node(&cs, v, &k, ctx))) break;
-    if (k % 3) {
+    if (k % per) {
       st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': node %llu has %llu records",
                     iadj, (unsigned long long)v, (unsigned long long)k);
       break;
     }
-    const size_t ni = (size_t)(k / 3);
+    const size_t ni = (size_t)(k / per);
     if (ni > sc.cap) {
       size_t ncap = ni > 2 * sc.cap ? ni : 2 * sc.cap;
       interval *nb = realloc(sc.iv, ncap * sizeof *nb);
@@ -224,7 +259,24 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const ch
       sc.iv = nb;
       sc.cap = ncap;
     }
-    for (size_t i = 0; i < ni && !st; i++) {
+    for (size_t i = 0; i < ni && !st && packed; i++) {
+      uint8_t e[12];
+      uint64_t x;
+      float w;
+      if ((st = exo_reader_read(&cs.ar, e, sizeof e, ctx))) break;
+      exo_adj_decode(e, 1, &x, &w);
+      if ((x >> 32) >= csr->n) {
+        st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': partner of node %llu out of range",
+                      iadj, (unsigned long long)v);
+        break;
+      }
+      sc.iv[i].st = (double)(((x >> 16) & 0xFFFFu) << shift);
+      sc.iv[i].en = (double)((x & 0xFFFFu) << shift);
+      sc.iv[i].w = w;
+      sc.iv[i].nbr = x >> 32;
+      sc.iv[i].reg = 0;
+    }
+    for (size_t i = 0; i < ni && !st && !packed; i++) {
       uint64_t u[3];
       float x[3];
       for (int j = 0; j < 3 && !st; j++) st = exo_csr_stream_arc(&cs, v, &u[j], &x[j], ctx);
@@ -275,6 +327,7 @@ done:
   free(doff);
   free(dadj);
   free(sc.iv);
+  free(sc.ord);
   free(sc.sum);
   if (!st && out) *out = res;
   return st;
@@ -287,9 +340,59 @@ typedef struct weak_node {
   float min1, min2, med;
 } weak_node;
 
-static int float_cmp(const void *x, const void *y) {
-  const float a = *(const float *)x, b = *(const float *)y;
-  return (a > b) - (a < b);
+struct exo_weak_hits {
+  weak_node *nd;
+};
+
+/* The k-th smallest of w[0..n) (0-based), w reordered (quickselect). */
+static float kth(float *w, size_t n, size_t k) {
+  size_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const float p = w[lo + (hi - lo) / 2];
+    size_t i = lo, j = hi;
+    while (i <= j) {
+      while (w[i] < p) i++;
+      while (w[j] > p) j--;
+      if (i <= j) {
+        const float t = w[i];
+        w[i] = w[j];
+        w[j] = t;
+        i++;
+        if (j == 0) break;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return w[k];
+  }
+  return w[k];
+}
+
+void exo_weak_hits_node(void *user, uint64_t v, float *w, size_t k) {
+  weak_node *x = &((exo_weak_hits *)user)->nd[v];
+  x->deg = k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+  if (k < EXO_WEAK_HIT_DEGREE) return;
+  float m1 = w[0] < w[1] ? w[0] : w[1], m2 = w[0] < w[1] ? w[1] : w[0];
+  for (size_t i = 2; i < k; i++) {
+    if (w[i] < m1) {
+      m2 = m1;
+      m1 = w[i];
+    } else if (w[i] < m2) {
+      m2 = w[i];
+    }
+  }
+  x->min1 = m1;
+  x->min2 = m2;
+  const float hi = kth(w, k, k / 2);
+  if (k % 2) {
+    x->med = hi;
+  } else { /* the largest of w[0 .. k/2), all <= hi after the selection */
+    float lo = w[0];
+    for (size_t i = 1; i < k / 2; i++)
+      if (w[i] > lo) lo = w[i];
+    x->med = (float)(((double)lo + (double)hi) / 2.0);
+  }
 }
 
 static float other_of(const weak_node *x, float w) { return w <= x->min1 ? x->min2 : x->min1; }
@@ -307,16 +410,40 @@ static int keep_strong(void *user, uint64_t v, uint64_t u, float w) {
   return !(weak_end(&nd[v], a) && weak_end(&nd[u], a));
 }
 
+exo_status exo_weak_hits_create(uint64_t n, exo_weak_hits **out, exo_ctx *ctx) {
+  *out = NULL;
+  exo_weak_hits *wh = calloc(1, sizeof *wh);
+  if (wh) wh->nd = calloc(n ? (size_t)n : 1, sizeof *wh->nd);
+  if (!wh || !wh->nd) {
+    free(wh);
+    return exo_fail_oom(ctx, "the weak-hit rule's node values", n * sizeof(weak_node));
+  }
+  *out = wh;
+  return EXO_OK;
+}
+
+exo_status exo_weak_hits_apply(exo_weak_hits *wh, exo_csr_files *csr, size_t bufsize,
+                               uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx) {
+  return exo_csr_filter(csr, keep_strong, wh->nd, bufsize, removed, removed_positive, ctx);
+}
+
+void exo_weak_hits_free(exo_weak_hits *wh) {
+  if (!wh) return;
+  free(wh->nd);
+  free(wh);
+}
+
 exo_status exo_regions_weak_hits(exo_csr_files *csr, size_t bufsize, uint64_t *removed,
                                  uint64_t *removed_positive, exo_ctx *ctx) {
   *removed = *removed_positive = 0;
   if (!csr->n) return EXO_OK;
-  weak_node *nd = calloc((size_t)csr->n, sizeof *nd);
-  if (!nd) return exo_fail_oom(ctx, "the weak-hit rule's node values", csr->n * sizeof *nd);
+  exo_weak_hits *wh = NULL;
+  exo_status st = exo_weak_hits_create(csr->n, &wh, ctx);
+  if (st) return st;
   float *ws = NULL;
   size_t cap = 0;
   exo_csr_stream cs;
-  exo_status st = exo_csr_stream_open(&cs, csr, bufsize, ctx);
+  st = exo_csr_stream_open(&cs, csr, bufsize, ctx);
   for (uint64_t v = 0; v < csr->n && !st; v++) {
     uint64_t arcs = 0;
     if ((st = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
@@ -337,19 +464,11 @@ exo_status exo_regions_weak_hits(exo_csr_files *csr, size_t bufsize, uint64_t *r
       if ((st = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
       if (u != v) ws[k++] = fabsf(w);
     }
-    if (st || k < EXO_WEAK_HIT_DEGREE) {
-      nd[v].deg = (uint32_t)k;
-      continue;
-    }
-    qsort(ws, k, sizeof *ws, float_cmp);
-    nd[v].deg = k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
-    nd[v].min1 = ws[0];
-    nd[v].min2 = ws[1];
-    nd[v].med = k % 2 ? ws[k / 2] : (float)(((double)ws[k / 2 - 1] + (double)ws[k / 2]) / 2.0);
+    if (!st) exo_weak_hits_node(wh, v, ws, k);
   }
   st = exo_csr_stream_close(&cs, st, ctx);
   free(ws);
-  if (!st) st = exo_csr_filter(csr, keep_strong, nd, bufsize, removed, removed_positive, ctx);
-  free(nd);
+  if (!st) st = exo_weak_hits_apply(wh, csr, bufsize, removed, removed_positive, ctx);
+  exo_weak_hits_free(wh);
   return st;
 }

@@ -21,13 +21,13 @@
  * coordinates, the weight: 36 bytes) to a file in the run's directory
  * (exo_regions_hit), then exo_regions_apply sorts those hits by protein
  * (an exo_sorter of arc records: three per hit end, start / end / weight,
- * in input order within a pair), reads them protein by protein, sorts the
+ * or one packed record per hit end), reads them protein by protein, sorts the
  * dropped pairs (a second exo_sorter, both directions) and removes them
  * from the CSR (exo_csr_remove). Every pass streams; memory: memory_limit
  * for the sorts, one at a time, and 40 bytes per interval of the protein
  * being read (its hits; a protein's hits are held at once). Temporary disk:
- * the hit file (36 bytes per hit), then the sorted intervals (6 arc records
- * per hit, 72 bytes narrow) and the dropped pairs. The same result for any
+ * the hit file (36 bytes per hit), then the sorted intervals (2 records of
+ * 20 bytes per hit; 6 with more than 2^32 nodes) and the dropped pairs. The same result for any
  * threads and memory_limit. */
 #ifndef EXO_REGIONS_H
 #define EXO_REGIONS_H
@@ -57,12 +57,17 @@ typedef struct exo_regions_stats {
 } exo_regions_stats;
 
 /* Apply the rule to the graph `csr` (undirected, n nodes) from the hit file
- * `hits_path` (deleted when done, on every path), with temporary files in
- * `tmpdir`, sorts of memory_limit bytes on `threads` threads. csr->m
- * follows the removal. */
-exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const char *tmpdir,
-                             uint64_t memory_limit, int threads, exo_regions_stats *out,
-                             exo_ctx *ctx);
+ * `hits_path` (deleted when done, on every path; max_coord: its largest
+ * coordinate), with temporary files in `tmpdir`, sorts of memory_limit
+ * bytes on `threads` threads. csr->m follows the removal. A narrow graph
+ * (csr->wide 0) sorts one record per hit end, the partner and both
+ * coordinates packed into a 64-bit neighbour (coordinates above 65,535
+ * are divided by the power of 2 that brings max_coord under 65,536, so
+ * that only nucleotide-length hits lose resolution); a wide graph sorts
+ * three narrow-valued records per hit end (start, end, weight). */
+exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t max_coord,
+                             const char *tmpdir, uint64_t memory_limit, int threads,
+                             exo_regions_stats *out, exo_ctx *ctx);
 
 /* The weak-hit rule, on the built graph after the self-score normalisation
  * (undirected; the weights of v -> u and u -> v equal, as combine max and
@@ -75,12 +80,23 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, const ch
  * the hit is far weaker than every other hit of both proteins, each of which
  * has a consistent group of homologues (two families joined by one spurious
  * hit). Arcs v -> v are never removed. Two passes over the CSR (the first
- * reads, the second rewrites); memory: 16 bytes per node and 4 bytes per arc
- * of the node being read. *removed: arcs removed (2 per pair). */
+ * reads, the second rewrites; the first can be the normalisation's, below);
+ * memory: 16 bytes per node and 4 bytes per arc of the node being read.
+ * *removed: arcs removed (2 per pair). */
 #define EXO_WEAK_HIT_RATIO 0.55
 #define EXO_WEAK_HIT_DEGREE 8u
 #define EXO_WEAK_HIT_TIGHT 0.7
 exo_status exo_regions_weak_hits(exo_csr_files *csr, size_t bufsize, uint64_t *removed,
                                  uint64_t *removed_positive, exo_ctx *ctx);
+/* The same in two steps, the node values gathered by another pass (the
+ * normalisation's, exo_csr_selfnorm_each): create (16 bytes per node),
+ * exo_weak_hits_node as that pass's node callback (user = the object;
+ * it reorders w), then apply (the rewrite) and free. */
+typedef struct exo_weak_hits exo_weak_hits;
+exo_status exo_weak_hits_create(uint64_t n, exo_weak_hits **out, exo_ctx *ctx);
+void exo_weak_hits_node(void *user, uint64_t v, float *w, size_t k);
+exo_status exo_weak_hits_apply(exo_weak_hits *wh, exo_csr_files *csr, size_t bufsize,
+                               uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx);
+void exo_weak_hits_free(exo_weak_hits *wh);
 
 #endif
