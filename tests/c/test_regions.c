@@ -25,26 +25,28 @@ static size_t hit(char *t, size_t at, size_t cap, const char *q, const char *s, 
  * F = A domain (1-100) + B domain (101-200), hit by every a on F:1-100 at
  * 80 bits and by every b on F:101-200 at 60 bits; self hits. With
  * `full`, a protein G spanning both domains hits F on 1-200. */
-static char *fusion_text(int full) {
+static char *fusion_text_scaled(int full, int x) {
   size_t cap = 1 << 16, n = 0;
   char *t = malloc(cap);
   const char *fam[2][3] = {{"a1", "a2", "a3"}, {"b1", "b2", "b3"}};
   for (int f = 0; f < 2; f++)
     for (int i = 0; i < 3; i++) {
-      n = hit(t, n, cap, fam[f][i], fam[f][i], 1, 100, 1, 100, 200);
+      n = hit(t, n, cap, fam[f][i], fam[f][i], 1, 100 * x, 1, 100 * x, 200);
       for (int j = 0; j < 3; j++)
-        if (i != j) n = hit(t, n, cap, fam[f][i], fam[f][j], 1, 100, 1, 100, 90);
+        if (i != j) n = hit(t, n, cap, fam[f][i], fam[f][j], 1, 100 * x, 1, 100 * x, 90);
       /* the fusion: on F the b hits lie at 101-200, written end first once */
-      if (f == 0) n = hit(t, n, cap, fam[f][i], "F", 1, 100, 1, 100, 80);
-      else n = hit(t, n, cap, "F", fam[f][i], i == 0 ? 200 : 101, i == 0 ? 101 : 200, 1, 100, 60);
+      if (f == 0) n = hit(t, n, cap, fam[f][i], "F", 1, 100 * x, 1, 100 * x, 80);
+      else n = hit(t, n, cap, "F", fam[f][i], (i == 0 ? 200 : 101) * x, (i == 0 ? 101 : 200) * x, 1, 100 * x, 60);
     }
-  n = hit(t, n, cap, "F", "F", 1, 200, 1, 200, 400);
+  n = hit(t, n, cap, "F", "F", 1, 200 * x, 1, 200 * x, 400);
   if (full) {
-    n = hit(t, n, cap, "G", "G", 1, 200, 1, 200, 400);
-    n = hit(t, n, cap, "G", "F", 1, 200, 1, 200, 300);
+    n = hit(t, n, cap, "G", "G", 1, 200 * x, 1, 200 * x, 400);
+    n = hit(t, n, cap, "G", "F", 1, 200 * x, 1, 200 * x, 300);
   }
   return t;
 }
+
+static char *fusion_text(int full) { return fusion_text_scaled(full, 1); }
 
 /* format = blast's build options (the table's defaults), regions as asked. */
 static void blast_options(exo_build_options *b, const char *dir, const char *regions,
@@ -112,6 +114,8 @@ static int linked(const graph_view *v, const char *x, const char *y) {
   return 0;
 }
 
+static int force_wide = 0; /* build(): 64-bit ids on disk (the regions' three-record path) */
+
 static exo_graph *build(const char *dir, const char *file, const char *regions,
                         uint64_t run_records, int threads) {
   exo_build_options b;
@@ -120,6 +124,7 @@ static exo_graph *build(const char *dir, const char *file, const char *regions,
   b.nfiles = 1;
   b.run_records = run_records;
   b.parse.threads = threads;
+  b.force_wide_ids = force_wide;
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_graph *g = NULL;
@@ -155,6 +160,23 @@ START_TEST(fusion_keeps_its_strongest_region) {
   ck_assert_uint_eq(g->num_edges, 2 * (3 + 3 + 3 + 3));
   exo_graph_free(g);
   ck_assert_int_eq(tu_count_entries(dir), 1); /* only the input: no temporary left */
+  free(f);
+  free(text);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Nucleotide-length coordinates (up to 2,000,000: above the 16 bits of the
+ * packed records) still separate the two domains. */
+START_TEST(long_coordinates_keep_the_rule) {
+  char *dir = tu_mkdtemp();
+  char *text = fusion_text_scaled(0, 10000);
+  char *f = tu_write_text(dir, "hits.m8", text);
+  exo_graph *g = build(dir, f, NULL, 0, 1);
+  ck_assert_uint_eq(g->num_region_split, 1);
+  ck_assert_uint_eq(g->num_region_pairs, 3);
+  exo_graph_free(g);
   free(f);
   free(text);
   tu_rmdir(dir);
@@ -225,6 +247,14 @@ START_TEST(same_graph_for_threads_and_memory) {
     }
     exo_graph_free(g);
   }
+  /* wide ids: three records per hit end instead of one packed; the same
+   * pairs removed, the same graph */
+  force_wide = 1;
+  exo_graph *g = build(dir, f, NULL, 7, 1);
+  force_wide = 0;
+  ck_assert_uint_eq(g->num_region_pairs, pairs);
+  ck_assert_uint_eq(g->num_arcs, want_len[1] / 8);
+  exo_graph_free(g);
   free(want[0]);
   free(want[1]);
   free(f);
@@ -362,6 +392,7 @@ Suite *regions_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, fusion_keeps_its_strongest_region);
   tcase_add_test(tc, full_length_homologue_keeps_every_hit);
+  tcase_add_test(tc, long_coordinates_keep_the_rule);
   tcase_add_test(tc, same_graph_for_threads_and_memory);
   tcase_add_test(tc, coordinate_that_is_not_a_number);
   tcase_add_test(tc, options_switch_the_rule);
