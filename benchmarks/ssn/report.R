@@ -59,7 +59,7 @@ headline <- function() {
     gm <- file.path(dir, "bridges_machine.txt")
     c("## Current figures", "",
       "Family and superfamily ARI (medians over seeds 1..3) of the protein default,",
-      "`ExoLabel(f, format = \"blast\")` (Leiden CPM, `resolution = \"auto\"`), against the",
+      "`ExoLabel(f, format = \"blast\")` (bridges cut, Leiden CPM, `resolution = \"auto\"`), against the",
       "best of every peer (MCL at I = 1.4, 2, 4; igraph Leiden on -log10 e-value and on bit",
       "scores; igraph CPM at the best resolution of a sweep, an oracle choice; connected",
       "components; OrthoFinder-like length-normalised MCL). Sets: SCOP40 domains, the same",
