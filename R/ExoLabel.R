@@ -635,7 +635,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     options <- list(mode = mode, ignore_weights = ignore_weights, sep = sep,
                     header = header, tempdir = tempfiledir, memory_limit = memory,
                     threads = threads, format = input$format,
-                    columns = input$resolved$columns,
+                    # the format's own columns are left to the core: a
+                    # header's names can move them (search output)
+                    columns = if (!is.null(columns)) input$resolved$columns,
                     weight_transform = input$resolved$weight_transform,
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,

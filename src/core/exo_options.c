@@ -580,6 +580,8 @@ static void fill_parse(const exo_options *o, exo_parse_options *p) {
   p->col_b = o->rcols[1];
   p->col_w = o->rcols[2];
   p->transform = (exo_weight_transform)o->transform;
+  /* search output in the format's own columns: a header's names may move them */
+  p->by_name = (int)o->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST && !o->ncols;
   if (o->bridges > 0) {
     p->col_iv[0] = 7; /* qstart qend sstart send */
     p->col_iv[1] = 8;
