@@ -55,11 +55,12 @@
 #' `fident` is a fraction), alignment length, mismatches, gap openings,
 #' query start and end, subject start and end, e-value (column 11) and bit
 #' score (column 12). Later columns (`qlen`, `qcov`...) are read past, unused.
+#' A header of column names (DIAMOND `--header`, MMseqs2 `--format-mode 4`,
+#' `# Fields:` of `-outfmt 7`) places the columns by name.
 #'
-#' The benchmark figures of the vignette (section "Which method for protein
-#' families") for the real protein sets come from searches such as
-#' `diamond blastp -q proteins.fa -d proteins -o hits.tsv --outfmt 6
-#' --more-sensitive --evalue 1e-3 --max-target-seqs 1000`.
+#' The vignette's figures come from `diamond blastp -q proteins.fa -d
+#' proteins -o hits.tsv --outfmt 6 --more-sensitive --evalue 1e-3
+#' --max-target-seqs 1000`.
 #'
 #' `ExoLabel(file, format = "blast")` reads such a file as it is: the nodes
 #' are columns 1 and 2 and the weight is the bit score of column 12 divided
