@@ -55,11 +55,12 @@
 #' `fident` is a fraction), alignment length, mismatches, gap openings,
 #' query start and end, subject start and end, e-value (column 11) and bit
 #' score (column 12). Later columns (`qlen`, `qcov`...) are read past, unused.
+#' A header of column names (DIAMOND `--header`, MMseqs2 `--format-mode 4`,
+#' `# Fields:` of `-outfmt 7`) places the columns by name.
 #'
-#' The benchmark figures of the vignette (section "Which method for protein
-#' families") for the real protein sets come from searches such as
-#' `diamond blastp -q proteins.fa -d proteins -o hits.tsv --outfmt 6
-#' --more-sensitive --evalue 1e-3 --max-target-seqs 1000`.
+#' The vignette's figures come from `diamond blastp -q proteins.fa -d
+#' proteins -o hits.tsv --outfmt 6 --more-sensitive --evalue 1e-3
+#' --max-target-seqs 1000`.
 #'
 #' `ExoLabel(file, format = "blast")` reads such a file as it is: the nodes
 #' are columns 1 and 2 and the weight is the bit score of column 12 divided
@@ -635,7 +636,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     options <- list(mode = mode, ignore_weights = ignore_weights, sep = sep,
                     header = header, tempdir = tempfiledir, memory_limit = memory,
                     threads = threads, format = input$format,
-                    columns = input$resolved$columns,
+                    # the format's own columns are left to the core: a
+                    # header's names can move them (search output)
+                    columns = if (!is.null(columns)) input$resolved$columns,
                     weight_transform = input$resolved$weight_transform,
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,

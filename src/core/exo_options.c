@@ -67,8 +67,8 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "subject (2) and bit score (12), weight transform selfnorm (bit score over the larger "
      "self-hit score of the two proteins; a protein without a self hit takes its best hit's; "
      "neglog10 reads the e-value, column 11), self hits dropped once read, combine max; lines "
-     "starting with # skipped (-outfmt 7; its # Fields line is not read: another column "
-     "order needs --columns)"},
+     "starting with # skipped; a header of column names (DIAMOND --header, MMseqs2 "
+     "--format-mode 4, the # Fields line of -outfmt 7) places the columns by name"},
     {EXO_OPT_COLUMNS, "columns", EXO_OT_COLUMNS, EXO_OPTF_NO_DEFAULT, "", NOLIM, 0, NULL,
      "A,B[,W]", "1-based columns of the two nodes and the weight (no W: every weight is 1); "
      "overrides --format's columns, not its other defaults: search output in another column "
@@ -580,6 +580,8 @@ static void fill_parse(const exo_options *o, exo_parse_options *p) {
   p->col_b = o->rcols[1];
   p->col_w = o->rcols[2];
   p->transform = (exo_weight_transform)o->transform;
+  /* search output in the format's own columns: a header's names may move them */
+  p->by_name = (int)o->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST && !o->ncols;
   if (o->bridges > 0) {
     p->col_iv[0] = 7; /* qstart qend sstart send */
     p->col_iv[1] = 8;

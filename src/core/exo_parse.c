@@ -290,6 +290,8 @@ typedef struct pcfg {
   uint8_t want_role[7]; /* 0 node A, 1 node B, 2 weight, 3-6 col_iv[0..3] */
   uint32_t civ[4];      /* col_iv; 0 = not read */
   exo_weight_transform tf;
+  int by_name;          /* look for the columns' names (exo_parse.h) */
+  int with_iv;          /* the caller reads coordinates (exo_parse_file_hits) */
 } pcfg;
 
 /* One data line of a batch (88 bytes). */
@@ -780,7 +782,10 @@ typedef struct seq_rest {
   size_t off, len;
 } seq_rest;
 
-static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
+static int find_names(pcfg *cfg, const uint8_t *buf, size_t start, size_t len, int eof,
+                      uint64_t lineno, uint64_t header_lines, uint64_t *extra);
+
+static exo_status run_sequential(consumer *C, exo_input *in, pcfg *cfg,
                                  uint64_t header_lines, int header_only, uint64_t fsize,
                                  uint64_t *data_off, int *at_eof, uint64_t *bytes,
                                  seq_rest *rest) {
@@ -793,7 +798,7 @@ static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
   batch b;
   memset(&b, 0, sizeof b);
   exo_status st = EXO_OK;
-  int first = 1, eof = 0;
+  int first = 1, eof = 0, names_tried = !cfg->by_name;
   *bytes = 0;
   if (at_eof) *at_eof = 0;
   while (!eof) {
@@ -833,6 +838,23 @@ static exo_status run_sequential(consumer *C, exo_input *in, const pcfg *cfg,
       if (len < 3 && !eof) continue;
       first = 0;
       if (len >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf) start = nl_from = 3;
+    }
+    if (!names_tried) { /* columns by name, from the file's first chunk */
+      names_tried = 1;
+      uint64_t extra = 0;
+      if (find_names(cfg, buf, start, len, eof, C->lineno, header_lines, &extra)) {
+        if (extra > header_lines) header_lines = extra;
+        if (cfg->civ[0])
+          exo_message(ctx, "%s: columns by name from its header: query %u, subject %u, "
+                      "weight %u, coordinates %u %u %u %u", C->path, (unsigned)cfg->ca,
+                      (unsigned)cfg->cb, (unsigned)cfg->cw, (unsigned)cfg->civ[0],
+                      (unsigned)cfg->civ[1], (unsigned)cfg->civ[2], (unsigned)cfg->civ[3]);
+        else
+          exo_message(ctx, "%s: columns by name from its header: query %u, subject %u, "
+                      "weight %u%s", C->path, (unsigned)cfg->ca, (unsigned)cfg->cb,
+                      (unsigned)cfg->cw, cfg->with_iv ? "; no coordinates (qstart qend "
+                      "sstart send): no region rule for this file's hits" : "");
+      }
     }
     uint64_t skip = header_lines > C->lineno ? header_lines - C->lineno : 0;
     batch_reset(&b, buf);
@@ -1619,20 +1641,12 @@ exo_status exo_parse_check_options(const exo_parse_options *opt, exo_ctx *ctx) {
   return EXO_OK;
 }
 
-static void make_cfg(const exo_parse_options *opt, int with_iv, pcfg *cfg) {
-  memset(cfg, 0, sizeof *cfg);
-  cfg->sep = opt->sep;
-  effective_columns(opt, &cfg->ca, &cfg->cb, &cfg->cw);
+/* The columns read, in increasing order, from ca, cb, cw and civ. */
+static void set_columns(pcfg *cfg) {
   cfg->maxcol = cfg->ca > cfg->cb ? cfg->ca : cfg->cb;
   if (cfg->cw > cfg->maxcol) cfg->maxcol = cfg->cw;
-  cfg->short_ok = cfg->cw == 3 && cfg->maxcol == 3;
-  cfg->custom = !(cfg->ca == 1 && cfg->cb == 2 && (cfg->cw == 3 || cfg->cw == 0));
-  cfg->tf = cfg->cw ? opt->transform : EXO_WT_NONE;
-  cfg->comment = (uint8_t)opt->comment;
-  if (with_iv) memcpy(cfg->civ, opt->col_iv, sizeof cfg->civ);
   for (int j = 0; j < 4; j++)
     if (cfg->civ[j] > cfg->maxcol) cfg->maxcol = cfg->civ[j];
-  cfg->short_ok = cfg->short_ok && !cfg->civ[0];
   const uint32_t cols[7] = {cfg->ca, cfg->cb, cfg->cw, cfg->civ[0], cfg->civ[1], cfg->civ[2],
                             cfg->civ[3]};
   cfg->nwant = 0;
@@ -1647,6 +1661,120 @@ static void make_cfg(const exo_parse_options *opt, int with_iv, pcfg *cfg) {
     cfg->want_col[i] = cols[r];
     cfg->want_role[i] = r;
   }
+}
+
+static void make_cfg(const exo_parse_options *opt, int with_iv, pcfg *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->sep = opt->sep;
+  effective_columns(opt, &cfg->ca, &cfg->cb, &cfg->cw);
+  cfg->short_ok = cfg->cw == 3 && (cfg->ca > cfg->cb ? cfg->ca : cfg->cb) <= 2 &&
+                  !(with_iv && opt->col_iv[0]);
+  cfg->custom = !(cfg->ca == 1 && cfg->cb == 2 && (cfg->cw == 3 || cfg->cw == 0));
+  cfg->tf = cfg->cw ? opt->transform : EXO_WT_NONE;
+  cfg->comment = (uint8_t)opt->comment;
+  cfg->by_name = opt->by_name;
+  cfg->with_iv = with_iv;
+  if (with_iv) memcpy(cfg->civ, opt->col_iv, sizeof cfg->civ);
+  set_columns(cfg);
+}
+
+/* ---- columns by name (exo_parse.h) ------------------------------------------- */
+
+enum { NM_QUERY, NM_SUBJECT, NM_BITS, NM_EVALUE, NM_QS, NM_QE, NM_SS, NM_SE, NM_ROLES };
+
+static int name_role(const char *n) {
+  static const struct {
+    const char *name;
+    int role;
+  } known[] = {
+      {"qseqid", NM_QUERY}, {"query", NM_QUERY}, {"query id", NM_QUERY},
+      {"query acc.ver", NM_QUERY}, {"query acc", NM_QUERY}, {"qaccver", NM_QUERY},
+      {"qacc", NM_QUERY}, {"sseqid", NM_SUBJECT}, {"target", NM_SUBJECT},
+      {"subject id", NM_SUBJECT}, {"subject acc.ver", NM_SUBJECT}, {"subject acc", NM_SUBJECT},
+      {"saccver", NM_SUBJECT}, {"sacc", NM_SUBJECT}, {"bitscore", NM_BITS}, {"bits", NM_BITS},
+      {"bit score", NM_BITS}, {"evalue", NM_EVALUE}, {"expected value", NM_EVALUE},
+      {"qstart", NM_QS}, {"q. start", NM_QS}, {"start of alignment in query", NM_QS},
+      {"qend", NM_QE}, {"q. end", NM_QE}, {"end of alignment in query", NM_QE},
+      {"sstart", NM_SS}, {"tstart", NM_SS}, {"s. start", NM_SS},
+      {"start of alignment in subject", NM_SS}, {"send", NM_SE}, {"tend", NM_SE},
+      {"s. end", NM_SE}, {"end of alignment in subject", NM_SE}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (!strcmp(n, known[i].name)) return known[i].role;
+  return -1;
+}
+
+/* The names of line [p, p + n), fields split at `sep`, into columns; 1 and
+ * cfg updated when the query, the subject and the weight are named. */
+static int columns_by_name(pcfg *cfg, const uint8_t *p, size_t n, uint8_t sep) {
+  uint32_t col[NM_ROLES] = {0};
+  uint32_t c = 1;
+  size_t i = 0;
+  while (i <= n) {
+    size_t j = i;
+    while (j < n && p[j] != sep) j++;
+    char name[64];
+    size_t a = i, b = j, k = 0;
+    while (a < b && (p[a] == ' ' || p[a] == '\t')) a++;
+    while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t' || p[b - 1] == '\r')) b--;
+    if (b - a < sizeof name) {
+      for (; a < b; a++) name[k++] = (char)(p[a] >= 'A' && p[a] <= 'Z' ? p[a] + 32 : p[a]);
+      name[k] = 0;
+      const int r = name_role(name);
+      if (r >= 0 && !col[r]) col[r] = c;
+    }
+    c++;
+    i = j + 1;
+  }
+  const int wrole = cfg->tf == EXO_WT_NEGLOG10 ? NM_EVALUE : NM_BITS;
+  if (!col[NM_QUERY] || !col[NM_SUBJECT] || (cfg->cw && !col[wrole])) return 0;
+  cfg->ca = col[NM_QUERY];
+  cfg->cb = col[NM_SUBJECT];
+  if (cfg->cw) cfg->cw = col[wrole];
+  if (cfg->with_iv) {
+    const int all = col[NM_QS] && col[NM_QE] && col[NM_SS] && col[NM_SE];
+    cfg->civ[0] = all ? col[NM_QS] : 0;
+    cfg->civ[1] = all ? col[NM_QE] : 0;
+    cfg->civ[2] = all ? col[NM_SS] : 0;
+    cfg->civ[3] = all ? col[NM_SE] : 0;
+  }
+  cfg->short_ok = 0;
+  cfg->custom = 1;
+  set_columns(cfg);
+  return 1;
+}
+
+/* Look for the names before the first data line of buf[start, len) (the
+ * file's first chunk; line numbers from `lineno`, the configured header
+ * lines first). *extra: 1 when the first line that is not a comment was a
+ * header of names (not configured as a header). Returns 1 when names were
+ * applied. */
+static int find_names(pcfg *cfg, const uint8_t *buf, size_t start, size_t len, int eof,
+                      uint64_t lineno, uint64_t header_lines, uint64_t *extra) {
+  static const char fields[] = "# Fields:";
+  const size_t fl = sizeof fields - 1;
+  *extra = 0;
+  size_t s = start;
+  for (uint64_t line = lineno; s < len; line++) {
+    const uint8_t *nl = memchr(buf + s, '\n', len - s);
+    if (!nl && !eof) return 0; /* the first chunk ends inside the headers */
+    const size_t e = nl ? (size_t)(nl - buf) : len;
+    const uint8_t *p = buf + s;
+    const size_t n = e - s;
+    if (line < header_lines) {
+      if (line == 0 && columns_by_name(cfg, p, n, (uint8_t)cfg->sep)) return 1;
+    } else if (cfg->comment && n && p[0] == cfg->comment) {
+      if (n > fl && !memcmp(p, fields, fl) && columns_by_name(cfg, p + fl, n - fl, ','))
+        return 1;
+    } else if (n) {
+      if (header_lines == 0 && columns_by_name(cfg, p, n, (uint8_t)cfg->sep)) {
+        *extra = line + 1; /* the lines up to this one are header */
+        return 1;
+      }
+      return 0; /* a data line */
+    }
+    s = e + 1;
+  }
+  return 0;
 }
 
 /* LF bytes in [0, end) of fd (error path of byte-range parsing). */

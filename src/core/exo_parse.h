@@ -73,7 +73,27 @@ typedef struct exo_parse_options {
                             only by exo_parse_file_hits. Each field is a whole
                             number 0 .. 2^32 - 1 (else an EXO_EINPUT error
                             naming the line and field) */
+  int by_name;           /* search output: the columns (nodes, the weight,
+                            col_iv) are taken from the names of a header
+                            line when the file has one (below) */
 } exo_parse_options;
+
+/* Columns by name (by_name): before the first data line of each file, the
+ * parser looks for the names of search output's columns in (1) the first
+ * header line (header_lines >= 1), (2) a comment line "# Fields: a, b, ..."
+ * (BLAST+ -outfmt 7, DIAMOND --header verbose), or (3) when no header line
+ * is configured, the file's first line that is not a comment, which is then
+ * taken as a header (DIAMOND --header simple, MMseqs2 --format-mode 4).
+ * Recognised names, in any case: the query (qseqid, query, query id, query
+ * acc.ver, qaccver), the subject (sseqid, target, subject id, subject
+ * acc.ver, saccver), the bit score (bitscore, bits, bit score), the e-value
+ * (evalue, expected value), qstart / qend (q. start, q. end, start / end of
+ * alignment in query), sstart / send (tstart, tend, s. start, s. end, start
+ * / end of alignment in subject). The names apply when the query, the
+ * subject and the weight (the bit score, or the e-value for
+ * EXO_WT_NEGLOG10) are all found; the coordinates (when col_iv is set)
+ * then come from the names too, or are not read (the hits' coordinates are
+ * 0) when one of the four is missing. Otherwise the columns stay as set. */
 
 /* Called once per data line, in file order, after both names are interned. */
 typedef exo_status (*exo_edge_fn)(void *user, uint64_t a, uint64_t b, float w,
@@ -84,6 +104,7 @@ typedef exo_status (*exo_edge_fn)(void *user, uint64_t a, uint64_t b, float w,
  * as written: a start may exceed its end). */
 typedef exo_status (*exo_hit_fn)(void *user, uint64_t a, uint64_t b, float w,
                                  const uint32_t iv[4], exo_ctx *ctx);
+/* (iv is all 0 when the file's header names no coordinates: by_name.) */
 
 typedef struct exo_parse_stats {
   uint64_t lines;      /* physical lines read, header included */

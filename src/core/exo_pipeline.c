@@ -226,6 +226,7 @@ static exo_status on_hit(void *user, uint64_t a, uint64_t bb, float w, const uin
   exo_builder *b = user;
   exo_status st = on_edge(&b->sink, a, bb, w, ctx);
   if (st || a == bb || !(w > 0.0f) || w < b->sink.rule.min_weight) return st;
+  if (!(iv[0] | iv[1] | iv[2] | iv[3])) return EXO_OK; /* no coordinates in this file */
   for (int j = 0; j < 4; j++)
     if (iv[j] > b->hits_max_coord) b->hits_max_coord = iv[j];
   return exo_regions_hit(&b->hits, a, bb, w, iv, ctx);

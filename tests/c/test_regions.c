@@ -386,6 +386,87 @@ START_TEST(weak_hit_between_tight_families_goes) {
 }
 END_TEST
 
+/* The standard 12-column text rewritten with the columns in `order` (0-based
+ * indices into the 12 fields, then -1), after the header `head`. */
+static char *reorder(const char *text, const char *head, const int *order) {
+  size_t cap = strlen(text) * 2 + strlen(head) + 64, at = 0;
+  char *out = malloc(cap);
+  at += (size_t)snprintf(out, cap, "%s", head);
+  const char *p = text;
+  while (*p) {
+    const char *f[12];
+    size_t fl[12];
+    const char *q = p;
+    for (int i = 0; i < 12; i++) {
+      const char *e = q + strcspn(q, "\t\n");
+      f[i] = q;
+      fl[i] = (size_t)(e - q);
+      q = *e == '\t' ? e + 1 : e;
+    }
+    for (int k = 0; order[k] >= 0; k++)
+      at += (size_t)snprintf(out + at, cap - at, "%s%.*s", k ? "\t" : "", (int)fl[order[k]],
+                             f[order[k]]);
+    at += (size_t)snprintf(out + at, cap - at, "\n");
+    p = strchr(p, '\n') + 1;
+  }
+  return out;
+}
+
+/* Search output with a header of column names in another order: the
+ * columns are found by name, the same graph as the standard file. */
+START_TEST(columns_by_name_from_a_header) {
+  char *dir = tu_mkdtemp();
+  char *text = fusion_text(0);
+  char *f = tu_write_text(dir, "std.m8", text);
+  exo_graph *g = build(dir, f, NULL, 0, 1);
+  const uint64_t pairs = g->num_region_pairs, edges = g->num_edges;
+  ck_assert_uint_eq(pairs, 3);
+  exo_graph_free(g);
+  free(f);
+  /* qseqid sseqid evalue bitscore qstart qend sstart send (+ extra columns) */
+  const int order[] = {0, 1, 10, 11, 6, 7, 8, 9, 2, 3, -1};
+  const char *heads[4] = {
+      /* DIAMOND --header simple */
+      "qseqid\tsseqid\tevalue\tbitscore\tqstart\tqend\tsstart\tsend\tpident\tlength\n",
+      /* DIAMOND --header verbose, BLAST+ -outfmt 7 */
+      "# DIAMOND v2.1.3\n# Invocation: diamond blastp\n# Fields: Query ID, Subject ID, "
+      "Expected value, Bit score, Start of alignment in query, End of alignment in query, "
+      "Start of alignment in subject, End of alignment in subject, Percentage of identical "
+      "matches, Alignment length\n",
+      /* MMseqs2 --format-mode 4 */
+      "query\ttarget\tevalue\tbits\tqstart\tqend\ttstart\ttend\tfident\talnlen\n",
+      /* BLAST+ names */
+      "# Fields: query acc.ver, subject acc.ver, evalue, bit score, q. start, q. end, s. start, "
+      "s. end, % identity, alignment length\n"};
+  for (int h = 0; h < 4; h++) {
+    char *t = reorder(text, heads[h], order);
+    f = tu_write_text(dir, "named.m8", t);
+    for (int threads = 1; threads <= 2; threads++) {
+      g = build(dir, f, NULL, 0, threads);
+      ck_assert_msg(g->num_region_pairs == pairs && g->num_edges == edges,
+                    "header %d, %d threads: %llu pairs, %llu edges", h, threads,
+                    (unsigned long long)g->num_region_pairs, (unsigned long long)g->num_edges);
+      exo_graph_free(g);
+    }
+    free(f);
+    free(t);
+  }
+  /* names without the coordinates: the edges, no region rule */
+  const int nocoord[] = {0, 1, 10, 11, -1};
+  char *t = reorder(text, "qseqid\tsseqid\tevalue\tbitscore\n", nocoord);
+  f = tu_write_text(dir, "named.m8", t);
+  g = build(dir, f, NULL, 0, 1);
+  ck_assert_uint_eq(g->num_region_pairs, 0);
+  ck_assert_uint_eq(g->num_edges, edges + 2 * pairs);
+  exo_graph_free(g);
+  free(f);
+  free(t);
+  free(text);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *regions_suite(void) {
   Suite *s = suite_create("regions");
   TCase *tc = tcase_create("core");
@@ -397,6 +478,7 @@ Suite *regions_suite(void) {
   tcase_add_test(tc, coordinate_that_is_not_a_number);
   tcase_add_test(tc, options_switch_the_rule);
   tcase_add_test(tc, weak_hit_between_tight_families_goes);
+  tcase_add_test(tc, columns_by_name_from_a_header);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -80,3 +80,23 @@ test_that("regions is refused where there are no coordinates, naming the argumen
     r <- ExoLabel(w$table, format = "blast", return_table = TRUE, verbose = FALSE)
     expect_equal(attr(r, "stats")$input$bridges, "keep")
 })
+
+test_that("search output with a header of column names is read by name", {
+    # DIAMOND --header simple: the names line first, the columns in another
+    # order, qlen slen added; the same clusters as the 12 standard columns
+    w <- fusion_m8()
+    x <- w$table
+    named <- data.frame(qseqid = x$q, sseqid = x$s, evalue = x$evalue, bitscore = x$bits,
+                        qlen = 300, qstart = x$qs, qend = x$qe, sstart = x$ss, send = x$se,
+                        slen = 300)
+    f2 <- tempfile(fileext = ".m8")
+    on.exit(unlink(c(w$file, f2)))
+    utils::write.table(named, f2, sep = "\t", quote = FALSE, row.names = FALSE)
+    set.seed(3)
+    a <- ExoLabel(w$file, format = "blast", return_table = TRUE, verbose = FALSE)
+    set.seed(3)
+    b <- ExoLabel(f2, format = "blast", return_table = TRUE, verbose = FALSE)
+    expect_identical(a$results, b$results)
+    expect_equal(attr(b, "stats")$bridges[["region_pairs_removed"]],
+                 attr(a, "stats")$bridges[["region_pairs_removed"]])
+})
