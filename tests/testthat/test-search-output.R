@@ -408,8 +408,21 @@ test_that("columns after the 12 (qlen slen, qcov tcov) are read past: same clust
                  vapply(fields, function(x) paste(x[1], x[2], x[12], x[11], 300, 310, sep = "\t"), "")),
                f4)
     expect_identical(run(f4, header = TRUE, columns = c(1, 2, 3))$bytes, ref$bytes)
-    expect_error(ExoLabel(f4, format = "blast", header = TRUE, outfile = tempfile()),
-                 "tsv:2: expected at least 12 fields")
+    # without columns the header's names place them (with or without
+    # header = TRUE): the same graph, less the pairs of the weak-hit rule;
+    # no coordinates are named, so no region rule
+    by_col <- ExoLabel(f4, format = "blast", header = TRUE, columns = c(1, 2, 3),
+                       outfile = tempfile(), verbose = FALSE)
+    for (h in c(TRUE, FALSE)) {
+        by_name <- ExoLabel(f4, format = "blast", header = h, outfile = tempfile(),
+                            verbose = FALSE)
+        b <- attr(by_name, "stats")$bridges
+        expect_equal(unname(b[["region_pairs_removed"]]), 0)
+        expect_equal(unname(by_name$graph_stats[["num_edges"]]),
+                     unname(by_col$graph_stats[["num_edges"]]) - 2 * b[["weak_pairs_removed"]])
+        expect_equal(unname(by_name$graph_stats[["num_vertices"]]),
+                     unname(by_col$graph_stats[["num_vertices"]]))
+    }
     # the help says which columns the default reads and that the rest are not used
     skip_on_os("windows")
     help <- gsub("\\s+", " ", rawToChar(run_cli("--help")$out))
