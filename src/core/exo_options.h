@@ -24,7 +24,8 @@
  *
  * EXOLABEL_DUMP_OPTIONS: every driver, when this environment variable names
  * a file, writes exo_options_dump() of the resolved options there and stops
- * before reading any input (tests/options/parity.sh compares the drivers). */
+ * before reading any input (tests/testthat/test-options-parity.R compares
+ * the drivers). */
 #ifndef EXO_OPTIONS_H
 #define EXO_OPTIONS_H
 
@@ -75,6 +76,9 @@ typedef enum exo_opt_type {
   EXO_OT_COLUMNS, /* "A,B" or "A,B,W" (1-based) */
   EXO_OT_PATH     /* a directory path */
 } exo_opt_type;
+
+/* threads above this are capped at it (exo_options_resolve) */
+#define EXO_OPT_MAX_THREADS 256u
 
 /* flags of a definition */
 #define EXO_OPTF_LOGICAL 1u /* TRUE/FALSE accepted as 1/0 (WHOLE: TRUE = logical_true) */
