@@ -407,15 +407,6 @@ exo_status exo_options_set_number(exo_options *o, const char *name, double value
   return set_value(o, d, NULL, value, 0, err);
 }
 
-exo_status exo_options_set_columns(exo_options *o, const uint32_t *cols, int n, exo_error *err) {
-  const exo_opt_def *d = &table[EXO_OPT_COLUMNS];
-  char text[64];
-  if (n == 2) snprintf(text, sizeof text, "%u,%u", cols[0], cols[1]);
-  else if (n == 3) snprintf(text, sizeof text, "%u,%u,%u", cols[0], cols[1], cols[2]);
-  else snprintf(text, sizeof text, "(%d numbers)", n);
-  return set_value(o, d, text, 0, 1, err);
-}
-
 /* ---- resolving ------------------------------------------------------------------ */
 
 static void warnf(exo_opt_warn_fn warn, void *user, const char *fmt, ...)

@@ -141,12 +141,9 @@ void exo_options_init(exo_options *o, exo_opt_style style);
 exo_status exo_options_set(exo_options *o, const char *name, const char *value, exo_error *err);
 /* Set `name` from a number (R's numeric and logical values): FLAG 0/1,
  * NUMBER, WHOLE (must be whole), SIZE (bytes, floor). CHOICE, SEP, COLUMNS
- * and PATH take text only. */
+ * and PATH take text only (the R glue gives columns as "2,1,12"). */
 exo_status exo_options_set_number(exo_options *o, const char *name, double value,
                                   exo_error *err);
-/* Columns from numbers (R's integer vector). */
-exo_status exo_options_set_columns(exo_options *o, const uint32_t *cols, int n,
-                                   exo_error *err);
 /* The format's defaults, the checks between options, and the adjustments:
  * negative add_self_loops -> 0, add_self_loops with ignore_weights -> 0/1,
  * iterations above EXO_LP_MAX_VISITS capped, threads 0 -> the cores, more
