@@ -338,13 +338,15 @@ test_that("R's accepted ranges end where the core's table says", {
         # just past each finite end (whole numbers: the next one; at the
         # doubles' limit, twice the end): refused, with the core's message
         past <- function(v, dir) {
-            if (tab$type[i] == "number") return(if (dir < 0) v - max(1, abs(v)) else v + max(1, abs(v)))
+            if (tab$type[i] == "number") return(v + dir * max(1, abs(v)))
             if (abs(v) >= 2^53) return(v * 2)
             v + dir
         }
         outside <- list()
-        if (is.finite(lo)) outside <- c(outside, list(if (name == "columns") c(lo - 1, 2) else past(lo, -1)))
-        if (!is.na(hi) && is.finite(hi)) outside <- c(outside, list(if (name == "columns") c(1, hi + 1) else past(hi, 1)))
+        if (is.finite(lo))
+            outside <- c(outside, list(if (name == "columns") c(lo - 1, 2) else past(lo, -1)))
+        if (!is.na(hi) && is.finite(hi))
+            outside <- c(outside, list(if (name == "columns") c(1, hi + 1) else past(hi, 1)))
         for (v in outside) {
             # SynExtend's behaviours, R's own: a negative header or
             # iterations is 0 (automatic, with a warning), not an error
