@@ -355,7 +355,7 @@
 #' @param use_fast_sort Accepted (`TRUE` or `FALSE`) for SynExtend's
 #'   scripts; no effect (ExoLabel has one external sort).
 #' @param verbose Report progress (see Progress).
-#' @param sep Field separator of the input and output files: one byte.
+#' @param sep Field separator of the files: one byte, "tab" or "comma".
 #' @param header `FALSE`, `TRUE` (= 1) or the number of lines to skip at the
 #'   start of each input file. As in SynExtend, negative values are treated
 #'   as 0 and decimals are truncated to whole numbers (`1.5` skips 1 line).

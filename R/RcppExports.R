@@ -9,6 +9,10 @@
     .Call(`_ExoLabel_exolabel_option`, name, value)
 }
 
+.exolabel_option_resolved <- function(name, value, with, oversubscribe) {
+    .Call(`_ExoLabel_exolabel_option_resolved`, name, value, with, oversubscribe)
+}
+
 .exolabel_option_table <- function() {
     .Call(`_ExoLabel_exolabel_option_table`)
 }

@@ -13,44 +13,75 @@ parse_memory_limit <- function(x) {
     .exolabel_option("memory_limit", x)
 }
 
+# ---- the core's option table -------------------------------------------
+# Limits, defaults, choices and messages of the options that reach the core
+# are the core's (src/core/exo_options.c, through the glue's
+# .exolabel_option, .exolabel_option_resolved and .exolabel_option_table),
+# as for the command-line tools: the checks below keep only what is R's own
+# (types: logical, numeric, character, NA; vectors, one clustering per
+# value; the SynExtend behaviours said where they are) and give each value
+# to the core, whose message names the argument ('iterations').
+
+# The table: name, type, default, choices, min, max, logical_true, auto, cap.
+option_table <- function() .exolabel_option_table()
+
+# One option's entry of the table (a list).
+option_def <- function(name) {
+    tab <- option_table()
+    i <- match(name, tab$name)
+    lapply(tab, `[[`, i)
+}
+
+# Each value of x checked and parsed by the core's table (TRUE = the
+# table's value of TRUE): a numeric vector.
+core_each <- function(name, x) {
+    vapply(seq_along(x), function(i) as.numeric(.exolabel_option(name, x[i])), numeric(1))
+}
+
+# Each value of x resolved by the core (exo_options_resolve) with `with`:
+# its adjustments (capped, set to zero) and their warnings, raised once each.
+core_resolved <- function(name, x, with = list(), oversubscribe = TRUE) {
+    warns <- character()
+    out <- vapply(seq_along(x), function(i) {
+        r <- .exolabel_option_resolved(name, x[i], with, oversubscribe)
+        warns <<- c(warns, r$warnings)
+        as.numeric(r$value)
+    }, numeric(1))
+    for (w in unique(warns)) warning(w, call. = FALSE)
+    out
+}
+
 check_flag <- function(x, name) {
     if (!is.logical(x) || length(x) != 1L || is.na(x))
         stop("'", name, "' must be TRUE or FALSE", call. = FALSE)
     x
 }
 
-# add_self_loops and attenuation: logical or non-negative numeric vectors.
+# add_self_loops and attenuation: logical or numeric vectors (R's types);
+# their values are the core's to check.
 check_weight_param <- function(x, name) {
     if (length(x) == 0L || !(is.logical(x) || is.numeric(x)) || anyNA(x))
-        stop("'", name, "' must be TRUE, FALSE or a non-negative number (or a vector of them)",
+        stop("'", name, "' must be TRUE, FALSE or a number (or a vector of them)",
              call. = FALSE)
-    x <- as.numeric(x)
-    if (any(!is.finite(x)))
-        stop("'", name, "' must be finite", call. = FALSE)
     x
 }
 
+# The core sets a negative cutoff to 0, and one other than 0 or 1 with
+# ignore_weights to 0 or 1, each with SynExtend's warning.
 check_self_loops <- function(x, ignore_weights) {
     x <- check_weight_param(x, "add_self_loops")
-    if (any(x < 0)) {
-        warning("self loops weight supplied is negative, setting to zero.", call. = FALSE)
-        x[x < 0] <- 0
-    }
-    if (ignore_weights && any(!(x %in% c(0, 1)))) {
-        warning("Weight specified for 'add_self_loops' will be ignored", call. = FALSE)
-        x <- as.numeric(x > 0)
-    }
-    x
+    core_resolved("add_self_loops", x, list(ignore_weights = ignore_weights))
 }
 
 check_attenuation <- function(x) {
-    x <- check_weight_param(x, "attenuation")
-    if (any(x < 0))
-        stop("'attenuation' must be non-negative", call. = FALSE)
-    x
+    core_each("attenuation", check_weight_param(x, "attenuation"))
 }
 
-# 0 = automatic; positive = hard cap on how often a node is processed.
+# iterations: 0 = automatic; positive = a cap on how often a node is
+# processed, capped by the core (with its warning). R's own, as SynExtend's
+# ExoLabel (the command-line tools refuse these): NA or a negative value
+# means automatic, with a warning; decimals are truncated; Inf is the
+# largest value, which the core caps.
 check_iterations <- function(x) {
     if (length(x) == 0L || !(is.numeric(x) || is.logical(x) && all(is.na(x))))
         stop("'iterations' must be integer or numeric.", call. = FALSE)
@@ -60,76 +91,62 @@ check_iterations <- function(x) {
         warning("Invalid value of 'iterations', will determine automatically.", call. = FALSE)
         x[bad] <- 0
     }
-    if (any(x > 32767)) {
-        warning("'iterations' above 32767 is capped at 32767", call. = FALSE)
-        x[x > 32767] <- 32767
-    }
-    as.integer(floor(x))
+    x[x == Inf] <- option_def("iterations")$max
+    core_resolved("iterations", floor(x))
 }
 
-# resolution: the gamma of the modularity, for label propagation's volume
-# penalty (0 = plain label propagation) and for Leiden; finite, >= 0.
-# resolution = "auto": the core resolves CPM's resolution as a factor times
-# the mean node strength (exo_options_resolve; the glue reports the factor).
-
+# resolution: numbers, or "auto" (the core resolves CPM's resolution as a
+# factor times the mean node strength; the glue reports the factor).
 check_resolution <- function(x) {
-    if (length(x) == 0L || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) || any(x < 0))
-        stop("'resolution' must be a finite non-negative number (or a vector of them), ",
-             "or \"auto\"",
-             call. = FALSE)
-    as.numeric(x)
+    if (length(x) == 0L || anyNA(x) ||
+        !(is.numeric(x) || is.character(x) && all(tolower(x) == "auto")))
+        stop("'resolution' must be a number (or a vector of them) or \"auto\"", call. = FALSE)
+    y <- core_each("resolution", x)
+    if (is.character(x)) x else y
 }
 
-# refine: FALSE/TRUE (= 5 passes) or a whole number of merge passes, 0..100.
+# refine: FALSE, TRUE (the table's value of TRUE) or a whole number of merge
+# passes.
 check_refine <- function(x) {
     if (length(x) == 0L || !(is.logical(x) || is.numeric(x)) || anyNA(x))
         stop("'refine' must be TRUE, FALSE or a number of merge passes (or a vector of them)",
              call. = FALSE)
-    if (is.logical(x)) x <- ifelse(x, 5, 0)
-    if (any(x < 0 | x > 100 | x != floor(x)))
-        stop("'refine' must be a whole number of passes between 0 and 100", call. = FALSE)
-    as.integer(x)
+    as.integer(core_each("refine", x))
 }
 
-# header: TRUE = 1, FALSE = 0, or a number of lines; as in SynExtend,
-# negative values become 0 and decimals are truncated.
+# header: TRUE = 1, FALSE = 0, or a number of lines. R's own, as SynExtend's
+# ExoLabel (the command-line tools refuse these): negative values become 0,
+# decimals are truncated, values after the first are ignored with a warning.
 check_header <- function(header) {
     if (length(header) == 0L || !(is.logical(header) || is.numeric(header)) ||
-        is.na(header[1L]) || !is.finite(as.numeric(header[1L])))
+        is.na(header[1L]))
         stop("'header' must be a finite logical or integer value", call. = FALSE)
     if (length(header) > 1L)
         warning("ignoring extra values passed to 'header'", call. = FALSE)
-    max(0, trunc(as.numeric(header[1L])))
+    core_each("header", max(0, trunc(as.numeric(header[1L]))))
 }
 
+# sep: one string; the core takes one byte other than a line end, or "\\t",
+# "tab", "comma" or "space" (as the command-line tools); returns the byte.
 check_sep <- function(sep) {
-    if (!is.character(sep) || length(sep) != 1L || is.na(sep) ||
-        nchar(sep, type = "bytes") != 1L)
-        stop("'sep' must be a single one-byte character such as \"\\t\" or \",\"",
-             call. = FALSE)
-    if (sep %in% c("\n", "\r"))
-        stop("'sep' cannot be a line end", call. = FALSE)
-    sep
+    if (!is.character(sep) || length(sep) != 1L || is.na(sep))
+        stop("'sep' must be a single string such as \"\\t\" or \",\"", call. = FALSE)
+    b <- .exolabel_option("sep", sep)
+    rawToChar(as.raw(b))
 }
 
-# threads: NULL = every core (the core's count, exo_cpu_count(), as the
-# command-line tool's "auto"); more than the machine's cores is capped at them
-# with a warning (more threads than cores only add buffers: 7 MiB each
-# taken off memory_limit while reading). The internal test option
+# threads: NULL = every core (the core's "auto": exo_cpu_count()); more than
+# the machine's cores is capped at them by the core, with its warning (more
+# threads than cores only add buffers: 7 MiB each taken off memory_limit
+# while reading), and at the table's cap. The internal test option
 # ExoLabel.oversubscribe = TRUE lets tests run several threads on small
 # machines (the results are the same for any threads).
 check_threads <- function(threads) {
-    cores <- .exolabel_cores()
-    if (is.null(threads)) return(as.integer(min(cores, 256L)))
-    if (!is.numeric(threads) || length(threads) != 1L || is.na(threads))
+    if (is.null(threads)) threads <- "auto"
+    else if (!is.numeric(threads) || length(threads) != 1L || is.na(threads))
         stop("'threads' must be NULL or a positive whole number", call. = FALSE)
-    threads <- .exolabel_option("threads", threads) # the core's range check and message
-    if (threads > cores && !isTRUE(getOption("ExoLabel.oversubscribe"))) {
-        warning(sprintf("'threads' = %s is more than the %d cores of this machine: using %d",
-                        format(threads, scientific = FALSE), cores, cores), call. = FALSE)
-        threads <- cores
-    }
-    as.integer(min(threads, 256L))
+    as.integer(core_resolved("threads", threads,
+                             oversubscribe = isTRUE(getOption("ExoLabel.oversubscribe"))))
 }
 
 check_input_files <- function(files) {
@@ -207,52 +224,50 @@ prepare_outfiles <- function(outfile, n) {
     file.path(normalizePath(dirname(outfile), mustWork = TRUE), basename(outfile))
 }
 
-# mode: "undirected" or "directed" (abbreviations allowed); the default is
-# the vector of both, meaning "undirected".
+# mode: one of the table's choices ("undirected", "directed"; any case,
+# abbreviations allowed, matched by the core); the default is the vector
+# of them, meaning the first.
 check_mode <- function(mode) {
-    choices <- c("undirected", "directed")
-    if (identical(mode, choices)) return("undirected")
-    if (!is.character(mode) || length(mode) != 1L || is.na(mode) || !nzchar(mode))
-        stop("'mode' should be one of \"undirected\", \"directed\"", call. = FALSE)
-    i <- pmatch(mode, choices)
-    if (is.na(i))
-        stop("'mode' should be one of \"undirected\", \"directed\", not \"", mode, "\"",
+    choices <- option_def("mode")$choices
+    if (identical(mode, choices)) return(choices[1L])
+    if (!is.character(mode) || length(mode) != 1L || is.na(mode))
+        stop("'mode' must be one of ", paste0("\"", choices, "\"", collapse = ", "),
              call. = FALSE)
-    choices[i]
+    .exolabel_option("mode", mode)
 }
 
 # ---- search-tool output (format, columns, weight_transform, min_weight,
 # self_hits, combine) ----------------------------------------------------
 
-# One of `choices` or NULL (the format's default); any case, a unique
-# prefix allowed, matched by the core's option table (as the CLI's).
-check_choice <- function(x, name, choices) {
+# One of the table's choices or NULL (the format's default); any case, a
+# unique prefix allowed, matched by the core's option table (as the CLI's).
+check_choice <- function(x, name) {
     if (is.null(x)) return(NULL)
     if (!is.character(x) || length(x) != 1L || is.na(x))
-        stop("'", name, "' must be ", paste0("\"", choices, "\"", collapse = " or "),
+        stop("'", name, "' must be ",
+             paste0("\"", option_def(name)$choices, "\"", collapse = " or "),
              " (or NULL for the format's default)", call. = FALSE)
     .exolabel_option(name, x)
 }
 
 check_format <- function(format) {
-    if (identical(format, c("edges", "blast"))) return("edges")
-    if (!is.character(format) || length(format) != 1L || is.na(format) || !nzchar(format))
-        stop("'format' must be \"edges\" or \"blast\"", call. = FALSE)
+    choices <- option_def("format")$choices
+    if (identical(format, choices)) return(choices[1L])
+    if (!is.character(format) || length(format) != 1L || is.na(format))
+        stop("'format' must be ", paste0("\"", choices, "\"", collapse = " or "),
+             call. = FALSE)
     .exolabel_option("format", format)
 }
 
-# NULL, or 2 (nodes) or 3 (nodes, weight) distinct 1-based column numbers.
+# NULL, or the numbers of the two node columns and optionally the weight
+# column: the core checks them (how many, their range) and, with the
+# format's, that they differ (check_input_options).
 check_columns <- function(columns) {
     if (is.null(columns)) return(NULL)
-    ok <- is.numeric(columns) && length(columns) %in% 2:3 && !anyNA(columns) &&
-        all(is.finite(columns)) && all(columns == floor(columns)) &&
-        all(columns >= 1) && all(columns <= 1e6)
-    if (!ok)
-        stop("'columns' must be 2 or 3 column numbers from 1 to 1e6: the two node ",
-             "columns and optionally the weight column, e.g. c(1, 2, 11)", call. = FALSE)
-    if (anyDuplicated(columns))
-        stop("'columns' must be different column numbers, not ",
-             paste(columns, collapse = ", "), call. = FALSE)
+    if (!is.numeric(columns))
+        stop("'columns' must be 2 or 3 column numbers: the two node columns and ",
+             "optionally the weight column, e.g. c(1, 2, 11)", call. = FALSE)
+    .exolabel_option("columns", columns)
     as.integer(columns)
 }
 
@@ -273,12 +288,11 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
                                 self_hits, combine, bridges = NULL, mode = "undirected") {
     format <- check_format(format)
     columns <- check_columns(columns)
-    weight_transform <- check_choice(weight_transform, "weight_transform",
-                                     c("none", "neglog10", "selfnorm"))
+    weight_transform <- check_choice(weight_transform, "weight_transform")
     min_weight <- check_min_weight(min_weight)
-    self_hits <- check_choice(self_hits, "self_hits", c("drop", "keep"))
-    combine <- check_choice(combine, "combine", c("sum", "max"))
-    bridges <- check_choice(bridges, "bridges", c("cut", "keep"))
+    self_hits <- check_choice(self_hits, "self_hits")
+    combine <- check_choice(combine, "combine")
+    bridges <- check_choice(bridges, "bridges")
     blast <- format == "blast"
     if (kind %in% c("igraph", "matrix") && (blast || !is.null(columns)))
         stop("'format = \"blast\"' and 'columns' describe the columns of files and ",
@@ -302,8 +316,8 @@ check_input_options <- function(kind, format, columns, weight_transform, min_wei
                  call. = FALSE)
         core$bridges <- "keep"
     }
-    list(format = format, columns = c(columns, 0L)[1:3],
-         transform = match(weight_transform, c("none", "neglog10", "selfnorm")) - 1L,
+    list(format = format, columns = c(columns, 0L)[seq_len(3L)],
+         transform = match(weight_transform, option_def("weight_transform")$choices) - 1L,
          min_weight = if (is.null(min_weight)) 0 else min_weight,
          drop_self = self_hits == "drop",
          combine = if (combine == "max") 2L else 0L,

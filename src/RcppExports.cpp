@@ -33,6 +33,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// exolabel_option_resolved
+Rcpp::List exolabel_option_resolved(std::string name, SEXP value, Rcpp::List with, bool oversubscribe);
+RcppExport SEXP _ExoLabel_exolabel_option_resolved(SEXP nameSEXP, SEXP valueSEXP, SEXP withSEXP, SEXP oversubscribeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type name(nameSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type value(valueSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type with(withSEXP);
+    Rcpp::traits::input_parameter< bool >::type oversubscribe(oversubscribeSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_option_resolved(name, value, with, oversubscribe));
+    return rcpp_result_gen;
+END_RCPP
+}
 // exolabel_option_table
 Rcpp::List exolabel_option_table();
 RcppExport SEXP _ExoLabel_exolabel_option_table() {
@@ -148,6 +162,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_ExoLabel_exolabel_input_options", (DL_FUNC) &_ExoLabel_exolabel_input_options, 1},
     {"_ExoLabel_exolabel_option", (DL_FUNC) &_ExoLabel_exolabel_option, 2},
+    {"_ExoLabel_exolabel_option_resolved", (DL_FUNC) &_ExoLabel_exolabel_option_resolved, 4},
     {"_ExoLabel_exolabel_option_table", (DL_FUNC) &_ExoLabel_exolabel_option_table, 0},
     {"_ExoLabel_exolabel_cores", (DL_FUNC) &_ExoLabel_exolabel_cores, 0},
     {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 10},

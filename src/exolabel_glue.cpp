@@ -456,14 +456,25 @@ double peak_rss_bytes() {
 exo_status set_option(exo_options *o, const char *name, SEXP v, R_xlen_t i, exo_error *err) {
   if (Rf_isNull(v)) return EXO_OK;
   if (std::strcmp(name, "columns") == 0 && (TYPEOF(v) == INTSXP || TYPEOF(v) == REALSXP)) {
-    uint32_t cols[3] = {0, 0, 0};
-    const int n = (int)std::min<R_xlen_t>(Rf_xlength(v), 4);
-    for (int k = 0; k < n && k < 3; k++) {
-      const double x = TYPEOF(v) == INTSXP ? (INTEGER(v)[k] == NA_INTEGER ? -1.0 : INTEGER(v)[k])
-                                           : REAL(v)[k];
-      cols[k] = x >= 0 && x < 4e9 ? static_cast<uint32_t>(x) : 0;
+    // the numbers as text ("2,1,12"): the core's parser checks them (whole,
+    // 1 to EXO_PARSE_MAX_COLUMN, two or three) and shows them as given
+    std::string text;
+    const R_xlen_t n = Rf_xlength(v);
+    for (R_xlen_t k = 0; k < n && k < 8; k++) {
+      char num[40];
+      if (TYPEOF(v) == INTSXP) {
+        if (INTEGER(v)[k] == NA_INTEGER) std::snprintf(num, sizeof num, "NA");
+        else std::snprintf(num, sizeof num, "%d", INTEGER(v)[k]);
+      } else if (ISNAN(REAL(v)[k])) {
+        std::snprintf(num, sizeof num, "NA");
+      } else {
+        std::snprintf(num, sizeof num, "%.15g", REAL(v)[k]);
+      }
+      if (k) text += ",";
+      text += num;
     }
-    return exo_options_set_columns(o, cols, n, err);
+    if (n > 8) text += ",...";
+    return exo_options_set(o, name, text.c_str(), err);
   }
   if (Rf_xlength(v) <= i)
     return exo_error_set(err, EXO_EARG, "internal error: option '%s' has no entry %ld", name,
@@ -556,14 +567,61 @@ SEXP exolabel_option(std::string name, SEXP value) {
   }
 }
 
-// The table: name, type, default (as text) and choices of every option,
-// so that R reads defaults from the core rather than a second literal.
+// One option checked by the core's table and resolved with the table's
+// defaults and `with` (other options by name, e.g. ignore_weights), for
+// the options that exo_options_resolve() adjusts with a warning
+// (add_self_loops, iterations, threads): returns list(value, warnings),
+// the value as resolved and the warnings (the R caller raises them), or
+// stops with the core's message. `oversubscribe`: threads above the cores
+// are kept (R's test option ExoLabel.oversubscribe).
+// [[Rcpp::export(.exolabel_option_resolved)]]
+Rcpp::List exolabel_option_resolved(std::string name, SEXP value, Rcpp::List with,
+                                    bool oversubscribe) {
+  const exo_opt_def *d = exo_options_find(name.c_str());
+  if (!d) Rcpp::stop("internal error: no option '%s'", name.c_str());
+  exo_options o;
+  exo_options_init(&o, EXO_OPT_STYLE_R);
+  o.allow_oversubscribe = oversubscribe ? 1 : 0;
+  exo_error err;
+  exo_error_clear(&err);
+  if (with.size()) {
+    Rcpp::CharacterVector names = with.names();
+    for (R_xlen_t k = 0; k < with.size(); k++) {
+      const std::string nm = Rcpp::as<std::string>(names[k]);
+      if (set_option(&o, nm.c_str(), with[k], 0, &err) != EXO_OK)
+        Rcpp::stop(std::string(err.msg));
+    }
+  }
+  if (set_option(&o, name.c_str(), value, 0, &err) != EXO_OK) Rcpp::stop(std::string(err.msg));
+  std::vector<std::string> warnings;
+  if (exo_options_resolve(&o, collect_warning, &warnings, &err) != EXO_OK)
+    Rcpp::stop(std::string(err.msg));
+  SEXP v;
+  switch (d->type) {
+  case EXO_OT_WHOLE: case EXO_OT_SIZE: v = Rf_ScalarReal((double)o.whole[d->id]); break;
+  case EXO_OT_CHOICE: v = Rf_mkString(d->choices[(int)o.num[d->id]]); break;
+  case EXO_OT_FLAG: v = Rf_ScalarLogical(o.num[d->id] != 0); break;
+  default: v = Rf_ScalarReal(o.num[d->id]); break;
+  }
+  return Rcpp::List::create(Rcpp::Named("value") = v,
+                            Rcpp::Named("warnings") = Rcpp::wrap(warnings));
+}
+
+// The table: name, type, default (as text), choices, the limits (min and
+// max of numbers, whole numbers, sizes and column numbers; NA = none), the
+// value of TRUE where TRUE/FALSE are taken, whether "auto" is taken, and
+// the caps that exo_options_resolve() applies with a warning or silently
+// (iterations EXO_LP_MAX_VISITS, threads EXO_OPT_MAX_THREADS; NA = none),
+// so that R reads defaults and limits from the core, not a second literal.
 // [[Rcpp::export(.exolabel_option_table)]]
 Rcpp::List exolabel_option_table() {
   static const char *types[] = {"flag", "number", "whole", "size", "choice", "sep", "columns",
                                 "path"};
   const exo_opt_def *t = exo_options_table();
   Rcpp::CharacterVector name(EXO_OPT_COUNT), type(EXO_OPT_COUNT), def(EXO_OPT_COUNT);
+  Rcpp::NumericVector min(EXO_OPT_COUNT), max(EXO_OPT_COUNT), logical_true(EXO_OPT_COUNT),
+      cap(EXO_OPT_COUNT);
+  Rcpp::LogicalVector is_auto(EXO_OPT_COUNT);
   Rcpp::List choices(EXO_OPT_COUNT);
   for (int i = 0; i < EXO_OPT_COUNT; i++) {
     name[i] = t[i].name;
@@ -572,9 +630,24 @@ Rcpp::List exolabel_option_table() {
     Rcpp::CharacterVector ch;
     for (int k = 0; t[i].choices && t[i].choices[k]; k++) ch.push_back(t[i].choices[k]);
     choices[i] = ch;
+    const bool ranged = t[i].type == EXO_OT_NUMBER || t[i].type == EXO_OT_WHOLE ||
+                        t[i].type == EXO_OT_SIZE;
+    min[i] = ranged ? t[i].min : t[i].type == EXO_OT_COLUMNS ? 1.0 : NA_REAL;
+    max[i] = (t[i].type == EXO_OT_NUMBER || t[i].type == EXO_OT_WHOLE) ? t[i].max
+             : t[i].type == EXO_OT_COLUMNS ? (double)EXO_PARSE_MAX_COLUMN : NA_REAL;
+    logical_true[i] = !(t[i].flags & EXO_OPTF_LOGICAL) ? NA_REAL
+                      : t[i].type == EXO_OT_WHOLE && t[i].logical_true ? t[i].logical_true
+                                                                         : 1.0;
+    is_auto[i] = (t[i].flags & EXO_OPTF_AUTO) != 0;
+    cap[i] = t[i].id == EXO_OPT_ITERATIONS ? (double)EXO_LP_MAX_VISITS
+             : t[i].id == EXO_OPT_THREADS ? (double)EXO_OPT_MAX_THREADS : NA_REAL;
   }
-  return Rcpp::List::create(Rcpp::Named("name") = name, Rcpp::Named("type") = type,
-                            Rcpp::Named("default") = def, Rcpp::Named("choices") = choices);
+  Rcpp::List out = Rcpp::List::create(
+      Rcpp::Named("name") = name, Rcpp::Named("type") = type, Rcpp::Named("default") = def,
+      Rcpp::Named("choices") = choices, Rcpp::Named("min") = min, Rcpp::Named("max") = max,
+      Rcpp::Named("logical_true") = logical_true, Rcpp::Named("auto") = is_auto);
+  out["cap"] = cap;
+  return out;
 }
 
 // The number of cores the core's threads = "auto" uses (exo_cpu_count()).

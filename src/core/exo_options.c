@@ -25,9 +25,10 @@ static const char *const order_choices[] = {"appearance", "name", NULL};
 static const char *const bridges_choices[] = {"cut", "keep", NULL};
 
 #define NOLIM 0, 0
-/* The defaults are here and nowhere else: the R function's formals and the
- * drivers' help are checked against them (tests/testthat/test-options-table.R,
- * tests/options/parity.sh). */
+/* The defaults, limits, choices and messages are here and nowhere else: the
+ * R function's formals, its accepted ranges and its messages, and the
+ * drivers' help and messages are checked against them
+ * (tests/testthat/test-options-parity.R). */
 static const exo_opt_def table[EXO_OPT_COUNT] = {
     {EXO_OPT_MODE, "mode", EXO_OT_CHOICE, 0, "undirected", NOLIM, 0, mode_choices, "MODE",
      "undirected or directed"},
@@ -300,7 +301,8 @@ static exo_status set_value(exo_options *o, const exo_opt_def *d, const char *te
       char *end;
       errno = 0;
       x = strtod(text, &end);
-      if (end == text || *end || errno || !isfinite(x))
+      /* inf, nan: the message of R's Inf and NaN, below */
+      if (end == text || *end || (errno && isfinite(x)))
         return bad(o, d, err, text, (d->flags & EXO_OPTF_AUTO) ? "must be a number or auto"
                                                                  : "must be a number");
     }
@@ -405,15 +407,6 @@ exo_status exo_options_set_number(exo_options *o, const char *name, double value
   return set_value(o, d, NULL, value, 0, err);
 }
 
-exo_status exo_options_set_columns(exo_options *o, const uint32_t *cols, int n, exo_error *err) {
-  const exo_opt_def *d = &table[EXO_OPT_COLUMNS];
-  char text[64];
-  if (n == 2) snprintf(text, sizeof text, "%u,%u", cols[0], cols[1]);
-  else if (n == 3) snprintf(text, sizeof text, "%u,%u,%u", cols[0], cols[1], cols[2]);
-  else snprintf(text, sizeof text, "(%d numbers)", n);
-  return set_value(o, d, text, 0, 1, err);
-}
-
 /* ---- resolving ------------------------------------------------------------------ */
 
 static void warnf(exo_opt_warn_fn warn, void *user, const char *fmt, ...)
@@ -512,7 +505,7 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
             (unsigned long long)t, (unsigned long long)cores, (unsigned long long)cores);
       t = cores;
     }
-    if (t > 256) t = 256;
+    if (t > EXO_OPT_MAX_THREADS) t = EXO_OPT_MAX_THREADS;
     o->whole[EXO_OPT_THREADS] = t;
     o->is_auto &= ~(1u << EXO_OPT_THREADS);
   }

@@ -24,7 +24,8 @@
  *
  * EXOLABEL_DUMP_OPTIONS: every driver, when this environment variable names
  * a file, writes exo_options_dump() of the resolved options there and stops
- * before reading any input (tests/options/parity.sh compares the drivers). */
+ * before reading any input (tests/testthat/test-options-parity.R compares
+ * the drivers). */
 #ifndef EXO_OPTIONS_H
 #define EXO_OPTIONS_H
 
@@ -75,6 +76,9 @@ typedef enum exo_opt_type {
   EXO_OT_COLUMNS, /* "A,B" or "A,B,W" (1-based) */
   EXO_OT_PATH     /* a directory path */
 } exo_opt_type;
+
+/* threads above this are capped at it (exo_options_resolve) */
+#define EXO_OPT_MAX_THREADS 256u
 
 /* flags of a definition */
 #define EXO_OPTF_LOGICAL 1u /* TRUE/FALSE accepted as 1/0 (WHOLE: TRUE = logical_true) */
@@ -137,12 +141,9 @@ void exo_options_init(exo_options *o, exo_opt_style style);
 exo_status exo_options_set(exo_options *o, const char *name, const char *value, exo_error *err);
 /* Set `name` from a number (R's numeric and logical values): FLAG 0/1,
  * NUMBER, WHOLE (must be whole), SIZE (bytes, floor). CHOICE, SEP, COLUMNS
- * and PATH take text only. */
+ * and PATH take text only (the R glue gives columns as "2,1,12"). */
 exo_status exo_options_set_number(exo_options *o, const char *name, double value,
                                   exo_error *err);
-/* Columns from numbers (R's integer vector). */
-exo_status exo_options_set_columns(exo_options *o, const uint32_t *cols, int n,
-                                   exo_error *err);
 /* The format's defaults, the checks between options, and the adjustments:
  * negative add_self_loops -> 0, add_self_loops with ignore_weights -> 0/1,
  * iterations above EXO_LP_MAX_VISITS capped, threads 0 -> the cores, more

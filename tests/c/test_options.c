@@ -94,6 +94,11 @@ START_TEST(text_values_and_their_errors) {
   ck_assert_int_eq(set(&o, "resolution", "-1", msg), EXO_EARG);
   ck_assert_str_eq(msg, "--resolution must be >= 0, not '-1'");
   ck_assert_int_eq(set(&o, "resolution", "nan", msg), EXO_EARG);
+  /* a number that is not finite: the message R's Inf gets (issue 56) */
+  ck_assert_int_eq(set(&o, "add-self-loops", "inf", msg), EXO_EARG);
+  ck_assert_str_eq(msg, "--add-self-loops must be a finite number, not 'inf'");
+  ck_assert_int_eq(set(&o, "attenuation", "x", msg), EXO_EARG);
+  ck_assert_str_eq(msg, "--attenuation must be a number, not 'x'");
   ck_assert_int_eq(set(&o, "sep", "comma", msg), EXO_OK);
   ck_assert_int_eq((int)o.num[EXO_OPT_SEP], ',');
   ck_assert_int_eq(set(&o, "sep", "ab", msg), EXO_EARG);

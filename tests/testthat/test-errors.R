@@ -36,7 +36,7 @@ test_that("argument errors say what is wrong", {
     expect_error(ExoLabel(f, ignore_weights = NA), "TRUE or FALSE")
     expect_error(ExoLabel(f, return_table = "yes"), "TRUE or FALSE")
     expect_error(ExoLabel(f, header = Inf), "header")
-    expect_error(ExoLabel(f, mode = "sideways"), "should be one of")
+    expect_error(ExoLabel(f, mode = "sideways"), "'mode' must be one of")
     expect_error(ExoLabel(f, add_self_loops = "x"), "add_self_loops")
     expect_error(ExoLabel(f, sep = "\n"), "line end")
     expect_error(ExoLabel(f, tempfiledir = f), "tempfiledir")

@@ -44,7 +44,7 @@ test_that("threads beyond the cores are capped with a warning", {
     cores <- ExoLabel:::.exolabel_cores() # the core's count, the CLI's too
     set.seed(2)
     expect_warning(a <- ExoLabel(edges, threads = 1000, return_table = TRUE),
-                   sprintf("'threads' = 1000 is more than the %d cores of this machine: using %d",
+                   sprintf("'threads' 1000 is more than the %d cores of this machine: using %d",
                            cores, cores), fixed = TRUE)
     set.seed(2)
     expect_silent(b <- ExoLabel(edges, threads = 1, return_table = TRUE))

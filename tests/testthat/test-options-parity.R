@@ -239,3 +239,140 @@ test_that("the format's input defaults are the core's alone (exo_options_resolve
         expect_identical(got$combine, want$combine)
     }
 })
+
+# ---- every option of the core's table, from R and from the CLI (issue 56) ----
+# R takes the limits, choices and messages of the options that reach the
+# core from the core's table (R/arguments.R keeps R's types, vectors and the
+# SynExtend behaviours only). For every option of the table: a bad value
+# fails through ExoLabel() with exactly the core's message (as the glue's
+# .exolabel_option words it), and through the CLI with the same message in
+# its spelling (--name, 'value'). An R-side copy of a limit or a message
+# that fires first fails this test.
+
+# The R argument of each option of the table, and a bad value: R's, the
+# CLI's text. tempdir and seed have none: R makes its tempfiledir (an R
+# check of its own) and draws the seeds; ignore_weights is a flag on the
+# command line (no value to give it), R's TRUE/FALSE check is its own type.
+parity_bad <- list(
+    mode = list("sideways", "sideways"),
+    add_self_loops = list(Inf, "inf"),
+    attenuation = list(-1, "-1"),
+    iterations = list(1e20, "1e+20"),
+    refine = list(101, "101"),
+    algorithm = list("louvain", "louvain"),
+    objective = list("surprise", "surprise"),
+    resolution = list(-0.5, "-0.5"),
+    sep = list("::", "::"),
+    header = list(Inf, "inf"),
+    format = list("fasta", "fasta"),
+    columns = list(c(1, 0), "1,0"),
+    weight_transform = list("log", "log"),
+    min_weight = list(-4e38, "-4e+38"),
+    self_hits = list("maybe", "maybe"),
+    combine = list("mean", "mean"),
+    memory_limit = list("12XB", "12XB"),
+    threads = list(0, "0"),
+    order = list("random", "random"),
+    bridges = list("sometimes", "sometimes"))
+parity_exempt <- c("tempdir", "seed", "ignore_weights")
+
+# The core's message for a bad value, from the core itself (the glue).
+core_message <- function(name, value) {
+    tryCatch({
+        ExoLabel:::.exolabel_option(name, value)
+        "no error"
+    }, error = conditionMessage)
+}
+
+# R's spelling of a message ('memory_limit', "x") as the CLI's (--memory-limit, 'x')
+cli_spelling <- function(msg, name) {
+    flag <- paste0("--", gsub("_", "-", name))
+    gsub("\"", "'", gsub(paste0("'", name, "'"), flag, msg, fixed = TRUE))
+}
+
+test_that("every option of the core's table fails alike from R and the CLI, in the core's words", {
+    tab <- ExoLabel:::.exolabel_option_table()
+    # every option is covered: a new one needs a bad value here (or a reason)
+    expect_setequal(c(names(parity_bad), parity_exempt), tab$name)
+    f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    d <- normalizePath(tempdir())
+    for (name in names(parity_bad)) {
+        b <- parity_bad[[name]]
+        want <- core_message(name, b[[1]])
+        expect_match(want, paste0("^'", name, "'"), info = name) # names the argument
+        expect_false(identical(want, "no error"), info = name)
+        args <- c(list(f, tempfiledir = d, verbose = FALSE), stats::setNames(list(b[[1]]), name))
+        rmsg <- tryCatch({
+            suppressWarnings(do.call(ExoLabel, args))
+            "no error"
+        }, error = conditionMessage)
+        expect_identical(rmsg, want, info = name)
+        if (.Platform$OS.type == "windows") next
+        cl <- dump_prog(cli_path(), c(paste0("--", gsub("_", "-", name)), b[[2]], f))
+        expect_equal(cl$status, 2L, info = name)
+        expect_identical(cl$error[1], paste0("exolabel: ", cli_spelling(want, name)),
+                         info = name)
+    }
+})
+
+test_that("R's accepted ranges end where the core's table says", {
+    tab <- ExoLabel:::.exolabel_option_table()
+    f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+    d <- normalizePath(tempdir())
+    # accepted: the options reach the core (EXOLABEL_DUMP_OPTIONS stops there)
+    accepts <- function(name, value) {
+        args <- c(list(f, tempfiledir = d, format = "edges"), stats::setNames(list(value), name))
+        r <- dump_r(args, 1)
+        is.character(r)
+    }
+    ranged <- tab$name[!is.na(tab$min) & !tab$name %in% parity_exempt]
+    expect_true(all(c("attenuation", "iterations", "refine", "resolution", "header", "columns",
+                      "min_weight", "memory_limit", "threads") %in% ranged))
+    for (name in ranged) {
+        i <- match(name, tab$name)
+        lo <- tab$min[i]
+        hi <- tab$max[i]
+        ends <- if (name == "columns") list(c(lo, 2), c(1, hi)) else
+            Filter(function(v) is.finite(v), list(lo, hi))
+        for (v in ends) expect_true(accepts(name, v), info = paste(name, deparse(v)))
+        # just past each finite end (whole numbers: the next one; at the
+        # doubles' limit, twice the end): refused, with the core's message
+        past <- function(v, dir) {
+            if (tab$type[i] == "number") return(v + dir * max(1, abs(v)))
+            if (abs(v) >= 2^53) return(v * 2)
+            v + dir
+        }
+        outside <- list()
+        if (is.finite(lo))
+            outside <- c(outside, list(if (name == "columns") c(lo - 1, 2) else past(lo, -1)))
+        if (!is.na(hi) && is.finite(hi))
+            outside <- c(outside, list(if (name == "columns") c(1, hi + 1) else past(hi, 1)))
+        for (v in outside) {
+            # SynExtend's behaviours, R's own: a negative header or
+            # iterations is 0 (automatic, with a warning), not an error
+            if (name %in% c("header", "iterations") && all(v < 0)) {
+                expect_true(accepts(name, v), info = paste(name, deparse(v)))
+                next
+            }
+            rmsg <- tryCatch({
+                suppressWarnings(do.call(ExoLabel, c(list(f, tempfiledir = d),
+                                                     stats::setNames(list(v), name))))
+                "no error"
+            }, error = conditionMessage)
+            expect_identical(rmsg, core_message(name, v), info = paste(name, deparse(v)))
+        }
+    }
+    # the caps the core applies (with its warning for iterations): R's too
+    cap <- tab$cap[match("iterations", tab$name)]
+    expect_warning(ExoLabel:::check_iterations(cap + 1),
+                   sprintf("'iterations' above %d is capped at %d", cap, cap), fixed = TRUE)
+    expect_identical(suppressWarnings(ExoLabel:::check_iterations(c(cap, cap + 1, Inf))),
+                     rep(cap, 3))
+    expect_identical(ExoLabel:::check_refine(TRUE),
+                     as.integer(tab$logical_true[match("refine", tab$name)]))
+    # the defaults of EstimateExoLabel() are the table's too
+    expect_identical(ExoLabel:::.exolabel_option("memory_limit",
+                                                 formals(EstimateExoLabel)$memory_limit),
+                     ExoLabel:::.exolabel_option("memory_limit",
+                                                 tab$default[match("memory_limit", tab$name)]))
+})

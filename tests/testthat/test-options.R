@@ -49,7 +49,7 @@ test_that("attenuation runs, is reported, and keeps cliques apart", {
     m <- as_membership(res$results)
     truth <- stats::setNames(sub("_n[0-9]+$", "", names(m)), names(m))
     expect_true(same_partition(m, truth))
-    expect_error(ExoLabel(f, attenuation = -1), "non-negative")
+    expect_error(ExoLabel(f, attenuation = -1), "'attenuation' must be >= 0")
 })
 
 test_that("ignore_weights gives every edge weight 1 and accepts two columns", {
@@ -98,11 +98,16 @@ test_that("sep and header are honoured in input and output", {
     lines <- readLines(out)
     expect_length(lines, 8)
     expect_true(all(grepl("^c[12]_n[1-4],[12]$", lines)))
+    set.seed(1)
     r1 <- ExoLabel(f, sep = ",", header = 2L, return_table = TRUE)
     expect_equal(nrow(r1$results), 8)
+    # the core's names of a separator, as on the command line (issue 56)
+    set.seed(1)
+    expect_identical(ExoLabel(f, sep = "comma", header = 2L, return_table = TRUE)$results,
+                     r1$results)
     # header = TRUE skips exactly one line: the second line is then data
     expect_error(ExoLabel(f, sep = ",", header = TRUE), ":2:")
-    expect_error(ExoLabel(f, sep = "::"), "single one-byte")
+    expect_error(ExoLabel(f, sep = "::"), "'sep' must be a single byte")
 })
 
 test_that("return_table round-trips odd names exactly", {

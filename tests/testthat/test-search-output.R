@@ -243,10 +243,11 @@ test_that("bad options and bad lines give clear errors naming the file and line"
     expect_error(ExoLabel(f, format = "tsv"),
                  "'format' must be one of \"edges\", \"blast\" (any case), not \"tsv\"",
                  fixed = TRUE)
-    expect_error(ExoLabel(f, columns = c(1, 2, 11, 12)), "'columns' must be 2 or 3")
-    expect_error(ExoLabel(f, columns = c(0, 2)), "'columns' must be 2 or 3")
-    expect_error(ExoLabel(f, columns = c(1.5, 2)), "'columns' must be 2 or 3")
-    expect_error(ExoLabel(f, columns = c(2, 2, 3)), "must be different column numbers")
+    # the core's messages (src/core/exo_options.c, exo_parse.c)
+    expect_error(ExoLabel(f, columns = c(1, 2, 11, 12)), "'columns' must be two or three")
+    expect_error(ExoLabel(f, columns = c(0, 2)), "'columns' must be two or three")
+    expect_error(ExoLabel(f, columns = c(1.5, 2)), "'columns' must be two or three")
+    expect_error(ExoLabel(f, columns = c(2, 2, 3)), "'columns': the two node columns must differ")
     expect_error(ExoLabel(f, columns = c(1, 2), weight_transform = "neglog10"),
                  "needs a weight column")
     expect_error(ExoLabel(f, weight_transform = "log"), "'weight_transform' must be")

@@ -371,7 +371,7 @@ test_that("refine merges fragments of communities, never separate cliques", {
     expect_lt(max(table(x[[2]]$results$Cluster)), 300)
     expect_lt(max(table(x[[3]]$results$Cluster)), 300)
     expect_gt(length(unique(x[[3]]$results$Cluster)), 5) # 15-45 across seeds
-    expect_error(ExoLabel(f, refine = -1), "between 0 and 100")
+    expect_error(ExoLabel(f, refine = -1), "'refine' must be a whole number from 0 to 100")
     expect_error(ExoLabel(f, refine = 1.5), "whole number")
     expect_error(ExoLabel(f, refine = "yes"), "'refine' must be")
     expect_error(ExoLabel(f, refine = NA), "'refine' must be")
