@@ -17,6 +17,18 @@
     .Call(`_ExoLabel_exolabel_option_table`)
 }
 
+.exolabel_budget <- function(threads) {
+    .Call(`_ExoLabel_exolabel_budget`, threads)
+}
+
+.exolabel_budget_share <- function(memory_limit, name, parts) {
+    .Call(`_ExoLabel_exolabel_budget_share`, memory_limit, name, parts)
+}
+
+.exolabel_budget_reading <- function(memory_limit, threads, table_bytes) {
+    .Call(`_ExoLabel_exolabel_budget_reading`, memory_limit, threads, table_bytes)
+}
+
 .exolabel_cores <- function() {
     .Call(`_ExoLabel_exolabel_cores`)
 }

@@ -138,6 +138,9 @@ EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
     out # printed by print.ExoLabelEstimate when not assigned
 }
 
+# A stage's share of memory_limit: the core's split (exo_budget.h).
+share <- function(limit, name, parts = 1) .exolabel_budget_share(limit, name, parts)
+
 # The estimate behind EstimateExoLabel() and ExoLabel()'s disk check: n
 # nodes, m input edges.
 estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
@@ -158,15 +161,15 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     # (the runs get what the table leaves, at least a quarter); the run
     # buffers (two and the radix scratch with several threads, else one and
     # the scratch) are touched only as far as records fill them
-    # (the parser's buffers are reserved off the top: 4 MiB, plus 7 MiB per
-    # thread with several threads)
-    reserve <- 4 * mib + if (threads > 1) 7 * mib * threads else 0
-    sort_mem <- if (limit > 2 * reserve) limit - reserve else limit / 2
+    # (the parser's buffers are reserved off the top: the core's split,
+    # exo_budget.h, read through the glue, as every share below)
+    reserve <- .exolabel_budget(threads)$parse_reserve
+    sort_mem <- .exolabel_budget_reading(limit, threads, 0)[["parse"]]
     nbuf <- if (threads > 1) 3 else 2
     slots <- max(1024, 2^ceiling(log2(max(n, 1) / 0.7)))
     table <- 16 * slots
     growing <- table * if (n > 0.35 * slots) 1.5 else 1 # old + new table
-    run_mem <- function(t) max(sort_mem - t, sort_mem / 4)
+    run_mem <- function(t) .exolabel_budget_reading(limit, threads, t)[["runs"]]
     if (rec * records <= run_mem(table) / nbuf) {
         # one buffer that never fills: while reading it grows beside the
         # table and the parser; its radix sort (with the scratch) comes
@@ -181,25 +184,25 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     ram_sort <- min(limit, 2 * mib * max(1, ceiling(records / per_run)))
     # label propagation: offsets 8, labels 4 (8 above 2^32 nodes), visits 2,
     # active bit, label volumes 8 (resolution > 0, the default), distance 4
-    # with attenuation (counted with 8-byte labels); adjacency buffer up to limit/4
-    ram_cluster <- n * (26.125 + if (att) 4 else 0) + min(limit / 4, adj * records) + 2 * mib
+    # with attenuation (counted with 8-byte labels); the workers' read windows
+    ram_cluster <- n * (26.125 + if (att) 4 else 0) +
+        min(threads * share(limit, "lp_read", threads), adj * records) + 2 * mib
     # label propagation's merge passes (refine = TRUE, the default;
-    # exo_refine.c): per reader (one per thread) a read buffer of
-    # memory_limit / 8 shared out (64 KiB to 64 MiB, at most the arcs) and a
-    # pair table of 16-byte slots, a power of two within memory_limit / 4
-    # shared out (at least 1 MiB) and no larger than the arcs need, all of
+    # exo_refine.c): per reader (one per thread) its share of the read
+    # buffers (at most the arcs) and a pair table of 16-byte slots, a power
+    # of two within its share and no larger than the arcs need, all of
     # it written when it is cleared; the labels and offsets (8 + 8 bytes)
     # and 33 bytes per cluster (at most one per node)
     readers <- min(max(threads, 1), 64)
-    buf <- min(max(limit / 8 / readers, 64 * 1024), 64 * mib, adj * records)
-    tbytes <- max(limit / 4 / readers, mib)
+    buf <- min(share(limit, "refine_read", readers), adj * records)
+    tbytes <- share(limit, "refine_table", readers)
     cap <- 1024
     while (cap * 2 * 16 <= tbytes && cap < records + 2) cap <- cap * 2
     ram_refine <- readers * (buf + 16 * cap) + n * (16 + 33) + 2 * mib
     if (algorithm == "leiden") {
         ram_refine <- 0 # Leiden has its own refinement, in the cluster stage
         # exo_leiden.h: 32.125 bytes per node (40.125 with 64-bit ids), the
-        # final labels (8), the read buffer (limit / 4, at most 64 MiB), the
+        # final labels (8), the read buffer (its share), the
         # lanes' tables (about 8 MiB, and each lane worker's neighbour pairs,
         # at most 512 KiB) and the aggregation of a level: in memory when it
         # fits memory_limit in at most 4 ranges of coarse ids (16 bytes per
@@ -209,7 +212,7 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
         aggregation <- if (ranges <= 4) 16 * records / max(ranges, 1) else
             min(limit, 3 * rec * records)
         ram_cluster <- n * ((if (wide) 40.125 else 32.125) + 8) +
-            min(limit / 4, 64 * mib, adj * records) + 8 * mib + mib / 2 * min(threads, 16) +
+            min(share(limit, "leiden_read"), adj * records) + 8 * mib + mib / 2 * min(threads, 16) +
             aggregation + 2 * mib
     }
     # output: labels and the renumbering map
@@ -262,7 +265,7 @@ leiden_disk <- function(n, arcs, limit, threads, rec, adj) {
         n1 <- n0 / 4
         a1 <- a0 / 2
         in_memory <- 16 * a0 / 4 + 4 * n0 + 8 * (4 + 2 * threads) * n1 + 2^20 <= limit
-        held <- in_memory && adj * a1 <= limit / 4
+        held <- in_memory && adj * a1 <= share(limit, "leiden_hold")
         csr <- 8 * (n1 + 1) + if (held) 0 else adj * a1
         runs <- if (in_memory || rec * a0 <= limit) 0 else rec * a0
         c(files = csr + 16 * n1, runs = runs, n = n1, a = a1)

@@ -57,6 +57,43 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// exolabel_budget
+Rcpp::List exolabel_budget(int threads);
+RcppExport SEXP _ExoLabel_exolabel_budget(SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_budget(threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// exolabel_budget_share
+double exolabel_budget_share(double memory_limit, std::string name, double parts);
+RcppExport SEXP _ExoLabel_exolabel_budget_share(SEXP memory_limitSEXP, SEXP nameSEXP, SEXP partsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type memory_limit(memory_limitSEXP);
+    Rcpp::traits::input_parameter< std::string >::type name(nameSEXP);
+    Rcpp::traits::input_parameter< double >::type parts(partsSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_budget_share(memory_limit, name, parts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// exolabel_budget_reading
+Rcpp::NumericVector exolabel_budget_reading(double memory_limit, int threads, double table_bytes);
+RcppExport SEXP _ExoLabel_exolabel_budget_reading(SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP table_bytesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type memory_limit(memory_limitSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< double >::type table_bytes(table_bytesSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_budget_reading(memory_limit, threads, table_bytes));
+    return rcpp_result_gen;
+END_RCPP
+}
 // exolabel_cores
 int exolabel_cores();
 RcppExport SEXP _ExoLabel_exolabel_cores() {
@@ -164,6 +201,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_ExoLabel_exolabel_option", (DL_FUNC) &_ExoLabel_exolabel_option, 2},
     {"_ExoLabel_exolabel_option_resolved", (DL_FUNC) &_ExoLabel_exolabel_option_resolved, 4},
     {"_ExoLabel_exolabel_option_table", (DL_FUNC) &_ExoLabel_exolabel_option_table, 0},
+    {"_ExoLabel_exolabel_budget", (DL_FUNC) &_ExoLabel_exolabel_budget, 1},
+    {"_ExoLabel_exolabel_budget_share", (DL_FUNC) &_ExoLabel_exolabel_budget_share, 3},
+    {"_ExoLabel_exolabel_budget_reading", (DL_FUNC) &_ExoLabel_exolabel_budget_reading, 3},
     {"_ExoLabel_exolabel_cores", (DL_FUNC) &_ExoLabel_exolabel_cores, 0},
     {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 10},
     {"_ExoLabel_exolabel_fasta_select", (DL_FUNC) &_ExoLabel_exolabel_fasta_select, 3},

@@ -21,6 +21,7 @@
 #include <vector>
 
 extern "C" {
+#include "exo_budget.h"
 #include "exo_options.h"
 #include "exo_pipeline.h"
 #include "exo_platform.h"
@@ -648,6 +649,55 @@ Rcpp::List exolabel_option_table() {
       Rcpp::Named("logical_true") = logical_true, Rcpp::Named("auto") = is_auto);
   out["cap"] = cap;
   return out;
+}
+
+// The split of memory_limit among the stages (exo_budget.h), for
+// EstimateExoLabel: each share's name, divisor, whether it is divided among
+// parts, and its bounds (0 = none); and the reading stage's reserve for
+// `threads`.
+// [[Rcpp::export(.exolabel_budget)]]
+Rcpp::List exolabel_budget(int threads) {
+  const exo_share_def *t = exo_budget_table();
+  Rcpp::CharacterVector name(EXO_SHARE_COUNT);
+  Rcpp::NumericVector divisor(EXO_SHARE_COUNT), min(EXO_SHARE_COUNT), max(EXO_SHARE_COUNT);
+  Rcpp::LogicalVector per_part(EXO_SHARE_COUNT);
+  for (int i = 0; i < EXO_SHARE_COUNT; i++) {
+    name[i] = t[i].name;
+    divisor[i] = t[i].divisor;
+    per_part[i] = t[i].per_part != 0;
+    min[i] = static_cast<double>(t[i].min);
+    max[i] = static_cast<double>(t[i].max);
+  }
+  Rcpp::DataFrame shares = Rcpp::DataFrame::create(
+      Rcpp::Named("name") = name, Rcpp::Named("divisor") = divisor,
+      Rcpp::Named("per_part") = per_part, Rcpp::Named("min") = min, Rcpp::Named("max") = max,
+      Rcpp::Named("stringsAsFactors") = false);
+  return Rcpp::List::create(
+      Rcpp::Named("shares") = shares,
+      Rcpp::Named("parse_reserve") = static_cast<double>(exo_budget_parse_reserve(threads)));
+}
+
+// One stage's share of memory_limit (exo_budget_share), the share named as
+// in the table above; the reading stage's budget and its runs' part after
+// a name table of table_bytes (exo_budget_parse, exo_budget_runs).
+// [[Rcpp::export(.exolabel_budget_share)]]
+double exolabel_budget_share(double memory_limit, std::string name, double parts) {
+  const exo_share_def *t = exo_budget_table();
+  for (int i = 0; i < EXO_SHARE_COUNT; i++)
+    if (name == t[i].name)
+      return static_cast<double>(exo_budget_share(static_cast<uint64_t>(memory_limit),
+                                                  t[i].id, static_cast<uint32_t>(parts)));
+  Rcpp::stop("no memory share named '%s'", name);
+}
+
+// [[Rcpp::export(.exolabel_budget_reading)]]
+Rcpp::NumericVector exolabel_budget_reading(double memory_limit, int threads,
+                                            double table_bytes) {
+  const uint64_t parse = exo_budget_parse(static_cast<uint64_t>(memory_limit), threads);
+  return Rcpp::NumericVector::create(
+      Rcpp::Named("parse") = static_cast<double>(parse),
+      Rcpp::Named("runs") =
+          static_cast<double>(exo_budget_runs(parse, static_cast<uint64_t>(table_bytes))));
 }
 
 // The number of cores the core's threads = "auto" uses (exo_cpu_count()).

@@ -16,14 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_budget.h"
 #include "exo_fmt.h"
 #include "exo_io.h"
 #include "exo_output.h"
 #include "exo_record.h"
 #include "exo_seqs.h"
 
-#define CS_MIN_BUF ((uint64_t)64 << 10)
-#define CS_MAX_BUF ((uint64_t)16 << 20)
 #define CS_POLL_NODES ((uint64_t)1 << 16)
 #define CS_WRITE_BUF ((size_t)1 << 20)
 #define CS_NAMES_BUF ((size_t)1 << 20)
@@ -114,10 +113,7 @@ static exo_status tally_node(exo_clstats *s, const exo_csr_files *csr, exo_reade
 }
 
 static uint64_t buffer_bytes(uint64_t memory_limit) {
-  uint64_t b = memory_limit / 8;
-  if (b < CS_MIN_BUF) b = CS_MIN_BUF;
-  if (b > CS_MAX_BUF) b = CS_MAX_BUF;
-  return b;
+  return exo_budget_share(memory_limit, EXO_SHARE_TABLE_READ, 1);
 }
 
 exo_status exo_clstats_compute(const exo_csr_files *csr, int directed,
@@ -339,8 +335,7 @@ static exo_status pass_init(name_pass *np, const exo_clstats *s, const uint64_t 
   np->s = s;
   np->clusters = clusters;
   np->names_path = names_path;
-  np->cap = memory_limit / 2;
-  if (np->cap < 1) np->cap = 1;
+  np->cap = exo_budget_share(memory_limit, EXO_SHARE_TABLE_NAMES, 1);
   uint64_t total_guess = 0; /* no more than the names file */
   if (exo_file_size(names_path, &total_guess, ctx) != EXO_OK) return ctx->err.code;
   if (np->cap > total_guess + 1) np->cap = total_guess + 1;

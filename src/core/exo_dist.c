@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_budget.h"
 #include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_lp.h"
@@ -27,10 +28,8 @@
 
 #define SPOOL_REC 20            /* local a u64 | local b u64 | w f32 */
 #define ARC_REC 20              /* key gid u64 | nbr gid u64 | w f32 */
-#define MIN_EXCHANGE ((uint64_t)1 << 20)
 #define IO_BUF ((size_t)1 << 20)
 #define LP_MIN_BUF ((uint64_t)1 << 20)
-#define LP_MAX_BUF ((uint64_t)64 << 20)
 
 enum { STAT_RESOLVE = 0, STAT_ARCS, STAT_LP, STAT_OUTPUT };
 
@@ -420,7 +419,7 @@ static exo_status stage_arcs(dist *d, exo_sort_stats *sst) {
   exo_sort_options so;
   memset(&so, 0, sizeof so);
   so.tmpdir = d->opt->tmpdir;
-  so.memory_limit = d->opt->memory_limit / 2;
+  so.memory_limit = exo_budget_share(d->opt->memory_limit, EXO_SHARE_DIST_SORT, 1);
   so.wide = d->wide;
   so.combine = d->opt->combine;
   if (!st) st = exo_sorter_create(&s, &so, ctx);
@@ -698,10 +697,8 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
     s->slist[i] = g / P;
   }
 
-  /* read window: memory_limit / 4 within [1 MiB, 64 MiB] */
-  s->cap = d->opt->memory_limit / 4;
-  if (s->cap < LP_MIN_BUF) s->cap = LP_MIN_BUF;
-  if (s->cap > LP_MAX_BUF) s->cap = LP_MAX_BUF;
+  /* read window (exo_budget.h) */
+  s->cap = exo_budget_share(d->opt->memory_limit, EXO_SHARE_DIST_READ, 1);
   s->buf = malloc((size_t)s->cap);
   if (!s->buf) return exo_fail_oom(ctx, "the adjacency buffer", s->cap);
   if (!(s->lbuf = malloc((size_t)LP_MIN_BUF)))
@@ -1198,8 +1195,7 @@ exo_status exo_dist_run(const exo_dist_options *opt, const exo_dist_comm *comm, 
   d.P = comm->size;
   d.r = comm->rank;
   d.spool.fd = -1;
-  d.xbytes = opt->memory_limit / 16;
-  if (d.xbytes < MIN_EXCHANGE) d.xbytes = MIN_EXCHANGE;
+  d.xbytes = exo_budget_share(opt->memory_limit, EXO_SHARE_DIST_EXCHANGE, 1);
   if (opt->exchange_bytes) d.xbytes = opt->exchange_bytes < 64 ? 64 : opt->exchange_bytes;
   size_t olen = strlen(opt->out_path);
   d.lnames_path = exo_path_join(opt->tmpdir, "names.local");

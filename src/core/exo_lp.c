@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_budget.h"
 #include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_lprule.h"
@@ -32,8 +33,6 @@
 _Static_assert(EXO_LP_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 
 #define LP_POLL_POPS 4096u       /* exo_poll / progress interval */
-#define LP_MIN_BUF ((uint64_t)64 << 10)
-#define LP_MAX_BUF ((uint64_t)64 << 20)
 #define LP_POW_TABLE 1024u       /* cached d^a for small hop distances */
 #define LP_PREFETCH 24            /* entries ahead to prefetch node data for */
 
@@ -455,15 +454,13 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
   if (s) return s;
   st->max_visits = exo_lp_visit_cap(par->max_visits, maxdeg, &st->tie_visits);
 
-  /* workers: min(threads, lanes); the read budget memory_limit / 4 is split
-   * among them, each within [64 KiB, 64 MiB], whole entries, no larger than
-   * the file; EXO_CSR_ALIGN extra for page-aligned read starts */
+  /* workers: min(threads, lanes); the read budget (exo_budget.h) is split
+   * among them, whole entries, no larger than the file; EXO_CSR_ALIGN extra
+   * for page-aligned read starts */
   st->nworkers = threads < 1 ? 1 : threads > st->nlanes ? st->nlanes : threads;
   st->workers = calloc(st->nworkers, sizeof *st->workers);
   if (!st->workers) return exo_fail_oom(ctx, "the workers", st->nworkers * sizeof *st->workers);
-  uint64_t cap = par->memory_limit / 4 / st->nworkers;
-  if (cap < LP_MIN_BUF) cap = LP_MIN_BUF;
-  if (cap > LP_MAX_BUF) cap = LP_MAX_BUF;
+  uint64_t cap = exo_budget_share(par->memory_limit, EXO_SHARE_LP_READ, st->nworkers);
   cap -= cap % st->esz;
   if (cap > st->file_size + st->esz) cap = st->file_size + st->esz;
   for (uint32_t i = 0; i < st->nworkers; i++) {

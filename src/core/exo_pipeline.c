@@ -1,5 +1,6 @@
 /* exo_pipeline.c: the run from files to clusters (see exo_pipeline.h). */
 #include "exo_pipeline.h"
+#include "exo_budget.h"
 #include "exo_outcheck.h"
 
 #include <stdlib.h>
@@ -60,26 +61,16 @@ static exo_status on_arcs(void *user, const uint8_t *recs, size_t n, int wide, s
   return exo_sorter_add_records(s->sorter, recs, n, wide, done, ctx);
 }
 
-/* Memory for the parser's own buffers, taken off the sort's share: the
- * reading thread's, and each worker thread's ring of parsed blocks. */
-#define PARSE_RESERVE ((uint64_t)4 << 20)
-#define PARSE_RESERVE_PER_THREAD ((uint64_t)7 << 20) /* exo_parse_file_arcs: 6.8 MiB for 40-byte lines */
-
-static uint64_t parse_reserve(int threads) {
-  return PARSE_RESERVE + (threads > 1 ? (uint64_t)threads * PARSE_RESERVE_PER_THREAD : 0);
-}
-
 /* The name table and the sort's run buffers share the parse stage's budget:
  * the runs get what the table leaves, but never less than a quarter (a table
  * beyond that is the per-node memory the documentation counts apart). */
 typedef struct run_budget {
   exo_sorter *sorter;
-  uint64_t total; /* memory_limit less PARSE_RESERVE */
+  uint64_t total; /* exo_budget_parse() */
 } run_budget;
 
 static uint64_t run_memory_for(const run_budget *b, size_t table_bytes) {
-  uint64_t floor = b->total / 4;
-  return b->total > floor + table_bytes ? b->total - table_bytes : floor;
+  return exo_budget_runs(b->total, table_bytes);
 }
 
 static exo_status on_names_grow(void *user, size_t table_bytes, exo_ctx *ctx) {
@@ -185,9 +176,7 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   if (st) goto fail;
   exo_sort_options so = {0};
   so.tmpdir = g->tmpdir;
-  const uint64_t reserve = parse_reserve(opt->parse.threads);
-  so.memory_limit = opt->memory_limit > 2 * reserve ? opt->memory_limit - reserve
-                                                    : opt->memory_limit / 2;
+  so.memory_limit = exo_budget_parse(opt->memory_limit, opt->parse.threads);
   b->budget.total = so.memory_limit;
   so.run_memory = run_memory_for(&b->budget, exo_names_table_bytes(b->names));
   so.wide = opt->force_wide_ids;
@@ -374,9 +363,7 @@ void exo_builder_expect(exo_builder *b, uint64_t edges) {
 static exo_status self_normalise(exo_graph *g, const exo_build_options *opt,
                                  exo_weak_hits *wh, exo_ctx *ctx) {
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
-  uint64_t buf = opt->memory_limit / 8;
-  if (buf < ((uint64_t)64 << 10)) buf = (uint64_t)64 << 10;
-  if (buf > ((uint64_t)16 << 20)) buf = (uint64_t)16 << 20;
+  uint64_t buf = exo_budget_share(opt->memory_limit, EXO_SHARE_SELFNORM_READ, 1);
   exo_csr_norm nr;
   exo_status st = exo_csr_selfnorm_each(&csr, !opt->drop_self_loops, (size_t)buf, &nr,
                                         wh ? exo_weak_hits_node : NULL, wh, ctx);

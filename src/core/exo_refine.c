@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_budget.h"
 #include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_output.h"
@@ -27,8 +28,6 @@
 #include "exo_platform.h"
 #include "exo_record.h"
 
-#define RF_MIN_BUF ((size_t)64 << 10)
-#define RF_MIN_TABLE ((size_t)1 << 20)
 #define RF_EMPTY UINT64_MAX
 #define RF_POLL_ENTRIES ((uint64_t)1 << 20)
 #define RF_AHEAD 16  /* entries ahead to prefetch a neighbour's label for */
@@ -439,15 +438,12 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
    * budgets */
   st.nreaders = params->threads > 1 ? (uint32_t)params->threads : 1u;
   if (st.nreaders > RF_MAX_READERS) st.nreaders = RF_MAX_READERS;
-  uint64_t bufbytes = params->memory_limit / 8 / st.nreaders;
-  if (bufbytes < RF_MIN_BUF) bufbytes = RF_MIN_BUF;
-  if (bufbytes > ((uint64_t)64 << 20)) bufbytes = (uint64_t)64 << 20;
+  uint64_t bufbytes = exo_budget_share(params->memory_limit, EXO_SHARE_REFINE_READ, st.nreaders);
   st.buf_entries = (size_t)(bufbytes / st.esz);
   if ((uint64_t)st.buf_entries > csr->m) st.buf_entries = (size_t)csr->m;
-  /* pair tables: a power of two of slots within memory_limit / 4 in all,
+  /* pair tables: a power of two of slots within their share (exo_budget.h),
    * at most 3/4 full; no bigger than the arcs need */
-  uint64_t tbytes = params->memory_limit / 4 / st.nreaders;
-  if (tbytes < RF_MIN_TABLE) tbytes = RF_MIN_TABLE;
+  uint64_t tbytes = exo_budget_share(params->memory_limit, EXO_SHARE_REFINE_TABLE, st.nreaders);
   size_t cap = 1024;
   unsigned bits = 10;
   while ((uint64_t)cap * 2 * sizeof(pair_slot) <= tbytes && (uint64_t)cap < csr->m + 2) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_budget.h"
 #include "exo_platform.h"
 #include "exo_status.h"
 #include "exo_record.h"
@@ -232,10 +233,9 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t
              exo_now_seconds() - t0);
   t0 = exo_now_seconds();
   icsr.m = 2 * per * res.hits;
-  /* the intervals protein by protein; the dropped pairs into a sort of half
-   * the budget (the readers take 2 MiB) */
-  st = new_sorter(&drops, tmpdir, memory_limit / 2 > ((uint64_t)1 << 20) ? memory_limit / 2
-                                                                           : ((uint64_t)1 << 20),
+  /* the intervals protein by protein; the dropped pairs into a sort of
+   * their share (exo_budget.h; the readers take 2 MiB) */
+  st = new_sorter(&drops, tmpdir, exo_budget_share(memory_limit, EXO_SHARE_REGIONS_SORT, 1),
                   csr->wide, EXO_COMBINE_MAX, threads, ctx);
   if (st) goto done;
   exo_csr_stream cs;
