@@ -15,7 +15,11 @@
 /* ---- the table ------------------------------------------------------------ */
 
 static const char *const mode_choices[] = {"undirected", "directed", NULL};
-static const char *const algorithm_choices[] = {"lp", "leiden", NULL};
+/* the methods of exo_method_names.h: their names, and "name (help), ..." */
+#define ALGORITHM_NAME_(id, name, stage, help) name,
+static const char *const algorithm_choices[] = {EXO_METHODS(ALGORITHM_NAME_) NULL};
+#define ALGORITHM_HELP_(id, name, stage, help) ", " name " (" help ")"
+#define ALGORITHM_HELP (EXO_METHODS(ALGORITHM_HELP_) + 2) /* less the first ", " */
 static const char *const objective_choices[] = {"modularity", "cpm", NULL};
 static const char *const format_choices[] = {"edges", "blast", NULL};
 static const char *const transform_choices[] = {"none", "neglog10", "selfnorm", NULL};
@@ -45,7 +49,7 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "up to N modularity-safe merge passes after label propagation, 0 = none, true = 5; "
      "none with leiden unless given"},
     {EXO_OPT_ALGORITHM, "algorithm", EXO_OT_CHOICE, 0, "lp", NOLIM, 0, algorithm_choices, "A",
-     "lp (label propagation) or leiden"},
+     ALGORITHM_HELP},
     {EXO_OPT_OBJECTIVE, "objective", EXO_OT_CHOICE, 0, "modularity", NOLIM, 0,
      objective_choices, "O", "leiden's objective: modularity or cpm"},
     {EXO_OPT_RESOLUTION, "resolution", EXO_OT_NUMBER, EXO_OPTF_AUTO, "1", 0, HUGE_VAL, 0, NULL,
@@ -610,6 +614,7 @@ void exo_options_fill_lp(const exo_options *o, exo_lp_params *p) {
   p->max_visits = (uint32_t)o->whole[EXO_OPT_ITERATIONS];
   p->seed = o->whole[EXO_OPT_SEED];
   p->memory_limit = o->whole[EXO_OPT_MEMORY_LIMIT];
+  p->max_lanes = o->max_lanes;
 }
 
 void exo_options_fill_refine(const exo_options *o, exo_refine_params *r) {
@@ -629,6 +634,7 @@ void exo_options_fill_leiden(const exo_options *o, exo_leiden_params *l) {
                                                 : EXO_LEIDEN_DEFAULT_ITERATIONS;
   l->seed = o->whole[EXO_OPT_SEED];
   l->memory_limit = o->whole[EXO_OPT_MEMORY_LIMIT];
+  l->max_lanes = o->max_lanes;
 }
 
 void exo_options_fill_dist(const exo_options *o, exo_dist_options *d) {

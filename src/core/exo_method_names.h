@@ -1,0 +1,27 @@
+/* exo_method_names.h: the clustering methods' registry list, nothing else.
+ *
+ * One line per method: X(id, "name", "stage", "help"), id a C identifier,
+ * name the `algorithm` choice (lower case; the R function's and the CLI's
+ * spelling), stage the name of its clustering stage in progress reports,
+ * help a few words for the option's help text. The order is the
+ * choice index (exo_options.h keeps the resolved algorithm as that index)
+ * and the order of the help; the first is the default. exo_options.c makes
+ * the `algorithm` choices and help from this list, exo_method.c the
+ * registry (X(id, ...) runs exo_method_run_<id>, exo_method.h).
+ *
+ * Adding a method: its own file defining exo_method_run_<id> (the
+ * signature in exo_method.h) and one line here. This header includes
+ * nothing, so every layer may include it. */
+#ifndef EXO_METHOD_NAMES_H
+#define EXO_METHOD_NAMES_H
+
+#define EXO_METHODS(X)                                                         \
+  X(lp, "lp", "label propagation", "label propagation")                        \
+  X(leiden, "leiden", "Leiden", "the Leiden algorithm")
+
+/* EXO_METHOD_<id>: the choice index of each method; EXO_METHOD_COUNT. */
+#define EXO_METHOD_ENUM_(id, name, stage, help) EXO_METHOD_##id,
+enum { EXO_METHODS(EXO_METHOD_ENUM_) EXO_METHOD_COUNT };
+#undef EXO_METHOD_ENUM_
+
+#endif
