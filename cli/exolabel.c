@@ -177,7 +177,9 @@ static void report(cli_state *s, int final) {
    * propagation) or nodes (Leiden), the output nodes */
   const int bytes = s->stage == EXO_STAGE_PARSE;
   const char *unit = s->stage == EXO_STAGE_MERGE || s->stage == EXO_STAGE_CSR ? "arcs"
-                     : s->stage == EXO_STAGE_CLUSTER ? "node visits" : "nodes";
+                     : s->stage == EXO_STAGE_CLUSTER &&
+                               (!s->method || s->method == &exo_methods()[EXO_METHOD_lp])
+                         ? "node visits" : "nodes";
   const char *name = exo_stage_name((exo_stage)s->stage);
   if (s->leiden && (s->stage == EXO_STAGE_MERGE || s->stage == EXO_STAGE_CSR))
     name = "leiden: aggregating a level";

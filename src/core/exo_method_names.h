@@ -17,7 +17,9 @@
 
 #define EXO_METHODS(X)                                                         \
   X(lp, "lp", "label propagation", "label propagation")                        \
-  X(leiden, "leiden", "Leiden", "the Leiden algorithm")
+  X(leiden, "leiden", "Leiden", "the Leiden algorithm")                        \
+  X(components, "components", "connected components",                          \
+    "single linkage: each connected component is one cluster")
 
 /* EXO_METHOD_<id>: the choice index of each method; EXO_METHOD_COUNT. */
 #define EXO_METHOD_ENUM_(id, name, stage, help) EXO_METHOD_##id,

@@ -491,6 +491,26 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
                                 "to refine label propagation)")
                          : "");
   }
+  /* connected components take no parameter: the other methods' options are
+   * refused when given (a value other than their default), as refine is
+   * with Leiden; refine's default is 0 there */
+  if ((int)o->num[EXO_OPT_ALGORITHM] == EXO_METHOD_components) {
+    if (!GIVEN(o, EXO_OPT_REFINE)) o->whole[EXO_OPT_REFINE] = 0;
+    static const int unused[] = {EXO_OPT_REFINE, EXO_OPT_OBJECTIVE, EXO_OPT_RESOLUTION,
+                                 EXO_OPT_ITERATIONS, EXO_OPT_ATTENUATION,
+                                 EXO_OPT_ADD_SELF_LOOPS};
+    for (size_t k = 0; k < sizeof unused / sizeof unused[0]; k++) {
+      const int id = unused[k];
+      const int set = id == EXO_OPT_OBJECTIVE || id == EXO_OPT_RESOLUTION
+                          ? (int)GIVEN(o, id)
+                          : table[id].type == EXO_OT_WHOLE ? o->whole[id] != 0 : o->num[id] != 0;
+      if (!set) continue;
+      exo_options_display(&table[id], o->style, n1, sizeof n1);
+      return exo_error_set(err, EXO_EARG, "%s is not used by %s: connected components have no "
+                           "parameters (give it with label propagation or Leiden)", n1,
+                           r ? "algorithm = \"components\"" : "--algorithm components");
+    }
+  }
   /* the R function's adjustments, with its warnings */
   if (o->num[EXO_OPT_ADD_SELF_LOOPS] < 0) {
     warnf(warn, user, "self loops weight supplied is negative, setting to zero.");
