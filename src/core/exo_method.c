@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#define EXO_METHOD_ENTRY_(id, name, stage, help) {name, stage, exo_method_run_##id},
+#define EXO_METHOD_ENTRY_(id, name, stage, help, refused) {name, stage, exo_method_run_##id},
 static const exo_method registry[EXO_METHOD_COUNT] = {EXO_METHODS(EXO_METHOD_ENTRY_)};
 #undef EXO_METHOD_ENTRY_
 

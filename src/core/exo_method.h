@@ -36,7 +36,7 @@ typedef struct exo_method {
 } exo_method;
 
 /* The run functions, one per line of exo_method_names.h. */
-#define EXO_METHOD_PROTO_(id, name, stage, help)                                            \
+#define EXO_METHOD_PROTO_(id, name, stage, help, refused)                                            \
   exo_status exo_method_run_##id(exo_graph *g, const exo_options *o, const char *outfile, \
                                  char sep, exo_ctx *ctx, exo_cluster_result *res);
 EXO_METHODS(EXO_METHOD_PROTO_)

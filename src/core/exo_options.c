@@ -16,10 +16,14 @@
 
 static const char *const mode_choices[] = {"undirected", "directed", NULL};
 /* the methods of exo_method_names.h: their names, and "name (help), ..." */
-#define ALGORITHM_NAME_(id, name, stage, help) name,
+#define ALGORITHM_NAME_(id, name, stage, help, refused) name,
 static const char *const algorithm_choices[] = {EXO_METHODS(ALGORITHM_NAME_) NULL};
-#define ALGORITHM_HELP_(id, name, stage, help) ", " name " (" help ")"
+#define ALGORITHM_HELP_(id, name, stage, help, refused) ", " name " (" help ")"
 #define ALGORITHM_HELP (EXO_METHODS(ALGORITHM_HELP_) + 2) /* less the first ", " */
+#define ALGORITHM_REFUSES_(id, name, stage, help, refused) refused,
+static const uint32_t method_refuses[] = {EXO_METHODS(ALGORITHM_REFUSES_)};
+#define ALGORITHM_WHAT_(id, name, stage, help, refused) help,
+static const char *const method_help[] = {EXO_METHODS(ALGORITHM_WHAT_)};
 static const char *const objective_choices[] = {"modularity", "cpm", NULL};
 static const char *const format_choices[] = {"edges", "blast", NULL};
 static const char *const transform_choices[] = {"none", "neglog10", "selfnorm", NULL};
@@ -491,24 +495,24 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
                                 "to refine label propagation)")
                          : "");
   }
-  /* connected components take no parameter: the other methods' options are
-   * refused when given (a value other than their default), as refine is
-   * with Leiden; refine's default is 0 there */
-  if ((int)o->num[EXO_OPT_ALGORITHM] == EXO_METHOD_components) {
-    if (!GIVEN(o, EXO_OPT_REFINE)) o->whole[EXO_OPT_REFINE] = 0;
-    static const int unused[] = {EXO_OPT_REFINE, EXO_OPT_OBJECTIVE, EXO_OPT_RESOLUTION,
-                                 EXO_OPT_ITERATIONS, EXO_OPT_ATTENUATION,
-                                 EXO_OPT_ADD_SELF_LOOPS};
-    for (size_t k = 0; k < sizeof unused / sizeof unused[0]; k++) {
-      const int id = unused[k];
-      const int set = id == EXO_OPT_OBJECTIVE || id == EXO_OPT_RESOLUTION
-                          ? (int)GIVEN(o, id)
-                          : table[id].type == EXO_OT_WHOLE ? o->whole[id] != 0 : o->num[id] != 0;
+  /* the options a method has no use for (exo_method_names.h) are refused
+   * when given (a value other than 0), as refine is with Leiden; refine's
+   * default (5 passes) is label propagation's alone */
+  {
+    const int method = (int)o->num[EXO_OPT_ALGORITHM];
+    if (method != EXO_OPT_LP && !GIVEN(o, EXO_OPT_REFINE)) o->whole[EXO_OPT_REFINE] = 0;
+    const uint32_t refused = method >= 0 && method < EXO_METHOD_COUNT ? method_refuses[method] : 0;
+    for (int id = 0; id < EXO_OPT_COUNT; id++) {
+      if (!((refused >> id) & 1u)) continue;
+      const exo_opt_def *d = &table[id];
+      const int set = d->type == EXO_OT_CHOICE || (d->flags & EXO_OPTF_AUTO) ? (int)GIVEN(o, id)
+                      : d->type == EXO_OT_WHOLE ? o->whole[id] != 0
+                      : o->num[id] != 0;
       if (!set) continue;
-      exo_options_display(&table[id], o->style, n1, sizeof n1);
-      return exo_error_set(err, EXO_EARG, "%s is not used by %s: connected components have no "
-                           "parameters (give it with label propagation or Leiden)", n1,
-                           r ? "algorithm = \"components\"" : "--algorithm components");
+      exo_options_display(d, o->style, n1, sizeof n1);
+      return exo_error_set(err, EXO_EARG, "%s is not used by %s%s%s (%s)", n1,
+                           r ? "algorithm = \"" : "--algorithm ", algorithm_choices[method],
+                           r ? "\"" : "", method_help[method]);
     }
   }
   /* the R function's adjustments, with its warnings */

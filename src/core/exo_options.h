@@ -66,6 +66,10 @@ typedef enum exo_opt_id {
   EXO_OPT_COUNT
 } exo_opt_id;
 
+/* An option's bit in a mask of options (exo_options.given, a method's
+ * refused options in exo_method_names.h). */
+#define EXO_OPT_BIT(id) (1u << (id))
+
 typedef enum exo_opt_type {
   EXO_OT_FLAG,    /* TRUE/FALSE (1/0) */
   EXO_OT_NUMBER,  /* a finite double within [min, max] */
