@@ -414,10 +414,11 @@
 #'   proteins (each with 8 or more consistent hits) is dropped. `"keep"`
 #'   keeps every hit. See Search-tool output.
 #' @param algorithm `"lp"` (label propagation, default; `"leiden"` with
-#'   `format = "blast"`, see there) or `"leiden"`, in
-#'   any case (as the command-line tool takes them) and abbreviated; see
-#'   Leiden. With `"leiden"`, `add_self_loops` and `attenuation` are not
-#'   used, `refine` must be 0, and `iterations` counts rounds of Leiden.
+#'   `format = "blast"`, see there), `"leiden"` or `"components"` (single
+#'   linkage: connected components; takes no parameters), any case,
+#'   abbreviated; see Leiden. With `"leiden"`, `add_self_loops` and
+#'   `attenuation` are not used, `refine` must be 0, and `iterations`
+#'   counts rounds of Leiden.
 #' @param objective Leiden's objective: `"modularity"` (default) or `"CPM"`
 #'   (constant Potts model), in any case. `"CPM"` needs `algorithm =
 #'   "leiden"` (an error otherwise).
@@ -455,7 +456,8 @@
 #'     `resolution = "auto"`, `resolution` is the gamma used and the
 #'     attributes `resolution` (`"auto"`), `per_strength` (the factor) and
 #'     `strength_of` (`"the nodes with an edge, in each connected
-#'     component"` or `"all nodes"`) say how.}
+#'     component"` or `"all nodes"`) say how; for components empty
+#'     (attribute `algorithm`).}
 #'   \item{graph_stats}{named numeric: `num_vertices`, `num_edges` (stored
 #'     arcs, as in SynExtend: two per undirected edge with positive weight,
 #'     one per directed edge or self-loop; edges dropped by `min_weight` or
@@ -528,7 +530,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      memory_limit = "256MB", threads = NULL, refine = TRUE,
                      format = c("edges", "blast"), columns = NULL,
                      weight_transform = NULL, min_weight = NULL, self_hits = NULL,
-                     combine = NULL, bridges = NULL, algorithm = c("lp", "leiden"),
+                     combine = NULL, bridges = NULL,
+                     algorithm = c("lp", "leiden", "components"),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE, sequences = NULL,
                      order = c("appearance", "name")) {
@@ -557,7 +560,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     # together, with the same rules and messages as the command-line tools
     given <- c(algorithm = !missing(algorithm), objective = !missing(objective),
                resolution = !missing(resolution), refine = !missing(refine))
-    if (given[["algorithm"]]) algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
+    if (given[["algorithm"]])
+        algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden", "components"))
     if (given[["objective"]])
         objective <- check_option(objective, "objective", c("modularity", "CPM"))
     if (given[["resolution"]] && !identical(resolution, "auto"))
@@ -687,6 +691,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
             c(add_self_loops = self_loops[i], attenuation = attenuation[i],
               iterations = run$iterations[i], refine = run$refine[i],
               resolution = run$resolution[i])
+        else if (run$algorithm[i] == "components") # no parameters
+            structure(numeric(), names = character(), algorithm = "components")
         else if (run$resolution_auto[i])
             structure(c(resolution = run$resolution[i], quality = run$quality[i]),
                       algorithm = "leiden", objective = run$objective[i],
@@ -700,7 +706,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         res <- new_result(parameters = params,
                    graph_stats = stats, results = result,
                    stats = c(run$sort,
-                             list(num_clusters = run$num_clusters[i],
+                             list(algorithm = run$algorithm[i],
+                                  num_clusters = run$num_clusters[i],
                                   largest_cluster = run$largest[i],
                                   size_bins = run$size_bins[[i]],
                                   seconds_cluster = run$seconds_cluster[i],

@@ -62,8 +62,8 @@
 #'   per node while clustering.
 #' @param threads Reader threads, as in [ExoLabel()] (`NULL`: every core);
 #'   each holds input buffers.
-#' @param algorithm `"lp"` (label propagation) or `"leiden"`, as in
-#'   [ExoLabel()]. Leiden keeps about 32 more bytes per node (40 above 2^32
+#' @param algorithm `"lp"` (label propagation), `"leiden"` or
+#'   `"components"` (8 bytes per node, no more disk), as in [ExoLabel()]. Leiden keeps about 32 more bytes per node (40 above 2^32
 #'   nodes) while clustering, its adjacency read buffer (at most 64 MiB) and
 #'   the sort buffers of each level's aggregation. On disk, beside the input
 #'   graph, it keeps 24 bytes per input node and the files of two coarse
@@ -103,8 +103,8 @@
 EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
                              num_edges = num_v * avg_degree, node_name_length = 10L,
                              memory_limit = "256MB", attenuation = FALSE,
-                             threads = NULL, algorithm = c("lp", "leiden")) {
-    algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden"))
+                             threads = NULL, algorithm = c("lp", "leiden", "components")) {
+    algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden", "components"))
     file_bytes <- NULL
     if (is.character(num_v)) {
         paths <- check_input_files(num_v)
@@ -215,6 +215,12 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
             min(share(limit, "leiden_read"), adj * records) + 8 * mib + mib / 2 * min(threads, 16) +
             aggregation + 2 * mib
     }
+    if (algorithm == "components") {
+        # exo_components.c: the union-find forest (8 bytes per node, the
+        # labels) and two 1 MiB readers; no merge passes
+        ram_refine <- 0
+        ram_cluster <- 8 * n + 2 * mib + 2 * mib
+    }
     # output: labels and the renumbering map
     ram_output <- 16 * n + 2 * mib
 
@@ -239,7 +245,7 @@ estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
     stages <- data.frame(stage = c("read", "sort", "cluster", "refine", "output"),
                          ram = c(ram_read, ram_sort, ram_cluster, ram_refine, ram_output),
                          temp_disk = c(names_disk + runs_disk, disk_sort, cluster_disk,
-                                       if (algorithm == "leiden") 0 else names_disk + csr_disk,
+                                       if (algorithm == "lp") names_disk + csr_disk else 0,
                                        names_disk + csr_disk))
     list(peak_ram = max(stages$ram), peak_temp_disk = max(stages$temp_disk),
          stages = stages,
@@ -425,7 +431,8 @@ print.ExoLabelEstimate <- function(x, ...) {
     d <- attr(x, "details")
     cat("ExoLabel resource estimate for ", format_count(round(d$input[["num_vertices"]])),
         " nodes and ", format_count(round(d$input[["num_edges"]])), " edges (",
-        if (identical(d$algorithm, "leiden")) "Leiden, " else "",
+        switch(as.character(d$algorithm)[1L], leiden = "Leiden, ",
+               components = "connected components, ", ""),
         "memory_limit ", format_bytes(d$input[["memory_limit"]]), ")\n", sep = "")
     cat("  peak memory:          ", format_bytes(d$peak_ram), " (on top of R)\n", sep = "")
     cat("  peak temporary disk:  ", format_bytes(d$peak_temp_disk), "\n", sep = "")

@@ -125,6 +125,7 @@ print.summary.ExoLabelResult <- function(x, ...) {
     }
     p <- x$parameters
     algo <- if (is.null(attr(p, "algorithm"))) ""
+            else if (is.null(attr(p, "objective"))) attr(p, "algorithm") # components
             else sprintf("%s (%s), ", attr(p, "algorithm"), attr(p, "objective"))
     auto <- if (identical(attr(p, "resolution"), "auto"))
         sprintf(" (resolution auto: %g x the mean strength of %s)", attr(p, "per_strength"),

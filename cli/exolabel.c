@@ -23,6 +23,7 @@
 
 #include "exo_clstats.h"
 #include "exo_io.h"
+#include "exo_method.h"
 #include "exo_options.h"
 #include "exo_opts.h"
 #include "exo_pipeline.h"
@@ -143,6 +144,7 @@ typedef struct cli_state {
   double started, last_report;
   int leiden; /* set once Leiden runs: its levels are sorted with the merge
                  and CSR stages */
+  const exo_method *method; /* set once clustering starts: names its stage */
 } cli_state;
 
 
@@ -175,12 +177,17 @@ static void report(cli_state *s, int final) {
    * propagation) or nodes (Leiden), the output nodes */
   const int bytes = s->stage == EXO_STAGE_PARSE;
   const char *unit = s->stage == EXO_STAGE_MERGE || s->stage == EXO_STAGE_CSR ? "arcs"
-                     : s->stage == EXO_STAGE_CLUSTER ? "node visits" : "nodes";
+                     : s->stage == EXO_STAGE_CLUSTER &&
+                               (!s->method || s->method == &exo_methods()[EXO_METHOD_lp])
+                         ? "node visits" : "nodes";
   const char *name = exo_stage_name((exo_stage)s->stage);
   if (s->leiden && (s->stage == EXO_STAGE_MERGE || s->stage == EXO_STAGE_CSR))
     name = "leiden: aggregating a level";
   else if (s->leiden && s->stage == EXO_STAGE_CLUSTER)
     name = "leiden";
+  else if (s->method && s->method != &exo_methods()[EXO_METHOD_lp] &&
+           s->stage == EXO_STAGE_CLUSTER)
+    name = s->method->stage; /* label propagation's is "clustering", as before */
   fprintf(stderr, "%sexolabel: %s: ", s->tty ? "\r" : "", name);
   put_amount((double)done, bytes, unit);
   if (s->total && !final) {
@@ -534,7 +541,7 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
 #endif
 
-  cli_state state = {verbose, isatty(STDERR_FILENO), -1, 0, 0, 0, 0, 0, 0};
+  cli_state state = {verbose, isatty(STDERR_FILENO), -1, 0, 0, 0, 0, 0, 0, NULL};
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   ctx.cb.user = &state;
@@ -645,12 +652,10 @@ int main(int argc, char **argv) {
             "(their nodes are kept); ExoLabel clusters on positive weights only\n", prog,
             g->num_negative);
 
-  exo_lp_params p;
-  memset(&p, 0, sizeof p);
-  exo_options_fill_lp(&o, &p);
-  /* testing hook (exo_lp.h): cap the lanes, e.g. 1 for the sequential sweep */
+  /* testing hook (exo_lp.h, exo_leiden.h): cap the lanes, e.g. 1 for the
+   * sequential sweep */
   const char *max_lanes = getenv("EXOLABEL_MAX_LANES");
-  if (max_lanes && *max_lanes) p.max_lanes = (uint32_t)strtoul(max_lanes, NULL, 10);
+  if (max_lanes && *max_lanes) o.max_lanes = (uint32_t)strtoul(max_lanes, NULL, 10);
   exo_cluster_result res;
   char *target = to_stdout ? exo_path_join(g->tmpdir, "clusters.out") : strdup(out);
   if (!target) {
@@ -672,21 +677,13 @@ int main(int argc, char **argv) {
   g->members_table = members;
   g->rep_fasta = rep_fasta;
   g->rep_fasta_from = rep_fasta ? sequences : NULL;
-  exo_refine_params rp;
-  memset(&rp, 0, sizeof rp);
-  exo_options_fill_refine(&o, &rp);
   if (leiden) {
     if (state.stage >= 0) report(&state, 1); /* the build's last stage, by its name */
     state.stage = -1;
     state.leiden = 1;
-    exo_leiden_params lp;
-    memset(&lp, 0, sizeof lp);
-    exo_options_fill_leiden(&o, &lp);
-    lp.max_lanes = p.max_lanes; /* the same testing hook (exo_leiden.h) */
-    st = exo_graph_leiden(g, &lp, target, sep, &ctx, &res);
-  } else {
-    st = exo_graph_cluster_refined(g, &p, &rp, target, sep, &ctx, &res);
   }
+  state.method = exo_method_of(&o);
+  st = exo_method_run(g, &o, target, sep, &ctx, &res);
   if (!st && rep_fasta && res.rep_missing)
     fprintf(stderr, "%s: warning: %" PRIu64 " representative(s) have no record in %s: "
             "--rep-fasta lacks them\n", prog, res.rep_missing, sequences);

@@ -276,8 +276,12 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   if (co->whole[EXO_OPT_REFINE])
     return refuse("--refine", "the merge passes need the whole graph's clusters in one "
                               "process (use 0)");
-  if (exo_options_leiden(co))
-    return refuse("--algorithm leiden", "only label propagation (--algorithm lp) runs over ranks");
+  if ((int)co->num[EXO_OPT_ALGORITHM] != EXO_OPT_LP) { /* leiden, or any other method */
+    char what[96];
+    snprintf(what, sizeof what, "--algorithm %s",
+             defs[EXO_OPT_ALGORITHM].choices[(int)co->num[EXO_OPT_ALGORITHM]]);
+    return refuse(what, "only label propagation (--algorithm lp) runs over ranks");
+  }
   if ((co->given >> EXO_OPT_OBJECTIVE) & 1u)
     return refuse("--objective", "it is leiden's option and leiden does not run over ranks");
   if ((int)co->num[EXO_OPT_ORDER] == EXO_OPT_BY_NAME)

@@ -22,6 +22,7 @@
 
 extern "C" {
 #include "exo_budget.h"
+#include "exo_method.h"
 #include "exo_options.h"
 #include "exo_pipeline.h"
 #include "exo_platform.h"
@@ -48,6 +49,7 @@ struct GlueState {
   uint64_t parse_total = 0;    // bytes of all input files, or edges pushed
   bool parse_bytes = true;     // parse progress counts bytes (else edges)
   bool leiden = false;         // the clustering being run is Leiden's
+  const exo_method *method = nullptr; // the clustering being run (its stage's name)
   double memory_limit = 0;     // bytes, for the out-of-memory message
   double started = 0, last_report = 0;
   SEXP bar = R_NilValue;   // cli progress bar (preserved), verbose == 2
@@ -106,7 +108,7 @@ const char *stage_label(const GlueState *s, int stage) {
   case EXO_STAGE_PARSE: return "reading edges";
   case EXO_STAGE_MERGE: return "merging sorted runs";
   case EXO_STAGE_CSR: return "writing the graph";
-  case EXO_STAGE_CLUSTER: return "label propagation";
+  case EXO_STAGE_CLUSTER: return s->method ? s->method->stage : "label propagation";
   case EXO_STAGE_OUTPUT: return "writing clusters";
   default: return "working";
   }
@@ -836,23 +838,12 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
 
   std::vector<exo_cluster_result> results(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
-    exo_lp_params p;
-    std::memset(&p, 0, sizeof p);
-    exo_options_fill_lp(&run_opts[i], &p);
-    exo_refine_params rp;
-    std::memset(&rp, 0, sizeof rp);
-    exo_options_fill_refine(&run_opts[i], &rp);
-    exo_leiden_params lp;
-    std::memset(&lp, 0, sizeof lp);
-    exo_options_fill_leiden(&run_opts[i], &lp);
     graph->cluster_table = table_store[i].empty() ? nullptr : table_store[i].c_str();
     progress_finish(&state); // the stage names differ between the algorithms
-    const bool leiden = exo_options_leiden(&run_opts[i]) != 0;
-    state.leiden = leiden;
+    state.leiden = exo_options_leiden(&run_opts[i]) != 0;
+    state.method = exo_method_of(&run_opts[i]);
     exo_status cs =
-        leiden ? exo_graph_leiden(graph, &lp, out_store[i].c_str(), sep0, &ctx, &results[i])
-               : exo_graph_cluster_refined(graph, &p, &rp, out_store[i].c_str(), sep0, &ctx,
-                                           &results[i]);
+        exo_method_run(graph, &run_opts[i], out_store[i].c_str(), sep0, &ctx, &results[i]);
     if (cs != EXO_OK) {
       exo_graph_free(graph);
       raise_core_error(ctx, state);
@@ -895,7 +886,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   Rcpp::LogicalVector strength_linked(nrun), per_component(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     // the options as the core resolved them, spelled as R's arguments
-    algorithm_used[i] = exo_options_leiden(&run_opts[i]) ? "leiden" : "lp";
+    algorithm_used[i] = exo_method_of(&run_opts[i])->name;
     objective_used[i] =
         (int)run_opts[i].num[EXO_OPT_OBJECTIVE] == EXO_OPT_CPM ? "CPM" : "modularity";
     resolution_auto[i] = ((run_opts[i].is_auto >> EXO_OPT_RESOLUTION) & 1u) != 0;

@@ -250,14 +250,50 @@ static uint64_t uf_root(uint64_t *parent, uint64_t v) {
   return v;
 }
 
+/* The arc v -> u into the forest: each edge is an arc at both ends, joined
+ * from its larger end only (the same components), and not when both have
+ * one parent; the smaller root becomes the root. */
+static void uf_join(uint64_t *parent, uint64_t v, uint64_t u) {
+  if (u < v && parent[u] != parent[v]) {
+    const uint64_t ra = uf_root(parent, v), rb = uf_root(parent, u);
+    if (ra < rb) parent[rb] = ra;
+    else parent[ra] = rb;
+  }
+}
+
+/* Every parent[v] its root, the component's smallest id (parent[v] <= v:
+ * in id order parent[v]'s own parent is already its root). */
+static void uf_flatten(uint64_t *parent, uint64_t n) {
+  for (uint64_t v = 0; v < n; v++) parent[v] = parent[parent[v]];
+}
+
+exo_status exo_csr_components(const exo_csr_files *csr, size_t bufsize, uint64_t *parent,
+                              exo_ctx *ctx) {
+  const uint64_t n = csr->n;
+  for (uint64_t v = 0; v < n; v++) parent[v] = v;
+  exo_csr_stream cs;
+  exo_status s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
+  for (uint64_t v = 0; v < n && !s; v++) {
+    uint64_t arcs = 0;
+    if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
+    for (uint64_t i = 0; i < arcs && !s; i++) {
+      uint64_t u;
+      float w;
+      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
+      uf_join(parent, v, u);
+    }
+  }
+  s = exo_csr_stream_close(&cs, s, ctx);
+  if (!s) uf_flatten(parent, n);
+  return s;
+}
+
 /* exo_csr_strengths' weights file from the forest and the node strengths
  * (k, summed in place into each root). */
 static exo_status component_weights(uint64_t n, uint64_t *parent, double *k, uint64_t *count,
                                     double mean, const char *path, exo_ctx *ctx) {
-  for (uint64_t v = 0; v < n; v++) { /* parent[v] < v is already a root */
-    parent[v] = parent[parent[v]];
-    count[v] = 0;
-  }
+  uf_flatten(parent, n);
+  for (uint64_t v = 0; v < n; v++) count[v] = 0;
   for (uint64_t v = 0; v < n; v++) {
     count[parent[v]]++;
     if (parent[v] != v) k[parent[v]] += k[v];
@@ -308,13 +344,7 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
       double a = fabs((double)w);
       if (u == v && loops_twice) a *= 2.0;
       kv += a;
-      /* each edge is an arc at both ends: joined from its larger end only
-       * (the same components), and not when both have one parent */
-      if (parent && u < v && parent[u] != parent[v]) {
-        const uint64_t ra = uf_root(parent, v), rb = uf_root(parent, u);
-        if (ra < rb) parent[rb] = ra;
-        else parent[ra] = rb;
-      }
+      if (parent) uf_join(parent, v, u);
     }
     total += kv;
     linked += arcs > 0;

@@ -106,6 +106,16 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
                              const char *comp_weights, int over_linked, exo_csr_strength *out,
                              exo_ctx *ctx);
 
+/* The connected components, in one sequential pass over both files
+ * (two readers of `bufsize` bytes): on return parent[v] (n entries, the
+ * caller's) is the smallest id of v's component, by the union-find forest
+ * of exo_csr_strengths (arcs v -> v change nothing; every edge is an arc
+ * at both ends). A node without an arc is its own component; a directed
+ * graph's are its weakly connected components (the CSR holds in- and
+ * out-arcs). Memory: parent only. The same result for any bufsize. */
+exo_status exo_csr_components(const exo_csr_files *csr, size_t bufsize, uint64_t *parent,
+                              exo_ctx *ctx);
+
 /* Both files read in order, node by node: open, then for each node v in
  * 0 .. n-1 exo_csr_stream_node (its arc count; the offsets checked) and
  * exo_csr_stream_arc once per arc (the neighbour checked against n), then

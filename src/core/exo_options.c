@@ -15,7 +15,15 @@
 /* ---- the table ------------------------------------------------------------ */
 
 static const char *const mode_choices[] = {"undirected", "directed", NULL};
-static const char *const algorithm_choices[] = {"lp", "leiden", NULL};
+/* the methods of exo_method_names.h: their names, and "name (help), ..." */
+#define ALGORITHM_NAME_(id, name, stage, help, refused) name,
+static const char *const algorithm_choices[] = {EXO_METHODS(ALGORITHM_NAME_) NULL};
+#define ALGORITHM_HELP_(id, name, stage, help, refused) ", " name " (" help ")"
+#define ALGORITHM_HELP (EXO_METHODS(ALGORITHM_HELP_) + 2) /* less the first ", " */
+#define ALGORITHM_REFUSES_(id, name, stage, help, refused) refused,
+static const uint32_t method_refuses[] = {EXO_METHODS(ALGORITHM_REFUSES_)};
+#define ALGORITHM_WHAT_(id, name, stage, help, refused) help,
+static const char *const method_help[] = {EXO_METHODS(ALGORITHM_WHAT_)};
 static const char *const objective_choices[] = {"modularity", "cpm", NULL};
 static const char *const format_choices[] = {"edges", "blast", NULL};
 static const char *const transform_choices[] = {"none", "neglog10", "selfnorm", NULL};
@@ -46,7 +54,7 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "up to N modularity-safe merge passes after label propagation, 0 = none, true = 5; "
      "none with leiden unless given"},
     {EXO_OPT_ALGORITHM, "algorithm", EXO_OT_CHOICE, 0, "lp", NOLIM, 0, algorithm_choices, "A",
-     "lp (label propagation) or leiden"},
+     ALGORITHM_HELP},
     {EXO_OPT_OBJECTIVE, "objective", EXO_OT_CHOICE, 0, "modularity", NOLIM, 0,
      objective_choices, "O", "leiden's objective: modularity or cpm"},
     {EXO_OPT_RESOLUTION, "resolution", EXO_OT_NUMBER, EXO_OPTF_AUTO, "1", 0, HUGE_VAL, 0, NULL,
@@ -480,6 +488,26 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
                                 "to refine label propagation)")
                          : "");
   }
+  /* the options a method has no use for (exo_method_names.h) are refused
+   * when given (a value other than 0), as refine is with Leiden; refine's
+   * default (5 passes) is label propagation's alone */
+  {
+    const int method = (int)o->num[EXO_OPT_ALGORITHM];
+    if (method != EXO_OPT_LP && !GIVEN(o, EXO_OPT_REFINE)) o->whole[EXO_OPT_REFINE] = 0;
+    const uint32_t refused = method >= 0 && method < EXO_METHOD_COUNT ? method_refuses[method] : 0;
+    for (int id = 0; id < EXO_OPT_COUNT; id++) {
+      if (!((refused >> id) & 1u)) continue;
+      const exo_opt_def *d = &table[id];
+      const int set = d->type == EXO_OT_CHOICE || (d->flags & EXO_OPTF_AUTO) ? (int)GIVEN(o, id)
+                      : d->type == EXO_OT_WHOLE ? o->whole[id] != 0
+                      : o->num[id] != 0;
+      if (!set) continue;
+      exo_options_display(d, o->style, n1, sizeof n1);
+      return exo_error_set(err, EXO_EARG, "%s is not used by %s%s%s (%s)", n1,
+                           r ? "algorithm = \"" : "--algorithm ", algorithm_choices[method],
+                           r ? "\"" : "", method_help[method]);
+    }
+  }
   /* the R function's adjustments, with its warnings */
   if (o->num[EXO_OPT_ADD_SELF_LOOPS] < 0) {
     warnf(warn, user, "self loops weight supplied is negative, setting to zero.");
@@ -603,6 +631,7 @@ void exo_options_fill_lp(const exo_options *o, exo_lp_params *p) {
   p->max_visits = (uint32_t)o->whole[EXO_OPT_ITERATIONS];
   p->seed = o->whole[EXO_OPT_SEED];
   p->memory_limit = o->whole[EXO_OPT_MEMORY_LIMIT];
+  p->max_lanes = o->max_lanes;
 }
 
 void exo_options_fill_refine(const exo_options *o, exo_refine_params *r) {
@@ -622,6 +651,7 @@ void exo_options_fill_leiden(const exo_options *o, exo_leiden_params *l) {
                                                 : EXO_LEIDEN_DEFAULT_ITERATIONS;
   l->seed = o->whole[EXO_OPT_SEED];
   l->memory_limit = o->whole[EXO_OPT_MEMORY_LIMIT];
+  l->max_lanes = o->max_lanes;
 }
 
 void exo_options_fill_dist(const exo_options *o, exo_dist_options *d) {

@@ -35,6 +35,7 @@
 #include "exo_dist.h"
 #include "exo_leiden.h"
 #include "exo_lp.h"
+#include "exo_method_names.h"
 #include "exo_pipeline.h"
 #include "exo_refine.h"
 #include "exo_status.h"
@@ -65,6 +66,10 @@ typedef enum exo_opt_id {
   EXO_OPT_BRIDGES,
   EXO_OPT_COUNT
 } exo_opt_id;
+
+/* An option's bit in a mask of options (exo_options.given, a method's
+ * refused options in exo_method_names.h). */
+#define EXO_OPT_BIT(id) (1u << (id))
 
 typedef enum exo_opt_type {
   EXO_OT_FLAG,    /* TRUE/FALSE (1/0) */
@@ -118,6 +123,8 @@ typedef struct exo_options {
   int ncols;               /* 0 = the format's columns */
   const char *tempdir;     /* "" or NULL = $TMPDIR or /tmp (caller's string) */
   int allow_oversubscribe; /* threads above the cores kept (R's test option) */
+  uint32_t max_lanes;      /* testing hook, not an option: copied to the lp and
+                              leiden params' max_lanes (exo_lp.h); 0 = none */
   /* set by exo_options_resolve() */
   int resolved;
   int blast_default;       /* --format blast chose Leiden CPM auto */
@@ -126,8 +133,8 @@ typedef struct exo_options {
   uint32_t rcols[3];       /* resolved columns (rcols[2] 0 = no weight) */
 } exo_options;
 
-/* choice indices */
-enum { EXO_OPT_LP = 0, EXO_OPT_LEIDEN = 1 };
+/* choice indices; algorithm's are the methods' (exo_method_names.h) */
+enum { EXO_OPT_LP = EXO_METHOD_lp, EXO_OPT_LEIDEN = EXO_METHOD_leiden };
 enum { EXO_OPT_MODULARITY = 0, EXO_OPT_CPM = 1 };
 enum { EXO_OPT_EDGES = 0, EXO_OPT_BLAST = 1 };
 enum { EXO_OPT_APPEARANCE = 0, EXO_OPT_BY_NAME = 1 };

@@ -686,6 +686,16 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   return st;
 }
 
+exo_status exo_graph_write_labels(exo_graph *g, uint64_t *labels, uint64_t memory_limit,
+                                  const char *outfile, char sep, exo_ctx *ctx,
+                                  exo_cluster_result *res) {
+  const double t0 = exo_now_seconds(), table0 = res->seconds_table;
+  exo_status st = exo_output_renumber(labels, g->num_nodes, &res->num_clusters, ctx);
+  if (!st) st = write_results(g, labels, outfile, sep, memory_limit, ctx, res);
+  res->seconds_output += exo_now_seconds() - t0 - (res->seconds_table - table0);
+  return st;
+}
+
 void exo_graph_free(exo_graph *g) {
   if (!g) return;
   if (g->tmpdir) exo_tempdir_remove(g->tmpdir);

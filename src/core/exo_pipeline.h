@@ -251,6 +251,16 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
 exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
                             const char *outfile, char sep, exo_ctx *ctx,
                             exo_cluster_result *res);
+/* The results of any clustering method (exo_method.h) from its labels:
+ * labels[v] (n = g->num_nodes entries, each a node id < n) renumbered in
+ * place to 1..K in order of first appearance (exo_output_renumber), then
+ * res->num_clusters, largest and size_bins, the clusters file and the
+ * files g asks for (cluster_table, members_table, rep_fasta), each renamed
+ * into place only once all are written; res->seconds_output and
+ * seconds_table are added to. memory_limit: the cluster table's buffers. */
+exo_status exo_graph_write_labels(exo_graph *g, uint64_t *labels, uint64_t memory_limit,
+                                  const char *outfile, char sep, exo_ctx *ctx,
+                                  exo_cluster_result *res);
 /* Remove the private directory and free the graph. NULL-safe. */
 void exo_graph_free(exo_graph *g);
 

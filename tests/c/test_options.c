@@ -79,7 +79,7 @@ START_TEST(text_values_and_their_errors) {
   ck_assert_int_eq(set(&o, "algorithm", "LEIDEN", msg), EXO_OK);
   ck_assert(exo_options_leiden(&o));
   ck_assert_int_eq(set(&o, "algorithm", "l", msg), EXO_EARG); /* lp or leiden */
-  ck_assert_str_eq(msg, "--algorithm must be one of 'lp', 'leiden' (any case), not 'l'");
+  ck_assert_str_eq(msg, "--algorithm must be one of 'lp', 'leiden', 'components' (any case), not 'l'");
   ck_assert_int_eq(set(&o, "objective", "Cp", msg), EXO_OK);
   ck_assert_int_eq((int)o.num[EXO_OPT_OBJECTIVE], EXO_OPT_CPM);
   ck_assert_int_eq(set(&o, "refine", "TRUE", msg), EXO_OK);

@@ -92,6 +92,10 @@ cases <- function(f, d) {
                      weight_transform = "None"),
             cli = c("--format", "blast", "--columns", "2,1,12", "--weight-transform", "None"),
             mpi = FALSE),
+        components = list(
+            r = list(f, tempfiledir = d, algorithm = "Comp", threads = 2),
+            cli = c("--algorithm", "Comp", "--threads", "2"),
+            mpi = FALSE),
         columns_two = list(
             r = list(f, tempfiledir = d, columns = c(1, 2), resolution = 0, mode = "directed"),
             cli = c("--columns", "1,2", "--resolution", "0", "-d"),

@@ -1,0 +1,39 @@
+/* exo_components.c: algorithm "components", single linkage (what SiLiX
+ * users run): every connected component of the graph is one cluster.
+ *
+ * One sequential pass over the CSR joins the components
+ * (exo_csr_components, exo_csr.h: a union-find forest, each node labelled
+ * by its component's smallest id); the labels then go out as every
+ * method's do (exo_graph_write_labels, exo_pipeline.h). Edges that store
+ * no arc (weight <= 0, below min_weight, dropped self hits, bridges cut at
+ * the build) join nothing: a node without an arc is its own cluster. A
+ * directed graph's clusters are its weakly connected components.
+ *
+ * Memory: 8 bytes per node (the forest, which becomes the labels; the
+ * renumbering's scratch as for every method) and two readers of
+ * EXO_IO_DEFAULT_BUF.
+ * No randomness, one thread: the same bytes for any seed, threads and
+ * memory_limit. The options of the other methods are refused when given
+ * (exo_options_resolve). */
+#include <stdlib.h>
+
+#include "exo_csr.h"
+#include "exo_io.h"
+#include "exo_method.h"
+#include "exo_platform.h"
+
+exo_status exo_method_run_components(exo_graph *g, const exo_options *o, const char *outfile,
+                                     char sep, exo_ctx *ctx, exo_cluster_result *res) {
+  const uint64_t n = g->num_nodes, memory_limit = exo_options_memory(o);
+  exo_csr_files csr = {g->offsets_path, g->adj_path, n, g->num_arcs, g->wide};
+  uint64_t *labels = malloc(n ? (size_t)n * sizeof *labels : 1);
+  if (!labels) return exo_fail_oom(ctx, "the connected components", n * sizeof *labels);
+  double t0 = exo_now_seconds();
+  exo_progress(ctx, EXO_STAGE_CLUSTER, 0, n);
+  exo_status st = exo_csr_components(&csr, EXO_IO_DEFAULT_BUF, labels, ctx);
+  if (!st) exo_progress(ctx, EXO_STAGE_CLUSTER, n, n);
+  res->seconds_cluster = exo_now_seconds() - t0;
+  if (!st) st = exo_graph_write_labels(g, labels, memory_limit, outfile, sep, ctx, res);
+  free(labels);
+  return st;
+}
