@@ -203,7 +203,7 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     exo_leiden_level *lv = NULL;
     const double o0 = exo_now_seconds(), oc0 = exo_thread_cpu_seconds();
     exo_status s = exo_ld_level_open(&cur, level == 0 ? p : &pc, cur_w, cur_init, level == 0,
-                              level == 0 ? degrees : NULL, held, ctx, &lv);
+                                     level == 0 ? degrees : NULL, held, ctx, &lv);
     held = NULL;
     const double t_open = exo_now_seconds() - o0, c_open = exo_thread_cpu_seconds() - oc0;
     if (!s && level == 0 && p->objective == EXO_LEIDEN_MODULARITY) *have_degrees = 1;

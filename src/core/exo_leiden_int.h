@@ -290,6 +290,7 @@ void exo_ld_readers_free(ld_reader *rds, uint32_t W);
 /* Open a file of n u64 ids (written by write_ids) for reading; an error
  * if it holds another count. */
 exo_status exo_ld_open_ids(exo_reader *r, const char *path, uint64_t n, exo_ctx *ctx);
+
 /* W_C, member counts and the empty-id stack from comm and the weights. */
 exo_status exo_ld_init_communities(exo_leiden_level *lv);
 
@@ -310,15 +311,15 @@ uint64_t exo_ld_held_extra(const exo_leiden_level *lv);
  * the previous level's aggregation built in memory and did not write; the
  * level owns it from here (freed on every path). */
 exo_status exo_ld_level_open(const exo_csr_files *csr, const exo_leiden_params *params,
-                      const char *weights_path, const char *init_path, int input_graph,
-                      const char *save_degrees, uint8_t *adj_mem, exo_ctx *ctx,
-                      exo_leiden_level **out);
+                             const char *weights_path, const char *init_path, int input_graph,
+                             const char *save_degrees, uint8_t *adj_mem, exo_ctx *ctx,
+                             exo_leiden_level **out);
 
 /* ---- exo_leiden_agg.c ----------------------------------------------------- */
 
 /* exo_leiden_level_aggregate; keep (NULL: always write the files): as
  * agg_inmem's, the coarse adjacency in memory for the next level. */
 exo_status exo_ld_aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const char *weights_path,
-                     const char *init_path, uint8_t **keep);
+                            const char *init_path, uint8_t **keep);
 
 #endif

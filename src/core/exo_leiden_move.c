@@ -1,5 +1,5 @@
-/* exo_leiden_move.c: Leiden's local moving (exo_leiden.h, "Local moving"
- * and "Lanes"; what crosses the Leiden files: exo_leiden_int.h): the gain
+/* exo_leiden_move.c: Leiden's local moving (exo_leiden.h, step 1 and
+ * "Lanes"; what crosses the Leiden files: exo_leiden_int.h): the gain
  * of a move, the serial sweep on the caller's thread and the sweeps in
  * lanes with their epochs and sync points. */
 #ifndef _GNU_SOURCE

@@ -57,7 +57,7 @@ static exo_status singletons_from_moving(exo_leiden_level *lv) {
   return s;
 }
 
-/* The refinement's passes as exo_par_run jobs (ld_refine, above). */
+/* The refinement's passes as exo_par_run jobs (ld_refine, exo_leiden_int.h). */
 
 static exo_status singletons_job(void *arg, uint32_t index, exo_ctx *ctx) {
   ld_refine *rf = arg;
