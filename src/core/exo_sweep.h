@@ -1,5 +1,5 @@
 /* exo_sweep.h: the sweep engine that label propagation (exo_lp.c) and
- * Leiden's local moving (exo_leiden.c) run their rules on: the seeded block
+ * Leiden's local moving (exo_leiden_move.c) run their rules on: the seeded block
  * order, lanes cut from the offsets, epochs with a sync point, the active
  * bitmap and the cross-lane activation outboxes. A rule keeps its own
  * per-node state and its own inner loop; the engine owns the order.

@@ -12,7 +12,7 @@
  * slot voted for is kept, as neighbours mostly share a label. Memory:
  * 24 bytes per slot + 8 per half slot; the table keeps its largest size.
  * The add, get, clear and hash are inline (the hot loops), the rest in
- * exo_tally.c. Leiden (exo_leiden.c) keeps its gains here too: the sums
+ * exo_tally.c. Leiden (exo_leiden_*.c) keeps its gains here too: the sums
  * alone (exo_tally_add_sum, exo_tally_get) in a table sized never to grow
  * (exo_tally_alloc_for). */
 #ifndef EXO_TALLY_H
