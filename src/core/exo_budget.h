@@ -21,6 +21,8 @@
  *                               limit / 4 a level held in memory
  *                               limit / 8 the node weights kept while moving
  *                               limit / 4 to limit / 2 an aggregation's sort
+ *                               the limit less a held level an aggregation
+ *                               built in memory (exo_leiden_agg.c)
  *   cluster table (exo_clstats) limit / 8 read buffers                 64 KiB - 16 MiB
  *                               limit / 2 the representatives' names   >= 1 byte
  *   distributed mode (exo_dist) limit / 2 the edge sort

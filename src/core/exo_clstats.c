@@ -323,7 +323,7 @@ static exo_status read_names(name_pass *np, const char *names_path, uint64_t n,
   return st;
 }
 
-/* Set up np for the representatives of s (buffer of memory_limit / 2 at
+/* Set up np for the representatives of s (buffer of the share table_names at
  * most, no larger than the names file); with_offsets: keep each one's
  * offset in the names file too. */
 static exo_status pass_init(name_pass *np, const exo_clstats *s, const uint64_t *clusters,

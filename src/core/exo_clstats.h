@@ -56,10 +56,10 @@
  * never replaced; a directory is refused with EXO_EARG.
  *
  * Memory: 48 bytes per cluster for the statistics, the caller's clusters
- * (8 bytes per node), two read buffers (memory_limit / 8 each, 64 KiB to
- * 16 MiB); writing adds 12 bytes per cluster, 1 MiB each for reading the
- * names and writing the table, and the representatives' names, held in a
- * buffer of at most memory_limit / 2 (and no larger than the names file;
+ * (8 bytes per node), two read buffers (the share table_read of
+ * exo_budget.h each); writing adds 12 bytes per cluster, 1 MiB each for
+ * reading the names and writing the table, and the representatives' names,
+ * held in a buffer of at most the share table_names (and no larger than the names file;
  * one name longer than that is held alone). The first read of the names
  * file measures every representative's name and keeps them while they
  * fit; when they do not, the names file is read once more per buffer-full,
@@ -104,7 +104,7 @@ double exo_clstats_density(const exo_clstats *s, uint64_t c);
 
 /* Write the table (format above). names_path lists the n node names in id
  * order; clusters are those given to exo_clstats_compute. The names
- * buffer holds memory_limit / 2 bytes (tests pass a few bytes to force one
+ * buffer holds the share table_names (exo_budget.h; tests pass a few bytes to force one
  * pass over the names file per cluster). */
 exo_status exo_clstats_write(const exo_clstats *s, const char *names_path,
                              const uint64_t *clusters, uint64_t n, char sep,
@@ -126,7 +126,7 @@ exo_status exo_clstats_check_path(const char *out_path, exo_ctx *ctx);
  * clusters file), the representative by name; no header. Two passes over
  * the names file: the first measures every representative's name, keeps
  * its offset in the names file (8 bytes per cluster) and copies the names
- * while they fit memory_limit / 2; the second writes the lines, reading a
+ * while they fit the names buffer; the second writes the lines, reading a
  * representative's name that did not fit from the names file (one small
  * read per node). The bytes do not depend on memory_limit. Written
  * through exo_outfile as the table; pending as in

@@ -109,9 +109,9 @@
  * the files this call made in opt->tmpdir are gone (the directory itself is
  * the host's).
  *
- * Memory per rank: memory_limit / 2 for the sort, exchange_bytes (default
- * memory_limit / 16) for each of the send and receive buffers of a round,
- * the adjacency read buffer of label propagation (memory_limit / 4, an
+ * Memory per rank (the shares dist_* of exo_budget.h): the sort,
+ * exchange_bytes (default dist_exchange) for each of the send and receive
+ * buffers of a round, the adjacency read buffer of label propagation (an
  * exo_csr_window; block order and active ranges from exo_sweep.h); per
  * name read 8 bytes (its global id) + the local name table (exo_names.h),
  * per owned node the owned-name table while resolving, then 8 (offsets) +
@@ -174,8 +174,8 @@ typedef struct exo_dist_options {
                                so the result is the single-machine one */
   const char *tmpdir;       /* existing private directory of this rank */
   uint64_t memory_limit;    /* per rank */
-  uint64_t exchange_bytes;  /* per round and rank; 0 = memory_limit / 16, at
-                               least 1 MiB (other values, >= 64, are for tests) */
+  uint64_t exchange_bytes;  /* per round and rank; 0 = the share dist_exchange
+                               (exo_budget.h; other values, >= 64, are for tests) */
   uint32_t max_visits;      /* 0 = automatic */
   double resolution;        /* label propagation's volume penalty (exo_lp.h),
                                >= 0; 0 = none (the drivers' default is

@@ -133,7 +133,8 @@
  * first, as a rule), the first pass reads no arc: each visit's tally held
  * the weight of the node's arcs to its own community, summed in list order
  * as the pass sums them (the same double), kept in 8 bytes per node while
- * the level has at most memory_limit / 64 nodes (else the pass reads the
+ * the level's 8 bytes per node fit the share leiden_own_w of exo_budget.h
+ * (else the pass reads the
  * arcs as above). The aggregation's tally pass (each node's arcs summed by
  * coarse neighbour) runs in rounds: the next
  * blocks are cut into at most T runs of whole
@@ -181,7 +182,7 @@
  * Local moving adds 8 bytes per node (each visit's weight to the node's
  * own community, which refinement then takes over as its E(v, S - v),
  * freeing the stack of empty ids instead) only on levels of at most
- * memory_limit / 64 nodes: at most memory_limit / 8 in all.
+ * the same number of nodes (the share leiden_own_w of exo_budget.h).
  * Node weights and CSR offsets are read from disk a block at a time.
  * While a level's local moving runs in lanes, the published copy of the
  * communities lives in the refined ids (the identity again afterwards), so
@@ -202,8 +203,8 @@
  * node, returned) and the renumbering scratch of exo_output (8) are in
  * memory at the end, after everything else is freed. Apart from that:
  * the adjacency read buffer (an exo_csr_window of exo_csr.h;
- * memory_limit / 4, at least 64 KiB, at most 64 MiB), or instead the
- * whole adjacency of a level handed over (at most memory_limit / 4), a gain tally
+ * the share leiden_read of exo_budget.h), or instead the whole adjacency
+ * of a level handed over (at most the share leiden_hold), a gain tally
  * (exo_tally) of about 56 bytes per entry of the level's longest adjacency
  * list (a power of two of 24-byte slots, at least twice that length, and an
  * 8-byte index per two slots; never more than for n entries), and the

@@ -71,16 +71,17 @@ static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_
 }
 
 /* Bytes of the threads' record buffers (records of rs bytes): with W > 1
- * a quarter of memory_limit, never more than the level's arcs need; at
- * least 64 Ki records per thread (one thread: that much), at most half of
- * memory_limit. */
+ * the aggregation's share (exo_budget.h), never more than the level's arcs
+ * need; at least 64 Ki records per thread (one thread: that much), at most
+ * the share's ceiling. */
 static uint64_t agg_budget(const exo_leiden_level *lv, uint32_t W, size_t rs) {
-  uint64_t b = W > 1 ? lv->p.memory_limit / 4 : 0;
+  uint64_t b = W > 1 ? exo_budget_share(lv->p.memory_limit, EXO_SHARE_LEIDEN_AGG, 1) : 0;
   const uint64_t lo = (uint64_t)W * 65536 * rs;
   const uint64_t hi = (lv->csr.m + 1) * rs;
   if (b < lo) b = lo;
   if (b > hi) b = hi > lo ? hi : lo;
-  if (b > lv->p.memory_limit / 2) b = lv->p.memory_limit / 2;
+  const uint64_t ceiling = exo_budget_share(lv->p.memory_limit, EXO_SHARE_LEIDEN_AGG_MAX, 1);
+  if (b > ceiling) b = ceiling;
   return b;
 }
 

@@ -34,6 +34,7 @@
 #ifndef EXO_LEIDEN_INT_H
 #define EXO_LEIDEN_INT_H
 
+#include "exo_budget.h"
 #include "exo_leiden.h"
 
 #include <math.h>
@@ -296,7 +297,7 @@ exo_status exo_ld_init_communities(exo_leiden_level *lv);
 
 /* A level that the previous level's aggregation built in memory is
  * handed over, held whole, when its adjacency takes at most this:
- * memory_limit / 4, or the read buffer where that is more. (A level read
+ * its share (exo_budget.h), or the read buffer where that is more. (A level read
  * from its file is held when it fits the read buffer: reading a larger one
  * whole made local moving slower than reading it a block at a time.) */
 uint64_t exo_ld_hold_bytes(const exo_leiden_params *p);

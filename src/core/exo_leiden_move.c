@@ -12,8 +12,11 @@
 #define LD_WHOLE_BLOCK 16u /* active nodes from which moving reads a block's lists at once */
 
 /* Local moving keeps each visit's weight to the node's own community
- * (8 bytes per node) when the level has at most this / 8 nodes. */
-static uint64_t own_w_bytes(const exo_leiden_params *p) { return p->memory_limit / 8; }
+ * (8 bytes per node) when the level has at most this / 8 nodes: its share
+ * (exo_budget.h). */
+static uint64_t own_w_bytes(const exo_leiden_params *p) {
+  return exo_budget_share(p->memory_limit, EXO_SHARE_LEIDEN_OWN_W, 1);
+}
 
 /* ---- local moving --------------------------------------------------------- */
 

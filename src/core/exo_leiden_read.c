@@ -14,7 +14,6 @@
 #include "exo_par.h"
 
 #define LD_MIN_BUF ((uint64_t)64 << 10)
-#define LD_MAX_BUF ((uint64_t)64 << 20)
 
 /* Read into rd the offsets and weights of block [first, first + cnt), and
  * its adjacency lists when `whole` (else chunk_at reads each list visited);
@@ -239,20 +238,19 @@ exo_status exo_ld_init_communities(exo_leiden_level *lv) {
   return EXO_OK;
 }
 
-/* The read buffer of a level too large to hold: memory_limit / 4, at
- * least LD_MIN_BUF, at most LD_MAX_BUF. */
+/* The read buffer of a level too large to hold: its share (exo_budget.h). */
 static uint64_t ld_buf_bytes(const exo_leiden_params *p) {
-  uint64_t b = p->memory_limit / 4;
-  return b < LD_MIN_BUF ? LD_MIN_BUF : b > LD_MAX_BUF ? LD_MAX_BUF : b;
+  return exo_budget_share(p->memory_limit, EXO_SHARE_LEIDEN_READ, 1);
 }
 
 /* A level that the previous level's aggregation built in memory is
  * handed over, held whole, when its adjacency takes at most this:
- * memory_limit / 4, or the read buffer where that is more. (A level read
+ * the share leiden_hold, or the read buffer where that is more. (A level read
  * from its file is held when it fits the read buffer: reading a larger one
  * whole made local moving slower than reading it a block at a time.) */
 uint64_t exo_ld_hold_bytes(const exo_leiden_params *p) {
-  const uint64_t q = p->memory_limit / 4, b = ld_buf_bytes(p);
+  const uint64_t q = exo_budget_share(p->memory_limit, EXO_SHARE_LEIDEN_HOLD, 1),
+                 b = ld_buf_bytes(p);
   return q > b ? q : b;
 }
 

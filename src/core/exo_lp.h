@@ -106,7 +106,7 @@
  * neither memory_limit nor threads.
  *
  * I/O: each worker (min(threads, L) of them) reads through its own buffer
- * of memory_limit / 4 / workers bytes (at least 64 KiB, at most 64 MiB); a
+ * of its share lp_read (exo_budget.h, divided among the workers); a
  * lane's epoch reads its stretch of the adjacency file in increasing offset
  * order, starting with a fresh window (so a page at each end of an epoch's
  * stretch may be read twice). A read

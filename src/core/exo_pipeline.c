@@ -359,7 +359,7 @@ void exo_builder_expect(exo_builder *b, uint64_t edges) {
 
 /* EXO_WT_SELFNORM: the CSR's bit scores over the larger self score of the
  * two ends (exo_csr_selfnorm), the self arcs dropped unless kept; the sort's
- * counts follow. Buffers: four of memory_limit / 8, 64 KiB to 16 MiB. */
+ * counts follow. Buffers: four of the share selfnorm_read (exo_budget.h). */
 static exo_status self_normalise(exo_graph *g, const exo_build_options *opt,
                                  exo_weak_hits *wh, exo_ctx *ctx) {
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};

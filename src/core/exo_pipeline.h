@@ -97,8 +97,8 @@ typedef struct exo_build_options {
    * weights are bit scores. The self hits are stored whatever
    * drop_self_loops says; once the CSR is built, one more pass
    * (exo_csr_selfnorm, exo_csr.h: two sequential reads and one write of
-   * the CSR files, 4 bytes per node, four buffers of memory_limit / 8
-   * between 64 KiB and 16 MiB) divides every arc's weight by the larger
+   * the CSR files, 4 bytes per node, four buffers of the share
+   * selfnorm_read of exo_budget.h) divides every arc's weight by the larger
    * self score of its two ends and then drops the self arcs if
    * drop_self_loops. min_weight applies to the bit scores. exo_graph's
    * counts are those of the normalised graph. */

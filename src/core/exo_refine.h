@@ -54,9 +54,8 @@
  * result.
  *
  * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffers
- * (exo_csr_windows of exo_csr.h; memory_limit / 8 in all, at least 64 KiB
- * each) and the pair tables
- * (memory_limit / 4 in all, at least 1 MiB each, filled to at most 3/4). */
+ * (exo_csr_windows of exo_csr.h; the share refine_read of exo_budget.h)
+ * and the pair tables (the share refine_table, filled to at most 3/4). */
 #ifndef EXO_REFINE_H
 #define EXO_REFINE_H
 
