@@ -35,7 +35,7 @@ MUTANTS=(
   "add_self_loops|src/core/exo_options.c|s/p->self_loop_cutoff = o->num\[EXO_OPT_ADD_SELF_LOOPS\];/p->self_loop_cutoff = 0;/|test-semantics.R test-compat.R"
   "attenuation|src/core/exo_options.c|s/p->attenuation = o->num\[EXO_OPT_ATTENUATION\];/p->attenuation = 0;/|test-attenuation-effect.R"
   "attenuation_lp|src/core/exo_lp.c|s/st.att = params->attenuation;/st.att = 0;/|test-attenuation-effect.R"
-  "ignore_weights|src/core/exo_options.c|s/p->ignore_weights = o->num\[EXO_OPT_IGNORE_WEIGHTS\] != 0;/p->ignore_weights = 0;/|test-semantics.R test-compat.R"
+  "ignore_weights|src/core/exo_options.c|s/p->ignore_weights = o->num\[EXO_OPT_IGNORE_WEIGHTS\] != 0;/p->ignore_weights = 0;/|test-options.R test-inputs.R"
   "iterations_lp|src/core/exo_options.c|s/p->max_visits = (uint32_t)o->whole\[EXO_OPT_ITERATIONS\];/p->max_visits = 0;/|test-semantics.R test-clustering.R"
   "iterations_leiden|src/core/exo_options.c|s/l->iterations = o->whole\[EXO_OPT_ITERATIONS\] ?/l->iterations = 0 ?/|test-leiden.R"
   "refine|src/core/exo_options.c|s/r->passes = (uint32_t)o->whole\[EXO_OPT_REFINE\];/r->passes = 0;/|test-clustering.R test-quality.R"
