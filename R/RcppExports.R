@@ -29,6 +29,14 @@
     .Call(`_ExoLabel_exolabel_budget_reading`, memory_limit, threads, table_bytes)
 }
 
+.exolabel_looks_like_search_output <- function(path, sep, header) {
+    .Call(`_ExoLabel_exolabel_looks_like_search_output`, path, sep, header)
+}
+
+.exolabel_search_output_warning <- function(subject) {
+    .Call(`_ExoLabel_exolabel_search_output_warning`, subject)
+}
+
 .exolabel_cores <- function() {
     .Call(`_ExoLabel_exolabel_cores`)
 }

@@ -286,32 +286,15 @@ is_search_output <- function(tab) {
     whole && all(num[[1L]] >= 0 & num[[1L]] <= 100) && all(num[[9L]] >= 0)
 }
 
-# The first n lines of a file (plain or compressed), character() when it
-# cannot be read. Only regular files with content are opened (a pipe, a
-# FIFO or a device has size 0): peeking must not consume a stream.
-head_lines <- function(path, n) {
-    size <- file.size(path)
-    if (is.na(size) || size == 0) return(character())
-    con <- tryCatch(gzfile(path, "rb"), error = function(e) NULL)
-    if (is.null(con)) return(character())
-    on.exit(close(con))
-    tryCatch(readLines(con, n = n, warn = FALSE), error = function(e) character(),
-             warning = function(w) character())
-}
-
 # Warn when a plain edge list (files or a table) looks like search-tool
-# output: column 3 (% identity) would be the weight and self hits kept.
+# output: column 3 (% identity) would be the weight and self hits kept. A
+# file is looked at by the core (as the command-line tool does), a table
+# here; the warning's words are the core's (exo_advice.h).
 warn_search_output <- function(x, sep, header) {
     hit <- NULL
     if (is.character(x)) {
         for (f in x) {
-            lines <- head_lines(f, header + 20L)
-            if (header > 0) lines <- lines[-seq_len(min(length(lines), header))]
-            lines <- sub("\r$", "", lines[nzchar(lines)], useBytes = TRUE)
-            if (!length(lines)) next
-            fields <- strsplit(lines, sep, fixed = TRUE, useBytes = TRUE)
-            if (any(lengths(fields) != 12L)) next
-            if (is_search_output(do.call(rbind, fields))) {
+            if (.exolabel_looks_like_search_output(f, sep, header)) {
                 hit <- paste0("'", basename(f), "' looks")
                 break
             }
@@ -319,11 +302,6 @@ warn_search_output <- function(x, sep, header) {
     } else if (is_search_output(utils::head(as.data.frame(x), 20L))) {
         hit <- "the edge list looks"
     }
-    if (!is.null(hit))
-        warning(hit, " like BLAST/DIAMOND/MMseqs2 tabular output (12 columns): read as a ",
-                "plain edge list, column 3 (percent identity) is the weight and self hits ",
-                "are kept; use format = \"blast\" to weigh hits by bit score over self score, drop ",
-                "self hits and keep one edge per pair (set 'format' or 'columns' to ",
-                "silence this)", call. = FALSE)
+    if (!is.null(hit)) warning(.exolabel_search_output_warning(hit), call. = FALSE)
     invisible(!is.null(hit))
 }

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exo_advice.h"
 #include "exo_clstats.h"
 #include "exo_io.h"
 #include "exo_method.h"
@@ -268,69 +269,12 @@ static int fail(const exo_ctx *ctx, exo_status st) {
   fprintf(stderr, "%s: error: %s", prog,
           ctx->err.msg[0] ? ctx->err.msg : exo_status_name(st));
   if (st == EXO_ENOMEM) {
-    uint64_t ram = exo_mem_physical();
-    fputs(" (--memory-limit is ", stderr);
-    put_amount((double)memory_limit_given, 1, "");
-    fputs("; this machine has ", stderr);
-    if (ram) put_amount((double)ram, 1, "");
-    else fputs("an unknown amount", stderr);
-    fputs(" of RAM): lower --memory-limit, which caps the buffers (the per-node arrays "
-          "come on top), or run on a machine with more memory", stderr);
+    char advice[512];
+    exo_advice_oom(EXO_OPT_STYLE_CLI, memory_limit_given, advice, sizeof advice);
+    fputs(advice, stderr);
   }
   fputc('\n', stderr);
   return exo_opt_exit_code(st);
-}
-
-/* Whether the first data lines of a plain-text file (after `header` lines;
- * gzip files and standard input are not looked at) look like the 12-column
- * tabular output of BLAST+, DIAMOND or MMseqs2: 12 fields, fields 3-12
- * numbers, the identity (3) within 0-100, fields 4-10 whole numbers and the
- * e-value (11) not negative. */
-static int looks_like_search_output(const char *path, char sep, uint64_t header) {
-  /* only a regular file is opened: a pipe, a FIFO or a device (what
-   * <(zcat hits.gz) and /dev/stdin are) would lose the bytes read here, or
-   * block on a FIFO without a writer */
-  uint64_t size = 0;
-  int kind = 0;
-  if (exo_path_stat(path, &size, &kind) != 0 || kind != EXO_FILE_REGULAR || size == 0) return 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  char line[4096];
-  int checked = 0, ok = 1;
-  int c0 = fgetc(f), c1 = fgetc(f);
-  if (c0 == 0x1f && c1 == 0x8b) ok = 0; /* gzip: not looked at */
-  rewind(f);
-  for (uint64_t skipped = 0; ok && checked < 20 && fgets(line, sizeof line, f);) {
-    size_t len = strlen(line);
-    if (len == sizeof line - 1 && line[len - 1] != '\n') { ok = 0; break; }
-    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
-    if (skipped < header) { skipped++; continue; }
-    if (!len) continue;
-    char *field[13];
-    int n = 0;
-    char *p = line;
-    for (;;) {
-      if (n == 13) break;
-      field[n++] = p;
-      char *q = strchr(p, sep);
-      if (!q) break;
-      *q = '\0';
-      p = q + 1;
-    }
-    if (n != 12) { ok = 0; break; }
-    for (int j = 2; j < 12 && ok; j++) {
-      char *end = NULL;
-      errno = 0;
-      double v = strtod(field[j], &end);
-      if (!*field[j] || *end || errno || !isfinite(v)) ok = 0;
-      else if (j == 2 && (v < 0 || v > 100)) ok = 0;
-      else if (j >= 3 && j <= 9 && v != floor(v)) ok = 0;
-      else if (j == 10 && v < 0) ok = 0;
-    }
-    checked++;
-  }
-  fclose(f);
-  return ok && checked > 0;
 }
 
 /* Create the missing folders above the output `path`, as the R function
@@ -590,13 +534,11 @@ int main(int argc, char **argv) {
 
   if (!input_chosen)
     for (int i = optind; i < argc; i++)
-      if (strcmp(argv[i], "-") && looks_like_search_output(argv[i], sep, header)) {
-        fprintf(stderr,
-                "%s: warning: %s looks like BLAST/DIAMOND/MMseqs2 tabular output (12 "
-                "columns): read as a plain edge list, column 3 (percent identity) is the "
-                "weight and self hits are kept; use --format blast to weigh hits by bit "
-                "score over self score, drop self hits and keep one edge per pair (give "
-                "--format or --columns to silence this)\n", prog, argv[i]);
+      if (strcmp(argv[i], "-") && exo_advice_looks_like_search_output(argv[i], sep, header)) {
+        char subject[4200], text[4800];
+        snprintf(subject, sizeof subject, "%s looks", argv[i]);
+        exo_advice_search_output(EXO_OPT_STYLE_CLI, subject, text, sizeof text);
+        fprintf(stderr, "%s: warning: %s\n", prog, text);
         break;
       }
 

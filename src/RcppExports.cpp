@@ -94,6 +94,30 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// exolabel_looks_like_search_output
+bool exolabel_looks_like_search_output(std::string path, std::string sep, double header);
+RcppExport SEXP _ExoLabel_exolabel_looks_like_search_output(SEXP pathSEXP, SEXP sepSEXP, SEXP headerSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
+    Rcpp::traits::input_parameter< std::string >::type sep(sepSEXP);
+    Rcpp::traits::input_parameter< double >::type header(headerSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_looks_like_search_output(path, sep, header));
+    return rcpp_result_gen;
+END_RCPP
+}
+// exolabel_search_output_warning
+std::string exolabel_search_output_warning(std::string subject);
+RcppExport SEXP _ExoLabel_exolabel_search_output_warning(SEXP subjectSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type subject(subjectSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_search_output_warning(subject));
+    return rcpp_result_gen;
+END_RCPP
+}
 // exolabel_cores
 int exolabel_cores();
 RcppExport SEXP _ExoLabel_exolabel_cores() {
@@ -204,6 +228,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_ExoLabel_exolabel_budget", (DL_FUNC) &_ExoLabel_exolabel_budget, 1},
     {"_ExoLabel_exolabel_budget_share", (DL_FUNC) &_ExoLabel_exolabel_budget_share, 3},
     {"_ExoLabel_exolabel_budget_reading", (DL_FUNC) &_ExoLabel_exolabel_budget_reading, 3},
+    {"_ExoLabel_exolabel_looks_like_search_output", (DL_FUNC) &_ExoLabel_exolabel_looks_like_search_output, 3},
+    {"_ExoLabel_exolabel_search_output_warning", (DL_FUNC) &_ExoLabel_exolabel_search_output_warning, 1},
     {"_ExoLabel_exolabel_cores", (DL_FUNC) &_ExoLabel_exolabel_cores, 0},
     {"_ExoLabel_exolabel_run", (DL_FUNC) &_ExoLabel_exolabel_run, 10},
     {"_ExoLabel_exolabel_fasta_select", (DL_FUNC) &_ExoLabel_exolabel_fasta_select, 3},

@@ -21,6 +21,7 @@
 #include <vector>
 
 extern "C" {
+#include "exo_advice.h"
 #include "exo_budget.h"
 #include "exo_method.h"
 #include "exo_options.h"
@@ -297,11 +298,10 @@ void glue_detail(void *user, const char *text) {
     throw Rcpp::internal::InterruptedException();
   std::string msg(ctx.err.msg[0] ? ctx.err.msg : exo_status_name(ctx.err.code));
   if (ctx.err.code == EXO_ENOMEM) {
-    const uint64_t ram = exo_mem_physical();
-    msg += " (memory_limit is " + human(state.memory_limit, true) + "; this machine has " +
-           (ram ? human(static_cast<double>(ram), true) : std::string("an unknown amount")) +
-           " of RAM): lower 'memory_limit', which caps the buffers (the per-node arrays "
-           "come on top), or run on a machine with more memory";
+    char advice[512];
+    exo_advice_oom(EXO_OPT_STYLE_R, static_cast<uint64_t>(state.memory_limit), advice,
+                   sizeof advice);
+    msg += advice;
   }
   Rcpp::stop(msg);
 }
@@ -700,6 +700,21 @@ Rcpp::NumericVector exolabel_budget_reading(double memory_limit, int threads,
       Rcpp::Named("parse") = static_cast<double>(parse),
       Rcpp::Named("runs") =
           static_cast<double>(exo_budget_runs(parse, static_cast<uint64_t>(table_bytes))));
+}
+
+// Whether an edge-list file looks like 12-column search-tool output, and
+// the warning that says so (exo_advice.h), for R's warn_search_output.
+// [[Rcpp::export(.exolabel_looks_like_search_output)]]
+bool exolabel_looks_like_search_output(std::string path, std::string sep, double header) {
+  return exo_advice_looks_like_search_output(path.c_str(), sep.empty() ? '\t' : sep[0],
+                                             static_cast<uint64_t>(header)) != 0;
+}
+
+// [[Rcpp::export(.exolabel_search_output_warning)]]
+std::string exolabel_search_output_warning(std::string subject) {
+  std::vector<char> buf(subject.size() + 1024);
+  exo_advice_search_output(EXO_OPT_STYLE_R, subject.c_str(), buf.data(), buf.size());
+  return std::string(buf.data());
 }
 
 // The number of cores the core's threads = "auto" uses (exo_cpu_count()).
