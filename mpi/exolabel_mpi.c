@@ -233,11 +233,10 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   /* this mode's own defaults: one parser thread per rank (ranks share a
    * node's cores), and label propagation for --format blast (Leiden does
    * not run over ranks: this equals exolabel --format blast --algorithm lp) */
-  exo_options_set(co, "threads", "1", &err);
+  exo_options_set_default(co, "threads", "1", &err);
+  /* these two as if given: no --format blast default, no merge passes */
   exo_options_set(co, "algorithm", "lp", &err);
-  exo_options_set(co, "refine", "0", &err); /* no merge passes over ranks */
-  /* as if given: no --format blast default, no merge passes */
-  co->given = (1u << EXO_OPT_ALGORITHM) | (1u << EXO_OPT_REFINE);
+  exo_options_set(co, "refine", "0", &err);
   opterr = g_rank == 0;
   int c, version = 0;
   uint32_t seen = 0; /* core options given so far (exo_opt_given_twice) */

@@ -408,6 +408,16 @@ exo_status exo_options_set(exo_options *o, const char *name, const char *value, 
   return set_value(o, d, value, 0, 1, err);
 }
 
+exo_status exo_options_set_default(exo_options *o, const char *name, const char *value,
+                                   exo_error *err) {
+  const exo_opt_def *d = exo_options_find(name);
+  if (!d) return unknown(o, name, err);
+  const uint32_t given = o->given;
+  exo_status st = set_value(o, d, value, 0, 1, err);
+  o->given = given; /* a driver's default, not the user's choice */
+  return st;
+}
+
 exo_status exo_options_set_number(exo_options *o, const char *name, double value,
                                   exo_error *err) {
   const exo_opt_def *d = exo_options_find(name);

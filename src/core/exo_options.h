@@ -146,6 +146,11 @@ enum { EXO_OPT_CUT = 0, EXO_OPT_KEEP_BRIDGES = 1 };
 void exo_options_init(exo_options *o, exo_opt_style style);
 /* Set `name` from text. */
 exo_status exo_options_set(exo_options *o, const char *name, const char *value, exo_error *err);
+/* Set `name` from text as a driver's own default (exolabel-mpi's one
+ * thread per rank): the value changes, the option does not count as given
+ * (the rules that depend on what the user gave see it as not given). */
+exo_status exo_options_set_default(exo_options *o, const char *name, const char *value,
+                                   exo_error *err);
 /* Set `name` from a number (R's numeric and logical values): FLAG 0/1,
  * NUMBER, WHOLE (must be whole), SIZE (bytes, floor). CHOICE, SEP, COLUMNS
  * and PATH take text only (the R glue gives columns as "2,1,12"). */

@@ -262,6 +262,32 @@ END_TEST
 /* EXOLABEL_DUMP_OPTIONS writes as every result file is (exo_outfile): a
  * symbolic link is replaced and its target left as it was, and a missing
  * directory is an error naming the path, with nothing left behind */
+START_TEST(driver_default_is_not_given) {
+  exo_options o;
+  exo_options_init(&o, EXO_OPT_STYLE_CLI);
+  exo_error err;
+  exo_error_clear(&err);
+  /* exolabel-mpi's one thread per rank: the value, not a user's choice */
+  ck_assert_int_eq(exo_options_set_default(&o, "threads", "1", &err), EXO_OK);
+  ck_assert_uint_eq(o.whole[EXO_OPT_THREADS], 1);
+  ck_assert_uint_eq((o.given >> EXO_OPT_THREADS) & 1u, 0);
+  /* the user's own options stay given */
+  ck_assert_int_eq(exo_options_set(&o, "algorithm", "lp", &err), EXO_OK);
+  ck_assert_int_eq(exo_options_set_default(&o, "seed", "7", &err), EXO_OK);
+  ck_assert_uint_eq((o.given >> EXO_OPT_ALGORITHM) & 1u, 1);
+  ck_assert_uint_eq((o.given >> EXO_OPT_SEED) & 1u, 0);
+  /* --format blast's default method applies when the method is a default */
+  exo_options_init(&o, EXO_OPT_STYLE_CLI);
+  ck_assert_int_eq(exo_options_set(&o, "format", "blast", &err), EXO_OK);
+  ck_assert_int_eq(exo_options_set_default(&o, "algorithm", "lp", &err), EXO_OK);
+  ck_assert_int_eq(exo_options_resolve(&o, NULL, NULL, &err), EXO_OK);
+  ck_assert_int_eq(o.blast_default, 1);
+  /* a bad value is refused as by exo_options_set, naming the option */
+  ck_assert_int_eq(exo_options_set_default(&o, "threads", "-3", &err), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(err.msg, "--threads"));
+}
+END_TEST
+
 START_TEST(dump_is_written_as_an_outfile) {
 #ifndef _WIN32
   char *dir = tu_mkdtemp();
@@ -310,6 +336,7 @@ Suite *options_suite(void) {
   tcase_add_test(tc, resolve_applies_the_format_and_checks);
   tcase_add_test(tc, help_and_dump_name_every_option);
   tcase_add_test(tc, dump_is_written_as_an_outfile);
+  tcase_add_test(tc, driver_default_is_not_given);
   suite_add_tcase(s, tc);
   return s;
 }
