@@ -432,19 +432,17 @@
 #' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
 #'   a `data.frame` with the size, internal and external edge weight,
 #'   density and representative member of each cluster; see Cluster table.
-#' @param resolution A number >= 0, default `1`, the resolution `gamma`
-#'   of the modularity that both methods use. Label propagation: how
-#'   strongly a label is held back once it holds a large share of the graph
-#'   (see Label propagation); `0` is plain label propagation. Leiden: the
-#'   objective's resolution; larger values give more, smaller clusters. A
-#'   vector runs one clustering per value. `"auto"` (only with `algorithm =
-#'   "leiden", objective = "CPM"`; the default of `format = "blast"`):
-#'   CPM's gamma is 5e-5 times the mean node strength (twice the edge
-#'   weight over the nodes); with `weight_transform = "selfnorm"`, 2e-5
-#'   times the mean strength of each connected component's nodes with an
-#'   edge, in that component. `$parameters` reports the factor times the
-#'   mean over the whole graph.
-#'   Reasons and figures: the vignette, section "Which method for protein
+#' @param resolution A number >= 0 (default `1`) or `"auto"`: gamma, the
+#'   weight of the chance term of the one quality function of every method;
+#'   larger values give more, smaller clusters.
+#'   \tabular{ll}{
+#'   `"lp"`, merge passes \tab modularity in arcs; `0`: no penalty\cr
+#'   `"leiden"` \tab modularity's or CPM's gamma\cr
+#'   `"auto"` \tab CPM, 5e-5 x mean strength (selfnorm: 2e-5 x component's)\cr
+#'   }
+#'   A vector runs one clustering per value. `"auto"` is the default of
+#'   `format = "blast"`; `$parameters` reports its factor times the mean
+#'   over the graph. Figures: the vignette, "Which method for protein
 #'   families".
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see

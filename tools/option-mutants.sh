@@ -38,6 +38,7 @@ MUTANTS=(
   "ignore_weights|src/core/exo_options.c|s/p->ignore_weights = o->num\[EXO_OPT_IGNORE_WEIGHTS\] != 0;/p->ignore_weights = 0;/|test-options.R test-inputs.R"
   "iterations_lp|src/core/exo_options.c|s/p->max_visits = (uint32_t)o->whole\[EXO_OPT_ITERATIONS\];/p->max_visits = 0;/|test-semantics.R test-clustering.R"
   "iterations_leiden|src/core/exo_options.c|s/l->iterations = o->whole\[EXO_OPT_ITERATIONS\] ?/l->iterations = 0 ?/|test-leiden.R"
+  "resolution_refine|src/core/exo_options.c|s/r->resolution = o->num\[EXO_OPT_RESOLUTION\];/r->resolution = 1;/|test-clustering.R"
   "refine|src/core/exo_options.c|s/r->passes = (uint32_t)o->whole\[EXO_OPT_REFINE\];/r->passes = 0;/|test-clustering.R test-quality.R"
   "objective|src/core/exo_options.c|s/(int)o->num\[EXO_OPT_OBJECTIVE\] == EXO_OPT_CPM ?/0 ?/|test-leiden.R"
   "resolution_lp|src/core/exo_options.c|s/p->resolution = o->num\[EXO_OPT_RESOLUTION\];/p->resolution = 1;/|test-clustering.R test-semantics.R"

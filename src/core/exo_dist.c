@@ -661,7 +661,7 @@ static exo_status vol_setup(dist *d, lpd *s) {
     for (uint64_t v = 0; v < s->n; v++) s->vol[v * P + (uint64_t)d->r] = s->off[v + 1] - s->off[v];
   exo_status cs = checkpoint(d, st, &m, 1);
   if (cs) return cs;
-  s->gamma_m = m > 0 ? d->opt->resolution / (double)m : 0.0;
+  s->gamma_m = exo_quality_gp(EXO_QUALITY_MODULARITY, d->opt->resolution, (double)m);
   for (uint64_t i = 0; i < s->nvol; i += VOL_CHUNK) {
     uint64_t k = s->nvol - i < VOL_CHUNK ? s->nvol - i : VOL_CHUNK;
     if (d->cm->allreduce_u64(d->cm->user, s->vol + i, (int)k, EXO_DIST_SUM))

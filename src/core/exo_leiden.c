@@ -38,9 +38,9 @@ exo_status exo_leiden_level_quality(exo_leiden_level *lv, double *quality) {
     if (lv->x1[c] == 0) continue;
     double W = lv->tot[c];
     if (lv->p.objective == EXO_LEIDEN_MODULARITY)
-      q += lv->total_w > 0.0 ? (in[c] - lv->gp * W * W) / lv->total_w : 0.0;
+      q += lv->total_w > 0.0 ? (in[c] - exo_quality_expected(lv->gp, W, W)) / lv->total_w : 0.0;
     else
-      q += in[c] / 2.0 - lv->gp * W * (W - 1.0) / 2.0;
+      q += in[c] / 2.0 - exo_quality_expected(lv->gp, W, W - 1.0) / 2.0;
   }
   *quality = q;
   return EXO_OK;

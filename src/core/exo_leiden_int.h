@@ -35,6 +35,7 @@
 #define EXO_LEIDEN_INT_H
 
 #include "exo_budget.h"
+#include "exo_quality.h"
 #include "exo_leiden.h"
 
 #include <math.h>

@@ -46,8 +46,8 @@ exo_status exo_leiden_level_gain(exo_leiden_level *lv, uint64_t v, uint64_t c,
   if ((s = tally_communities(lv, v, &kv)) != EXO_OK) return s;
   const uint64_t a = ld_id_get(&lv->comm, v);
   const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
-  double stay = exo_tally_get(&lv->rd.t, a) - lv->gp * wv * (lv->tot[a] - wv);
-  double go = c == a ? stay : exo_tally_get(&lv->rd.t, c) - lv->gp * wv * lv->tot[c];
+  double stay = exo_quality_gain(exo_tally_get(&lv->rd.t, a), lv->gp, wv, lv->tot[a] - wv);
+  double go = c == a ? stay : exo_quality_gain(exo_tally_get(&lv->rd.t, c), lv->gp, wv, lv->tot[c]);
   *delta = go - stay;
   return EXO_OK;
 }
@@ -70,8 +70,8 @@ LD_INLINE uint64_t best_move(const exo_leiden_level *lv, const exo_tally *t, con
                              double *best, double *own) {
   const double gp = lv->gp;
   *own = exo_tally_get(t, a);
-  const double stay = dw ? *own - gp * wv * (lv->tot[a] + exo_tally_get(dw, a) - wv)
-                         : *own - gp * wv * (lv->tot[a] - wv);
+  const double stay = dw ? exo_quality_gain(*own, gp, wv, lv->tot[a] + exo_tally_get(dw, a) - wv)
+                         : exo_quality_gain(*own, gp, wv, lv->tot[a] - wv);
   uint64_t to = a;
   *best = stay + LD_EPS * kv;
   for (size_t i = 0; i < t->count; i++) EXO_PREFETCH(&lv->tot[t->slots[t->touched[i]].label]);
@@ -81,7 +81,7 @@ LD_INLINE uint64_t best_move(const exo_leiden_level *lv, const exo_tally *t, con
     double W = lv->tot[e->label];
     const uint64_t h = seen_bit(e->label);
     if (dw && ((seen[h >> 6] >> (h & 63)) & 1u)) W += exo_tally_get(dw, e->label);
-    double g = e->sum - gp * wv * W;
+    double g = exo_quality_gain(e->sum, gp, wv, W);
     if (g > *best) {
       *best = g;
       to = e->label;

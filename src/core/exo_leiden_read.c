@@ -231,10 +231,10 @@ exo_status exo_ld_init_communities(exo_leiden_level *lv) {
   lv->nfree = 0;
   for (uint64_t c = n; c-- > 0;) /* popped smallest first */
     if (lv->x1[c] == 0) lv->x2[lv->nfree++] = c;
-  if (lv->p.objective == EXO_LEIDEN_MODULARITY)
-    lv->gp = lv->total_w > 0.0 ? lv->p.resolution / lv->total_w : 0.0;
-  else
-    lv->gp = lv->p.resolution;
+  /* g' of the objective (exo_quality.h) */
+  lv->gp = exo_quality_gp(lv->p.objective == EXO_LEIDEN_CPM ? EXO_QUALITY_CPM
+                                                            : EXO_QUALITY_MODULARITY,
+                          lv->p.resolution, lv->total_w);
   return EXO_OK;
 }
 

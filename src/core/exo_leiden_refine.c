@@ -120,7 +120,7 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
         continue;
       const double wv = rd->blk_w[v - first], WS = lv->tot[S];
       const double ev = ext[v];
-      if (ev < gp * wv * (WS - wv)) continue; /* not well-connected */
+      if (ev < exo_quality_expected(gp, wv, WS - wv)) continue; /* not well-connected */
       ld_rd_tally_start(rd, v);
       FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, &lv->refined, {
         if (u != v && ld_id_get(&lv->comm, u) == S) {
@@ -141,8 +141,8 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
       for (size_t j = 0; j < t->count; j++) {
         const exo_tally_slot *e = &t->slots[t->touched[j]];
         const uint64_t r = e->label;
-        if (ext[r] < gp * wr[r] * (WS - wr[r])) continue; /* R not well-connected */
-        double g = e->sum - gp * wv * wr[r];
+        if (ext[r] < exo_quality_expected(gp, wr[r], WS - wr[r])) continue; /* R not well-connected */
+        double g = exo_quality_gain(e->sum, gp, wv, wr[r]);
         if (g >= 0.0 && (to == LD_NONE || g > best)) { /* zero gains too, as the paper */
           best = g;
           to = r;

@@ -502,7 +502,7 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
     st->vol = alloc_nodes((size_t)n * sizeof *st->vol, 0);
     if (!st->vol) return exo_fail_oom(ctx, "the label volumes", n * 8);
     for (uint64_t v = 0; v < n; v++) st->vol[v] = st->off[v + 1] - st->off[v];
-    st->gamma_m = st->csr->m > 0 ? par->resolution / (double)st->csr->m : 0.0;
+    st->gamma_m = exo_quality_gp(EXO_QUALITY_MODULARITY, par->resolution, (double)st->csr->m);
   }
   if (st->att > 0.0) {
     st->dist = alloc_nodes(nb4, 1);

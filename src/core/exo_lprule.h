@@ -4,8 +4,9 @@
  * score labels with the same arithmetic.
  *
  * For a node v with d_v voting arcs of raw weight s_v in a graph of m
- * adjacency entries and a resolution gamma > 0:
- *   pen  = gamma * d_v / m  (0 when there is no penalty),
+ * adjacency entries and a resolution gamma > 0 (modularity counted in arcs,
+ * exo_quality.h: g' = gamma / m from exo_quality_gp):
+ *   pen  = g' * d_v  (0 when there is no penalty),
  *   unit = s_v / d_v        (v's mean arc weight),
  * and a label holding vol arcs (v's own left out when it is v's current
  * label) scores its sum minus the arcs it would hold by chance, rounded to
@@ -17,12 +18,14 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "exo_quality.h"
 #include "exo_rng.h"
 #include "exo_tally.h"
 
 /* The number of v's arcs a label of volume `vol` arcs would hold by
  * chance, rounded to the nearest integer. */
 static inline double exo_lp_chance_arcs(double pen, uint64_t vol) {
+  /* g' d_v vol (exo_quality_expected, pen = g' d_v), to a whole arc */
   return floor(pen * (double)vol + 0.5);
 }
 

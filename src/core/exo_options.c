@@ -58,8 +58,10 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
     {EXO_OPT_OBJECTIVE, "objective", EXO_OT_CHOICE, 0, "modularity", NOLIM, 0,
      objective_choices, "O", "leiden's objective: modularity or cpm"},
     {EXO_OPT_RESOLUTION, "resolution", EXO_OT_NUMBER, EXO_OPTF_AUTO, "1", 0, HUGE_VAL, 0, NULL,
-     "G", "label propagation's penalty on labels that hold a large share of the graph (0 = "
-     "plain label propagation); leiden's resolution; auto (cpm only): with selfnorm "
+     "G", "gamma of the one quality function: label propagation's "
+     "penalty on labels that hold a large share of the graph and its merge passes' test "
+     "(modularity in arcs; 0 = plain label propagation); leiden's modularity or cpm "
+     "resolution; auto (cpm only): with selfnorm "
      "weights 2e-5 x the mean strength of each connected component's nodes, in that "
      "component; else 5e-5 x the mean node strength (sum of the edge weights x 2 / "
      "nodes). With --format blast and none of --algorithm, --objective, --resolution: "
@@ -647,6 +649,7 @@ void exo_options_fill_lp(const exo_options *o, exo_lp_params *p) {
 void exo_options_fill_refine(const exo_options *o, exo_refine_params *r) {
   r->passes = (uint32_t)o->whole[EXO_OPT_REFINE];
   r->ratio = EXO_REFINE_RATIO;
+  r->resolution = o->num[EXO_OPT_RESOLUTION]; /* the merge test's gamma */
   r->memory_limit = o->whole[EXO_OPT_MEMORY_LIMIT];
 }
 

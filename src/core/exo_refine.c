@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #endif
 #include "exo_refine.h"
+#include "exo_quality.h"
 
 #include <errno.h>
 #include <math.h>
@@ -70,6 +71,8 @@ typedef struct refine_state {
   double *in;      /* k + 1: internal weight */
   double *vol;     /* k + 1: total weight of the arcs at the cluster's nodes */
   double total;    /* total weight of all arcs: the volumes summed in cluster order */
+  double gamma;    /* the resolution (params) */
+  double gp;       /* g' = gamma / total (exo_quality.h) */
   double cutoff;   /* a pair can merge only with an arc of |w| >= cutoff */
   uint64_t groups; /* cluster groups (file reads) per pass, >= 1 */
   double *bw;      /* k + 1: weight to the best neighbouring cluster */
@@ -284,7 +287,7 @@ static void offer_pairs(refine_state *st, const rf_reader *rd) {
     const pair_slot *e = &rd->table[i];
     if (e->key == RF_EMPTY || signbit(e->w)) continue; /* no arc reaches the cutoff */
     uint64_t a = (e->key / k1) * groups + rd->group, b = e->key % k1;
-    double x = e->w - st->vol[a] * st->vol[b] / st->total;
+    double x = exo_quality_gain(e->w, st->gp, st->vol[a], st->vol[b]);
     if (!(x > 0.0)) continue;
     offer(st, a, b, x);
     offer(st, b, a, x); /* w(b, a) = w(a, b) */
@@ -337,6 +340,8 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
       for (uint32_t j = 0; j < nr && !full_at; j++) full_at = st->rd[j].full_at;
       if (g0 == 0 && !full_at)
         for (uint64_t c = 1; c <= k; c++) st->total += st->vol[c];
+      if (g0 == 0 && !full_at) /* g' of modularity at the resolution (exo_quality.h) */
+        st->gp = exo_quality_gp(EXO_QUALITY_MODULARITY, st->gamma, st->total);
       for (uint32_t j = 0; j < nr && !full_at; j++) {
         offer_pairs(st, &st->rd[j]);
         pairs += st->rd[j].used;
@@ -376,7 +381,7 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
   for (uint64_t c = 1; c <= k; c++) {
     uint64_t d = st->best[c];
     int join = st->move[c] == 1 && st->move[d] != 1 &&
-               st->bw[c] - st->vol[c] * st->in[d] / st->total > 0.0;
+               exo_quality_gain(st->bw[c], st->gp, st->vol[c], st->in[d]) > 0.0;
     if (join) st->in[d] += st->vol[c];
     st->best[c] = join ? d : c; /* target */
     if (join) (*merged)++;
@@ -406,6 +411,8 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
     return EXO_FAIL(ctx, EXO_EARG, "refine ratio must be a finite number > 0");
   if (!(params->self_loop_cutoff >= 0.0))
     return EXO_FAIL(ctx, EXO_EARG, "refine self_loop_cutoff must be >= 0");
+  if (!(params->resolution >= 0.0) || !isfinite(params->resolution))
+    return EXO_FAIL(ctx, EXO_EARG, "refine resolution must be a finite number >= 0");
   if (params->passes > EXO_REFINE_MAX_PASSES)
     return EXO_FAIL(ctx, EXO_EARG, "refine passes must be at most %u", EXO_REFINE_MAX_PASSES);
   if (params->passes == 0 || csr->n == 0 || csr->m == 0) return EXO_OK;
@@ -436,6 +443,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
 
   /* readers: one per thread, each with a share of the buffer and table
    * budgets */
+  st.gamma = params->resolution;
   st.nreaders = params->threads > 1 ? (uint32_t)params->threads : 1u;
   if (st.nreaders > RF_MAX_READERS) st.nreaders = RF_MAX_READERS;
   uint64_t bufbytes = exo_budget_share(params->memory_limit, EXO_SHARE_REFINE_READ, st.nreaders);

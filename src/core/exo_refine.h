@@ -7,19 +7,20 @@
  * ends) and w(C, D) the total weight of the arcs from C's nodes to cluster
  * D's nodes (each edge once); vol(C) is the total weight of the arcs at
  * C's nodes and T that of all arcs. The excess of D for C is
- * x(C, D) = w(C, D) - vol(C) vol(D) / T, the weight above what random
- * wiring with the same volumes would give (as in modularity). Let D* be the
+ * x(C, D) = w(C, D) - gamma vol(C) vol(D) / T, the weight above what random
+ * wiring with the same volumes would give (modularity at the resolution
+ * gamma, exo_quality.h: label propagation's own resolution). Let D* be the
  * cluster with the largest excess (ties: the smaller cluster number). C
  * wants to move when x(C, D*) > 0 and x(C, D*) >= ratio * in(C). When C
  * and D* want to move into each other, the one with the smaller number
  * stays. A cluster that wants to move joins D* only when D* itself stays
  * (no chains within a pass). D takes the clusters that want to join it in
- * order of number while each newcomer C keeps x(C, D) - vol(C) V / T > 0,
+ * order of number while each newcomer C keeps x(C, D) - gamma vol(C) V / T > 0,
  * V being the volume of the newcomers D has taken in this pass; since two
- * newcomers' mutual excess is at least -vol vol' / T, every group merge
- * raises the modularity of the partition, so the passes cannot flood a
- * graph into one cluster (modularity 0) from a partition with positive
- * modularity. A pass that merges nothing ends the
+ * newcomers' mutual excess is at least -gamma vol vol' / T, every group
+ * merge raises the modularity (at gamma) of the partition, so with gamma
+ * > 0 the passes cannot flood a graph into one cluster from a partition
+ * with positive modularity. A pass that merges nothing ends the
  * refinement. Arc weights are taken as |w| (a directed graph is refined as
  * undirected).
  *
@@ -73,6 +74,9 @@ typedef struct exo_refine_params {
   uint64_t memory_limit; /* budget for the read buffers and the pair tables */
   int threads;           /* readers side by side (<= 1: the caller's thread) */
   double self_loop_cutoff; /* >= 0; a merge needs an arc with |w| >= it (0: any) */
+  double resolution;     /* gamma of the excess (exo_quality.h): label
+                            propagation's resolution; 1 = modularity's; 0 =
+                            any weight between clusters is excess */
 } exo_refine_params;
 
 typedef struct exo_refine_result {

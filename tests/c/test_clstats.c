@@ -558,6 +558,7 @@ static char *pipeline_table(const char *dir, const char *file, int threads, uint
     rp.passes = 3;
     rp.ratio = EXO_REFINE_RATIO;
     rp.memory_limit = mem;
+    rp.resolution = 1.0;
     ck_assert_int_eq(exo_graph_cluster_refined(g, &p, &rp, out, '\t', &ctx, &res), EXO_OK);
   }
   ck_assert(res.seconds_table >= 0);

@@ -17,6 +17,7 @@ static exo_refine_params rparams(uint32_t passes, uint64_t mem) {
   p.passes = passes;
   p.ratio = EXO_REFINE_RATIO;
   p.memory_limit = mem;
+  p.resolution = 1.0;
   return p;
 }
 
@@ -65,6 +66,50 @@ START_TEST(test_fragments_merge) {
     ck_assert_uint_eq(r.reads, 2);
     tu_csr_free(&g);
   }
+}
+END_TEST
+
+/* The resolution of the merge test (exo_quality.h): a 4-clique A (0-3)
+ * linked by three arcs of weight 1 to a 30-clique B (4-33). A's excess
+ * toward B at gamma 1 is 3 - vol(A) vol(B) / T < 0: A stays apart; at gamma
+ * 0 it is 3 > 0 and 3 >= 0.15 in(A): A joins B; at gamma 0.05 it is
+ * 3 - 0.74 >= 1.8: A joins too (at 0.1, 1.53 < 1.8 would not); an invalid
+ * gamma is refused. */
+START_TEST(test_resolution_of_the_merge_test) {
+  tu_edge e[1024];
+  size_t ne = 0;
+  ne = tu_add_clique(e, ne, 0, 4, 1.0f);
+  ne = tu_add_clique(e, ne, 4, 30, 1.0f);
+  e[ne++] = (tu_edge){0, 4, 1.0f};
+  e[ne++] = (tu_edge){1, 5, 1.0f};
+  e[ne++] = (tu_edge){2, 6, 1.0f};
+  tu_csr g;
+  tu_csr_build(&g, 34, e, ne, 0, 0);
+  const double gammas[3] = {1.0, 0.0, 0.05};
+  const uint64_t want_k[3] = {2, 1, 1};
+  for (int i = 0; i < 3; i++) {
+    uint64_t lab[34];
+    for (int v = 0; v < 34; v++) lab[v] = v < 4 ? 1 : 2;
+    uint64_t k = 2;
+    exo_refine_params p = rparams(5, 64 << 20);
+    p.resolution = gammas[i];
+    exo_refine_result r;
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, lab, &k, &ctx, &r), EXO_OK);
+    ck_assert_msg(k == want_k[i], "gamma %g: %llu clusters", gammas[i], (unsigned long long)k);
+  }
+  exo_refine_params p = rparams(5, 64 << 20);
+  p.resolution = -1.0;
+  uint64_t lab[34] = {0};
+  for (int v = 0; v < 34; v++) lab[v] = v < 4 ? 1 : 2;
+  uint64_t k = 2;
+  exo_refine_result r;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_refine_merge(&g.csr, &p, lab, &k, &ctx, &r), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "resolution"));
+  tu_csr_free(&g);
 }
 END_TEST
 
@@ -348,6 +393,7 @@ Suite *refine_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_fragments_merge);
   tcase_add_test(tc, test_true_clusters_stay);
+  tcase_add_test(tc, test_resolution_of_the_merge_test);
   tcase_add_test(tc, test_no_chains_within_a_pass);
   tcase_add_test(tc, test_cutoff);
   tcase_add_test(tc, test_groups_same_result);

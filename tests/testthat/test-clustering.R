@@ -106,3 +106,19 @@ test_that("the bundled example recovers its planted families", {
     gz <- ExoLabel(paste0(f, ".gz"), return_table = TRUE)
     expect_setequal(gz$results$Vertex, res$results$Vertex)
 })
+
+test_that("the merge passes take label propagation's resolution (one quality function)", {
+    # a 4-clique tied by three edges to a 30-clique: label propagation keeps
+    # them apart; the merge passes join them only when the chance term
+    # (gamma vol vol' / T) is off, at resolution 0, not at 1
+    clique <- function(n0, k) t(utils::combn(k, 2)) + n0
+    e <- rbind(clique(0, 4), clique(4, 30), cbind(c(1, 2, 3), c(5, 6, 7)))
+    df <- data.frame(a = paste0("n", e[, 1]), b = paste0("n", e[, 2]), w = 1)
+    k <- function(...) {
+        set.seed(1)
+        length(unique(ExoLabel(df, return_table = TRUE, ...)$results$Cluster))
+    }
+    expect_equal(k(resolution = 0, refine = FALSE), 2)
+    expect_equal(k(resolution = 0), 1)
+    expect_equal(k(resolution = 1), 2)
+})
