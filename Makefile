@@ -105,7 +105,7 @@ TSAN_SUITES := names parse sort pipeline output lp refine leiden par
 tsan:
 	@mkdir -p $(BUILD)/tsan
 	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc
-	$(CC) -std=c11 -D_GNU_SOURCE -DEXO_TEST_SANITIZED -O1 -g -fsanitize=thread -Wall -Wextra -Wno-unused-parameter -pthread \
+	$(CC) -std=c11 -D_GNU_SOURCE -DEXO_TEST_SANITIZED -DEXO_TEST_TSAN -O1 -g -fsanitize=thread -Wall -Wextra -Wno-unused-parameter -pthread \
 	  -Isrc/core -Itests/c -I$(BUILD)/tsan $(CORE_SRC) $(patsubst %,tests/c/test_%.c,$(TSAN_SUITES)) \
 	  tests/c/runner.c tests/c/testutil.c $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) \
 	  -o $(BUILD)/tsan/exo_tests_tsan

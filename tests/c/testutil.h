@@ -19,6 +19,14 @@
 #else
 #define TU_SAN(normal, sanitized) (normal)
 #endif
+/* TU_TSAN(other, tsan): `tsan` in the ThreadSanitizer build only (`make
+ * tsan` also defines EXO_TEST_TSAN), for loops that start no thread and so
+ * give ThreadSanitizer nothing to find (ASan + UBSan still run them whole). */
+#ifdef EXO_TEST_TSAN
+#define TU_TSAN(other, tsan) (tsan)
+#else
+#define TU_TSAN(other, tsan) (other)
+#endif
 
 /* A fresh directory under $TMPDIR (or /tmp); malloc'd path. */
 char *tu_mkdtemp(void);
