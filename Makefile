@@ -77,9 +77,16 @@ micro:
 	BUILD=$(BUILD) bash benchmarks/micro/run.sh
 
 # ---- sanitizers ----------------------------------------------------------
-# `make sanitize`: the Check suite built with ASan + UBSan (gcc); any report
+# Both sanitizer builds define EXO_TEST_SANITIZED: the heaviest tests then
+# take their TU_SAN(normal, sanitized) sizes (tests/c/testutil.h): smaller
+# inputs, cut positions by a stride, fewer repetitions, but still threads > 1,
+# several runs and merge passes, and every kind of boundary, so what the
+# sanitizers find is still reached while the instrumented run (5-20x slower)
+# fits CI. `make ctest` runs every test at its full size.
+#
+# `make sanitize`: every Check suite built with ASan + UBSan (gcc); any report
 # fails the run (UBSan does not recover, ASan aborts, leaks are errors).
-SAN_FLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -Wall -Wextra -Wno-unused-parameter -pthread
+SAN_FLAGS := -std=c11 -D_GNU_SOURCE -DEXO_TEST_SANITIZED -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -Wall -Wextra -Wno-unused-parameter -pthread
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 sanitize: $(BUILD)/suites.inc
@@ -88,15 +95,17 @@ sanitize: $(BUILD)/suites.inc
 	  $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $(BUILD)/san/exo_tests_san
 	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) ./exo_tests_san
 
-# `make tsan`: the suites that start threads (parse workers, the run thread
-# of the sort, the key ranges of its merges, the output's blocks, the pipeline
-# using them, label propagation's lanes, the readers of the merge passes)
-# built with ThreadSanitizer; any report fails the run (halt_on_error).
-TSAN_SUITES := names parse sort pipeline output lp refine leiden
+# `make tsan`: the suites whose tests start threads (the names table's
+# concurrent readers, parse workers, the run thread of the sort, the key
+# ranges of its merges, the output's blocks, the pipeline using them, label
+# propagation's lanes, refine's and Leiden's readers, the par pool itself)
+# built with ThreadSanitizer; any report fails the run (halt_on_error). The
+# suites without threads are left to `make sanitize`.
+TSAN_SUITES := names parse sort pipeline output lp refine leiden par
 tsan:
 	@mkdir -p $(BUILD)/tsan
 	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc
-	$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -Wall -Wextra -Wno-unused-parameter -pthread \
+	$(CC) -std=c11 -D_GNU_SOURCE -DEXO_TEST_SANITIZED -DEXO_TEST_TSAN -O1 -g -fsanitize=thread -Wall -Wextra -Wno-unused-parameter -pthread \
 	  -Isrc/core -Itests/c -I$(BUILD)/tsan $(CORE_SRC) $(patsubst %,tests/c/test_%.c,$(TSAN_SUITES)) \
 	  tests/c/runner.c tests/c/testutil.c $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) \
 	  -o $(BUILD)/tsan/exo_tests_tsan

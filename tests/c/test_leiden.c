@@ -251,6 +251,7 @@ START_TEST(test_refined_and_final_connected) {
       exo_leiden_level_free(lv);
 
       exo_leiden_result r;
+      p.iterations = TU_SAN(0, 3); /* sanitized builds: 3 iterations, not until stable */
       ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
       ck_assert_uint_eq(disconnected_groups(n, e, ne, r.labels), 0);
       ck_assert_uint_ge(r.levels, 2);
@@ -570,7 +571,8 @@ END_TEST
  * levels all go through the files and the external sort (1 MiB, 1 thread);
  * no file is left in the directory. */
 START_TEST(test_coarse_level_held_in_memory) {
-  const uint64_t n = 40000, mems[2] = {(uint64_t)1 << 30, 1 << 20};
+  /* sanitized builds: 20000 nodes (1 MiB still holds no level) */
+  const uint64_t n = TU_SAN(40000, 20000), mems[2] = {(uint64_t)1 << 30, 1 << 20};
   tu_edge *e = malloc(n * 6 * sizeof *e);
   tu_csr g;
   tu_csr_build(&g, n, e, planted(e, n, 40, 6, 6, 1, 9), 0, 0);
@@ -583,6 +585,7 @@ START_TEST(test_coarse_level_held_in_memory) {
     ctx.cb.detail = count_messages; /* the internals these tests read */
     ctx.cb.user = &held[i];
     exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i]);
+    p.iterations = TU_SAN(0, 3); /* sanitized builds: 3 iterations, not until stable */
     p.threads = 2 - i;
     const int before = tu_count_entries(g.dir);
     ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r[i]), EXO_OK);
@@ -618,9 +621,11 @@ START_TEST(test_same_result_any_memory) {
                               1 << 18};
     const int threads[6] = {1, 1, 1, 2, 3, 2};
     for (int i = 0; i < 6; i++) {
+      if (i == 1 && TU_SAN(0, 1)) continue; /* sanitized builds: 128 KiB, 1 thread, as i == 2 */
       exo_ctx ctx;
       exo_ctx_init(&ctx);
       exo_leiden_params p = lparams(g.dir, obj, obj ? 0.02 : 1.0, mems[i]);
+      p.iterations = TU_SAN(0, 3); /* sanitized builds: 3 iterations, not until stable */
       p.force_wide_ids = i == 2 || i == 5;
       p.threads = threads[i];
       int before = tu_count_entries(g.dir);
@@ -839,7 +844,8 @@ START_TEST(test_aggregate_ranges_interrupt) {
   ck_assert_int_ge(w.ranges, 2);
   ck_assert_int_gt(w.at, 20);
   int interrupted = 0;
-  for (int k = w.at - 19; k <= w.at; k++) {
+  /* ThreadSanitizer build: the last 2 * ranges polls (one thread here) */
+  for (int k = w.at - TU_TSAN(19, 2 * w.ranges - 1); k <= w.at; k++) {
     ck_assert_int_eq(watched_run(&g, &p, k, &x, &r), EXO_EINTR);
     ck_assert_ptr_null(r.labels);
     ck_assert_int_eq(x.polls, k); /* stopped at the poll that said so */
@@ -868,7 +874,9 @@ START_TEST(test_refine_after_still_moving) {
   tu_csr_build(&g, n, e, planted(e, n, 40, 6, 6, 1, 9), 0, 0);
   const uint64_t mems[2] = {(uint64_t)1 << 30, 1 << 20};
   uint64_t *comm[2], *ref[2], merges[2], coarse_m[2];
-  for (int run = 0; run < 3; run++) {
+  /* sanitized builds: runs 1 and 2 (lanes on 2 threads after a still
+   * moving, on 1 thread after a moving that moved nodes) */
+  for (int run = TU_SAN(0, 1); run < 3; run++) {
     const int threads = 1 + run % 2, still = run < 2;
     for (int i = 0; i < 2; i++) {
       exo_ctx ctx;
@@ -943,13 +951,14 @@ START_TEST(test_lanes_same_result_any_threads) {
     const uint64_t mems[6] = {(uint64_t)1 << 30, (uint64_t)1 << 30, 4 << 20, 1 << 20, 1 << 20,
                               (uint64_t)1 << 30};
     for (int i = 0; i < 7; i++) {
+      if (i == 5 && TU_SAN(0, 1)) continue; /* sanitized builds: not i == 0 again */
       exo_ctx ctx;
       exo_ctx_init(&ctx);
       exo_leiden_params p = lparams(g.dir, obj, obj ? 0.05 : 1.0, i < 6 ? mems[i] : 1 << 30);
       p.threads = i < 6 ? threads[i] : 2;
       p.force_wide_ids = i == 4;
       p.max_lanes = i == 6; /* last: the one-lane sweep */
-      p.iterations = 2;
+      p.iterations = TU_SAN(2, 1); /* sanitized builds: one iteration */
       int before = tu_count_entries(g.dir);
       exo_leiden_result r;
       ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
@@ -1006,6 +1015,7 @@ START_TEST(test_resolution_per_strength) {
   const double c = 0.05, want = c * two_w / (double)n;
   ck_assert(want > 0.0);
   exo_leiden_result first = {0};
+  const uint32_t its = TU_SAN(2, 1); /* sanitized builds: one iteration */
   const int threads[5] = {1, 2, 3, 1, 2};
   const uint64_t mems[5] = {(uint64_t)1 << 30, 1 << 17, 1 << 18, 1 << 17, (uint64_t)1 << 30};
   for (int i = 0; i < 5; i++) {
@@ -1015,7 +1025,7 @@ START_TEST(test_resolution_per_strength) {
     p.resolution_per_strength = 1;
     p.threads = threads[i];
     p.force_wide_ids = i == 3;
-    p.iterations = 2;
+    p.iterations = its;
     int before = tu_count_entries(g.dir);
     exo_leiden_result r;
     ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
@@ -1034,7 +1044,7 @@ START_TEST(test_resolution_per_strength) {
   exo_ctx ctx;
   exo_ctx_init(&ctx);
   exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_CPM, first.resolution, 1 << 20);
-  p.iterations = 2;
+  p.iterations = its;
   p.threads = 2;
   exo_leiden_result r;
   ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);

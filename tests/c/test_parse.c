@@ -601,7 +601,7 @@ START_TEST(random_file_plain_and_gzip) {
   size_t len, n;
   edge *want;
   uint64_t nnames;
-  char *text = random_edge_list(77, (size_t)6 << 20, &len, &want, &n, &nnames);
+  char *text = random_edge_list(77, (size_t)TU_SAN(6, 2) << 20, &len, &want, &n, &nnames);
   char *plain = tu_path(dir, "r.tsv"), *gz = tu_path(dir, "r.tsv.gz");
   ck_assert_int_eq(tu_write_file(plain, text, len), 0);
   ck_assert_int_eq(tu_write_gzip(gz, text, len), 0);
@@ -1166,7 +1166,8 @@ START_TEST(parallel_random_files) {
   static const struct {
     size_t size, block;
   } shapes[] = {{3000, 1}, {20000, 7}, {60000, 61}, {60000, 997}, {400000, 4096},
-                {1500000, 65536}, {3500000, 0}};
+                /* sanitized builds: still 8 and 3 blocks */
+                {TU_SAN(1500000, 520000), 65536}, {TU_SAN(3500000, 2500000), 0}};
   for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
     size_t len, n;
     edge *want;
@@ -1232,8 +1233,11 @@ START_TEST(parallel_every_boundary) {
     exo_parse_options o = opts('\t', 2, 0);
     size_t nv = 0;
     pvariant *vs = malloc((u.len + 2) * 3 * sizeof *vs);
-    /* every block size, with 2, 3 or 4 threads in turn; 8 threads for small blocks */
-    for (size_t b = 1; b <= u.len + 1; b++) vs[nv++] = (pvariant){2 + (int)(b % 3), b, 0, 0};
+    /* every block size, with 2, 3 or 4 threads in turn; 8 threads for small
+     * blocks. Sanitized builds: every size up to 64, then every 13th (the
+     * blocks' ends still fall on every kind of byte) */
+    for (size_t b = 1; b <= u.len + 1; b += b < 64 ? 1 : TU_SAN(1, 13))
+      vs[nv++] = (pvariant){2 + (int)(b % 3), b, 0, 0};
     for (size_t b = 1; b <= 20; b++) vs[nv++] = (pvariant){8, b, 0, 0};
     char label[64];
     snprintf(label, sizeof label, "tail %zu", t);
@@ -1970,6 +1974,13 @@ static void parse_ranges(const char *dir, const char *path, const uint64_t *cut,
  * every byte, and into three at many pairs of bytes (threads 1 and 3, tiny
  * blocks), the ranges in order give the whole-file parse's edges, names and
  * first error with its absolute line number (counted on the error path). */
+/* Whether ranges_every_cut tries the cut at byte x: always when stride is 1;
+ * otherwise every cut outside the name at [lo, hi), its first and last two
+ * bytes, and every stride-th byte inside. */
+static int cut_kept(uint64_t x, uint64_t lo, uint64_t hi, uint64_t stride) {
+  return stride == 1 || x < lo + 2 || x + 2 > hi || (x - lo) % stride == 0;
+}
+
 START_TEST(ranges_every_cut) {
   char *dir = fast_tmpdir();
   char longname[200];
@@ -1980,6 +1991,7 @@ START_TEST(ranges_every_cut) {
     strbuf u = {0};
     sb_printf(&u, "\xef\xbb\xbfhead one\r\nhead\ttwo\n");
     sb_printf(&u, "a\tb\t1\r\n\r\n\nb\tc\t2.5\r\n");
+    const uint64_t name_at = u.len;
     sb_add(&u, longname, strlen(longname));
     sb_printf(&u, "\ta\t3\r\nc\td\t4\nd\te\t5\n\ne\tf\t6\nf\ta\t7");
     sb_add(&u, tails[t], strlen(tails[t]));
@@ -1995,8 +2007,13 @@ START_TEST(ranges_every_cut) {
     const char *paths[1] = {path};
     parse_paths(dir, paths, 1, &o, &ctx, &whole);
     ck_assert_int_eq(whole.st, t == 0 ? EXO_OK : EXO_EINPUT);
+    /* sanitized builds: every cut outside the long name, and inside it its
+     * first and last two bytes and every 23rd (all alike to the parser) */
+    const uint64_t in_name = TU_SAN(1, 23);
     for (uint64_t x = 0; x <= u.len + 1; x++) {
+      if (!cut_kept(x, name_at, name_at + strlen(longname), in_name)) continue;
       for (uint64_t y = x; y <= u.len + 1; y += (x % 7 == 0 ? 1 : u.len + 2)) {
+        if (!cut_kept(y, name_at, name_at + strlen(longname), in_name)) continue;
         uint64_t cut[4] = {0, x, y, u.len + 5};
         o.threads = (int)(x % 2) * 2 + 1;
         o.block_bytes = 1 + (size_t)(y % 5);
@@ -2069,7 +2086,7 @@ START_TEST(parallel_workers_resolve_names) {
   exo_rng_seed(&r, 27);
   size_t cap = (size_t)8 << 20, len = 0;
   char *text = malloc(cap);
-  const unsigned edges = 120000;
+  const unsigned edges = TU_SAN(120000, 30000);
   for (unsigned i = 0; i < edges; i++) {
     /* names up to i/3 + 1: new names appear until the end */
     uint64_t top = i / 3 + 2;
@@ -2090,7 +2107,7 @@ START_TEST(parallel_workers_resolve_names) {
     parse_variant(dir, path, o, &seq, &ref);
     ck_assert_int_eq(ref.st, EXO_OK);
     ck_assert_uint_eq(ref.stats.edges, edges);
-    ck_assert_uint_gt(ref.names.n, 40000);
+    ck_assert_uint_gt(ref.names.n, edges / 3);
     ck_assert_uint_eq(ref.stats.names_resolved, 0);
     ck_assert(ref.stats.caller_cpu_seconds > 0);
     ck_assert(ref.stats.worker_cpu_seconds == 0);
@@ -2273,7 +2290,7 @@ START_TEST(parallel_arcs_built_by_workers) {
   strbuf sb = {0};
   sb_printf(&sb, "query\ttarget\tscore\n");
   static const char *const wts[] = {"1", "2.5", "0", "-1.5", "0.25", "3", "7"};
-  const unsigned lines = 60000;
+  const unsigned lines = TU_SAN(60000, 15000);
   for (unsigned i = 0; i < lines; i++) {
     uint64_t top = i / 2 + 2;
     uint64_t a = exo_rng_below(&g, top), b = exo_rng_below(&g, 8) == 0 ? a : exo_rng_below(&g, top);

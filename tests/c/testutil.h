@@ -8,6 +8,26 @@
 
 #include "exo_csr.h"
 
+/* TU_SAN(normal, sanitized): a test's size, stride or repetition count.
+ * The sanitizer builds (`make sanitize`, `make tsan`) define
+ * EXO_TEST_SANITIZED and get `sanitized`, a smaller value that still takes
+ * the same code paths (threads > 1, several runs and merges, every kind of
+ * boundary) at a fraction of the 5-20x slower instrumented cost; every other
+ * build (`make ctest`, R CMD check) gets `normal`, unchanged. */
+#ifdef EXO_TEST_SANITIZED
+#define TU_SAN(normal, sanitized) (sanitized)
+#else
+#define TU_SAN(normal, sanitized) (normal)
+#endif
+/* TU_TSAN(other, tsan): `tsan` in the ThreadSanitizer build only (`make
+ * tsan` also defines EXO_TEST_TSAN), for loops that start no thread and so
+ * give ThreadSanitizer nothing to find (ASan + UBSan still run them whole). */
+#ifdef EXO_TEST_TSAN
+#define TU_TSAN(other, tsan) (tsan)
+#else
+#define TU_TSAN(other, tsan) (other)
+#endif
+
 /* A fresh directory under $TMPDIR (or /tmp); malloc'd path. */
 char *tu_mkdtemp(void);
 /* Remove a directory made by tu_mkdtemp and everything in it. */
