@@ -87,13 +87,17 @@ micro:
 # `make sanitize`: every Check suite built with ASan + UBSan (gcc); any report
 # fails the run (UBSan does not recover, ASan aborts, leaks are errors).
 SAN_FLAGS := -std=c11 -D_GNU_SOURCE -DEXO_TEST_SANITIZED -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -Wall -Wextra -Wno-unused-parameter -pthread
+# Both run one process per suite, SAN_JOBS at a time (tools/run-suites.sh;
+# CI's background platform job runs nice'd beside them).
+SAN_JOBS ?= 2
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 sanitize: $(BUILD)/suites.inc
 	@mkdir -p $(BUILD)/san
 	$(CC) $(SAN_FLAGS) -Isrc/core -Itests/c -I$(BUILD) $(CORE_SRC) $(TEST_SRC) tests/c/runner.c tests/c/testutil.c \
 	  $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $(BUILD)/san/exo_tests_san
-	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) ./exo_tests_san
+	cd $(BUILD)/san && CK_FORK=no $(SAN_ENV) bash $(CURDIR)/tools/run-suites.sh $(SAN_JOBS) ./exo_tests_san \
+	  $(abspath $(BUILD))/suites.inc leiden parse sort lp pipeline names refine dist
 
 # `make tsan`: the suites whose tests start threads (the names table's
 # concurrent readers, parse workers, the run thread of the sort, the key
@@ -109,7 +113,8 @@ tsan:
 	  -Isrc/core -Itests/c -I$(BUILD)/tsan $(CORE_SRC) $(patsubst %,tests/c/test_%.c,$(TSAN_SUITES)) \
 	  tests/c/runner.c tests/c/testutil.c $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) \
 	  -o $(BUILD)/tsan/exo_tests_tsan
-	cd $(BUILD)/tsan && CK_FORK=no TSAN_OPTIONS=halt_on_error=1 ./exo_tests_tsan
+	cd $(BUILD)/tsan && CK_FORK=no TSAN_OPTIONS=halt_on_error=1 bash $(CURDIR)/tools/run-suites.sh \
+	  $(SAN_JOBS) ./exo_tests_tsan suites.inc leiden sort parse lp names pipeline
 
 # `make valgrind`: the normal Check binary under memcheck, in one process
 # (CK_FORK=no); fails on any memory error or definite leak. It takes tens of
