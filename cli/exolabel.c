@@ -156,19 +156,12 @@ static int cb_interrupted(void *user) {
 }
 
 /* A count with its unit: bytes (reading files) in KiB, MiB, ...; other
- * counts as they are, followed by the unit. */
+ * counts in k, M, ... followed by the unit (exo_advice_amount). */
 static void put_amount(double x, int bytes, const char *unit) {
-  static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (!bytes) {
-    fprintf(stderr, "%.0f %s", x, unit);
-    return;
-  }
-  int u = 0;
-  while (x >= 1024.0 && u < 5) {
-    x /= 1024.0;
-    u++;
-  }
-  fprintf(stderr, u ? "%.1f %s" : "%.0f %s", x, sizes[u]);
+  char buf[64];
+  exo_advice_amount(x, bytes, buf, sizeof buf);
+  if (bytes) fputs(buf, stderr);
+  else fprintf(stderr, "%s %s", buf, unit);
 }
 
 static void report(cli_state *s, int final) {

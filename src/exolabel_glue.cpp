@@ -129,14 +129,8 @@ const char *stage_unit(const GlueState *s, int stage) {
 }
 
 std::string human(double x, bool bytes) {
-  static const char *counts[] = {"", "k", "M", "G", "T", "P"};
-  static const char *sizes[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  const double step = bytes ? 1024.0 : 1000.0;
-  int u = 0;
-  while (x >= step && u < 5) { x /= step; u++; }
   char buf[64];
-  if (u == 0) std::snprintf(buf, sizeof buf, "%.0f%s", x, bytes ? " B" : "");
-  else std::snprintf(buf, sizeof buf, "%.1f %s", x, bytes ? sizes[u] : counts[u]);
+  exo_advice_amount(x, bytes ? 1 : 0, buf, sizeof buf);
   return buf;
 }
 

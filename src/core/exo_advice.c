@@ -10,15 +10,22 @@
 #include "exo_input.h"
 #include "exo_platform.h"
 
-size_t exo_advice_bytes(double x, char *buf, size_t len) {
+size_t exo_advice_amount(double x, int bytes, char *buf, size_t len) {
   static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  static const char *const counts[] = {"", "k", "M", "G", "T", "P"};
+  const double step = bytes ? 1024.0 : 1000.0;
   int u = 0;
-  while (x >= 1024.0 && u < 5) {
-    x /= 1024.0;
+  while (x >= step && u < 5) {
+    x /= step;
     u++;
   }
-  int n = snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", x, sizes[u]);
+  int n = u ? snprintf(buf, len, "%.1f %s", x, bytes ? sizes[u] : counts[u])
+            : snprintf(buf, len, bytes ? "%.0f B" : "%.0f", x);
   return n < 0 ? 0 : (size_t)n;
+}
+
+size_t exo_advice_bytes(double x, char *buf, size_t len) {
+  return exo_advice_amount(x, 1, buf, len);
 }
 
 size_t exo_advice_oom(exo_opt_style style, uint64_t memory_limit, char *buf, size_t len) {

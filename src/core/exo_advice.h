@@ -26,6 +26,11 @@
 
 /* Bytes as "512 B", "1.5 KiB", "8.0 GiB" (powers of 1024). */
 size_t exo_advice_bytes(double bytes, char *buf, size_t len);
+/* An amount for a progress line: bytes as exo_advice_bytes() when `bytes`,
+ * other counts as "950", "1.5 k", "2.0 M", "3.1 G" (powers of 1000). Both
+ * drivers' progress lines use it. Returns what snprintf returns (0 on an
+ * encoding error). */
+size_t exo_advice_amount(double x, int bytes, char *buf, size_t len);
 
 /* " (memory_limit is 8.0 GiB; this machine has 16.0 GiB of RAM): lower
  * 'memory_limit', which caps the buffers (...), or run on a machine with

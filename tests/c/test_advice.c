@@ -86,11 +86,30 @@ START_TEST(words_in_each_style) {
 }
 END_TEST
 
+/* The progress lines' amounts (the CLI and R print the same text). */
+START_TEST(amounts_for_progress) {
+  char buf[64];
+  exo_advice_amount(999, 0, buf, sizeof buf);
+  ck_assert_str_eq(buf, "999");
+  exo_advice_amount(1500, 0, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1.5 k");
+  exo_advice_amount(2.5e9, 0, buf, sizeof buf);
+  ck_assert_str_eq(buf, "2.5 G");
+  exo_advice_amount(1024, 1, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1.0 KiB");
+  exo_advice_amount(1000, 1, buf, sizeof buf);
+  ck_assert_str_eq(buf, "1000 B");
+  exo_advice_amount(3.0 * 1024 * 1024 * 1024, 1, buf, sizeof buf);
+  ck_assert_str_eq(buf, "3.0 GiB");
+}
+END_TEST
+
 Suite *advice_suite(void) {
   Suite *s = suite_create("advice");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, search_output_plain_gzip_header);
   tcase_add_test(tc, words_in_each_style);
+  tcase_add_test(tc, amounts_for_progress);
   suite_add_tcase(s, tc);
   return s;
 }
