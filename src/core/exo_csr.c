@@ -242,6 +242,37 @@ exo_status exo_csr_stream_close(exo_csr_stream *cs, exo_status s, exo_ctx *ctx) 
   return s;
 }
 
+/* One sequential walk over the graph: for each node v in order, node(ud,
+ * v, arcs) (may be NULL), then arc(ud, v, u, w) for each of its arcs (may
+ * be NULL: the arcs are still read and checked), then end(ud, v, arcs)
+ * (may be NULL). A hook's nonzero status ends the walk (its message set
+ * through ctx). The one loop behind the components, the strengths and the
+ * rewrites below. */
+typedef struct csr_walk {
+  exo_status (*node)(void *ud, uint64_t v, uint64_t arcs, exo_ctx *ctx);
+  exo_status (*arc)(void *ud, uint64_t v, uint64_t u, float w, exo_ctx *ctx);
+  exo_status (*end)(void *ud, uint64_t v, uint64_t arcs, exo_ctx *ctx);
+} csr_walk;
+
+static exo_status walk(const exo_csr_files *csr, size_t bufsize, const csr_walk *f, void *ud,
+                       exo_ctx *ctx) {
+  exo_csr_stream cs;
+  exo_status s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
+  for (uint64_t v = 0; v < csr->n && !s; v++) {
+    uint64_t arcs = 0;
+    if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
+    if (f->node && (s = f->node(ud, v, arcs, ctx))) break;
+    for (uint64_t i = 0; i < arcs && !s; i++) {
+      uint64_t u;
+      float w;
+      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
+      if (f->arc) s = f->arc(ud, v, u, w, ctx);
+    }
+    if (!s && f->end) s = f->end(ud, v, arcs, ctx);
+  }
+  return exo_csr_stream_close(&cs, s, ctx);
+}
+
 static uint64_t uf_root(uint64_t *parent, uint64_t v) {
   while (parent[v] != v) { /* path halving; parent[v] <= v */
     parent[v] = parent[parent[v]];
@@ -267,23 +298,17 @@ static void uf_flatten(uint64_t *parent, uint64_t n) {
   for (uint64_t v = 0; v < n; v++) parent[v] = parent[parent[v]];
 }
 
+static exo_status join_arc(void *ud, uint64_t v, uint64_t u, float w, exo_ctx *ctx) {
+  uf_join(ud, v, u);
+  return EXO_OK;
+}
+
 exo_status exo_csr_components(const exo_csr_files *csr, size_t bufsize, uint64_t *parent,
                               exo_ctx *ctx) {
   const uint64_t n = csr->n;
   for (uint64_t v = 0; v < n; v++) parent[v] = v;
-  exo_csr_stream cs;
-  exo_status s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
-  for (uint64_t v = 0; v < n && !s; v++) {
-    uint64_t arcs = 0;
-    if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
-    for (uint64_t i = 0; i < arcs && !s; i++) {
-      uint64_t u;
-      float w;
-      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
-      uf_join(parent, v, u);
-    }
-  }
-  s = exo_csr_stream_close(&cs, s, ctx);
+  static const csr_walk f = {NULL, join_arc, NULL};
+  exo_status s = walk(csr, bufsize, &f, parent, ctx);
   if (!s) uf_flatten(parent, n);
   return s;
 }
@@ -311,6 +336,38 @@ static exo_status component_weights(uint64_t n, uint64_t *parent, double *k, uin
   return s;
 }
 
+/* exo_csr_strengths' walk: each node's strength kv (self-loops twice when
+ * loops_twice), their total, the linked nodes, the forest when parent. */
+typedef struct strength_walk {
+  uint64_t *parent;
+  double *k;
+  int loops_twice;
+  double kv, total;
+  uint64_t linked;
+} strength_walk;
+
+static exo_status strength_node(void *ud, uint64_t v, uint64_t arcs, exo_ctx *ctx) {
+  ((strength_walk *)ud)->kv = 0.0;
+  return EXO_OK;
+}
+
+static exo_status strength_arc(void *ud, uint64_t v, uint64_t u, float w, exo_ctx *ctx) {
+  strength_walk *sw = ud;
+  double a = fabs((double)w);
+  if (u == v && sw->loops_twice) a *= 2.0;
+  sw->kv += a;
+  if (sw->parent) uf_join(sw->parent, v, u);
+  return EXO_OK;
+}
+
+static exo_status strength_end(void *ud, uint64_t v, uint64_t arcs, exo_ctx *ctx) {
+  strength_walk *sw = ud;
+  sw->total += sw->kv;
+  sw->linked += arcs > 0;
+  if (sw->k) sw->k[v] = sw->kv;
+  return EXO_OK;
+}
+
 exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t bufsize,
                              const char *comp_weights, int over_linked, exo_csr_strength *out,
                              exo_ctx *ctx) {
@@ -329,28 +386,11 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
     }
     for (uint64_t v = 0; v < n; v++) parent[v] = v;
   }
-  exo_csr_stream cs;
-  uint64_t linked = 0;
-  double total = 0.0;
-  exo_status s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
-  for (uint64_t v = 0; v < n && !s; v++) {
-    uint64_t arcs = 0;
-    if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
-    double kv = 0.0;
-    for (uint64_t i = 0; i < arcs && !s; i++) {
-      uint64_t u;
-      float w;
-      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
-      double a = fabs((double)w);
-      if (u == v && loops_twice) a *= 2.0;
-      kv += a;
-      if (parent) uf_join(parent, v, u);
-    }
-    total += kv;
-    linked += arcs > 0;
-    if (k) k[v] = kv;
-  }
-  s = exo_csr_stream_close(&cs, s, ctx);
+  strength_walk sw = {parent, k, loops_twice, 0.0, 0.0, 0};
+  static const csr_walk f = {strength_node, strength_arc, strength_end};
+  exo_status s = walk(csr, bufsize, &f, &sw, ctx);
+  const uint64_t linked = sw.linked;
+  const double total = sw.total;
   const uint64_t over = over_linked ? linked : n;
   const double mean = over ? total / (double)over : 0.0;
   if (!s && comp_weights) s = component_weights(n, parent, k, count, mean, comp_weights, ctx);
@@ -527,113 +567,121 @@ static exo_status replace(const exo_csr_files *csr, exo_status s, char *op, char
   return s;
 }
 
+/* A rewrite of csr (exo_csr_remove, exo_csr_filter): the walk's arcs that
+ * keep(user, v, u, w) keeps go to the files beside csr's, which then
+ * replace them; before each node, node(user, v) when given; before the
+ * files are replaced or removed, finish(user, s) when given (whatever s,
+ * which it returns, changed or not). */
+typedef struct rewrite_walk {
+  exo_status (*node)(void *user, uint64_t v, exo_ctx *ctx);
+  exo_csr_keep_fn keep;
+  void *user;
+  int wide;
+  exo_writer *ow, *aw;
+  uint64_t kept, gone, gone_pos;
+} rewrite_walk;
+
+static exo_status rewrite_node(void *ud, uint64_t v, uint64_t arcs, exo_ctx *ctx) {
+  const rewrite_walk *rw = ud;
+  return rw->node ? rw->node(rw->user, v, ctx) : EXO_OK;
+}
+
+static exo_status rewrite_arc(void *ud, uint64_t v, uint64_t u, float w, exo_ctx *ctx) {
+  rewrite_walk *rw = ud;
+  if (!rw->keep(rw->user, v, u, w)) {
+    rw->gone++;
+    rw->gone_pos += w > 0.0f;
+    return EXO_OK;
+  }
+  uint8_t e[16];
+  exo_adj_encode(e, rw->wide, u, w);
+  rw->kept++;
+  return exo_writer_write(rw->aw, e, exo_adj_size(rw->wide), ctx);
+}
+
+static exo_status rewrite_end(void *ud, uint64_t v, uint64_t arcs, exo_ctx *ctx) {
+  rewrite_walk *rw = ud;
+  return exo_writer_write(rw->ow, &rw->kept, 8, ctx);
+}
+
+static exo_status rewrite(exo_csr_files *csr, const char *ext,
+                          exo_status (*node)(void *user, uint64_t v, exo_ctx *ctx),
+                          exo_csr_keep_fn keep,
+                          exo_status (*finish)(void *user, exo_status s, exo_ctx *ctx),
+                          void *user, size_t bufsize, uint64_t *removed,
+                          uint64_t *removed_positive, exo_ctx *ctx) {
+  *removed = *removed_positive = 0;
+  char *op = NULL, *ap = NULL;
+  exo_writer ow, aw;
+  rewrite_walk rw = {node, keep, user, csr->wide, &ow, &aw, 0, 0, 0};
+  static const csr_walk f = {rewrite_node, rewrite_arc, rewrite_end};
+  exo_status s = beside(csr, ext, bufsize, &op, &ap, &ow, &aw, ctx);
+  if (!s) s = walk(csr, bufsize, &f, &rw, ctx);
+  if (finish) s = finish(user, s, ctx);
+  s = replace(csr, s, op, ap, &ow, &aw, ctx);
+  if (!s) {
+    csr->m = rw.kept;
+    *removed = rw.gone;
+    *removed_positive = rw.gone_pos;
+  }
+  return s;
+}
+
+/* exo_csr_remove's state: the listed graph read alongside, node by node
+ * (its arcs of node v in drop[0, nd)), and the next listed arc to match. */
+typedef struct remove_walk {
+  exo_csr_stream ls;
+  uint64_t *drop, cap, nd, j;
+} remove_walk;
+
+static exo_status remove_node(void *user, uint64_t v, exo_ctx *ctx) {
+  remove_walk *rm = user;
+  uint64_t nd = 0;
+  exo_status s = exo_csr_stream_node(&rm->ls, v, &nd, ctx);
+  if (s) return s;
+  if (nd > rm->cap) {
+    uint64_t ncap = nd > 2 * rm->cap ? nd : 2 * rm->cap;
+    uint64_t *nb = realloc(rm->drop, (size_t)ncap * 8);
+    if (!nb) return exo_fail_oom(ctx, "a node's removed arcs", ncap * 8);
+    rm->drop = nb;
+    rm->cap = ncap;
+  }
+  for (uint64_t i = 0; i < nd && !s; i++) {
+    float w;
+    s = exo_csr_stream_arc(&rm->ls, v, &rm->drop[i], &w, ctx);
+  }
+  rm->nd = nd;
+  rm->j = 0;
+  return s;
+}
+
+/* The listed graph read to its end (checked), closed. */
+static exo_status remove_finish(void *user, exo_status s, exo_ctx *ctx) {
+  return exo_csr_stream_close(&((remove_walk *)user)->ls, s, ctx);
+}
+
+static int remove_keep(void *user, uint64_t v, uint64_t u, float w) {
+  remove_walk *rm = user;
+  while (rm->j < rm->nd && rm->drop[rm->j] < u) rm->j++; /* both lists in neighbour order */
+  return !(rm->j < rm->nd && rm->drop[rm->j] == u);
+}
+
 exo_status exo_csr_remove(exo_csr_files *csr, const exo_csr_files *listed, size_t bufsize,
                           uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx) {
   *removed = *removed_positive = 0;
   if (listed->n != csr->n || listed->wide != csr->wide)
     return EXO_FAIL(ctx, EXO_EINTERNAL, "exo_csr_remove: the two graphs differ in size or width");
-  char *op = NULL, *ap = NULL;
-  exo_writer ow, aw;
-  uint64_t *drop = NULL, cap = 0, kept = 0, gone = 0, gone_pos = 0;
-  exo_csr_stream cs, ls;
-  int cs_open = 0, ls_open = 0;
-  exo_status s = beside(csr, "rm", bufsize, &op, &ap, &ow, &aw, ctx);
-  if (!s) {
-    s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
-    cs_open = 1;
-  }
-  if (!s) {
-    s = exo_csr_stream_open(&ls, listed, bufsize, ctx);
-    ls_open = 1;
-  }
-  const size_t esz = exo_adj_size(csr->wide);
-  for (uint64_t v = 0; v < csr->n && !s; v++) {
-    uint64_t arcs = 0, nd = 0;
-    if ((s = exo_csr_stream_node(&ls, v, &nd, ctx))) break;
-    if (nd > cap) {
-      uint64_t ncap = nd > 2 * cap ? nd : 2 * cap;
-      uint64_t *nb = realloc(drop, (size_t)ncap * 8);
-      if (!nb) {
-        s = exo_fail_oom(ctx, "a node's removed arcs", ncap * 8);
-        break;
-      }
-      drop = nb;
-      cap = ncap;
-    }
-    for (uint64_t i = 0; i < nd && !s; i++) {
-      float w;
-      s = exo_csr_stream_arc(&ls, v, &drop[i], &w, ctx);
-    }
-    if (!s) s = exo_csr_stream_node(&cs, v, &arcs, ctx);
-    uint64_t j = 0;
-    for (uint64_t i = 0; i < arcs && !s; i++) {
-      uint64_t u;
-      float w;
-      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
-      while (j < nd && drop[j] < u) j++; /* both lists are in neighbour order */
-      if (j < nd && drop[j] == u) {
-        gone++;
-        gone_pos += w > 0.0f;
-        continue;
-      }
-      uint8_t e[16];
-      exo_adj_encode(e, csr->wide, u, w);
-      s = exo_writer_write(&aw, e, esz, ctx);
-      kept++;
-    }
-    if (!s) s = exo_writer_write(&ow, &kept, 8, ctx);
-  }
-  if (ls_open) s = exo_csr_stream_close(&ls, s, ctx);
-  if (cs_open) s = exo_csr_stream_close(&cs, s, ctx);
-  free(drop);
-  s = replace(csr, s, op, ap, &ow, &aw, ctx);
-  if (!s) {
-    csr->m = kept;
-    *removed = gone;
-    *removed_positive = gone_pos;
-  }
+  remove_walk rm;
+  memset(&rm, 0, sizeof rm);
+  exo_status s = exo_csr_stream_open(&rm.ls, listed, bufsize, ctx);
+  if (s) s = exo_csr_stream_close(&rm.ls, s, ctx);
+  else s = rewrite(csr, "rm", remove_node, remove_keep, remove_finish, &rm, bufsize, removed,
+                   removed_positive, ctx);
+  free(rm.drop);
   return s;
 }
 
 exo_status exo_csr_filter(exo_csr_files *csr, exo_csr_keep_fn keep, void *user, size_t bufsize,
                           uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx) {
-  *removed = *removed_positive = 0;
-  char *op = NULL, *ap = NULL;
-  exo_writer ow, aw;
-  uint64_t kept = 0, gone = 0, gone_pos = 0;
-  exo_csr_stream cs;
-  int cs_open = 0;
-  exo_status s = beside(csr, "flt", bufsize, &op, &ap, &ow, &aw, ctx);
-  if (!s) {
-    s = exo_csr_stream_open(&cs, csr, bufsize, ctx);
-    cs_open = 1;
-  }
-  const size_t esz = exo_adj_size(csr->wide);
-  for (uint64_t v = 0; v < csr->n && !s; v++) {
-    uint64_t arcs = 0;
-    if ((s = exo_csr_stream_node(&cs, v, &arcs, ctx))) break;
-    for (uint64_t i = 0; i < arcs && !s; i++) {
-      uint64_t u;
-      float w;
-      if ((s = exo_csr_stream_arc(&cs, v, &u, &w, ctx))) break;
-      if (!keep(user, v, u, w)) {
-        gone++;
-        gone_pos += w > 0.0f;
-        continue;
-      }
-      uint8_t e[16];
-      exo_adj_encode(e, csr->wide, u, w);
-      s = exo_writer_write(&aw, e, esz, ctx);
-      kept++;
-    }
-    if (!s) s = exo_writer_write(&ow, &kept, 8, ctx);
-  }
-  if (cs_open) s = exo_csr_stream_close(&cs, s, ctx);
-  s = replace(csr, s, op, ap, &ow, &aw, ctx);
-  if (!s) {
-    csr->m = kept;
-    *removed = gone;
-    *removed_positive = gone_pos;
-  }
-  return s;
+  return rewrite(csr, "flt", NULL, keep, NULL, user, bufsize, removed, removed_positive, ctx);
 }
