@@ -630,14 +630,20 @@ int main(int argc, char **argv) {
   else if (state.verbose && state.stage >= 0 && state.tty)
     fputs("\r\033[K", stderr);
   if (!st && (stats || verbose)) {
+    const int lp = state.method == &exo_methods()[EXO_METHOD_lp];
     fprintf(stderr,
             "nodes\t%" PRIu64 "\narcs\t%" PRIu64 "\nclusters\t%" PRIu64
-            "\nlargest_cluster\t%" PRIu64 "\niterations\t%u\nlp_visits\t%" PRIu64
-            "\nlp_changes\t%" PRIu64 "\nlp_sweeps\t%" PRIu64 "\nseed\t%" PRIu64
-            "\nsort_runs\t%" PRIu64 "\nmerge_passes\t%u\npeak_temp_disk\t%" PRIu64
+            "\nlargest_cluster\t%" PRIu64 "\n",
+            g->num_nodes, g->num_edges, res.num_clusters, res.largest);
+    if (lp) /* the counters each method has (exo_cluster_result) */
+      fprintf(stderr,
+              "iterations\t%u\nlp_visits\t%" PRIu64 "\nlp_changes\t%" PRIu64
+              "\nlp_sweeps\t%" PRIu64 "\n",
+              res.max_visits, res.lp_visits, res.lp_changes, res.lp_sweeps);
+    fprintf(stderr,
+            "seed\t%" PRIu64 "\nsort_runs\t%" PRIu64 "\nmerge_passes\t%u\npeak_temp_disk\t%" PRIu64
             "\npeak_rss\t%.0f\nseconds\t%.3f\n",
-            g->num_nodes, g->num_edges, res.num_clusters, res.largest, res.max_visits,
-            res.pops, res.changes, res.rounds, seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
+            seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
             (double)exo_peak_rss(), exo_now_seconds() - t0);
     fprintf(stderr,
             "threads\t%d\nseconds_parse\t%.3f\nseconds_csr\t%.3f\nseconds_cluster\t%.3f"
@@ -646,8 +652,10 @@ int main(int argc, char **argv) {
             res.seconds_output);
     if (leiden)
       fprintf(stderr, "leiden_quality\t%.10g\nleiden_levels\t%u\nleiden_iterations\t%u\n"
-              "leiden_resolution\t%.10g\n",
-              res.quality, res.levels, res.iterations, res.resolution);
+              "leiden_resolution\t%.10g\nleiden_moves\t%" PRIu64 "\nleiden_sweeps\t%" PRIu64
+              "\nleiden_merges\t%" PRIu64 "\n",
+              res.quality, res.levels, res.iterations, res.resolution, res.leiden_moves,
+              res.leiden_sweeps, res.leiden_merges);
     else if (refine > 0)
       fprintf(stderr, "refine_passes\t%u\nrefine_merged\t%" PRIu64 "\nseconds_refine\t%.3f\n",
               res.refine_passes, res.refine_merged, res.seconds_refine);

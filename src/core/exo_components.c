@@ -13,8 +13,9 @@
  * renumbering's scratch as for every method) and two readers of
  * EXO_IO_DEFAULT_BUF.
  * No randomness, one thread: the same bytes for any seed, threads and
- * memory_limit. The options of the other methods are refused when given
- * (exo_options_resolve). */
+ * memory_limit. The options of the other methods are refused when given:
+ * the refused set is this method's line in exo_method_names.h, which
+ * exo_options_resolve reads. */
 #include <stdlib.h>
 
 #include "exo_csr.h"

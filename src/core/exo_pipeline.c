@@ -629,9 +629,9 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
     return st;
   }
   res->max_visits = lr.max_visits;
-  res->pops = lr.pops;
-  res->changes = lr.changes;
-  res->rounds = lr.rounds;
+  res->lp_visits = lr.pops;
+  res->lp_changes = lr.changes;
+  res->lp_sweeps = lr.rounds;
   res->seconds_cluster = exo_now_seconds() - t0;
 
   t0 = exo_now_seconds();
@@ -670,9 +670,9 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   double t0 = exo_now_seconds();
   exo_status st = exo_leiden_run(&csr, &p, ctx, &lr);
   if (st) return st;
-  res->pops = lr.moves;
-  res->rounds = lr.sweeps;
-  res->changes = lr.merges;
+  res->leiden_moves = lr.moves;
+  res->leiden_sweeps = lr.sweeps;
+  res->leiden_merges = lr.merges;
   res->quality = lr.quality;
   res->resolution = lr.resolution;
   res->levels = lr.levels;

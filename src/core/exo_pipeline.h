@@ -173,8 +173,12 @@ typedef struct exo_cluster_result {
   uint64_t largest;    /* nodes in the largest cluster */
   /* size_bins[k]: clusters with size in [2^k, 2^(k+1)) */
   uint64_t size_bins[EXO_SIZE_BINS];
-  uint32_t max_visits; /* the cap used (the automatic value if 0 was asked) */
-  uint64_t pops, changes, rounds;
+  /* label propagation (exo_lp_result): the visit cap used (the automatic
+   * value if 0 was asked), node visits, label changes, sweeps */
+  uint32_t max_visits;
+  uint64_t lp_visits, lp_changes, lp_sweeps;
+  /* Leiden (exo_leiden_result): local moves, sweeps, refinement merges */
+  uint64_t leiden_moves, leiden_sweeps, leiden_merges;
   double seconds_cluster, seconds_output;
   uint64_t refine_merged;  /* clusters merged by the refine passes */
   uint32_t refine_passes;  /* refine passes run */
@@ -246,8 +250,7 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
                                      char sep, exo_ctx *ctx, exo_cluster_result *res);
 /* Leiden (exo_leiden.h) instead of label propagation, same output; the
  * coarse levels live in the graph's directory (params->tmpdir is ignored).
- * res->pops counts the local moves, res->rounds the sweeps, res->changes
- * the refinement merges. */
+ * res->leiden_* count its moves, sweeps and refinement merges. */
 exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
                             const char *outfile, char sep, exo_ctx *ctx,
                             exo_cluster_result *res);

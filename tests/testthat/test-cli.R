@@ -55,6 +55,15 @@ test_that("the command-line tool writes the R function's bytes for its seed", {
     expect_true(any(grepl("^refine_passes\t[1-3]$", cl$err)))
     expect_true(any(grepl("^seconds_refine\t[0-9.]+$", cl$err)))
     expect_equal(run_cli(c("--refine", "101", shQuote(f)))$status, 2)
+    # --stats: each method's own counters, none of another method's
+    lp <- run_cli(c("--stats", shQuote(f)))$err
+    expect_true(any(grepl("^lp_visits\t[1-9][0-9]*$", lp)))
+    ld <- run_cli(c("--algorithm", "leiden", "--stats", shQuote(f)))$err
+    expect_true(any(grepl("^leiden_moves\t[1-9][0-9]*$", ld)))
+    expect_false(any(grepl("^(lp_|iterations\t)", ld)))
+    cc <- run_cli(c("--algorithm", "components", "--stats", shQuote(f)))$err
+    expect_true("seed\t1" %in% cc)
+    expect_false(any(grepl("^(lp_|leiden_|iterations\t)", cc)))
     # resolution: the same penalty strength as the R argument, 0 = none
     for (g in c("0", "0.5", "3")) {
         set.seed(25)
