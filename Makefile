@@ -69,8 +69,12 @@ $(BUILD)/exo_tests: $(TEST_SRC) tests/c/runner.c tests/c/testutil.c tests/c/test
 	$(CC) $(CFLAGS_CORE) -Isrc/core -Itests/c -I$(BUILD) $(TEST_SRC) tests/c/runner.c tests/c/testutil.c \
 	  $(BUILD)/libexocore.a $$(pkg-config --cflags --libs check) $(LDLIBS_CORE) -o $@
 
+# One process per suite, CTEST_JOBS at a time (tools/run-suites.sh), the
+# longest first.
+CTEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ctest: $(BUILD)/exo_tests
-	cd $(BUILD) && CK_FORK=yes ./exo_tests
+	cd $(BUILD) && CK_FORK=yes bash $(CURDIR)/tools/run-suites.sh $(CTEST_JOBS) ./exo_tests \
+	  $(abspath $(BUILD))/suites.inc sort leiden parse lp names pipeline
 
 # ---- micro-benchmarks (benchmarks/micro/run.sh; several minutes, GiB of scratch) ----
 micro:
@@ -357,14 +361,17 @@ quality: deps install
 
 # `make check`: R CMD build, R CMD check --as-cran and BiocCheck on a copy of
 # the tree in $(BUILD)/check; fails on any ERROR or WARNING (NOTEs are listed
-# and explained in the README).
+# and explained in the README). CHECK_ARGS go to R CMD check: CI gives
+# --no-tests, since its `make test` has just run the same tests/testthat
+# files on a package built from the same tree.
+CHECK_ARGS ?=
 check: deps
 	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check/src
 	rsync -a --exclude '.git' --exclude 'build' --exclude '*.o' --exclude '*.so' \
 	  ./ $(BUILD)/check/src/ExoLabel/
 	cd $(BUILD)/check && $(R_LIBS_ENV) $(R) CMD build src/ExoLabel
 	cd $(BUILD)/check && $(R_LIBS_ENV) _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
-	  $(R) CMD check --as-cran --no-manual ExoLabel_*.tar.gz
+	  $(R) CMD check --as-cran --no-manual $(CHECK_ARGS) ExoLabel_*.tar.gz
 	@! grep -E '^Status:.*(ERROR|WARNING)' $(BUILD)/check/ExoLabel.Rcheck/00check.log
 	cd $(BUILD)/check && $(R_LIBS_ENV) $(RSCRIPT) $(CURDIR)/tools/bioccheck.R ExoLabel_*.tar.gz
 
