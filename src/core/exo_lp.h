@@ -155,6 +155,11 @@
 #define EXO_LP_LANES 16u                 /* most lanes */
 #define EXO_LP_LANE_MIN_BLOCKS 4u        /* fewest blocks per lane */
 #define EXO_LP_EPOCH_BLOCKS 2u           /* blocks per lane per epoch */
+/* The memory per node above, as the estimate counts it (exo_estimate.h):
+ * with the drivers' defaults (resolution > 0, lanes) 26.125 bytes, and 4
+ * more with attenuation (its hop distance). */
+#define EXO_LP_NODE_BYTES 26.125
+#define EXO_LP_ATTENUATION_NODE_BYTES 4.0
 
 typedef struct exo_lp_params {
   int directed;
