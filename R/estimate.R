@@ -59,8 +59,8 @@
 #' @param node_name_length Average length of a node name in bytes (the names
 #'   are kept in a temporary file, and written to the output).
 #' @param memory_limit As in [ExoLabel()]: bytes or a string like `"2GB"`.
-#' @param attenuation `FALSE` or a positive number: attenuation adds 4 bytes
-#'   per node while clustering.
+#' @param attenuation `FALSE` or a positive number: attenuation adds 8 bytes
+#'   per node while clustering (the hop distances).
 #' @param threads Reader threads, as in [ExoLabel()] (`NULL`: every core);
 #'   each holds input buffers.
 #' @param algorithm `"lp"` (label propagation), `"leiden"` or

@@ -118,7 +118,8 @@ exo_status exo_estimate(const exo_estimate_in *in, exo_estimate_out *out) {
   double ram_cluster = 0, ram_refine = 0;
   const double adj_bytes = adj * records;
   if (in->method == EXO_METHOD_lp) {
-    ram_cluster = n * (EXO_LP_NODE_BYTES + (in->attenuation ? EXO_LP_ATTENUATION_NODE_BYTES : 0)) +
+    ram_cluster = n * ((wide ? EXO_LP_NODE_BYTES_WIDE : EXO_LP_NODE_BYTES) +
+                       (in->attenuation ? EXO_LP_ATTENUATION_NODE_BYTES : 0)) +
                   min2(T * share(limit, EXO_SHARE_LP_READ, T), adj_bytes) + STAGE_SLACK;
     if (in->refine) {
       /* per reader its read buffer and pair table (all of it written when it

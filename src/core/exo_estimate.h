@@ -27,7 +27,8 @@
  *            disk in use is often lower; this is what should be free)
  *   cluster  the method's per-node arrays and read buffers: label
  *            propagation (EXO_LP_NODE_BYTES, + EXO_LP_ATTENUATION_NODE_BYTES
- *            with attenuation, the workers' read windows), Leiden (its state
+ *            with attenuation, the workers' read windows; graphs under
+ *            8192 nodes, which run without lanes, take a little less), Leiden (its state
  *            per node and final labels, read buffer, lanes' tables, and a
  *            level's aggregation: in memory in at most EXO_LEIDEN_AGG_RANGES
  *            ranges, 16 bytes per arc, else the sort's buffers; on disk 24
@@ -38,8 +39,8 @@
  *            buffers and pair tables, offsets and labels, 33 bytes per
  *            cluster (at most one per node); 0 for the other methods
  *   output   the labels and the renumbering scratch (8 + 8 per node)
- * Ids are wide (20-byte records, 12-byte adjacency entries, 40.125 bytes
- * of Leiden state) above 2^32 nodes. peak_ram and peak_disk are the
+ * Ids are wide (20-byte records, 12-byte adjacency entries, 8-byte labels:
+ * EXO_LP_NODE_BYTES_WIDE, EXO_LEIDEN_NODE_BYTES_WIDE) above 2^32 nodes. peak_ram and peak_disk are the
  * largest stage. The figures are upper bounds by design within the model;
  * tests/testthat/test-estimate-measured.R holds them within 1.5x of
  * measured runs of label propagation and Leiden.

@@ -100,7 +100,8 @@ START_TEST(estimate_terms_as_the_headers_say) {
   const uint64_t L = 256 * MIB;
   exo_estimate_out lp = est(n, m, L, 1, EXO_METHOD_lp, 0, 1, 10);
   ck_assert_int_eq(lp.wide, 0);
-  /* label propagation: 26.125 bytes per node, the read window (a quarter
+  /* label propagation: 26.125 bytes per node (offsets 8, labels and
+   * published labels 4 + 4, visits 2, the active bit, volumes 8), the read window (a quarter
    * of the limit, at most 64 MiB), 2 MiB */
   ck_assert(lp.ram[EXO_EST_CLUSTER] == n * 26.125 + 64.0 * MIB + 2.0 * MIB);
   /* merge passes: one reader, its buffer (limit / 8, at most 64 MiB) and a
@@ -121,9 +122,10 @@ START_TEST(estimate_terms_as_the_headers_say) {
   ck_assert(lp.disk[EXO_EST_SORT] - lp.disk[EXO_EST_READ] == csr);
   ck_assert(lp.peak_disk == lp.disk[EXO_EST_SORT]);
 
-  /* attenuation: 4 bytes per node more while clustering, nothing else */
+  /* attenuation: the hop distance and its published copy, 8 bytes per
+   * node more while clustering, nothing else */
   exo_estimate_out att = est(n, m, L, 1, EXO_METHOD_lp, 1, 1, 10);
-  ck_assert(att.ram[EXO_EST_CLUSTER] - lp.ram[EXO_EST_CLUSTER] == 4 * n);
+  ck_assert(att.ram[EXO_EST_CLUSTER] - lp.ram[EXO_EST_CLUSTER] == 8 * n);
   ck_assert(att.ram[EXO_EST_REFINE] == lp.ram[EXO_EST_REFINE]);
   ck_assert(att.peak_disk == lp.peak_disk);
 
@@ -194,6 +196,8 @@ START_TEST(estimate_wide_ids) {
   /* the CSR: 4 more bytes per arc record */
   ck_assert(b.disk[EXO_EST_OUTPUT] - a.disk[EXO_EST_OUTPUT] == 4 * 2 * m + 1024 * 19);
   ck_assert(b.disk[EXO_EST_SORT] > a.disk[EXO_EST_SORT] + 4 * 2 * m);
+  /* label propagation's labels and published labels: 8 bytes each */
+  ck_assert(b.ram[EXO_EST_CLUSTER] - a.ram[EXO_EST_CLUSTER] == 34.125 * hi - 26.125 * lo);
   exo_estimate_out la = est(lo, m, L, 1, EXO_METHOD_leiden, 0, 1, 10);
   exo_estimate_out lb = est(hi, m, L, 1, EXO_METHOD_leiden, 0, 1, 10);
   ck_assert(lb.ram[EXO_EST_CLUSTER] - la.ram[EXO_EST_CLUSTER] >= 8 * lo);

@@ -41,10 +41,11 @@ test_that("EstimateExoLabel's figures are the core's estimate", {
     expect_identical(e$stages, core$stages)
     expect_identical(e$peak_ram, core$peak_ram)
     expect_identical(e$stages$stage, c("read", "sort", "cluster", "refine", "output"))
-    # attenuation adds its 4 bytes per node (exo_lp.h) to label propagation only
+    # attenuation adds its 8 bytes per node (exo_lp.h: the hop distance and
+    # its published copy) to label propagation only
     lp <- function(att) attr(EstimateExoLabel(1e6, num_edges = 2e7, memory_limit = 2^28,
                                               threads = 1, attenuation = att), "details")$stages
-    expect_equal(lp(0.5)$ram - lp(FALSE)$ram, c(0, 0, 4e6, 0, 0))
+    expect_equal(lp(0.5)$ram - lp(FALSE)$ram, c(0, 0, 8e6, 0, 0))
     expect_error(ExoLabel:::.exolabel_budget_estimate(1, 1, 2^20, 1L, "nope", FALSE, TRUE, 10),
                  "nope")
 })
