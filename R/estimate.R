@@ -9,9 +9,10 @@
 #' numeric vector with SynExtend's names, so code written for SynExtend
 #' keeps working. The figures are ExoLabel's, computed by the C core itself
 #' (its estimate takes each stage's share of `memory_limit` and each
-#' module's bytes per node from the module that allocates them): the sort buffers and the name table sharing
-#' `memory_limit` (16 bytes per slot, a power of two kept at most 70% full,
-#' one and a half times that while it doubles; the sort keeps at least a
+#' module's bytes per node from the module that allocates them): the sort
+#' buffers and the name table sharing `memory_limit` (16 bytes per slot, a
+#' power of two kept at most 70% full, one and a half times that while it
+#' doubles; the sort keeps at least a
 #' quarter of the budget, so a table larger than that comes on top), the
 #' per-node arrays of label propagation, the read buffers and pair tables
 #' of its merge passes (`refine = TRUE`, the default), and the 12-byte (20-byte above
@@ -142,8 +143,8 @@ EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
 # The estimate behind EstimateExoLabel() and ExoLabel()'s disk check: n
 # nodes, m input edges. The arithmetic is the core's (exo_estimate.h, through
 # the glue): the shares of memory_limit (exo_budget.h) and every module's
-# bytes per node live there; R only checks its arguments and adds what the
-# breakdown describes. name_bytes: the mean name length, 12 when unknown
+# bytes per node live there; R only checks the arguments and adds them to
+# the breakdown. name_bytes: the mean name length, 12 when unknown
 # (ExoLabel()'s disk check).
 estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
                                attenuation = FALSE, name_bytes = 12, threads = NULL,

@@ -34,9 +34,12 @@ static double share(uint64_t limit, exo_share id, double parts) {
 static double min2(double a, double b) { return a < b ? a : b; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
-/* The sort's run buffers after a name table of `table` bytes. */
+/* The sort's run buffers after a name table of `table` bytes (a table
+ * beyond 2^64 bytes, from an absurd node count, is held at UINT64_MAX
+ * rather than converted out of range). */
 static double run_memory(uint64_t limit, int threads, double table) {
-  return (double)exo_budget_runs(exo_budget_parse(limit, threads), (uint64_t)table);
+  const uint64_t t = table < 18446744073709551616.0 ? (uint64_t)table : UINT64_MAX;
+  return (double)exo_budget_runs(exo_budget_parse(limit, threads), t);
 }
 
 /* In-memory aggregation of a level of n0 nodes and a0 arcs into n1 coarse

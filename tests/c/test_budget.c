@@ -4,6 +4,7 @@
  * expected values are worked out here from the header's table, so a change
  * of the split that the header does not say fails. */
 #include <check.h>
+#include <math.h>
 #include <string.h>
 
 #include "exo_budget.h"
@@ -220,6 +221,10 @@ START_TEST(estimate_refuses_bad_input) {
   bad = in;
   bad.memory_limit = 0;
   ck_assert_int_eq(exo_estimate(&bad, &out), EXO_EARG);
+  /* sizes far beyond any run still give finite figures */
+  exo_estimate_in huge = {1e20, 1e21, GIB, 2, EXO_METHOD_leiden, 0, 1, 10};
+  ck_assert_int_eq(exo_estimate(&huge, &out), EXO_OK);
+  ck_assert(isfinite(out.peak_ram) && isfinite(out.peak_disk) && out.peak_ram > 1e21);
   ck_assert_ptr_null(exo_estimate_stage_name(EXO_EST_STAGES));
   ck_assert_str_eq(exo_estimate_stage_name(EXO_EST_CLUSTER), "cluster");
 }
