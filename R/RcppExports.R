@@ -29,6 +29,10 @@
     .Call(`_ExoLabel_exolabel_budget_reading`, memory_limit, threads, table_bytes)
 }
 
+.exolabel_budget_estimate <- function(nodes, edges, memory_limit, threads, algorithm, attenuation, refine, name_bytes) {
+    .Call(`_ExoLabel_exolabel_budget_estimate`, nodes, edges, memory_limit, threads, algorithm, attenuation, refine, name_bytes)
+}
+
 .exolabel_looks_like_search_output <- function(path, sep, header) {
     .Call(`_ExoLabel_exolabel_looks_like_search_output`, path, sep, header)
 }

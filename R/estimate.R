@@ -7,10 +7,12 @@
 #' million nodes of average degree 20), followed by ExoLabel's own
 #' `memory_limit`, `attenuation` and `threads`; so is the value, a named
 #' numeric vector with SynExtend's names, so code written for SynExtend
-#' keeps working. The figures are ExoLabel's, computed from the same sizes
-#' the C core uses: the sort buffers and the name table sharing
-#' `memory_limit` (16 bytes per slot, a power of two kept at most 70% full,
-#' one and a half times that while it doubles; the sort keeps at least a
+#' keeps working. The figures are ExoLabel's, computed by the C core itself
+#' (its estimate takes each stage's share of `memory_limit` and each
+#' module's bytes per node from the module that allocates them): the sort
+#' buffers and the name table sharing `memory_limit` (16 bytes per slot, a
+#' power of two kept at most 70% full, one and a half times that while it
+#' doubles; the sort keeps at least a
 #' quarter of the budget, so a table larger than that comes on top), the
 #' per-node arrays of label propagation, the read buffers and pair tables
 #' of its merge passes (`refine = TRUE`, the default), and the 12-byte (20-byte above
@@ -58,8 +60,8 @@
 #' @param node_name_length Average length of a node name in bytes (the names
 #'   are kept in a temporary file, and written to the output).
 #' @param memory_limit As in [ExoLabel()]: bytes or a string like `"2GB"`.
-#' @param attenuation `FALSE` or a positive number: attenuation adds 4 bytes
-#'   per node while clustering.
+#' @param attenuation `FALSE` or a positive number: attenuation adds 8 bytes
+#'   per node while clustering (the hop distances).
 #' @param threads Reader threads, as in [ExoLabel()] (`NULL`: every core);
 #'   each holds input buffers.
 #' @param algorithm `"lp"` (label propagation), `"leiden"` or
@@ -138,147 +140,24 @@ EstimateExoLabel <- function(num_v, avg_degree = 2, is_undirected = TRUE,
     out # printed by print.ExoLabelEstimate when not assigned
 }
 
-# A stage's share of memory_limit: the core's split (exo_budget.h).
-share <- function(limit, name, parts = 1) .exolabel_budget_share(limit, name, parts)
-
 # The estimate behind EstimateExoLabel() and ExoLabel()'s disk check: n
-# nodes, m input edges.
+# nodes, m input edges. The arithmetic is the core's (exo_estimate.h, through
+# the glue): the shares of memory_limit (exo_budget.h) and every module's
+# bytes per node live there; R only checks the arguments and adds them to
+# the breakdown. name_bytes: the mean name length, 12 when unknown
+# (ExoLabel()'s disk check).
 estimate_resources <- function(num_vertices, num_edges, memory_limit = "256MB",
                                attenuation = FALSE, name_bytes = 12, threads = NULL,
                                algorithm = "lp") {
     limit <- parse_memory_limit(memory_limit)
     threads <- check_threads(threads)
     att <- check_attenuation(attenuation)[1L] > 0
-    n <- num_vertices
-    m <- num_edges
-    mib <- 2^20
-    wide <- n > 2^32
-    rec <- if (wide) 20 else 12
-    adj <- if (wide) 12 else 8
-    records <- 2 * m
-
-    # reading: the name table and the sort's run buffers share the budget
-    # (the runs get what the table leaves, at least a quarter); the run
-    # buffers (two and the radix scratch with several threads, else one and
-    # the scratch) are touched only as far as records fill them
-    # (the parser's buffers are reserved off the top: the core's split,
-    # exo_budget.h, read through the glue, as every share below)
-    reserve <- .exolabel_budget(threads)$parse_reserve
-    sort_mem <- .exolabel_budget_reading(limit, threads, 0)[["parse"]]
-    nbuf <- if (threads > 1) 3 else 2
-    slots <- max(1024, 2^ceiling(log2(max(n, 1) / 0.7)))
-    table <- 16 * slots
-    growing <- table * if (n > 0.35 * slots) 1.5 else 1 # old + new table
-    run_mem <- function(t) .exolabel_budget_reading(limit, threads, t)[["runs"]]
-    if (rec * records <= run_mem(table) / nbuf) {
-        # one buffer that never fills: while reading it grows beside the
-        # table and the parser; its radix sort (with the scratch) comes
-        # after both are freed
-        ram_read <- max(rec * records + growing + reserve, 2 * rec * records + 2 * mib)
-    } else {
-        touched <- function(t) min(run_mem(t), nbuf * rec * records)
-        ram_read <- max(touched(growing) + growing, touched(table) + table) + reserve
-    }
-    # final merge: file buffers, at most the memory limit
-    per_run <- floor(run_mem(table) / nbuf / rec)
-    ram_sort <- min(limit, 2 * mib * max(1, ceiling(records / per_run)))
-    # label propagation: offsets 8, labels 4 (8 above 2^32 nodes), visits 2,
-    # active bit, label volumes 8 (resolution > 0, the default), distance 4
-    # with attenuation (counted with 8-byte labels); the workers' read windows
-    ram_cluster <- n * (26.125 + if (att) 4 else 0) +
-        min(threads * share(limit, "lp_read", threads), adj * records) + 2 * mib
-    # label propagation's merge passes (refine = TRUE, the default;
-    # exo_refine.c): per reader (one per thread) its share of the read
-    # buffers (at most the arcs) and a pair table of 16-byte slots, a power
-    # of two within its share and no larger than the arcs need, all of
-    # it written when it is cleared; the labels and offsets (8 + 8 bytes)
-    # and 33 bytes per cluster (at most one per node)
-    readers <- min(max(threads, 1), 64)
-    buf <- min(share(limit, "refine_read", readers), adj * records)
-    tbytes <- share(limit, "refine_table", readers)
-    cap <- 1024
-    while (cap * 2 * 16 <= tbytes && cap < records + 2) cap <- cap * 2
-    ram_refine <- readers * (buf + 16 * cap) + n * (16 + 33) + 2 * mib
-    if (algorithm == "leiden") {
-        ram_refine <- 0 # Leiden has its own refinement, in the cluster stage
-        # exo_leiden.h: 32.125 bytes per node (40.125 with 64-bit ids), the
-        # final labels (8), the read buffer (its share), the
-        # lanes' tables (about 8 MiB, and each lane worker's neighbour pairs,
-        # at most 512 KiB) and the aggregation of a level: in memory when it
-        # fits memory_limit in at most 4 ranges of coarse ids (16 bytes per
-        # arc of the range's nodes), else the sort's buffers (they grow
-        # with its records, up to the memory limit)
-        ranges <- ceiling(16 * records / limit)
-        aggregation <- if (ranges <= 4) 16 * records / max(ranges, 1) else
-            min(limit, 3 * rec * records)
-        ram_cluster <- n * ((if (wide) 40.125 else 32.125) + 8) +
-            min(share(limit, "leiden_read"), adj * records) + 8 * mib + mib / 2 * min(threads, 16) +
-            aggregation + 2 * mib
-    }
-    if (algorithm == "components") {
-        # exo_components.c: the union-find forest (8 bytes per node, the
-        # labels) and two 1 MiB readers; no merge passes
-        ram_refine <- 0
-        ram_cluster <- 8 * n + 2 * mib + 2 * mib
-    }
-    # output: labels and the renumbering map
-    ram_output <- 16 * n + 2 * mib
-
-    # disk: the names file; sorted runs (a run buffer holds per_run records;
-    # the last, partly filled buffer is merged from memory and never
-    # written; with several threads the full buffer before it, still being
-    # sorted and written on the sort's thread when the input ends, is kept
-    # in memory too (exo_sort.h: usually, as that thread is rarely done by
-    # then; otherwise one run more is written); the CSR, counted in full
-    # from the start of the final merge while the runs it consumes are
-    # still counted too
-    names_disk <- n * (name_bytes + 1)
-    in_memory <- if (records <= per_run) records else
-        records %% per_run + if (threads > 1) per_run else 0
-    in_memory <- min(in_memory, records)
-    runs_disk <- rec * (records - in_memory)
-    csr_disk <- adj * records + 8 * (n + 1)
-    disk_sort <- names_disk + runs_disk + csr_disk
-    cluster_disk <- names_disk + csr_disk
-    if (algorithm == "leiden")
-        cluster_disk <- cluster_disk + leiden_disk(n, records, limit, threads, rec, adj)
-    stages <- data.frame(stage = c("read", "sort", "cluster", "refine", "output"),
-                         ram = c(ram_read, ram_sort, ram_cluster, ram_refine, ram_output),
-                         temp_disk = c(names_disk + runs_disk, disk_sort, cluster_disk,
-                                       if (algorithm == "lp") names_disk + csr_disk else 0,
-                                       names_disk + csr_disk))
-    list(peak_ram = max(stages$ram), peak_temp_disk = max(stages$temp_disk),
-         stages = stages,
-         input = c(num_vertices = n, num_edges = m, memory_limit = limit),
+    # refine = TRUE, ExoLabel()'s default: label propagation's merge passes
+    d <- .exolabel_budget_estimate(num_vertices, num_edges, limit, threads, algorithm,
+                                   att, TRUE, name_bytes)
+    list(peak_ram = d$peak_ram, peak_temp_disk = d$peak_temp_disk, stages = d$stages,
+         input = c(num_vertices = num_vertices, num_edges = num_edges, memory_limit = limit),
          algorithm = algorithm)
-}
-
-# Leiden's temporary files beside the input graph's CSR and names
-# (exo_leiden.h, "Disk"): per input node the coarse-id file (8 bytes, twice
-# while it is rewritten) and the degrees or node weights (8); per coarse
-# level its node weight and initial-community files (8 bytes per node each)
-# and its CSR, two levels at a time. A coarse level that the aggregation
-# built in memory (its tally entries and rows, 16 bytes per arc of the
-# finer level, in at most 4 ranges, fit memory_limit) and that takes at
-# most a quarter of memory_limit is handed over and never written (its
-# offsets only); otherwise its CSR is written, and when the aggregation did
-# not fit memory its records beyond the sort buffers go to sorted runs
-# first. The size of a coarse level is not known in advance: each is taken
-# to have a quarter of the nodes and half the arcs of the finer one (level
-# 1 of the bench graphs of benchmarks/ESTIMATES.md had 0.19 and 0.42).
-leiden_disk <- function(n, arcs, limit, threads, rec, adj) {
-    level <- function(n0, a0) { # the files of the level aggregated from (n0, a0)
-        n1 <- n0 / 4
-        a1 <- a0 / 2
-        in_memory <- 16 * a0 / 4 + 4 * n0 + 8 * (4 + 2 * threads) * n1 + 2^20 <= limit
-        held <- in_memory && adj * a1 <= share(limit, "leiden_hold")
-        csr <- 8 * (n1 + 1) + if (held) 0 else adj * a1
-        runs <- if (in_memory || rec * a0 <= limit) 0 else rec * a0
-        c(files = csr + 16 * n1, runs = runs, n = n1, a = a1)
-    }
-    l1 <- level(n, arcs)
-    l2 <- level(l1[["n"]], l1[["a"]])
-    24 * n + l1[["files"]] + max(l1[["runs"]], l2[["files"]] + l2[["runs"]])
 }
 
 # Edges, distinct nodes and mean name length of edge-list files, from a

@@ -94,6 +94,24 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// exolabel_budget_estimate
+Rcpp::List exolabel_budget_estimate(double nodes, double edges, double memory_limit, int threads, std::string algorithm, bool attenuation, bool refine, double name_bytes);
+RcppExport SEXP _ExoLabel_exolabel_budget_estimate(SEXP nodesSEXP, SEXP edgesSEXP, SEXP memory_limitSEXP, SEXP threadsSEXP, SEXP algorithmSEXP, SEXP attenuationSEXP, SEXP refineSEXP, SEXP name_bytesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type nodes(nodesSEXP);
+    Rcpp::traits::input_parameter< double >::type edges(edgesSEXP);
+    Rcpp::traits::input_parameter< double >::type memory_limit(memory_limitSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type algorithm(algorithmSEXP);
+    Rcpp::traits::input_parameter< bool >::type attenuation(attenuationSEXP);
+    Rcpp::traits::input_parameter< bool >::type refine(refineSEXP);
+    Rcpp::traits::input_parameter< double >::type name_bytes(name_bytesSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_budget_estimate(nodes, edges, memory_limit, threads, algorithm, attenuation, refine, name_bytes));
+    return rcpp_result_gen;
+END_RCPP
+}
 // exolabel_looks_like_search_output
 bool exolabel_looks_like_search_output(std::string path, std::string sep, double header);
 RcppExport SEXP _ExoLabel_exolabel_looks_like_search_output(SEXP pathSEXP, SEXP sepSEXP, SEXP headerSEXP) {
@@ -228,6 +246,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_ExoLabel_exolabel_budget", (DL_FUNC) &_ExoLabel_exolabel_budget, 1},
     {"_ExoLabel_exolabel_budget_share", (DL_FUNC) &_ExoLabel_exolabel_budget_share, 3},
     {"_ExoLabel_exolabel_budget_reading", (DL_FUNC) &_ExoLabel_exolabel_budget_reading, 3},
+    {"_ExoLabel_exolabel_budget_estimate", (DL_FUNC) &_ExoLabel_exolabel_budget_estimate, 8},
     {"_ExoLabel_exolabel_looks_like_search_output", (DL_FUNC) &_ExoLabel_exolabel_looks_like_search_output, 3},
     {"_ExoLabel_exolabel_search_output_warning", (DL_FUNC) &_ExoLabel_exolabel_search_output_warning, 1},
     {"_ExoLabel_exolabel_cores", (DL_FUNC) &_ExoLabel_exolabel_cores, 0},

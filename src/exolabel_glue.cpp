@@ -23,6 +23,7 @@
 extern "C" {
 #include "exo_advice.h"
 #include "exo_budget.h"
+#include "exo_estimate.h"
 #include "exo_method.h"
 #include "exo_options.h"
 #include "exo_pipeline.h"
@@ -694,6 +695,43 @@ Rcpp::NumericVector exolabel_budget_reading(double memory_limit, int threads,
       Rcpp::Named("parse") = static_cast<double>(parse),
       Rcpp::Named("runs") =
           static_cast<double>(exo_budget_runs(parse, static_cast<uint64_t>(table_bytes))));
+}
+
+// The estimate of a run's memory and temporary disk (exo_estimate.h), for
+// EstimateExoLabel and ExoLabel's disk check: peak_ram, peak_temp_disk and
+// a data.frame of the stages (stage, ram, temp_disk), in bytes. `algorithm`
+// is a method's name of the registry (exo_method_names.h).
+// [[Rcpp::export(.exolabel_budget_estimate)]]
+Rcpp::List exolabel_budget_estimate(double nodes, double edges, double memory_limit,
+                                    int threads, std::string algorithm, bool attenuation,
+                                    bool refine, double name_bytes) {
+  exo_estimate_in in = {};
+  in.nodes = nodes;
+  in.edges = edges;
+  in.memory_limit = static_cast<uint64_t>(memory_limit);
+  in.threads = threads;
+  in.method = -1;
+  for (int i = 0; i < EXO_METHOD_COUNT; i++)
+    if (algorithm == exo_methods()[i].name) in.method = i;
+  in.attenuation = attenuation;
+  in.refine = refine;
+  in.name_bytes = name_bytes;
+  exo_estimate_out out;
+  if (exo_estimate(&in, &out) != EXO_OK)
+    Rcpp::stop("cannot estimate a run of algorithm '%s' with these sizes", algorithm);
+  Rcpp::CharacterVector stage(EXO_EST_STAGES);
+  Rcpp::NumericVector ram(EXO_EST_STAGES), disk(EXO_EST_STAGES);
+  for (int s = 0; s < EXO_EST_STAGES; s++) {
+    stage[s] = exo_estimate_stage_name(s);
+    ram[s] = out.ram[s];
+    disk[s] = out.disk[s];
+  }
+  return Rcpp::List::create(
+      Rcpp::Named("peak_ram") = out.peak_ram, Rcpp::Named("peak_temp_disk") = out.peak_disk,
+      Rcpp::Named("stages") = Rcpp::DataFrame::create(Rcpp::Named("stage") = stage,
+                                                      Rcpp::Named("ram") = ram,
+                                                      Rcpp::Named("temp_disk") = disk,
+                                                      Rcpp::Named("stringsAsFactors") = false));
 }
 
 // Whether an edge-list file looks like 12-column search-tool output, and

@@ -2,8 +2,9 @@
  *
  * The user gives one figure, memory_limit (bytes). Every stage that sizes
  * a buffer from it asks this module for its share; the split is the table
- * in exo_budget.c and nowhere else (the stages' headers point here, and R's
- * EstimateExoLabel reads the same table through the glue). The stages run
+ * in exo_budget.c and nowhere else (the stages' headers point here, and the
+ * estimate of a run's memory and disk, exo_estimate.h, which R's
+ * EstimateExoLabel calls through the glue, takes its shares from here too). The stages run
  * one after another, so each may use the whole limit; within a stage the
  * shares that live at once add up to at most the limit:
  *
@@ -30,7 +31,9 @@
  *                               limit / 16 exchange per round          >= 1 MiB
  *
  * Per-node arrays (labels, offsets, ...) come on top: "memory_limit plus a
- * few bytes per node" (each module's header gives its bytes per node).
+ * few bytes per node" (each module's header gives its bytes per node, as
+ * a named constant where exo_estimate.h counts it: EXO_LP_NODE_BYTES,
+ * EXO_LEIDEN_NODE_BYTES, EXO_REFINE_NODE_BYTES, ...).
  *
  * Contract: pure functions of their arguments; no allocation, no globals
  * that change. */

@@ -112,7 +112,9 @@ exo_status exo_csr_strengths(const exo_csr_files *csr, int loops_twice, size_t b
  * of exo_csr_strengths (arcs v -> v change nothing; every edge is an arc
  * at both ends). A node without an arc is its own component; a directed
  * graph's are its weakly connected components (the CSR holds in- and
- * out-arcs). Memory: parent only. The same result for any bufsize. */
+ * out-arcs). Memory: parent only (EXO_CSR_COMPONENTS_NODE_BYTES). The same
+ * result for any bufsize. */
+#define EXO_CSR_COMPONENTS_NODE_BYTES 8u
 exo_status exo_csr_components(const exo_csr_files *csr, size_t bufsize, uint64_t *parent,
                               exo_ctx *ctx);
 

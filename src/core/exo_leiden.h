@@ -261,6 +261,25 @@
                                            (benchmarks/ssn/bridges_notes.md) */
 #define EXO_LEIDEN_DEFAULT_ITERATIONS 2u /* what the R function and the CLI run
                                             unless told (igraph's default) */
+/* The figures of "Memory" and "Disk" below that the estimate uses
+ * (exo_estimate.h): the state per node of a level (u32 and u64 ids), the
+ * final labels per input node, the lanes' tables (about 8 MiB) and each
+ * lane worker's neighbour pairs (at most 512 KiB), an aggregation in memory
+ * per arc (tally entries and rows) and per node of the finer level (its
+ * degree), in at most EXO_LEIDEN_AGG_RANGES ranges of coarse ids; on disk
+ * per input node the coarse-id file (8, twice while it is rewritten) and
+ * the degrees or node weights (8), per coarse node the node weight and
+ * initial-community files (8 each). */
+#define EXO_LEIDEN_NODE_BYTES 32.125
+#define EXO_LEIDEN_NODE_BYTES_WIDE 40.125
+#define EXO_LEIDEN_LABEL_BYTES 8u
+#define EXO_LEIDEN_LANE_TABLES_BYTES ((uint64_t)8 << 20)
+#define EXO_LEIDEN_LANE_PAIRS_BYTES ((uint64_t)512 << 10)
+#define EXO_LEIDEN_AGG_ARC_BYTES 16u
+#define EXO_LEIDEN_AGG_NODE_BYTES 4u
+#define EXO_LEIDEN_AGG_RANGES 4u /* most coarse-id ranges of an aggregation in memory */
+#define EXO_LEIDEN_DISK_NODE_BYTES 24u
+#define EXO_LEIDEN_LEVEL_DISK_NODE_BYTES 16u
 
 typedef enum exo_leiden_objective {
   EXO_LEIDEN_MODULARITY = 0,

@@ -14,7 +14,7 @@
 #include "exo_sort.h"
 
 #define LD_RADIX_ROW 64u  /* coarse rows from this length on are sorted by radix */
-#define LD_AGG_RANGES 4u  /* most coarse-id ranges of an aggregation in memory */
+#define LD_AGG_RANGES EXO_LEIDEN_AGG_RANGES /* exo_leiden.h */
 
 /* ---- aggregation ----------------------------------------------------------- */
 

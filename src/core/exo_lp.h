@@ -155,6 +155,15 @@
 #define EXO_LP_LANES 16u                 /* most lanes */
 #define EXO_LP_LANE_MIN_BLOCKS 4u        /* fewest blocks per lane */
 #define EXO_LP_EPOCH_BLOCKS 2u           /* blocks per lane per epoch */
+/* The memory per node above, as exo_lp.c allocates it and the estimate
+ * counts it (exo_estimate.h), with the drivers' defaults (resolution > 0)
+ * and lanes (graphs of 8192 nodes or more): offsets, labels and published
+ * labels, visits, the active bit, label volumes; with more than 2^32 nodes
+ * the labels are 8 bytes; attenuation adds the hop distance and its
+ * published copy. */
+#define EXO_LP_NODE_BYTES (8 + 4 + 4 + 2 + 1.0 / 8 + 8)      /* 26.125 */
+#define EXO_LP_NODE_BYTES_WIDE (8 + 8 + 8 + 2 + 1.0 / 8 + 8) /* 34.125 */
+#define EXO_LP_ATTENUATION_NODE_BYTES (4.0 + 4)
 
 typedef struct exo_lp_params {
   int directed;

@@ -29,7 +29,7 @@
 
 #include "exo_io.h"
 
-#define NAMES_INITIAL_SLOTS ((size_t)1024)
+#define NAMES_INITIAL_SLOTS ((size_t)EXO_NAMES_INITIAL_SLOTS) /* exo_names.h */
 #define HUGE_MIN ((size_t)4 << 20)   /* tables this big use huge pages */
 #define HUGE_ALIGN ((size_t)2 << 20)
 #define ID_BITS 40
@@ -41,6 +41,7 @@ typedef struct slot {
   uint64_t tag; /* lane 2 top 24 bits | (id + 1); written with release
                    stores, read by readers with acquire loads */
 } slot;
+_Static_assert(sizeof(slot) == EXO_NAMES_SLOT_BYTES, "exo_names.h states the slot size");
 
 /* One slot array as the readers see it. */
 struct exo_names_view {

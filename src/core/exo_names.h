@@ -42,6 +42,12 @@
 #include "exo_ctx.h"
 
 #define EXO_NAMES_MAX_NODES (((uint64_t)1 << 40) - 1)
+/* The table above: slots of EXO_NAMES_SLOT_BYTES, EXO_NAMES_INITIAL_SLOTS
+ * at first, doubled when more than EXO_NAMES_MAX_LOAD full (the estimate,
+ * exo_estimate.h, sizes it from these). */
+#define EXO_NAMES_SLOT_BYTES 16u
+#define EXO_NAMES_INITIAL_SLOTS 1024u
+#define EXO_NAMES_MAX_LOAD 0.7
 
 typedef struct exo_names exo_names;
 

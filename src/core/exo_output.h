@@ -27,7 +27,8 @@
 
 /* Renumber labels in place: labels[v] becomes v's cluster number 1..K, in
  * order of first appearance. `labels` holds ids < n. *num_clusters = K.
- * Needs 8 bytes per node of scratch. */
+ * Needs 8 bytes per node of scratch (EXO_OUTPUT_SCRATCH_NODE_BYTES). */
+#define EXO_OUTPUT_SCRATCH_NODE_BYTES 8u
 exo_status exo_output_renumber(uint64_t *labels, uint64_t n, uint64_t *num_clusters,
                                exo_ctx *ctx);
 

@@ -33,12 +33,13 @@
 #define RF_POLL_ENTRIES ((uint64_t)1 << 20)
 #define RF_AHEAD 16  /* entries ahead to prefetch a neighbour's label for */
 #define RF_AHEAD2 8  /* entries ahead to prefetch a pair slot for */
-#define RF_MAX_READERS 64u
+#define RF_MAX_READERS EXO_REFINE_MAX_READERS /* exo_refine.h */
 
 typedef struct pair_slot {
   uint64_t key; /* RF_EMPTY = free */
   double w;
 } pair_slot;
+_Static_assert(sizeof(pair_slot) == EXO_REFINE_SLOT_BYTES, "exo_refine.h states the slot size");
 
 /* One reader of the adjacency file: its buffer and pair table. With
  * several threads each reads the file for its own group of clusters. */
@@ -452,7 +453,7 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   /* pair tables: a power of two of slots within their share (exo_budget.h),
    * at most 3/4 full; no bigger than the arcs need */
   uint64_t tbytes = exo_budget_share(params->memory_limit, EXO_SHARE_REFINE_TABLE, st.nreaders);
-  size_t cap = 1024;
+  size_t cap = EXO_REFINE_MIN_SLOTS;
   unsigned bits = 10;
   while ((uint64_t)cap * 2 * sizeof(pair_slot) <= tbytes && (uint64_t)cap < csr->m + 2) {
     cap *= 2;

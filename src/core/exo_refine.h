@@ -67,6 +67,16 @@
 
 #define EXO_REFINE_MAX_PASSES 100u
 #define EXO_REFINE_RATIO 0.15 /* the threshold every driver uses (issue 25, item 3) */
+/* "Memory" above, as exo_refine.c allocates it and the estimate counts it
+ * (exo_estimate.h): the offsets and the labels (8 + 8 bytes per node), the
+ * cluster records (33 bytes per cluster), at most EXO_REFINE_MAX_READERS
+ * readers, each with a pair table of a power of two of 16-byte slots, at
+ * least EXO_REFINE_MIN_SLOTS. */
+#define EXO_REFINE_NODE_BYTES 16u
+#define EXO_REFINE_CLUSTER_BYTES 33u
+#define EXO_REFINE_MAX_READERS 64u
+#define EXO_REFINE_MIN_SLOTS 1024u
+#define EXO_REFINE_SLOT_BYTES 16u
 
 typedef struct exo_refine_params {
   uint32_t passes;       /* at most this many merge passes; 0 = none */

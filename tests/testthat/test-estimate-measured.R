@@ -1,6 +1,7 @@
 # EstimateExoLabel() against a measured run (issue 56, the budget owner):
-# the estimate takes its shares of memory_limit from the core's split
-# (exo_budget.h, through the glue), and on a planted graph of 5 x 10^4
+# the estimate is the core's (exo_estimate.h, through the glue), which
+# takes its shares of memory_limit from the core's split (exo_budget.h)
+# and its bytes per node from the modules' headers, and on a planted graph of 5 x 10^4
 # nodes and 5 x 10^5 edges its peak memory and peak temporary disk are
 # within 1.5x of what the command-line tool measures (peak_rss; the core's
 # peak_temp_disk plus the names file), for label propagation and Leiden,
@@ -30,6 +31,23 @@ test_that("the estimate's shares are the core's split", {
     expect_equal(ExoLabel:::.exolabel_budget_share(2^32, "lp_read", 2), 2^26)
     expect_equal(tab$parse_reserve, 18 * 2^20)
     expect_error(ExoLabel:::.exolabel_budget_share(2^28, "no_such_share", 1), "no_such_share")
+})
+
+test_that("EstimateExoLabel's figures are the core's estimate", {
+    # exo_estimate.h through the glue: R adds nothing to the breakdown
+    core <- ExoLabel:::.exolabel_budget_estimate(1e6, 2e7, 2^28, 1L, "leiden", FALSE, TRUE, 10)
+    e <- attr(EstimateExoLabel(1e6, num_edges = 2e7, memory_limit = 2^28, threads = 1,
+                               algorithm = "leiden"), "details")
+    expect_identical(e$stages, core$stages)
+    expect_identical(e$peak_ram, core$peak_ram)
+    expect_identical(e$stages$stage, c("read", "sort", "cluster", "refine", "output"))
+    # attenuation adds its 8 bytes per node (exo_lp.h: the hop distance and
+    # its published copy) to label propagation only
+    lp <- function(att) attr(EstimateExoLabel(1e6, num_edges = 2e7, memory_limit = 2^28,
+                                              threads = 1, attenuation = att), "details")$stages
+    expect_equal(lp(0.5)$ram - lp(FALSE)$ram, c(0, 0, 8e6, 0, 0))
+    expect_error(ExoLabel:::.exolabel_budget_estimate(1, 1, 2^20, 1L, "nope", FALSE, TRUE, 10),
+                 "nope")
 })
 
 test_that("EstimateExoLabel is within 1.5x of a measured run", {
