@@ -56,6 +56,8 @@ CASES=(
   "leiden-mod-u|cli|--algorithm leiden --iterations 3|u"
   "leiden-cpm-w|cli|--algorithm leiden --objective cpm --resolution 0.05|w"
   "leiden-cpm-u|cli|--algorithm leiden --objective cpm --resolution 0.1 --threads 2|u"
+  "components-u|cli|--algorithm components|u"
+  "components-w|cli|--algorithm components --min-weight 0.9 --memory-limit 1MB --threads 2|w"
   "mpi1-res0-w|mpi|--resolution 0|w"
   "mpi1-res0-v|mpi|--resolution 0|v"
   "mpi1-default-u|mpi||u"
