@@ -71,11 +71,7 @@ static exo_status tally_node(exo_clstats *s, const exo_csr_files *csr, exo_reade
       uint64_t u;
       float wf;
       exo_adj_decode(p, csr->wide, &u, &wf);
-      if (u >= n)
-        return EXO_FAIL(ctx, EXO_EINTERNAL,
-                        "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
-                        csr->adj_path, (unsigned long long)v, (unsigned long long)u,
-                        (unsigned long long)n);
+      if (u >= n) return exo_csr_bad_neighbour(csr, v, u, ctx);
       double w = (double)wf;
       if (clusters[u] != c) {
         ext += fabs(w); /* seen from this end only */

@@ -220,16 +220,20 @@ exo_status exo_csr_stream_node(exo_csr_stream *cs, uint64_t v, uint64_t *arcs, e
   return s;
 }
 
+exo_status exo_csr_bad_neighbour(const exo_csr_files *csr, uint64_t v, uint64_t u, exo_ctx *ctx) {
+  return EXO_FAIL(ctx, EXO_EINTERNAL,
+                  "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
+                  csr->adj_path, (unsigned long long)v, (unsigned long long)u,
+                  (unsigned long long)csr->n);
+}
+
 exo_status exo_csr_stream_arc(exo_csr_stream *cs, uint64_t v, uint64_t *u, float *w,
                               exo_ctx *ctx) {
   uint8_t e[16];
   exo_status s = exo_reader_read(&cs->ar, e, exo_adj_size(cs->csr->wide), ctx);
   if (s) return s;
   exo_adj_decode(e, cs->csr->wide, u, w);
-  if (*u < cs->csr->n) return EXO_OK;
-  return EXO_FAIL(ctx, EXO_EINTERNAL,
-                  "CSR adjacency file '%s': neighbour %llu of node %llu out of range",
-                  cs->csr->adj_path, (unsigned long long)*u, (unsigned long long)v);
+  return *u < cs->csr->n ? EXO_OK : exo_csr_bad_neighbour(cs->csr, v, *u, ctx);
 }
 
 exo_status exo_csr_stream_close(exo_csr_stream *cs, exo_status s, exo_ctx *ctx) {

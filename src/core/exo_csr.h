@@ -146,6 +146,11 @@ exo_status exo_csr_stream_close(exo_csr_stream *cs, exo_status s, exo_ctx *ctx);
 exo_status exo_csr_remove(exo_csr_files *csr, const exo_csr_files *listed, size_t bufsize,
                           uint64_t *removed, uint64_t *removed_positive, exo_ctx *ctx);
 
+/* The error of an adjacency entry of node v whose neighbour u is not a
+ * node of csr (u >= csr->n): EXO_EINTERNAL, the file and both ids named.
+ * Every reader of the adjacency file reports it with this. */
+exo_status exo_csr_bad_neighbour(const exo_csr_files *csr, uint64_t v, uint64_t u, exo_ctx *ctx);
+
 /* Rewrite csr keeping the arcs v -> u (weight w) for which keep(user, v,
  * u, w) returns nonzero, in order (the other arcs removed), as
  * exo_csr_remove does; csr->m follows; *removed / *removed_positive count

@@ -48,10 +48,7 @@ exo_status exo_ld_rd_load(exo_leiden_level *lv, ld_reader *rd, uint64_t first, i
 }
 
 exo_status exo_ld_bad_nbr(exo_leiden_level *lv, exo_ctx *ctx, uint64_t v, uint64_t u) {
-  return EXO_FAIL(ctx, EXO_EINTERNAL,
-                  "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
-                  lv->csr.adj_path, (unsigned long long)v, (unsigned long long)u,
-                  (unsigned long long)lv->n);
+  return exo_csr_bad_neighbour(&lv->csr, v, u, ctx);
 }
 
 /* ---- open / free ---------------------------------------------------------- */

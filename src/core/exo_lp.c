@@ -210,10 +210,7 @@ static inline double dist_pow(const lp_state *st, uint32_t d) {
 }
 
 static exo_status bad_neighbour(const lp_state *st, exo_ctx *ctx, uint64_t v, uint64_t u) {
-  return EXO_FAIL(ctx, EXO_EINTERNAL,
-                  "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
-                  st->csr->adj_path, (unsigned long long)v, (unsigned long long)u,
-                  (unsigned long long)st->n);
+  return exo_csr_bad_neighbour(st->csr, v, u, ctx);
 }
 
 /* Ask the cache for the per-node data of the neighbour in entry i of p

@@ -248,11 +248,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       const double w = fabs((double)wf);
       if (sums) va += w;
       if (!mine) continue;
-      if (u >= st->n)
-        return EXO_FAIL(ctx, EXO_EINTERNAL,
-                        "CSR adjacency file '%s': node %llu lists neighbour %llu >= %llu nodes",
-                        st->csr->adj_path, (unsigned long long)v, (unsigned long long)u,
-                        (unsigned long long)st->n);
+      if (u >= st->n) return exo_csr_bad_neighbour(st->csr, v, u, ctx);
       uint64_t b = labels[u];
       if (a == b) {
         st->in[a] += w;

@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exo_csr.h"
 #include "exo_method.h"
+#include "exo_record.h"
 #include "testutil.h"
 
 static void options(exo_options *o, const char *threads, const char *memory) {
@@ -209,6 +211,29 @@ START_TEST(other_methods_options_are_refused) {
 }
 END_TEST
 
+/* A corrupt adjacency file (a neighbour id >= n): the walk stops with the
+ * error every reader of the CSR gives (exo_csr_bad_neighbour), naming the
+ * file, the node and the id. */
+START_TEST(bad_neighbour_is_named) {
+  const tu_edge e[2] = {{0, 1, 1.0f}, {1, 2, 1.0f}};
+  tu_csr g;
+  tu_csr_build(&g, 3, e, 2, 0, 0);
+  size_t len;
+  char *adj = tu_read_file(g.adjp, &len);
+  ck_assert_uint_eq(len, 4 * exo_adj_size(0)); /* 0:1 | 1:0 1:2 | 2:1 */
+  exo_adj_encode((uint8_t *)adj + 2 * exo_adj_size(0), 0, 7, 1.0f); /* node 1's second */
+  ck_assert_int_eq(tu_write_file(g.adjp, adj, len), 0);
+  free(adj);
+  uint64_t parent[3];
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_csr_components(&g.csr, 1 << 16, parent, &ctx), EXO_EINTERNAL);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "node 1 lists neighbour 7 >= 3 nodes"));
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, g.adjp));
+  tu_csr_free(&g);
+}
+END_TEST
+
 Suite *components_suite(void) {
   Suite *s = suite_create("components");
   TCase *tc = tcase_create("core");
@@ -216,6 +241,7 @@ Suite *components_suite(void) {
   tcase_add_test(tc, known_components_and_any_threads);
   tcase_add_test(tc, random_graph_matches_an_independent_union_find);
   tcase_add_test(tc, other_methods_options_are_refused);
+  tcase_add_test(tc, bad_neighbour_is_named);
   suite_add_tcase(s, tc);
   return s;
 }
