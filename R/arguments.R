@@ -41,12 +41,10 @@ core_each <- function(name, x) {
 # Each value of x resolved by the core (exo_options_resolve) with `with`:
 # its adjustments (capped, set to zero) and their warnings, raised once each.
 core_resolved <- function(name, x, with = list(), oversubscribe = TRUE) {
-    warns <- character()
-    out <- vapply(seq_along(x), function(i) {
-        r <- .exolabel_option_resolved(name, x[i], with, oversubscribe)
-        warns <<- c(warns, r$warnings)
-        as.numeric(r$value)
-    }, numeric(1))
+    res <- lapply(seq_along(x), function(i)
+        .exolabel_option_resolved(name, x[i], with, oversubscribe))
+    warns <- unlist(lapply(res, `[[`, "warnings"))
+    out <- vapply(res, function(r) as.numeric(r$value), numeric(1))
     for (w in unique(warns)) warning(w, call. = FALSE)
     out
 }

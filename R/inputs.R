@@ -85,7 +85,7 @@ text_numbers <- function(x) {
 # other column whose values are all numbers (or NA) as numbers.
 text_matrix_edges <- function(x) {
     out <- as.data.frame(x, stringsAsFactors = FALSE)
-    for (j in seq_len(ncol(out))[-(1:2)]) {
+    for (j in seq_len(ncol(out))[-seq_len(2L)]) {
         v <- text_numbers(out[[j]])
         if (!is.null(v)) out[[j]] <- v
     }
@@ -129,7 +129,7 @@ edges_source <- function(x, ignore_weights) {
     weight <- NULL
     if (!ignore_weights) {
         cn <- tolower(colnames(x))
-        wi <- match("weight", cn[-(1:2)]) + 2L
+        wi <- match("weight", cn[-seq_len(2L)]) + 2L
         if (is.na(wi) && nc >= 3L && (is.numeric(x[[3L]]) || is.logical(x[[3L]]) ||
                                       inherits(x[[3L]], "integer64")))
             wi <- 3L
@@ -222,6 +222,12 @@ matrix_source <- function(x, directed, ignore_weights) {
          i = x@i, p = x@p, x = vals, upper = !directed)
 }
 
+# The warning of symmetrise_max (a constant: no paste() inside a condition).
+asymmetric_fmt <- paste0("the adjacency matrix is not symmetric (%s pair(s) with ",
+                         "different values above and below the diagonal): in ",
+                         "undirected mode the edge {i, j} weighs the larger of ",
+                         "x[i, j] and x[j, i]; use mode = \"directed\" for arcs")
+
 # An undirected graph from a general dgCMatrix: the pair {i, j} weighs
 # max(x[i, j], x[j, i]) when both are given (nonzero), else the one given
 # (so a negative entry in one triangle stays negative: dropped with the
@@ -234,10 +240,7 @@ symmetrise_max <- function(x) {
     both <- Matrix::drop0(x != 0) * Matrix::drop0(tx != 0)
     differ <- sum(Matrix::triu(both * (d != 0), k = 1L))
     if (differ > 0)
-        warning(sprintf(paste0("the adjacency matrix is not symmetric (%s pair(s) with ",
-                               "different values above and below the diagonal): in ",
-                               "undirected mode the edge {i, j} weighs the larger of ",
-                               "x[i, j] and x[j, i]; use mode = \"directed\" for arcs"),
+        warning(sprintf(asymmetric_fmt,
                         format_count(differ)), call. = FALSE)
     # given twice: x + tx - min(x, tx) = the larger; given once: x + tx
     m <- x + tx - both * ((x + tx - abs(d)) / 2)
