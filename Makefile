@@ -27,6 +27,10 @@ CC ?= gcc
 BUILD ?= build
 RLIB ?=
 R_LIBS_ENV := $(if $(RLIB),R_LIBS=$(RLIB):$$R_LIBS,)
+# Parallel jobs: the C suites (make ctest) and each compile of the package by
+# R CMD build / INSTALL / check (R_JOBS_ENV: R's make reads MAKEFLAGS).
+EXO_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+R_JOBS_ENV := MAKEFLAGS=-j$(EXO_JOBS)
 CORE_SRC := $(wildcard src/core/*.c)
 CORE_HDR := $(wildcard src/core/*.h)
 TEST_SRC := $(wildcard tests/c/test_*.c)
@@ -71,7 +75,7 @@ $(BUILD)/exo_tests: $(TEST_SRC) tests/c/runner.c tests/c/testutil.c tests/c/test
 
 # One process per suite, CTEST_JOBS at a time (tools/run-suites.sh), the
 # longest first.
-CTEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CTEST_JOBS ?= $(EXO_JOBS)
 ctest: $(BUILD)/exo_tests
 	cd $(BUILD) && CK_FORK=yes bash $(CURDIR)/tools/run-suites.sh $(CTEST_JOBS) ./exo_tests \
 	  $(abspath $(BUILD))/suites.inc sort leiden parse lp names pipeline
@@ -307,8 +311,8 @@ install: deps-runtime
 	rsync -a --delete --exclude '.git' --exclude 'build' --exclude '*.o' --exclude '*.so' \
 	  --exclude 'benchmarks' --exclude 'tests/c' --exclude 'fuzz' ./ $(BUILD)/pkgsrc/ExoLabel/
 	rm -f $(BUILD)/pkgsrc/ExoLabel_*.tar.gz
-	cd $(BUILD)/pkgsrc && $(R_LIBS_ENV) $(R) CMD build --no-manual ExoLabel
-	$(R_LIBS_ENV) $(R) CMD INSTALL --no-multiarch $(if $(RLIB),-l $(RLIB),) $(PKG_TARBALL)
+	cd $(BUILD)/pkgsrc && $(R_LIBS_ENV) $(R_JOBS_ENV) $(R) CMD build --no-manual ExoLabel
+	$(R_LIBS_ENV) $(R_JOBS_ENV) $(R) CMD INSTALL --no-multiarch $(if $(RLIB),-l $(RLIB),) $(PKG_TARBALL)
 
 # `make install-test`: the tarball of the last make install (made first when
 # there is none) installed into a fresh library, with only the runtime R
@@ -317,7 +321,7 @@ install: deps-runtime
 # one compile, under a minute).
 install-test:
 	@test -f $(PKG_TARBALL) || $(MAKE) install BUILD=$(BUILD) RLIB=$(RLIB)
-	bash tools/install-test.sh $(PKG_TARBALL)
+	$(R_JOBS_ENV) bash tools/install-test.sh $(PKG_TARBALL)
 
 demo: install
 	$(R_LIBS_ENV) $(RSCRIPT) -e 'library(ExoLabel); cat("vignette:", vignette(package = "ExoLabel")$$results[, "Item"], "(read it with vignette(\"ExoLabel\"))\n"); f <- system.file("extdata", "example_edges.tsv", package = "ExoLabel"); set.seed(1); res <- ExoLabel(f, return_table = TRUE, verbose = TRUE); print(res$$graph_stats); cat("clusters:", length(unique(res$$results$$Cluster)), "\n"); print(head(res$$results, 10)); print(table(cluster_size = table(res$$results$$Cluster)))'
@@ -369,11 +373,11 @@ check: deps
 	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check/src
 	rsync -a --exclude '.git' --exclude 'build' --exclude '*.o' --exclude '*.so' \
 	  ./ $(BUILD)/check/src/ExoLabel/
-	cd $(BUILD)/check && $(R_LIBS_ENV) $(R) CMD build src/ExoLabel
-	cd $(BUILD)/check && $(R_LIBS_ENV) _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
+	cd $(BUILD)/check && $(R_LIBS_ENV) $(R_JOBS_ENV) $(R) CMD build src/ExoLabel
+	cd $(BUILD)/check && $(R_LIBS_ENV) $(R_JOBS_ENV) _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	  $(R) CMD check --as-cran --no-manual $(CHECK_ARGS) ExoLabel_*.tar.gz
 	@! grep -E '^Status:.*(ERROR|WARNING)' $(BUILD)/check/ExoLabel.Rcheck/00check.log
-	cd $(BUILD)/check && $(R_LIBS_ENV) $(RSCRIPT) $(CURDIR)/tools/bioccheck.R ExoLabel_*.tar.gz
+	cd $(BUILD)/check && $(R_LIBS_ENV) $(R_JOBS_ENV) $(RSCRIPT) $(CURDIR)/tools/bioccheck.R ExoLabel_*.tar.gz
 
 # ---- benchmarks -----------------------------------------------------------
 # make bench [SIZE=large] [REPS=3] [BENCH_DIR=/tmp/exolabel-bench]: generated
