@@ -38,3 +38,13 @@ exo_status exo_method_run_components(exo_graph *g, const exo_options *o, const c
   free(labels);
   return st;
 }
+
+/* For exo_estimate: the forest and two readers; no merge passes, no files
+ * beyond the graph's. */
+void exo_method_need_components(const exo_estimate_in *in, const exo_estimate_graph *g,
+                                exo_estimate_need *need) {
+  need->ram_cluster =
+      EXO_CSR_COMPONENTS_NODE_BYTES * g->nodes + 2.0 * EXO_IO_DEFAULT_BUF + EXO_ESTIMATE_STAGE_SLACK;
+  need->ram_refine = 0;
+  need->disk_cluster = 0;
+}

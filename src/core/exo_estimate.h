@@ -9,7 +9,10 @@
  * and the aggregation and disk figures of exo_leiden.h, EXO_REFINE_* of
  * exo_refine.h, EXO_CSR_COMPONENTS_NODE_BYTES of exo_csr.h,
  * EXO_OUTPUT_SCRATCH_NODE_BYTES of exo_output.h, the name table's slots of
- * exo_names.h); the record and adjacency sizes from exo_record.h.
+ * exo_names.h); the record and adjacency sizes from exo_record.h. The
+ * cluster and refine stages, and the clustering's own files, are each
+ * method's to give (exo_method_need_<id> in the method's file, through the
+ * registry of exo_method.h), so a new method brings its estimate along.
  *
  * The stages, one after the other (each may use the whole memory_limit):
  *   read     the name table (16-byte slots, a power of two at most 70%
@@ -54,6 +57,7 @@
 
 #include <stdint.h>
 
+#include "exo_budget.h"
 #include "exo_status.h"
 
 typedef struct exo_estimate_in {
@@ -82,6 +86,31 @@ typedef struct exo_estimate_out {
   double peak_ram, peak_disk;  /* the largest of each */
   int wide;                    /* ids taken to be 64-bit */
 } exo_estimate_out;
+
+/* A method's own part of the estimate, which the method gives
+ * (exo_method_need_<id>, exo_method.h; the registry calls it): for a graph
+ * of these sizes, the memory of its clustering and of what follows it
+ * before the output (label propagation's merge passes; 0 for the others),
+ * and its temporary files beyond the graph's CSR and names. */
+typedef struct exo_estimate_graph {
+  double nodes, records; /* nodes; arc records (two per edge) */
+  double rec, adj;       /* bytes of a sort record and of an adjacency entry */
+  int wide;              /* 64-bit ids */
+} exo_estimate_graph;
+
+typedef struct exo_estimate_need {
+  double ram_cluster, ram_refine, disk_cluster;
+} exo_estimate_need;
+
+/* The small buffers of a stage (I/O, progress) that every stage counts. */
+#define EXO_ESTIMATE_STAGE_SLACK (2.0 * 1048576.0)
+
+static inline double exo_estimate_min(double a, double b) { return a < b ? a : b; }
+static inline double exo_estimate_max(double a, double b) { return a > b ? a : b; }
+/* A stage's share of memory_limit (exo_budget_share) among `parts`. */
+static inline double exo_estimate_share(uint64_t memory_limit, exo_share id, double parts) {
+  return (double)exo_budget_share(memory_limit, id, (uint32_t)parts);
+}
 
 /* "read", "sort", "cluster", "refine", "output"; NULL out of range. */
 const char *exo_estimate_stage_name(int stage);

@@ -3,9 +3,11 @@
  * start (label propagation with its merge passes, Leiden). */
 #include "exo_method.h"
 
+#include <math.h>
 #include <string.h>
 
-#define EXO_METHOD_ENTRY_(id, name, stage, help, refused) {name, stage, exo_method_run_##id},
+#define EXO_METHOD_ENTRY_(id, name, stage, help, refused) \
+  {name, stage, exo_method_run_##id, exo_method_need_##id},
 static const exo_method registry[EXO_METHOD_COUNT] = {EXO_METHODS(EXO_METHOD_ENTRY_)};
 #undef EXO_METHOD_ENTRY_
 
@@ -44,4 +46,97 @@ exo_status exo_method_run_leiden(exo_graph *g, const exo_options *o, const char 
   memset(&lp, 0, sizeof lp);
   exo_options_fill_leiden(o, &lp);
   return exo_graph_leiden(g, &lp, outfile, sep, ctx, res);
+}
+
+/* ---- what each needs (exo_estimate.h) ---------------------------------- */
+#define LEIDEN_AGG_WRITE_BUF 1048576.0 /* an in-memory aggregation's write buffer */
+
+/* In-memory aggregation of a level of n0 nodes and a0 arcs into n1 coarse
+ * nodes: per range, its arcs' tally entries and rows; the finer level's
+ * degrees; per coarse node its offset, row start and end, one count per
+ * part and a marker and a scratch entry per thread; the write buffer. */
+static double agg_in_memory_bytes(double n0, double a0, double n1, int threads) {
+  return EXO_LEIDEN_AGG_ARC_BYTES * a0 / EXO_LEIDEN_AGG_RANGES +
+         EXO_LEIDEN_AGG_NODE_BYTES * n0 + 8.0 * (3 + 1 + 2.0 * threads) * n1 +
+         LEIDEN_AGG_WRITE_BUF;
+}
+
+typedef struct level_disk {
+  double files, runs, n, a;
+} level_disk;
+
+/* The files of the coarse level aggregated from (n0, a0): a quarter of
+ * the nodes, half the arcs (exo_estimate.h). */
+static level_disk leiden_level(double n0, double a0, uint64_t limit, int threads, double rec,
+                               double adj) {
+  level_disk l;
+  l.n = n0 / 4;
+  l.a = a0 / 2;
+  const double L = (double)limit;
+  const int in_memory = agg_in_memory_bytes(n0, a0, l.n, threads) <= L;
+  const int held = in_memory && adj * l.a <= exo_estimate_share(limit, EXO_SHARE_LEIDEN_HOLD, 1);
+  const double csr = 8 * (l.n + 1) + (held ? 0 : adj * l.a);
+  l.runs = in_memory || rec * a0 <= L ? 0 : rec * a0;
+  l.files = csr + EXO_LEIDEN_LEVEL_DISK_NODE_BYTES * l.n;
+  return l;
+}
+
+/* Leiden's temporary files beside the input graph's CSR and names. */
+static double leiden_disk(double n, double arcs, uint64_t limit, int threads, double rec,
+                          double adj) {
+  const level_disk l1 = leiden_level(n, arcs, limit, threads, rec, adj);
+  const level_disk l2 = leiden_level(l1.n, l1.a, limit, threads, rec, adj);
+  return EXO_LEIDEN_DISK_NODE_BYTES * n + l1.files + exo_estimate_max(l1.runs, l2.files + l2.runs);
+}
+
+/* Label propagation: its per-node arrays (exo_lp.h) and the workers' read
+ * windows; its merge passes (refine): per reader its read buffer and pair
+ * table (all of it written when it is cleared), offsets and labels, a
+ * cluster per node at most (exo_refine.h). */
+void exo_method_need_lp(const exo_estimate_in *in, const exo_estimate_graph *g,
+                        exo_estimate_need *need) {
+  const uint64_t limit = in->memory_limit;
+  const double T = in->threads, n = g->nodes, adj_bytes = g->adj * g->records;
+  need->ram_cluster = n * ((g->wide ? EXO_LP_NODE_BYTES_WIDE : EXO_LP_NODE_BYTES) +
+                           (in->attenuation ? EXO_LP_ATTENUATION_NODE_BYTES : 0)) +
+                      exo_estimate_min(T * exo_estimate_share(limit, EXO_SHARE_LP_READ, T),
+                                       adj_bytes) +
+                      EXO_ESTIMATE_STAGE_SLACK;
+  need->ram_refine = 0;
+  need->disk_cluster = 0;
+  if (!in->refine) return;
+  const double readers = exo_estimate_min(T, EXO_REFINE_MAX_READERS);
+  const double buf =
+      exo_estimate_min(exo_estimate_share(limit, EXO_SHARE_REFINE_READ, readers), adj_bytes);
+  const double tbytes = exo_estimate_share(limit, EXO_SHARE_REFINE_TABLE, readers);
+  double cap = EXO_REFINE_MIN_SLOTS;
+  while (cap * 2 * EXO_REFINE_SLOT_BYTES <= tbytes && cap < g->records + 2) cap *= 2;
+  need->ram_refine = readers * (buf + EXO_REFINE_SLOT_BYTES * cap) +
+                     n * (EXO_REFINE_NODE_BYTES + EXO_REFINE_CLUSTER_BYTES) +
+                     EXO_ESTIMATE_STAGE_SLACK;
+}
+
+/* Leiden: its per-node state and final labels (exo_leiden.h), the read
+ * buffer, the lanes' tables, and the aggregation of level 0: in memory
+ * when it fits in at most EXO_LEIDEN_AGG_RANGES ranges of coarse ids, else
+ * the sort's buffers (they grow with its records, up to the memory
+ * limit); on disk its levels (leiden_disk). */
+void exo_method_need_leiden(const exo_estimate_in *in, const exo_estimate_graph *g,
+                            exo_estimate_need *need) {
+  const uint64_t limit = in->memory_limit;
+  const double L = (double)limit, T = in->threads, n = g->nodes, records = g->records;
+  const double ranges = ceil(EXO_LEIDEN_AGG_ARC_BYTES * records / L);
+  const double aggregation =
+      ranges <= EXO_LEIDEN_AGG_RANGES
+          ? EXO_LEIDEN_AGG_ARC_BYTES * records / exo_estimate_max(ranges, 1)
+          : exo_estimate_min(L, 3 * g->rec * records);
+  const double lanes = exo_estimate_min(T, EXO_LEIDEN_LANES);
+  need->ram_cluster =
+      n * ((g->wide ? EXO_LEIDEN_NODE_BYTES_WIDE : EXO_LEIDEN_NODE_BYTES) +
+           EXO_LEIDEN_LABEL_BYTES) +
+      exo_estimate_min(exo_estimate_share(limit, EXO_SHARE_LEIDEN_READ, 1), g->adj * records) +
+      (double)EXO_LEIDEN_LANE_TABLES_BYTES + (double)EXO_LEIDEN_LANE_PAIRS_BYTES * lanes +
+      aggregation + EXO_ESTIMATE_STAGE_SLACK;
+  need->ram_refine = 0;
+  need->disk_cluster = leiden_disk(n, records, limit, in->threads, g->rec, g->adj);
 }

@@ -11,10 +11,11 @@
  * choice index (exo_options.h keeps the resolved algorithm as that index)
  * and the order of the help; the first is the default. exo_options.c makes
  * the `algorithm` choices and help from this list, exo_method.c the
- * registry (X(id, ...) runs exo_method_run_<id>, exo_method.h).
+ * registry (X(id, ...) runs exo_method_run_<id> and estimates with
+ * exo_method_need_<id>, exo_method.h).
  *
- * Adding a method: its own file defining exo_method_run_<id> (the
- * signature in exo_method.h) and one line here. This header includes
+ * Adding a method: its own file defining exo_method_run_<id> and
+ * exo_method_need_<id> (the signatures in exo_method.h) and one line here. This header includes
  * nothing, so every layer may include it. */
 #ifndef EXO_METHOD_NAMES_H
 #define EXO_METHOD_NAMES_H

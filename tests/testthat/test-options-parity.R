@@ -187,11 +187,17 @@ test_that("the R function's defaults and the --help text come from the core's ta
         } else if (nm == "threads") {
             expect_null(def) # NULL: every core, the core's "auto"
         } else {
-            if (length(def) > 1L) def <- def[1L] # match.arg-style choices
+            if (length(def) > 1L) { # match.arg-style choices: the core's, in its order
+                expect_identical(tolower(def), tolower(tab$choices[[i]]), info = nm)
+                def <- def[1L]
+            }
             expect_identical(ExoLabel:::.exolabel_option(nm, def),
                              ExoLabel:::.exolabel_option(nm, tab$default[i]), info = nm)
         }
     }
+    # EstimateExoLabel offers the core's methods too
+    expect_identical(eval(formals(EstimateExoLabel)$algorithm),
+                     tab$choices[[match("algorithm", tab$name)]])
     skip_on_os("windows")
     help <- rawToChar(run_cli("--help")$out)
     for (i in seq_along(tab$name)) {
