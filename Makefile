@@ -228,7 +228,7 @@ $(BUILD)/win/exolabel.exe: $(CLI_SRC) $(BUILD)/win/libexocore.a $(CORE_HDR)
 
 $(BUILD)/win/exo_tests.exe: $(TEST_SRC) tests/c/runner.c tests/c/testutil.c tests/c/testutil.h \
   tests/c/minicheck/check.h tests/c/minicheck/minicheck.c $(BUILD)/suites.inc $(BUILD)/win/libexocore.a
-	$(MINGW_CC) $(WIN_CFLAGS) -DEXO_TEST_SANITIZED -Itests/c/minicheck -Isrc/core -Itests/c -I$(BUILD) $(TEST_SRC) tests/c/runner.c \
+	$(MINGW_CC) $(WIN_CFLAGS) -DEXO_TEST_SANITIZED -DEXO_TEST_WINE -Itests/c/minicheck -Isrc/core -Itests/c -I$(BUILD) $(TEST_SRC) tests/c/runner.c \
 	  tests/c/testutil.c tests/c/minicheck/minicheck.c $(BUILD)/win/libexocore.a $(WIN_LDLIBS) -o $@
 
 # The test runner takes the sanitizer steps' reduced sizes (TU_SAN,

@@ -679,7 +679,7 @@ START_TEST(add_records_same_as_add) {
     exo_sort_stats ref = run_case(&cases[c], a, m);
     static const size_t batches[] = {7, 5000};
     for (size_t b = 0; b < sizeof batches / sizeof *batches; b++) {
-      for (int nar = 0; nar <= 1; nar++) {
+      for (int nar = 0; nar <= TU_WINE(1, c == 3); nar++) { /* Wine: narrow into wide only */
         sort_case sc = cases[c];
         sc.batch = batches[b];
         sc.batch_narrow = nar;

@@ -27,6 +27,16 @@
 #else
 #define TU_TSAN(other, tsan) (other)
 #endif
+/* TU_WINE(other, wine): `wine` in the Windows build that `make win-test`
+ * runs under Wine (it also defines EXO_TEST_WINE), where each file opened
+ * and each thread started is a round trip to Wine's server: loops over
+ * positions or repetitions whose Windows calls are the same each time take
+ * a sample there (the Linux builds run them whole). */
+#ifdef EXO_TEST_WINE
+#define TU_WINE(other, wine) (wine)
+#else
+#define TU_WINE(other, wine) (other)
+#endif
 
 /* A fresh directory under $TMPDIR (or /tmp); malloc'd path. */
 char *tu_mkdtemp(void);
