@@ -1235,8 +1235,9 @@ START_TEST(parallel_every_boundary) {
     pvariant *vs = malloc((u.len + 2) * 3 * sizeof *vs);
     /* every block size, with 2, 3 or 4 threads in turn; 8 threads for small
      * blocks. Sanitized builds: every size up to 64, then every 13th (the
-     * blocks' ends still fall on every kind of byte) */
-    for (size_t b = 1; b <= u.len + 1; b += b < 64 ? 1 : TU_SAN(1, 13))
+     * blocks' ends still fall on every kind of byte; every 39th under
+     * ThreadSanitizer) */
+    for (size_t b = 1; b <= u.len + 1; b += b < 64 ? 1 : TU_SAN(1, TU_TSAN(13, 39)))
       vs[nv++] = (pvariant){2 + (int)(b % 3), b, 0, 0};
     for (size_t b = 1; b <= 20; b++) vs[nv++] = (pvariant){8, b, 0, 0};
     char label[64];
@@ -2012,8 +2013,10 @@ START_TEST(ranges_every_cut) {
     const uint64_t in_name = TU_SAN(1, 23);
     for (uint64_t x = 0; x <= u.len + 1; x++) {
       if (!cut_kept(x, name_at, name_at + strlen(longname), in_name)) continue;
-      /* under Wine: every second cut y after every 35th x, not every 7th */
-      for (uint64_t y = x; y <= u.len + 1; y += (x % TU_WINE(7, 35) == 0 ? 1 : u.len + 2)) {
+      /* under Wine and ThreadSanitizer: every second cut y after every 35th
+       * x, not every 7th */
+      const uint64_t every = TU_TSAN(TU_WINE(7, 35), 35);
+      for (uint64_t y = x; y <= u.len + 1; y += (x % every == 0 ? 1 : u.len + 2)) {
         if (!cut_kept(y, name_at, name_at + strlen(longname), in_name)) continue;
         uint64_t cut[4] = {0, x, y, u.len + 5};
         o.threads = (int)(x % 2) * 2 + 1;
