@@ -447,8 +447,10 @@ static void warnf(exo_opt_warn_fn warn, void *user, const char *fmt, ...) {
 #define GIVEN(o, id) (((o)->given >> (id)) & 1u)
 #define AUTO(o, id) (((o)->is_auto >> (id)) & 1u)
 
-exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
-                               exo_error *err) {
+/* exo_options_resolve, 1: the method and its objective, resolution and
+ * refine (the format's default method, "auto", the options a method has no
+ * use for). */
+static exo_status resolve_method(exo_options *o, exo_error *err) {
   char n1[64], n2[64], n3[64];
   const int r = o->style == EXO_OPT_STYLE_R;
   const int blast = (int)o->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST;
@@ -520,7 +522,13 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
                            r ? "\"" : "", method_help[method]);
     }
   }
-  /* the R function's adjustments, with its warnings */
+  return EXO_OK;
+}
+
+/* exo_options_resolve, 2: the values adjusted with a warning (the R
+ * function's, the iterations' cap, threads beyond the cores). */
+static void resolve_adjust(exo_options *o, exo_opt_warn_fn warn, void *user) {
+  char n1[64];
   if (o->num[EXO_OPT_ADD_SELF_LOOPS] < 0) {
     warnf(warn, user, "self loops weight supplied is negative, setting to zero.");
     o->num[EXO_OPT_ADD_SELF_LOOPS] = 0;
@@ -549,7 +557,14 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
     o->whole[EXO_OPT_THREADS] = t;
     o->is_auto &= ~(1u << EXO_OPT_THREADS);
   }
-  /* the input options against the format's defaults */
+}
+
+/* exo_options_resolve, 3: the input options against the format's defaults
+ * (columns, transform, self hits, combine, bridges), checked as the parser
+ * will read them. */
+static exo_status resolve_input(exo_options *o, exo_error *err) {
+  char n1[64], n2[64];
+  const int blast = (int)o->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST;
   /* search output: the e-value (column 11), or the bit score (12) for selfnorm */
   uint32_t cols[3] = {1, 2, blast ? (o->transform == EXO_WT_SELFNORM ? 12 : 11) : 3};
   if (o->ncols) memcpy(cols, o->cols, sizeof cols);
@@ -597,6 +612,15 @@ exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
       return exo_error_set(err, EXO_EARG, "%s: %s", n1, cctx.err.msg);
     }
   }
+  return EXO_OK;
+}
+
+exo_status exo_options_resolve(exo_options *o, exo_opt_warn_fn warn, void *user,
+                               exo_error *err) {
+  exo_status st = resolve_method(o, err);
+  if (st) return st;
+  resolve_adjust(o, warn, user);
+  if ((st = resolve_input(o, err))) return st;
   o->resolved = 1;
   return EXO_OK;
 }
