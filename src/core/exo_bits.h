@@ -7,8 +7,8 @@
  * Contract:
  *   - exo_bits_words(n) words hold n bits; exo_bits_alloc(n) returns them
  *     zeroed (at least one word), free() frees them; NULL out of memory.
- *   - get/set/clear/zero/fill/count are plain (one thread per word, or the
- *     caller's synchronisation).
+ *   - get/set/set_new/clear/zero/fill/count are plain (one thread per
+ *     word, or the caller's synchronisation).
  *   - exo_bits_set_atomic and exo_bits_word_atomic are relaxed atomic ORs
  *     and loads of a word, for threads that set bits of the same words side
  *     by side (Leiden's refinement: threads own different communities,
@@ -49,6 +49,16 @@ static inline void exo_bits_clear(uint64_t *b, uint64_t v) {
 
 /* Bits [0, n) clear (whole words: the last word's bits from n on too). */
 static inline void exo_bits_zero(uint64_t *b, uint64_t n) { memset(b, 0, exo_bits_words(n) * 8); }
+
+/* Set bit v if it was clear: 1 when it was (the caller counts a newly
+ * set bit), 0 when it was set already. */
+static inline int exo_bits_set_new(uint64_t *b, uint64_t v) {
+  uint64_t *w = &b[v >> 6];
+  const uint64_t m = (uint64_t)1 << (v & 63);
+  if (*w & m) return 0;
+  *w |= m;
+  return 1;
+}
 
 /* Clear the whole word that holds bit v (a filter reset with its
  * neighbours: Leiden's lanes). */

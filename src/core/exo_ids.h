@@ -76,10 +76,13 @@ static inline const void *exo_ids_at(const exo_ids *a, uint64_t i, int wide) {
 }
 
 static inline uint64_t exo_ids_get(const exo_ids *a, uint64_t i) {
-  return exo_ids_getw(a, i, a->a64 != NULL);
+  return a->a64 ? a->a64[i] : a->a32[i];
 }
 static inline void exo_ids_set(exo_ids *a, uint64_t i, uint64_t x) {
-  exo_ids_setw(a, i, x, a->a64 != NULL);
+  if (a->a64)
+    a->a64[i] = x;
+  else
+    a->a32[i] = (uint32_t)x;
 }
 
 static inline void exo_ids_free(exo_ids *a) {
@@ -120,7 +123,8 @@ static inline uint64_t *exo_ids_take_u64(exo_ids *a, uint64_t n) {
   if (!out) {
     const size_t bytes = exo_ids_bytes(n, 1);
     if (!bytes || !(out = (uint64_t *)malloc(bytes))) return NULL;
-    for (uint64_t i = 0; i < n; i++) out[i] = a->a32[i];
+    const uint32_t *in = a->a32;
+    for (uint64_t i = 0; i < n; i++) out[i] = in[i];
     free(a->a32);
   }
   a->a32 = NULL;

@@ -217,7 +217,8 @@ static inline void prefetch_entry(const lp_state *st, const uint8_t *p, size_t i
   exo_adj_decode(p + i * exo_adj_size(wide), wide, &u, &w);
   if (u >= st->n) return;
   int own = u - lo < hi - lo;
-  EXO_PREFETCH(own ? exo_ids_at(&st->lab, u, !narrow) : exo_ids_at(&st->pub, u, !narrow));
+  if (narrow) EXO_PREFETCH(own ? &st->lab.a32[u] : &st->pub.a32[u]);
+  else EXO_PREFETCH(own ? &st->lab.a64[u] : &st->pub.a64[u]);
   if (want_dist) EXO_PREFETCH(own ? &st->dist[u] : &st->pubdist[u]);
   if (want_visits && own) EXO_PREFETCH(&st->visits[u]);
 }
@@ -310,8 +311,7 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
         return exo_fail_oom(ctx, "the activation outbox", (uint64_t)ln->sw.out_cap * 16);
       continue;
     }
-    if (st->visits[u] >= st->max_visits || exo_bits_get(st->active, u)) continue;
-    exo_bits_set(st->active, u);
+    if (st->visits[u] >= st->max_visits || !exo_bits_set_new(st->active, u)) continue;
     ln->sw.nactive_delta++;
   }
   return EXO_OK;
@@ -596,8 +596,7 @@ static void sync_epoch(lp_state *st) {
     lp_lane *ln = &st->lanes[i];
     for (size_t j = 0; j < ln->sw.nout; j++) {
       uint64_t u = ln->sw.outbox[j];
-      if (st->visits[u] >= st->max_visits || exo_bits_get(st->active, u)) continue;
-      exo_bits_set(st->active, u);
+      if (st->visits[u] >= st->max_visits || !exo_bits_set_new(st->active, u)) continue;
       st->nactive++;
     }
     ln->sw.nout = 0;

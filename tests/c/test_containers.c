@@ -222,6 +222,11 @@ START_TEST(bits_word_edges) {
   ck_assert_uint_eq(b[0], 1);
   exo_bits_clear(b, 65); /* clear bit: nothing */
   ck_assert_uint_eq(b[1], (uint64_t)1 << 63);
+  ck_assert_int_eq(exo_bits_set_new(b, 65), 1); /* newly set */
+  ck_assert_int_eq(exo_bits_set_new(b, 65), 0); /* already set */
+  ck_assert_int_eq(exo_bits_set_new(b, 127), 0);
+  ck_assert_uint_eq(b[1], ((uint64_t)1 << 63) | ((uint64_t)1 << 1));
+  exo_bits_clear(b, 65);
   exo_bits_clear_word_of(b, 130); /* the whole word 2 */
   ck_assert_uint_eq(b[2], 0);
   ck_assert_uint_eq(b[1], (uint64_t)1 << 63);
