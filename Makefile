@@ -110,10 +110,11 @@ sanitize: $(BUILD)/suites.inc
 # `make tsan`: the suites whose tests start threads (the names table's
 # concurrent readers, parse workers, the run thread of the sort, the key
 # ranges of its merges, the output's blocks, the pipeline using them, label
-# propagation's lanes, refine's and Leiden's readers, the par pool itself)
+# propagation's lanes, refine's and Leiden's readers, the par pool itself,
+# the bitmap's atomic set from two threads)
 # built with ThreadSanitizer; any report fails the run (halt_on_error). The
 # suites without threads are left to `make sanitize`.
-TSAN_SUITES := names parse sort pipeline output lp refine leiden par
+TSAN_SUITES := names parse sort pipeline output lp refine leiden par containers
 tsan:
 	@mkdir -p $(BUILD)/tsan
 	printf 'EXO_SUITE(%s_suite)\n' $(TSAN_SUITES) > $(BUILD)/tsan/suites.inc

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_bits.h"
 #include "exo_budget.h"
 #include "exo_csr.h"
 #include "exo_io.h"
@@ -570,11 +571,10 @@ static exo_status rewrite_local(dist *d, lpd *s) {
 static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   exo_ctx *ctx = d->ctx;
   uint64_t n = s->n, P = (uint64_t)d->P;
-  size_t words = (size_t)((n + 63) / 64) + 1;
   s->visits = calloc((size_t)(n ? n : 1), 2);
-  s->active = calloc(words, 8);
-  s->bnd = calloc(words, 8);
-  s->changed = calloc(words, 8);
+  s->active = exo_bits_alloc(n);
+  s->bnd = exo_bits_alloc(n);
+  s->changed = exo_bits_alloc(n);
   s->gcount = calloc((size_t)d->P, 8);
   s->gstart = calloc((size_t)d->P, 8);
   s->sstart = calloc((size_t)d->P, 8);
@@ -606,7 +606,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
       }
       /* every remote neighbour gets a slot: voting arcs read its label,
        * the others name whom to notify on a change */
-      if (!d->opt->directed || w > 0.0f) exo_bit_set(s->bnd, v);
+      if (!d->opt->directed || w > 0.0f) exo_bits_set(s->bnd, v);
       if (exo_tally_add_sum(&s->ghosts, u, 0.0) != 0)
         st = exo_fail_oom(ctx, "the ghost table", (uint64_t)s->ghosts.cap * 56);
       else if (s->ghosts.count > s->ng) {
@@ -621,7 +621,7 @@ static exo_status lp_setup_local(dist *d, lpd *s, uint64_t *maxdeg) {
   s->lab = malloc((size_t)(n + s->ng + 1) * 8);
   s->glab = s->lab ? s->lab + n : NULL;
   s->gids = malloc((size_t)(s->ng ? s->ng : 1) * 8);
-  s->notify = calloc((size_t)(s->ng / 64 + 1), 8);
+  s->notify = exo_bits_alloc(s->ng);
   uint64_t *start = calloc((size_t)d->P, 8);
   if (!st && (!s->glab || !s->gids || !s->notify || !start))
     st = exo_fail_oom(ctx, "the ghost labels", s->ng * 16);
@@ -704,7 +704,7 @@ static exo_status lp_setup(dist *d, lpd *s, uint64_t *maxdeg) {
   if (!(s->lbuf = malloc((size_t)LP_MIN_BUF)))
     return exo_fail_oom(ctx, "the adjacency list buffer", LP_MIN_BUF);
   for (uint64_t v = 0; v < n; v++) s->lab[v] = v * P + (uint64_t)d->r;
-  for (uint64_t v = 0; v < n; v++) exo_bit_set(s->active, v);
+  exo_bits_fill(s->active, n);
   s->nactive = n;
   return d->opt->resolution > 0.0 ? vol_setup(d, s) : EXO_OK;
 }
@@ -765,7 +765,7 @@ static exo_status process(dist *d, lpd *s, exo_csr_window *w, uint64_t v, int *c
     }
   }
   s->lab[v] = win;
-  exo_bit_set(s->changed, v);
+  exo_bits_set(s->changed, v);
   *changed = 1;
   for (uint64_t pos = beg; pos < end; pos += c) { /* activate the out-neighbours */
     if ((st = exo_csr_window_get(w, pos, end, &p, &c, d->ctx))) return st;
@@ -775,11 +775,11 @@ static exo_status process(dist *d, lpd *s, exo_csr_window *w, uint64_t v, int *c
       exo_adj_decode(p + i * s->esz, s->lwide, &u, &wt);
       if (directed && !(wt < 0.0f)) continue;
       if (u >= n) { /* a ghost: its owner activates it after the sweep */
-        exo_bit_set(s->notify, u - n);
+        exo_bits_set(s->notify, u - n);
         continue;
       }
-      if (s->lab[u] == win || s->visits[u] >= s->max_visits || exo_bit_get(s->active, u)) continue;
-      exo_bit_set(s->active, u);
+      if (s->lab[u] == win || s->visits[u] >= s->max_visits || exo_bits_get(s->active, u)) continue;
+      exo_bits_set(s->active, u);
       s->nactive++;
     }
   }
@@ -805,9 +805,9 @@ static exo_status lp_block(dist *d, lpd *s, uint64_t first, uint64_t *changes) {
     /* from the second superstep on a boundary node takes part only when
      * its coin says so: two nodes on different ranks that would each take
      * the other's (stale) label forever stop swapping */
-    if (s->step > 1 && exo_bit_get(s->bnd, v) && !coin(s, v * (uint64_t)d->P + (uint64_t)d->r))
+    if (s->step > 1 && exo_bits_get(s->bnd, v) && !coin(s, v * (uint64_t)d->P + (uint64_t)d->r))
       continue; /* sits this superstep out, stays active */
-    exo_bit_clear(s->active, v);
+    exo_bits_clear(s->active, v);
     s->nactive--;
     s->visits[v]++;
     s->pops++;
@@ -833,8 +833,8 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
   uint64_t tot = 0;
   for (int q = 0; q < d->P; q++) {
     uint64_t nl = 0, nn = 0;
-    for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += exo_bit_get(s->changed, s->slist[i]);
-    for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += exo_bit_get(s->notify, g);
+    for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) nl += exo_bits_get(s->changed, s->slist[i]);
+    for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) nn += exo_bits_get(s->notify, g);
     d->scount[q] = 8 + 16 * nl + 8 * nn;
     if (s->vol) d->scount[q] += 8 + (q == d->r ? 0 : 8 * s->nchg);
     tot += d->scount[q];
@@ -849,7 +849,7 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
     uint8_t *head = p;
     p += 8;
     for (uint64_t i = s->sstart[q]; i < s->sstart[q] + s->scnt[q]; i++) {
-      if (!exo_bit_get(s->changed, s->slist[i])) continue;
+      if (!exo_bits_get(s->changed, s->slist[i])) continue;
       uint64_t pos = i - s->sstart[q];
       memcpy(p, &pos, 8);
       memcpy(p + 8, &s->lab[s->slist[i]], 8);
@@ -864,15 +864,15 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
       p += 8 + c * 24;
     }
     for (uint64_t g = s->gstart[q]; g < s->gstart[q] + s->gcount[q]; g++) {
-      if (!exo_bit_get(s->notify, g)) continue;
+      if (!exo_bits_get(s->notify, g)) continue;
       memcpy(p, &s->gids[g], 8);
       p += 8;
     }
     (void)nl;
   }
   s->nchg = 0;
-  memset(s->changed, 0, (size_t)((s->n + 63) / 64 + 1) * 8);
-  memset(s->notify, 0, (size_t)(s->ng / 64 + 1) * 8);
+  exo_bits_zero(s->changed, s->n);
+  exo_bits_zero(s->notify, s->ng);
   exo_status st = exchange(d, STAT_LP);
   if (st) return st;
   for (int q = 0; q < d->P; q++) sent[0] += q == d->r ? 0 : d->scount[q];
@@ -913,8 +913,8 @@ static exo_status lp_exchange(dist *d, lpd *s, uint64_t *sent) {
         return EXO_FAIL(ctx, EXO_EINTERNAL, "rank %d asked to activate node %llu it does not own",
                         d->r, (unsigned long long)g);
       uint64_t x = g / P;
-      if (s->visits[x] >= s->max_visits || exo_bit_get(s->active, x)) continue;
-      exo_bit_set(s->active, x);
+      if (s->visits[x] >= s->max_visits || exo_bits_get(s->active, x)) continue;
+      exo_bits_set(s->active, x);
       s->nactive++;
     }
   }
@@ -992,7 +992,7 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
   uint64_t n = d->n_own, P = (uint64_t)d->P, D = 0;
   uint64_t *dl = malloc((size_t)(n ? n : 1) * 8), *ord = NULL, *num = NULL, *used = NULL,
            *pre = NULL, *start = calloc((size_t)d->P, 8);
-  size_t words = (size_t)((n + 63) / 64) + 1;
+  const size_t words = exo_bits_words(n);
   exo_status st = dl && start ? EXO_OK : exo_fail_oom(ctx, "the cluster numbering", n * 8);
   if (!st) {
     memcpy(dl, lab, (size_t)n * 8);
@@ -1001,8 +1001,8 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
       if (i == 0 || dl[i] != dl[D - 1]) dl[D++] = dl[i];
     ord = malloc((size_t)(D ? D : 1) * 8);
     num = malloc((size_t)(D ? D : 1) * 8);
-    used = calloc(words, 8);
-    pre = malloc(words * 8);
+    used = exo_bits_alloc(n);
+    pre = malloc((words ? words : 1) * 8);
     if (!ord || !num || !used || !pre || grow(&d->sbuf, &d->scap, D * 8 + 8))
       st = exo_fail_oom(ctx, "the cluster numbering", D * 24 + n / 4);
   }
@@ -1025,7 +1025,7 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
       if (g % P != (uint64_t)d->r || g / P >= n)
         st = EXO_FAIL(ctx, EXO_EINTERNAL, "label %llu is not a node of rank %d", (unsigned long long)g, d->r);
       else
-        exo_bit_set(used, g / P);
+        exo_bits_set(used, g / P);
     }
     uint64_t K = 0;
     for (size_t w = 0; w < words && !st; w++) {
@@ -1049,7 +1049,7 @@ static exo_status number_clusters(dist *d, uint64_t *lab) {
         uint64_t g, x;
         memcpy(&g, d->rbuf + i, 8);
         x = g / P;
-        uint64_t c = base + pre[x >> 6] + (uint64_t)__builtin_popcountll(used[x >> 6] & (((uint64_t)1 << (x & 63)) - 1));
+        uint64_t c = base + pre[x >> 6] + exo_bits_rank_in_word(used, x);
         memcpy(d->rbuf + i, &c, 8);
       }
       if (grow(&d->sbuf, &d->scap, d->rtotal + 8))

@@ -26,9 +26,9 @@ exo_status exo_leiden_level_quality(exo_leiden_level *lv, double *quality) {
   for (uint64_t first = 0; first < n && !s; first += EXO_LEIDEN_BLOCK) {
     if ((s = ld_load_block(lv, first)) != EXO_OK) return s;
     for (uint64_t v = first; v < first + lv->rd.blk_cnt && !s; v++) {
-      uint64_t c = ld_id_get(&lv->comm, v);
+      uint64_t c = exo_ids_get(&lv->comm, v);
       FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
-        if (ld_id_get(&lv->comm, u) == c) in[c] += w;
+        if (exo_ids_get(&lv->comm, u) == c) in[c] += w;
       });
     }
   }
@@ -49,8 +49,8 @@ exo_status exo_leiden_level_quality(exo_leiden_level *lv, double *quality) {
 void exo_leiden_level_partition(const exo_leiden_level *lv, uint64_t *comm,
                                 uint64_t *refined) {
   for (uint64_t v = 0; v < lv->n; v++) {
-    if (comm) comm[v] = ld_id_get(&lv->comm, v);
-    if (refined) refined[v] = ld_id_get(&lv->refined, v);
+    if (comm) comm[v] = exo_ids_get(&lv->comm, v);
+    if (refined) refined[v] = exo_ids_get(&lv->refined, v);
   }
 }
 
@@ -79,7 +79,7 @@ static exo_status map_top(exo_leiden_level *lv, const char *old_path, const char
         s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: coarse id %llu out of range",
                      (unsigned long long)t[j]);
       else
-        t[j] = ld_id_get(&lv->refined, t[j]);
+        t[j] = exo_ids_get(&lv->refined, t[j]);
     }
     if (!s) s = exo_writer_write(&w, t, c * 8, ctx);
   }

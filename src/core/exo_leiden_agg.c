@@ -45,7 +45,7 @@ static exo_status agg_tally(exo_leiden_level *lv, ld_reader *rd, uint64_t v) {
   exo_status s = EXO_OK;
   ld_rd_tally_start(rd, v);
   FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->refined, NULL,
-              { exo_tally_add_sum(&rd->t, ld_id_get(&lv->refined, u), w); });
+              { exo_tally_add_sum(&rd->t, exo_ids_get(&lv->refined, u), w); });
   return s;
 }
 
@@ -56,7 +56,7 @@ static exo_status agg_tally(exo_leiden_level *lv, ld_reader *rd, uint64_t v) {
  * buffers, a node giving at most one record per arc). */
 static exo_status agg_node(exo_leiden_level *lv, ld_reader *rd, uint64_t v, exo_sorter *sorter,
                            ld_aggbuf *out, exo_ctx *ctx) {
-  const uint64_t rv = ld_id_get(&lv->refined, v);
+  const uint64_t rv = exo_ids_get(&lv->refined, v);
   const size_t rs = exo_rec_size(out->wide);
   exo_status s = agg_tally(lv, rd, v);
   if (s) return s;
@@ -143,13 +143,13 @@ static exo_status agg_node_row(exo_leiden_level *lv, ld_reader *rd, uint64_t v, 
   }
   out->n += t->count;
   rw->deg[v] = (uint32_t)t->count;
-  rw->pc[(ld_id_get(&lv->refined, v) - rw->c0) * rw->W + j] += t->count;
+  rw->pc[(exo_ids_get(&lv->refined, v) - rw->c0) * rw->W + j] += t->count;
   return EXO_OK;
 }
 
 /* Is v's coarse id in the rows' range? */
 static inline int row_in_range(const ld_rows *rw, uint64_t v) {
-  const uint64_t c = ld_id_get(&rw->lv->refined, v);
+  const uint64_t c = exo_ids_get(&rw->lv->refined, v);
   return c >= rw->c0 && c < rw->c1;
 }
 
@@ -331,7 +331,7 @@ static exo_status rows_job(void *arg, uint32_t t, exo_ctx *ctx) {
       if (!row_in_range(rw, v)) continue;
       const uint32_t c = rw->deg[v];
       if (!c) continue;
-      uint64_t *at = &pc[(ld_id_get(&rw->lv->refined, v) - rw->c0) * rw->W + t];
+      uint64_t *at = &pc[(exo_ids_get(&rw->lv->refined, v) - rw->c0) * rw->W + t];
       memcpy(row + *at, src, (size_t)c * 8);
       *at += c;
       src += c;
@@ -415,7 +415,7 @@ static exo_status agg_inmem(exo_leiden_level *lv, uint32_t W, uint32_t T, uint64
       const uint64_t d = chunk[i + 1] - chunk[i];
       if (chunk[i + 1] < chunk[i] || d > UINT32_MAX) goto out; /* the sorter then */
       rw.deg[v0 + i] = (uint32_t)d;
-      off[ld_id_get(&lv->refined, v0 + i)] += d;
+      off[exo_ids_get(&lv->refined, v0 + i)] += d;
     }
   }
   if (s) goto out;
@@ -580,10 +580,10 @@ exo_status exo_ld_aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
   if (!s) s = exo_writer_open(&wi, init_path, EXO_IO_DEFAULT_BUF, ctx);
   uint64_t k = 0, kc = 0;
   for (uint64_t v = 0; v < n && !s; v++) {
-    uint64_t r = ld_id_get(&lv->refined, v);
+    uint64_t r = exo_ids_get(&lv->refined, v);
     if (rmap[r] == LD_NONE) {
       rmap[r] = k++;
-      uint64_t c = ld_id_get(&lv->comm, v);
+      uint64_t c = exo_ids_get(&lv->comm, v);
       if (cmap[c] == LD_NONE) cmap[c] = kc++;
       /* modularity's node weights are degrees, scaled with the arcs; CPM's
        * are member counts (or component weights), never scaled */
@@ -591,7 +591,7 @@ exo_status exo_ld_aggregate(exo_leiden_level *lv, exo_csr_files *coarse, const c
       s = exo_writer_write(&ww, &wc, 8, ctx);
       if (!s) s = write_u64(&wi, cmap[c], ctx);
     }
-    ld_id_set(&lv->refined, v, rmap[r]);
+    exo_ids_set(&lv->refined, v, rmap[r]);
   }
   if (!s) s = exo_writer_close(&ww, ctx);
   if (!s) s = exo_writer_close(&wi, ctx);

@@ -1,8 +1,10 @@
 /* exo_leiden_int.h: PRIVATE to the Leiden files of the core; no other
  * module includes it (the contract of the module is exo_leiden.h). It
  * holds what crosses between them: the level (struct exo_leiden_level), a
- * thread's block reader (ld_reader), the u32/u64 id arrays, the arc loop
- * macros and the helpers one file defines and others call (exo_ld_*).
+ * thread's block reader (ld_reader), the arc loop macros and the helpers
+ * one file defines and others call (exo_ld_*). The community and refined
+ * ids are exo_ids arrays (exo_ids.h: u32 while every id fits, else u64),
+ * the bitmaps exo_bits.h's.
  *
  * Every pass over a level walks the nodes block by block (EXO_LEIDEN_BLOCK
  * ids): the block's offsets and node weights are read from their files,
@@ -43,7 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_bits.h"
 #include "exo_csr.h"
+#include "exo_ids.h"
 #include "exo_io.h"
 #include "exo_platform.h"
 #include "exo_record.h"
@@ -58,36 +62,6 @@ _Static_assert(EXO_LEIDEN_BLOCK == EXO_SWEEP_BLOCK, "one block size");
 #define LD_POLL_BLOCKS 16u
 #define LD_PREFETCH 16u /* arcs ahead whose neighbour's entry is prefetched */
 #define LD_NC_ARCS 65536u /* longest list whose pairs a lane's reader keeps (512 KiB) */
-
-/* ---- ids: u32 while every id fits, else u64 ----------------------------- */
-typedef struct ld_idvec {
-  uint32_t *a32;
-  uint64_t *a64;
-} ld_idvec;
-
-static inline uint64_t ld_id_get(const ld_idvec *a, uint64_t i) {
-  return a->a64 ? a->a64[i] : a->a32[i];
-}
-static inline void ld_id_set(ld_idvec *a, uint64_t i, uint64_t x) {
-  if (a->a64)
-    a->a64[i] = x;
-  else
-    a->a32[i] = (uint32_t)x;
-}
-static inline int ld_id_alloc(ld_idvec *a, uint64_t n, int wide) {
-  size_t cnt = (size_t)(n ? n : 1);
-  if (wide)
-    a->a64 = malloc(cnt * 8);
-  else
-    a->a32 = malloc(cnt * 4);
-  return (a->a64 || a->a32) ? 0 : -1;
-}
-static inline void ld_id_free(ld_idvec *a) {
-  free(a->a32);
-  free(a->a64);
-  a->a32 = NULL;
-  a->a64 = NULL;
-}
 
 /* ---- the level ---------------------------------------------------------- */
 /* What one thread needs to read a block and tally its nodes' neighbours:
@@ -119,7 +93,7 @@ struct exo_leiden_level {
   int input_graph;
   double gp;       /* g' */
   double total_w;  /* sum of the node weights (2m for modularity) */
-  ld_idvec comm, refined;
+  exo_ids comm, refined;
   double *tot;     /* W_C by community id */
   uint64_t *x1;    /* moving: member counts; refinement: W_R (as double) */
   uint64_t *x2;    /* moving: empty-id stack; refinement: E(R, S - R) */
@@ -211,10 +185,10 @@ exo_status exo_ld_bad_nbr(exo_leiden_level *lv, exo_ctx *ctx, uint64_t v, uint64
   do {                                                                            \
     uint64_t lo_ = (rd)->blk_off[(v) - (rd)->blk_first];                          \
     uint64_t hi_ = (rd)->blk_off[(v) - (rd)->blk_first + 1];                      \
-    const ld_idvec *pf_ = (pf);                                                   \
+    const exo_ids *pf_ = (pf);                                                   \
     const uint32_t *pf32_ = pf_ ? pf_->a32 : NULL;                                \
     const uint64_t *pf64_ = pf_ ? pf_->a64 : NULL;                                \
-    const ld_idvec *pfb_ = (pfb);                                                 \
+    const exo_ids *pfb_ = (pfb);                                                 \
     const uint32_t *pfb32_ = pfb_ ? pfb_->a32 : NULL;                             \
     const uint64_t *pfb64_ = pfb_ ? pfb_->a64 : NULL;                             \
     const size_t esz_ = (lv)->esz;                                                \

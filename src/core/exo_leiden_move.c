@@ -28,7 +28,7 @@ static exo_status tally_communities(exo_leiden_level *lv, uint64_t v, double *kv
   ld_rd_tally_start(&lv->rd, v);
   FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     if (u != v) {
-      exo_tally_add_sum(&lv->rd.t, ld_id_get(&lv->comm, u), w);
+      exo_tally_add_sum(&lv->rd.t, exo_ids_get(&lv->comm, u), w);
       k += w;
     }
   });
@@ -44,7 +44,7 @@ exo_status exo_leiden_level_gain(exo_leiden_level *lv, uint64_t v, uint64_t c,
   if (s) return s;
   double kv;
   if ((s = tally_communities(lv, v, &kv)) != EXO_OK) return s;
-  const uint64_t a = ld_id_get(&lv->comm, v);
+  const uint64_t a = exo_ids_get(&lv->comm, v);
   const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
   double stay = exo_quality_gain(exo_tally_get(&lv->rd.t, a), lv->gp, wv, lv->tot[a] - wv);
   double go = c == a ? stay : exo_quality_gain(exo_tally_get(&lv->rd.t, c), lv->gp, wv, lv->tot[c]);
@@ -80,7 +80,7 @@ LD_INLINE uint64_t best_move(const exo_leiden_level *lv, const exo_tally *t, con
     if (e->label == a) continue;
     double W = lv->tot[e->label];
     const uint64_t h = seen_bit(e->label);
-    if (dw && ((seen[h >> 6] >> (h & 63)) & 1u)) W += exo_tally_get(dw, e->label);
+    if (dw && exo_bits_get(seen, h)) W += exo_tally_get(dw, e->label);
     double g = exo_quality_gain(e->sum, gp, wv, W);
     if (g > *best) {
       *best = g;
@@ -96,7 +96,7 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   exo_status s = tally_communities(lv, v, &kv);
   if (s) return s;
   *moved = 0;
-  const uint64_t a = ld_id_get(&lv->comm, v);
+  const uint64_t a = exo_ids_get(&lv->comm, v);
   const double wv = lv->rd.blk_w[v - lv->rd.blk_first];
   double best, own;
   uint64_t to = best_move(lv, &lv->rd.t, NULL, NULL, a, wv, kv, &best, &own);
@@ -108,12 +108,12 @@ static exo_status move_node(exo_leiden_level *lv, uint64_t v, int *moved) {
   lv->tot[to] += wv;
   lv->x1[to]++;
   if (--lv->x1[a] == 0) lv->x2[lv->nfree++] = a;
-  ld_id_set(&lv->comm, v, to);
+  exo_ids_set(&lv->comm, v, to);
   *moved = 1;
   FOR_ARCS_PF(lv, v, u, w, s, &lv->comm, {
     (void)w;
-    if (u != v && !exo_bit_get(lv->bits, u) && ld_id_get(&lv->comm, u) != to) {
-      exo_bit_set(lv->bits, u);
+    if (u != v && !exo_bits_get(lv->bits, u) && exo_ids_get(&lv->comm, u) != to) {
+      exo_bits_set(lv->bits, u);
       lv->nactive++;
     }
   });
@@ -230,7 +230,7 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
   if (u == v) return EXO_OK;
   const int in_lane = u - ln->sw.lo < ln->sw.hi - ln->sw.lo;
   const uint64_t cu = own32 ? (in_lane ? own32[u] : pub32[u])
-                            : (in_lane ? ld_id_get(&lv->comm, u) : ld_id_get(&lv->refined, u));
+                            : (in_lane ? exo_ids_get(&lv->comm, u) : exo_ids_get(&lv->refined, u));
   if (!activate) {
     exo_tally_add_sum(&rd->t, cu, w);
     *k += w;
@@ -238,8 +238,8 @@ LD_INLINE exo_status lane_arc(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd, 
     if (!in_lane)
       return exo_sweep_outbox_push(&ln->sw, u) ? exo_fail_oom(rd->ctx, "a Leiden lane's outbox", 0)
                                                : EXO_OK;
-    if (!exo_bit_get(lv->bits, u)) {
-      exo_bit_set(lv->bits, u);
+    if (!exo_bits_get(lv->bits, u)) {
+      exo_bits_set(lv->bits, u);
       ln->sw.nactive_delta++;
     }
   }
@@ -275,8 +275,8 @@ LD_INLINE exo_status lane_arcs(exo_leiden_level *lv, ld_lane *ln, ld_reader *rd,
       if (u - lo >= span) {
         if (exo_sweep_outbox_push(&ln->sw, u))
           s = exo_fail_oom(rd->ctx, "a Leiden lane's outbox", 0);
-      } else if (!exo_bit_get(lv->bits, u)) {
-        exo_bit_set(lv->bits, u);
+      } else if (!exo_bits_get(lv->bits, u)) {
+        exo_bits_set(lv->bits, u);
         ln->sw.nactive_delta++;
       }
     }
@@ -335,7 +335,7 @@ static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *r
   double kv = 0.0;
   exo_status s = lane_arcs(lv, ln, rd, v, 0, 0, &kv);
   if (s) return s;
-  const uint64_t a = ld_id_get(&lv->comm, v);
+  const uint64_t a = exo_ids_get(&lv->comm, v);
   const double wv = rd->blk_w[v - rd->blk_first];
   double best, own;
   uint64_t to = best_move(lv, &rd->t, &ln->dw, ln->seen, a, wv, kv, &best, &own);
@@ -346,11 +346,11 @@ static exo_status lane_move_node(exo_leiden_level *lv, ld_lane *ln, ld_reader *r
   exo_tally_add_sum(&ln->dw, a, -wv);
   exo_tally_add_sum(&ln->dw, to, wv);
   const uint64_t ha = seen_bit(a), ht = seen_bit(to);
-  ln->seen[ha >> 6] |= (uint64_t)1 << (ha & 63);
-  ln->seen[ht >> 6] |= (uint64_t)1 << (ht & 63);
+  exo_bits_set(ln->seen, ha);
+  exo_bits_set(ln->seen, ht);
   exo_tally_add_sum(&ln->dn, a, -1.0);
   exo_tally_add_sum(&ln->dn, to, 1.0);
-  ld_id_set(&lv->comm, v, to);
+  exo_ids_set(&lv->comm, v, to);
   ln->chg[ln->nchg++] = (ld_change){v, a, to, wv};
   ln->moves++;
   return lane_arcs(lv, ln, rd, v, 1, to, NULL);
@@ -370,8 +370,8 @@ static exo_status lane_epoch(ld_lanes *ls, ld_lane *ln, ld_reader *rd) {
     if ((s = exo_ld_rd_load(lv, rd, first, act >= LD_WHOLE_BLOCK)) != EXO_OK) break;
     for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK && !s; i++) {
       uint64_t v = first + (lv->perm[i] ^ mask);
-      if (v >= lv->n || !exo_bit_get(lv->bits, v)) continue;
-      exo_bit_clear(lv->bits, v);
+      if (v >= lv->n || !exo_bits_get(lv->bits, v)) continue;
+      exo_bits_clear(lv->bits, v);
       ln->sw.nactive_delta--;
       ln->visited++;
       s = lane_move_node(lv, ln, rd, v);
@@ -429,11 +429,11 @@ static void lanes_sync(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
       lv->tot[c->to] += c->w;
       lv->x1[c->from]--;
       lv->x1[c->to]++;
-      ld_id_set(&lv->refined, c->v, ld_id_get(&lv->comm, c->v));
+      exo_ids_set(&lv->refined, c->v, exo_ids_get(&lv->comm, c->v));
     }
     for (size_t j = 0; j < ln->dw.count; j++) {
       const uint64_t h = seen_bit(ln->dw.slots[ln->dw.touched[j]].label);
-      ln->seen[h >> 6] = 0;
+      exo_bits_clear_word_of(ln->seen, h);
     }
     exo_tally_clear(&ln->dw);
     exo_tally_clear(&ln->dn);
@@ -454,8 +454,8 @@ static void lanes_sync(ld_lanes *ls, uint64_t *moves, uint64_t *done) {
     ld_lane *ln = &ls->lanes[i];
     for (size_t j = 0; j < ln->sw.nout; j++) {
       const uint64_t u = ln->sw.outbox[j];
-      if (exo_bit_get(lv->bits, u)) continue;
-      exo_bit_set(lv->bits, u);
+      if (exo_bits_get(lv->bits, u)) continue;
+      exo_bits_set(lv->bits, u);
       lv->nactive++;
     }
     ln->sw.nout = 0;
@@ -492,8 +492,8 @@ static exo_status serial_sweep(exo_leiden_level *lv, uint64_t *moves, uint64_t *
     if ((s = ld_load_block_part(lv, first, act >= LD_WHOLE_BLOCK)) != EXO_OK) return s;
     for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
       uint64_t v = first + (lv->perm[i] ^ mask);
-      if (v >= n || !exo_bit_get(lv->bits, v)) continue;
-      exo_bit_clear(lv->bits, v);
+      if (v >= n || !exo_bits_get(lv->bits, v)) continue;
+      exo_bits_clear(lv->bits, v);
       lv->nactive--;
       ++*done;
       int moved;
@@ -508,7 +508,7 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
   const uint64_t n = lv->n;
   *moves = 0;
   *sweeps = 0;
-  for (uint64_t v = 0; v < n; v++) exo_bit_set(lv->bits, v);
+  exo_bits_fill(lv->bits, n);
   lv->nactive = n;
   lv->own_w_exact = 0;
   if (!lv->own_w && n > 0 && n <= own_w_bytes(&lv->p) / 8)
@@ -518,7 +518,7 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
   if (s) return s;
   uint64_t blocks = 0, done = 0;
   if (ls.lanes) { /* `refined` (the identity until refinement) holds the published copy */
-    for (uint64_t v = 0; v < n; v++) ld_id_set(&lv->refined, v, ld_id_get(&lv->comm, v));
+    for (uint64_t v = 0; v < n; v++) exo_ids_set(&lv->refined, v, exo_ids_get(&lv->comm, v));
     lanes_fill_pools(&ls);
   }
   while (!s && lv->nactive > 0) {
@@ -533,7 +533,7 @@ exo_status exo_leiden_level_move(exo_leiden_level *lv, uint64_t *moves, uint64_t
   }
   if (ls.lanes) {
     lanes_return_pools(&ls);
-    for (uint64_t v = 0; v < n; v++) ld_id_set(&lv->refined, v, v);
+    for (uint64_t v = 0; v < n; v++) exo_ids_set(&lv->refined, v, v);
   }
   lanes_free(&ls);
   /* no move: every visit tallied the partition the refinement starts from */

@@ -66,8 +66,8 @@ void exo_leiden_level_free(exo_leiden_level *lv) {
   if (lv->fd_w >= 0) exo_close(lv->fd_w);
   if (lv->own_weights && !lv->keep_weights) exo_unlink(lv->own_weights);
   free(lv->own_weights);
-  ld_id_free(&lv->comm);
-  ld_id_free(&lv->refined);
+  exo_ids_free(&lv->comm);
+  exo_ids_free(&lv->refined);
   free(lv->tot);
   free(lv->x1);
   free(lv->x2);
@@ -196,7 +196,7 @@ static exo_status read_init(exo_leiden_level *lv, const char *path) {
       s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: '%s': community %llu of node %llu >= %llu", path,
                    (unsigned long long)c, (unsigned long long)v, (unsigned long long)lv->n);
     else
-      ld_id_set(&lv->comm, v, c);
+      exo_ids_set(&lv->comm, v, c);
   }
   exo_reader_close(&r);
   return s;
@@ -219,7 +219,7 @@ exo_status exo_ld_init_communities(exo_leiden_level *lv) {
       for (uint64_t i = 0; i < cnt; i++) lv->rd.blk_w[i] = 1.0;
     }
     for (uint64_t i = 0; i < cnt; i++) {
-      uint64_t c = ld_id_get(&lv->comm, first + i);
+      uint64_t c = exo_ids_get(&lv->comm, first + i);
       lv->tot[c] += lv->rd.blk_w[i];
       lv->x1[c]++;
       lv->total_w += lv->rd.blk_w[i];
@@ -290,10 +290,10 @@ exo_status exo_ld_level_open(const exo_csr_files *csr, const exo_leiden_params *
     s = exo_fail_oom(ctx, "Leiden's node arrays", 0); /* n * 16 bytes would not fit */
     goto fail;
   }
-  if (ld_id_alloc(&lv->comm, n, wide) || ld_id_alloc(&lv->refined, n, wide) ||
+  if (exo_ids_alloc(&lv->comm, n, wide, 0) || exo_ids_alloc(&lv->refined, n, wide, 0) ||
       !(lv->tot = malloc((size_t)(n ? n : 1) * 8)) || !(lv->x1 = malloc((size_t)(n ? n : 1) * 8)) ||
       !(lv->x2 = malloc((size_t)(n ? n : 1) * 8)) ||
-      !(lv->bits = calloc((size_t)(n / 64 + 1), 8))) {
+      !(lv->bits = exo_bits_alloc(n))) {
     s = exo_fail_oom(ctx, "Leiden's node arrays", n * 40);
     goto fail;
   }
@@ -343,9 +343,9 @@ exo_status exo_ld_level_open(const exo_csr_files *csr, const exo_leiden_params *
   if (init_path) {
     if ((s = read_init(lv, init_path)) != EXO_OK) goto fail;
   } else {
-    for (uint64_t v = 0; v < n; v++) ld_id_set(&lv->comm, v, v);
+    for (uint64_t v = 0; v < n; v++) exo_ids_set(&lv->comm, v, v);
   }
-  for (uint64_t v = 0; v < n; v++) ld_id_set(&lv->refined, v, v);
+  for (uint64_t v = 0; v < n; v++) exo_ids_set(&lv->refined, v, v);
   if ((s = exo_ld_init_communities(lv)) != EXO_OK) goto fail;
   exo_rng_seed(&lv->rng, params->seed);
   *out = lv;

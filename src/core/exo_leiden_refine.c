@@ -7,8 +7,6 @@
 #endif
 #include "exo_leiden_int.h"
 
-#include <stdatomic.h>
-
 #include "exo_par.h"
 
 /* Refinement's first pass on blocks [b0, b1), reader rd: every node a
@@ -23,12 +21,12 @@ static exo_status singletons_range(exo_leiden_level *lv, ld_reader *rd, uint64_t
     const uint64_t first = b * EXO_LEIDEN_BLOCK;
     if ((s = exo_ld_rd_load(lv, rd, first, 1)) != EXO_OK) return s;
     for (uint64_t v = first; v < first + rd->blk_cnt && !s; v++) {
-      uint64_t c = ld_id_get(&lv->comm, v);
+      uint64_t c = exo_ids_get(&lv->comm, v);
       double e = 0.0;
       FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, NULL, {
-        if (u != v && ld_id_get(&lv->comm, u) == c) e += w;
+        if (u != v && exo_ids_get(&lv->comm, u) == c) e += w;
       });
-      ld_id_set(&lv->refined, v, v);
+      exo_ids_set(&lv->refined, v, v);
       wr[v] = rd->blk_w[v - first];
       ext[v] = e;
     }
@@ -51,7 +49,7 @@ static exo_status singletons_from_moving(exo_leiden_level *lv) {
   for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK)
     if ((s = exo_ld_rd_load(lv, &lv->rd, first, 0)) == EXO_OK)
       for (uint64_t v = first; v < first + lv->rd.blk_cnt; v++) {
-        ld_id_set(&lv->refined, v, v);
+        exo_ids_set(&lv->refined, v, v);
         wr[v] = lv->rd.blk_w[v - first];
       }
   return s;
@@ -68,15 +66,8 @@ static exo_status singletons_job(void *arg, uint32_t index, exo_ctx *ctx) {
 }
 
 /* The merging pass's bitmap is shared by threads that own different
- * communities (whose nodes may share a word): atomic reads and ORs. */
-_Static_assert(sizeof(_Atomic uint64_t) == sizeof(uint64_t), "atomic words of the bitmap");
-static inline uint64_t abits_word(uint64_t *b, uint64_t w) {
-  return atomic_load_explicit((_Atomic uint64_t *)(void *)&b[w], memory_order_relaxed);
-}
-static inline void abit_set(uint64_t *b, uint64_t i) {
-  atomic_fetch_or_explicit((_Atomic uint64_t *)(void *)&b[i >> 6], (uint64_t)1 << (i & 63),
-                           memory_order_relaxed);
-}
+ * communities (whose nodes may share a word): it is read and set with
+ * exo_bits.h's relaxed atomics. */
 
 /* Does block [first, first + EXO_LEIDEN_BLOCK) hold a node whose bit is
  * clear? (A bit once set stays set, so a "no" stays true.) */
@@ -85,7 +76,7 @@ static int block_has_clear_bit(exo_leiden_level *lv, uint64_t first) {
   if (cnt > EXO_LEIDEN_BLOCK) cnt = EXO_LEIDEN_BLOCK;
   for (uint64_t i = 0; i < cnt; i += 64) { /* first is a multiple of 64 */
     uint64_t full = cnt - i < 64 ? ((uint64_t)1 << (cnt - i)) - 1 : UINT64_MAX;
-    if ((abits_word(lv->bits, (first + i) >> 6) & full) != full) return 1;
+    if ((exo_bits_word_atomic(lv->bits, (size_t)((first + i) >> 6)) & full) != full) return 1;
   }
   return 0;
 }
@@ -115,16 +106,16 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
     for (uint32_t i = 0; i < EXO_LEIDEN_BLOCK; i++) {
       uint64_t v = first + (lv->perm[i] ^ masks[b]);
       if (v >= n) continue;
-      const uint64_t S = ld_id_get(&lv->comm, v);
-      if (merge_part_of(S, parts) != part || ((abits_word(lv->bits, v >> 6) >> (v & 63)) & 1u))
+      const uint64_t S = exo_ids_get(&lv->comm, v);
+      if (merge_part_of(S, parts) != part || exo_bits_get_atomic(lv->bits, v))
         continue;
       const double wv = rd->blk_w[v - first], WS = lv->tot[S];
       const double ev = ext[v];
       if (ev < exo_quality_expected(gp, wv, WS - wv)) continue; /* not well-connected */
       ld_rd_tally_start(rd, v);
       FOR_ARCS_RD(lv, rd, v, u, w, s, &lv->comm, &lv->refined, {
-        if (u != v && ld_id_get(&lv->comm, u) == S) {
-          const uint64_t r = ld_id_get(&lv->refined, u);
+        if (u != v && exo_ids_get(&lv->comm, u) == S) {
+          const uint64_t r = exo_ids_get(&lv->refined, u);
           EXO_PREFETCH(&ext[r]);
           EXO_PREFETCH(&wr[r]);
           exo_tally_add_sum(t, r, w);
@@ -150,12 +141,12 @@ static exo_status merge_part(exo_leiden_level *lv, ld_reader *rd, const uint32_t
       }
       if (to == LD_NONE) continue;
       double evr = exo_tally_get(t, to);
-      ld_id_set(&lv->refined, v, to);
+      exo_ids_set(&lv->refined, v, to);
       wr[to] += wv;
       wr[v] = 0.0;
       ext[to] = ext[to] + ev - 2.0 * evr;
-      abit_set(lv->bits, v);
-      abit_set(lv->bits, to); /* the node whose singleton R was */
+      exo_bits_set_atomic(lv->bits, v);
+      exo_bits_set_atomic(lv->bits, to); /* the node whose singleton R was */
       (*merges)++;
     }
   }
@@ -174,7 +165,7 @@ static exo_status merging_job(void *arg, uint32_t index, exo_ctx *ctx) {
 exo_status exo_leiden_level_refine(exo_leiden_level *lv, uint64_t *merges) {
   const uint64_t n = lv->n, nb = (n + EXO_LEIDEN_BLOCK - 1) / EXO_LEIDEN_BLOCK;
   *merges = 0;
-  memset(lv->bits, 0, (size_t)(n / 64 + 1) * 8);
+  exo_bits_zero(lv->bits, n);
   const uint32_t W = exo_ld_level_threads(lv);
   ld_reader *rds = W > 1 ? exo_ld_readers_open(lv, W) : &lv->rd;
   uint32_t *masks = malloc((size_t)(nb ? nb : 1) * sizeof *masks);

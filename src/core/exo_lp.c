@@ -1,9 +1,10 @@
 /* exo_lp.c: label propagation in sequential sweeps over the CSR files (see
  * exo_lp.h for the rules and exo_record.h for the formats).
  *
- * In memory: offsets (n+1 u64), labels (n u32 while every id fits in 32
- * bits, else u64; widened to u64 for the caller at the end), a u16 visit counter per
- * node, an active bitmap (1 bit per node), a u32 hop distance per node only
+ * In memory: offsets (n+1 u64), labels (an exo_ids array, exo_ids.h: n u32
+ * while every id fits in 32 bits, else u64; widened to u64 for the caller
+ * at the end), a u16 visit counter per node, an active bitmap (exo_bits.h,
+ * 1 bit per node), a u32 hop distance per node only
  * when attenuation > 0, with more than one lane the published copies of the
  * labels and distances, per lane its streams, change list and outbox, and
  * per worker one read-ahead window (exo_csr_ahead, exo_csr.h) of the
@@ -21,7 +22,9 @@
 #include <string.h>
 
 #include "exo_budget.h"
+#include "exo_bits.h"
 #include "exo_csr.h"
+#include "exo_ids.h"
 #include "exo_io.h"
 #include "exo_lprule.h"
 #include "exo_tally.h"
@@ -75,13 +78,11 @@ typedef struct lp_state {
   int fd;              /* adjacency file */
   uint64_t file_size;  /* bytes */
   uint64_t *off;       /* n + 1 */
-  uint32_t *lab32;    /* n labels when narrow_labels */
-  uint64_t *lab64;    /* n labels otherwise */
-  uint32_t *pub32;    /* published labels (lanes > 1; else = lab32) */
-  uint64_t *pub64;    /* published labels (lanes > 1; else = lab64) */
-  int narrow_labels;  /* n <= 2^32 */
+  exo_ids lab;         /* n labels (exo_ids.h), u32 when narrow_labels */
+  exo_ids pub;         /* published labels (lanes > 1; else the same array as lab) */
+  int narrow_labels;   /* n <= 2^32 */
   uint16_t *visits;    /* n: times processed */
-  uint64_t *active;    /* ceil(n / 64) words */
+  uint64_t *active;    /* n bits (exo_bits.h) */
   uint64_t nactive;    /* set bits in `active` (at the last sync) */
   uint32_t *dist;      /* n, only with attenuation */
   uint32_t *pubdist;   /* published distances (lanes > 1; else = dist) */
@@ -107,14 +108,11 @@ static void lp_state_free(lp_state *st) {
   if (st->fd >= 0) exo_close(st->fd);
   st->fd = -1;
   free(st->off);
-  if (st->pub32 != st->lab32) free(st->pub32);
-  if (st->pub64 != st->lab64) free(st->pub64);
+  if (!exo_ids_same(&st->pub, &st->lab)) exo_ids_free(&st->pub);
   if (st->pubdist != st->dist) free(st->pubdist);
-  st->pub32 = NULL;
-  st->pub64 = NULL;
+  st->pub = (exo_ids){NULL, NULL};
   st->pubdist = NULL;
-  free(st->lab32);
-  free(st->lab64);
+  exo_ids_free(&st->lab);
   free(st->visits);
   free(st->active);
   free(st->dist);
@@ -153,22 +151,13 @@ static void *alloc_nodes(size_t bytes, int zero) {
   return p;
 }
 
-/* Label of node u; `narrow` is a constant in every caller's specialisation. */
-static inline uint64_t get_label(const lp_state *st, uint64_t u, int narrow) {
-  return narrow ? (uint64_t)st->lab32[u] : st->lab64[u];
-}
-
-static inline void set_label(lp_state *st, uint64_t u, uint64_t label, int narrow) {
-  if (narrow) st->lab32[u] = (uint32_t)label;
-  else st->lab64[u] = label;
-}
-
 /* Label of neighbour u as seen by a lane whose nodes are [lo, hi): live
- * inside the lane, published (as of the last sync) outside. */
+ * inside the lane, published (as of the last sync) outside. `narrow` is a
+ * constant in every caller's specialisation. */
 static inline uint64_t nb_label(const lp_state *st, uint64_t u, uint64_t lo, uint64_t hi,
                                 int narrow) {
-  if (u - lo < hi - lo) return narrow ? (uint64_t)st->lab32[u] : st->lab64[u];
-  return narrow ? (uint64_t)st->pub32[u] : st->pub64[u];
+  if (u - lo < hi - lo) return exo_ids_getw(&st->lab, u, !narrow);
+  return exo_ids_getw(&st->pub, u, !narrow);
 }
 
 
@@ -225,8 +214,8 @@ static inline void prefetch_entry(const lp_state *st, const uint8_t *p, size_t i
   exo_adj_decode(p + i * exo_adj_size(wide), wide, &u, &w);
   if (u >= st->n) return;
   int own = u - lo < hi - lo;
-  if (narrow) EXO_PREFETCH(own ? &st->lab32[u] : &st->pub32[u]);
-  else EXO_PREFETCH(own ? &st->lab64[u] : &st->pub64[u]);
+  if (narrow) EXO_PREFETCH(own ? &st->lab.a32[u] : &st->pub.a32[u]);
+  else EXO_PREFETCH(own ? &st->lab.a64[u] : &st->pub.a64[u]);
   if (want_dist) EXO_PREFETCH(own ? &st->dist[u] : &st->pubdist[u]);
   if (want_visits && own) EXO_PREFETCH(&st->visits[u]);
 }
@@ -319,11 +308,7 @@ LP_INLINE exo_status activate_impl(lp_state *st, lp_lane *ln, exo_ctx *ctx, cons
         return exo_fail_oom(ctx, "the activation outbox", (uint64_t)ln->sw.out_cap * 16);
       continue;
     }
-    if (st->visits[u] >= st->max_visits) continue;
-    uint64_t bit = (uint64_t)1 << (u & 63);
-    uint64_t *word = &st->active[u >> 6];
-    if (*word & bit) continue;
-    *word |= bit;
+    if (st->visits[u] >= st->max_visits || !exo_bits_set_new(st->active, u)) continue;
     ln->sw.nactive_delta++;
   }
   return EXO_OK;
@@ -361,7 +346,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
   exo_ctx *ctx = wk->ctx;
   exo_status s;
   uint64_t beg = st->off[v], len = st->off[v + 1] - beg;
-  uint64_t cur = get_label(st, v, st->narrow_labels);
+  uint64_t cur = exo_ids_get(&st->lab, v);
   const uint8_t *p = NULL;
   *changed = 0;
   if (len == 0) return EXO_OK; /* no votes */
@@ -403,7 +388,7 @@ static exo_status process_node(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_
     ln->chg[ln->nchg++] = (lp_change){v, cur, win};
   }
 
-  set_label(st, v, win, st->narrow_labels);
+  exo_ids_set(&st->lab, v, win);
   if (st->dist) st->dist[v] = win_dist == UINT32_MAX ? UINT32_MAX : win_dist + 1;
   *changed = 1;
 
@@ -475,25 +460,20 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
 
   size_t nb8 = bytes_for(n, 8);
   if (n > 0 && !nb8) return exo_fail_oom(ctx, "the node arrays", n * 8);
-  size_t alloc8 = nb8 ? nb8 : 8;
   size_t nb4 = (n ? (size_t)n : 1) * 4;
   st->narrow_labels = n <= EXO_NARROW_ID_LIMIT && !par->force_wide_labels;
-  if (st->narrow_labels) {
-    st->lab32 = alloc_nodes(nb4, 0);
-    if (!st->lab32) return exo_fail_oom(ctx, "the labels", nb4);
-    st->pub32 = st->nlanes > 1 ? alloc_nodes(nb4, 0) : st->lab32;
-    if (!st->pub32) return exo_fail_oom(ctx, "the published labels", nb4);
-  } else {
-    st->lab64 = alloc_nodes(alloc8, 0);
-    if (!st->lab64) return exo_fail_oom(ctx, "the labels", alloc8);
-    st->pub64 = st->nlanes > 1 ? alloc_nodes(alloc8, 0) : st->lab64;
-    if (!st->pub64) return exo_fail_oom(ctx, "the published labels", alloc8);
-  }
+  const int lwide = !st->narrow_labels;
+  const size_t lab_bytes = exo_ids_bytes(n, lwide);
+  if (exo_ids_alloc(&st->lab, n, lwide, EXO_IDS_HUGE))
+    return exo_fail_oom(ctx, "the labels", lab_bytes);
+  if (st->nlanes == 1)
+    st->pub = st->lab;
+  else if (exo_ids_alloc(&st->pub, n, lwide, EXO_IDS_HUGE))
+    return exo_fail_oom(ctx, "the published labels", lab_bytes);
   st->visits = alloc_nodes((n ? (size_t)n : 1) * sizeof *st->visits, 1);
   if (!st->visits) return exo_fail_oom(ctx, "the visit counters", n * 2);
-  size_t words = (size_t)((n + 63) / 64);
-  st->active = malloc((words ? words : 1) * 8);
-  if (!st->active) return exo_fail_oom(ctx, "the active set", words * 8);
+  st->active = exo_bits_alloc(n);
+  if (!st->active) return exo_fail_oom(ctx, "the active set", (uint64_t)exo_bits_words(n) * 8);
   if (par->resolution > 0.0 && n > 0) {
     /* label volumes in arcs: every node starts alone, vol(v) = its degree */
     st->vol = alloc_nodes((size_t)n * sizeof *st->vol, 0);
@@ -515,14 +495,10 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
 
   /* every node starts alone and active */
   exo_rng_seed(&st->order_rng, par->seed ^ 0x6a09e667f3bcc909ULL);
-  for (uint64_t v = 0; v < n; v++) set_label(st, v, v, st->narrow_labels);
-  if (st->nlanes > 1) {
-    if (st->narrow_labels) memcpy(st->pub32, st->lab32, nb4);
-    else memcpy(st->pub64, st->lab64, alloc8);
-  }
+  for (uint64_t v = 0; v < n; v++) exo_ids_setw(&st->lab, v, v, lwide);
+  if (st->nlanes > 1) exo_ids_copy(&st->pub, &st->lab, n);
   for (uint32_t i = 0; i < st->nworkers; i++) st->workers[i].ra.active = st->active;
-  for (size_t i = 0; i < words; i++) st->active[i] = ~(uint64_t)0;
-  if (n & 63) st->active[words - 1] = ((uint64_t)1 << (n & 63)) - 1;
+  exo_bits_fill(st->active, n);
   st->nactive = n;
   return EXO_OK;
 }
@@ -544,7 +520,7 @@ static exo_status run_block(lp_state *st, lp_worker *wk, lp_lane *ln, uint64_t f
   for (uint32_t i = 0; i < EXO_LP_BLOCK; i++) {
     uint64_t v = exo_sweep_block_node(st->active, st->perm, mask, i, first, end);
     if (v == UINT64_MAX) continue;
-    exo_bit_clear(st->active, v);
+    exo_bits_clear(st->active, v);
     ln->sw.nactive_delta--;
     st->visits[v]++;
     int changed = 0;
@@ -595,6 +571,7 @@ static exo_status epoch_lane(void *user, uint32_t worker, uint32_t lane, exo_ctx
  * update the label volumes, apply the deferred activations in lane order,
  * recount the active nodes. */
 static void sync_epoch(lp_state *st) {
+  const int lwide = !st->narrow_labels;
   for (uint32_t i = 0; i < st->nlanes; i++) {
     lp_lane *ln = &st->lanes[i];
     st->nactive = (uint64_t)((int64_t)st->nactive + ln->sw.nactive_delta);
@@ -602,8 +579,7 @@ static void sync_epoch(lp_state *st) {
     for (size_t j = 0; j < ln->nchg; j++) {
       const lp_change *c = &ln->chg[j];
       uint64_t v = c->v;
-      if (st->narrow_labels) st->pub32[v] = st->lab32[v];
-      else st->pub64[v] = st->lab64[v];
+      exo_ids_setw(&st->pub, v, exo_ids_getw(&st->lab, v, lwide), lwide);
       if (st->dist) st->pubdist[v] = st->dist[v];
       if (st->vol) {
         uint64_t deg = st->off[v + 1] - st->off[v];
@@ -617,9 +593,7 @@ static void sync_epoch(lp_state *st) {
     lp_lane *ln = &st->lanes[i];
     for (size_t j = 0; j < ln->sw.nout; j++) {
       uint64_t u = ln->sw.outbox[j];
-      uint64_t bit = (uint64_t)1 << (u & 63);
-      if (st->visits[u] >= st->max_visits || (st->active[u >> 6] & bit)) continue;
-      st->active[u >> 6] |= bit;
+      if (st->visits[u] >= st->max_visits || !exo_bits_set_new(st->active, u)) continue;
       st->nactive++;
     }
     ln->sw.nout = 0;
@@ -702,22 +676,15 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
   result->epochs = st.epochs;
   exo_progress(ctx, EXO_STAGE_CLUSTER, pops, 0);
   /* hand over u64 labels; free the rest before widening */
-  uint32_t *lab32 = st.lab32;
-  if (st.pub32 == lab32) st.pub32 = NULL;
-  if (st.pub64 == st.lab64) st.pub64 = NULL;
-  result->labels = st.lab64;
-  st.lab32 = NULL;
-  st.lab64 = NULL;
+  exo_ids lab = st.lab;
+  if (exo_ids_same(&st.pub, &lab)) st.pub = (exo_ids){NULL, NULL};
+  st.lab = (exo_ids){NULL, NULL};
   lp_state_free(&st);
-  if (st.narrow_labels) {
-    result->labels = malloc((st.n ? (size_t)st.n : 1) * 8);
-    if (!result->labels) {
-      free(lab32);
-      memset(result, 0, sizeof *result);
-      return exo_fail_oom(ctx, "the labels", st.n * 8);
-    }
-    for (uint64_t v = 0; v < st.n; v++) result->labels[v] = lab32[v];
-    free(lab32);
+  result->labels = exo_ids_take_u64(&lab, st.n);
+  if (!result->labels) {
+    exo_ids_free(&lab);
+    memset(result, 0, sizeof *result);
+    return exo_fail_oom(ctx, "the labels", st.n * 8);
   }
   result->max_visits = st.max_visits;
   result->pops = pops;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_bits.h"
 #include "exo_byname.h"
 #include "exo_clstats.h"
 #include "exo_seqs.h"
@@ -115,7 +116,7 @@ struct exo_builder {
   /* the listed sequences (exo_builder_add_sequences) */
   int listing;
   uint64_t list_base;    /* nodes when the first was added */
-  uint8_t *list_seen;    /* list_base bits: listed */
+  uint64_t *list_seen;   /* list_base bits (exo_bits.h): listed */
   int list_fasta;        /* a FASTA file was read */
   const char *list_path; /* the file being read, for messages */
   /* opt.regions: the stored hits with their coordinates (exo_regions.h) */
@@ -268,8 +269,9 @@ exo_status exo_builder_add_node(exo_builder *b, const char *name, size_t len,
 static exo_status list_start(exo_builder *b, exo_ctx *ctx) {
   if (b->listing) return EXO_OK;
   b->list_base = exo_names_count(b->names);
-  b->list_seen = calloc((size_t)(b->list_base / 8 + 1), 1);
-  if (!b->list_seen) return exo_fail_oom(ctx, "the listed sequences' marks", b->list_base / 8 + 1);
+  b->list_seen = exo_bits_alloc(b->list_base);
+  if (!b->list_seen)
+    return exo_fail_oom(ctx, "the listed sequences' marks", (uint64_t)exo_bits_words(b->list_base) * 8);
   b->listing = 1;
   return EXO_OK;
 }
@@ -277,7 +279,7 @@ static exo_status list_start(exo_builder *b, exo_ctx *ctx) {
 static exo_status list_name(exo_builder *b, const uint8_t *name, size_t len, exo_ctx *ctx) {
   uint64_t id;
   exo_status st = exo_names_intern(b->names, name, len, &id, ctx);
-  if (!st && id < b->list_base) b->list_seen[id >> 3] |= (uint8_t)(1u << (id & 7));
+  if (!st && id < b->list_base) exo_bits_set(b->list_seen, id);
   return st;
 }
 
@@ -385,9 +387,7 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   if (b->pushed) exo_progress(ctx, EXO_STAGE_PARSE, b->pushed, b->expected);
   g->num_nodes = exo_names_count(b->names);
   if (b->listing) {
-    uint64_t marked = 0;
-    for (uint64_t i = 0; i < b->list_base / 8 + 1; i++)
-      marked += (uint64_t)__builtin_popcount(b->list_seen[i]);
+    const uint64_t marked = exo_bits_count(b->list_seen, b->list_base);
     g->listed = 1;
     g->listed_fasta = b->list_fasta;
     g->num_listed_new = g->num_nodes - b->list_base;

@@ -9,7 +9,16 @@
  * C < D, and one entry serves both clusters' best-neighbour search. A slot
  * is 16 bytes: the pair packed into one u64 key (see pair_key) and the
  * weight, whose sign bit says that no arc of the pair has reached the
- * cutoff yet (the weight is a sum of |w|, so its magnitude is the sum). */
+ * cutoff yet (the weight is a sum of |w|, so its magnitude is the sum).
+ *
+ * Why not the shared map (exo_tally.h): this table is sized once from its
+ * memory share (exo_budget.h) and must say when it is full (a pass then
+ * splits the clusters into more groups, from full_at), never grow; it is
+ * read by scanning its slots after a whole group, not per node through a
+ * touched list, and cleared by one memset; and its 16-byte slot holds
+ * twice the pairs of exo_tally's 24-byte slot plus 8-byte touched entry in
+ * the same share, so with exo_tally the same memory_limit would need more
+ * groups, that is more reads of the adjacency file. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

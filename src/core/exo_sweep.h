@@ -1,8 +1,9 @@
 /* exo_sweep.h: the sweep engine that label propagation (exo_lp.c) and
  * Leiden's local moving (exo_leiden_move.c) run their rules on: the seeded block
- * order, lanes cut from the offsets, epochs with a sync point, the active
- * bitmap and the cross-lane activation outboxes. A rule keeps its own
- * per-node state and its own inner loop; the engine owns the order.
+ * order, lanes cut from the offsets, epochs with a sync point, the scans of
+ * the active bitmap (an exo_bits.h bitmap) and the cross-lane activation
+ * outboxes. A rule keeps its own per-node state and its own inner loop; the
+ * engine owns the order.
  *
  * The determinism contract (stated once, for every rule on top):
  *   - Nodes are visited in blocks of EXO_SWEEP_BLOCK ids (a power of two),
@@ -34,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exo_bits.h"
 #include "exo_ctx.h"
 #include "exo_rng.h"
 
@@ -88,11 +90,6 @@ static inline uint64_t exo_sweep_next_active(const uint64_t *bits, uint64_t from
 /* Last set bit of `bits` in [from, to), or UINT64_MAX. */
 uint64_t exo_sweep_last_active(const uint64_t *bits, uint64_t from, uint64_t to);
 
-/* Bit v of a bitmap (the active sets and the distributed part's flags). */
-static inline int exo_bit_get(const uint64_t *b, uint64_t v) { return (int)((b[v >> 6] >> (v & 63)) & 1u); }
-static inline void exo_bit_set(uint64_t *b, uint64_t v) { b[v >> 6] |= (uint64_t)1 << (v & 63); }
-static inline void exo_bit_clear(uint64_t *b, uint64_t v) { b[v >> 6] &= ~((uint64_t)1 << (v & 63)); }
-
 /* The visit of one block [first, end) (end - first <= EXO_SWEEP_BLOCK) of
  * a rule that visits only active nodes (label propagation's lanes, the
  * distributed supersteps): 0 when no bit of `active` is set there, and
@@ -118,7 +115,7 @@ static inline uint64_t exo_sweep_block_node(const uint64_t *active, const uint32
                                             uint32_t mask, uint32_t i, uint64_t first,
                                             uint64_t end) {
   uint64_t v = first + (uint64_t)(perm[i] ^ mask);
-  return v < end && exo_bit_get(active, v) ? v : UINT64_MAX;
+  return v < end && exo_bits_get(active, v) ? v : UINT64_MAX;
 }
 
 /* Set bits of block [first, first + EXO_SWEEP_BLOCK) of n. */

@@ -14,7 +14,9 @@
  * The add, get, clear and hash are inline (the hot loops), the rest in
  * exo_tally.c. Leiden (exo_leiden_*.c) keeps its gains here too: the sums
  * alone (exo_tally_add_sum, exo_tally_get) in a table sized never to grow
- * (exo_tally_alloc_for). */
+ * (exo_tally_alloc_for). It is the core's shared map, beside the id arrays
+ * (exo_ids.h) and bitmaps (exo_bits.h); exo_refine.c's bounded pair table
+ * is the one map of its own, its reasons stated there. */
 #ifndef EXO_TALLY_H
 #define EXO_TALLY_H
 
