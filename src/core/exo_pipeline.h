@@ -157,6 +157,23 @@ typedef struct exo_graph {
    * place only once all are written. */
   const char *members_table;
   const char *rep_fasta, *rep_fasta_from;
+  /* Optional, set by the caller like cluster_table (issue 57; NULL: none);
+   * each holds num_nodes entries, indexed by node id, that the caller keeps
+   * valid during the clustering call:
+   * - initial: the community each node starts in (ids < num_nodes), for
+   *   label propagation and Leiden (a previous clustering, new nodes as
+   *   singletons); NULL = every node alone;
+   * - atoms: groups of nodes (ids < num_nodes) that stay together: Leiden
+   *   clusters the graph aggregated by them, so every community of the
+   *   result is a union of atoms (nested levels); NULL = none;
+   * - stable_old: each node's cluster id in a previous clustering (>= 1; 0
+   *   for a node it did not have): the output's cluster ids are made
+   *   stable against it instead of 1..K (exo_graph_write_labels);
+   * - labels_out: receives each node's cluster id as written. */
+  const uint64_t *initial;
+  const uint64_t *atoms;
+  const uint64_t *stable_old;
+  uint64_t *labels_out;
   /* Sequences named by exo_builder_add_sequences / _add_listed: */
   int listed;              /* some were added */
   int listed_fasta;        /* ... from a FASTA file (exo_builder_add_sequences) */
