@@ -40,7 +40,7 @@ LDLIBS_CORE := -lz -lm -pthread
 
 .PHONY: check
 .PHONY: options-test
-.PHONY: all deps deps-runtime install-test demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean ref-test quality bench leiden-bench profile ssn-bench win-test portable-test
+.PHONY: all deps deps-runtime install-test demo test ctest rtest cli mpi mpi-test mpi-bench micro sanitize tsan valgrind valgrind-ci cppcheck fuzz fuzz-replay install roxygen clean ref-test quality bench leiden-bench profile ssn-bench grow-bench win-test portable-test
 
 all: ctest
 
@@ -423,6 +423,12 @@ profile: $(BUILD)/libexocore.a
 # the 10^5 searches take hours on a loaded 2-core machine).
 ssn-bench: deps install cli
 	BUILD=$(BUILD) RLIB=$(RLIB) bash benchmarks/ssn/run.sh
+	BUILD=$(BUILD) RLIB=$(RLIB) bash benchmarks/grow/run.sh
+
+# growing a clustering (issue 57): updates, stable ids, nested levels
+# (benchmarks/GROW.md; also the last step of ssn-bench)
+grow-bench: deps install cli
+	BUILD=$(BUILD) RLIB=$(RLIB) bash benchmarks/grow/run.sh
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/*.o
