@@ -440,6 +440,9 @@
 #'   `"leiden"` \tab modularity's or CPM's gamma\cr
 #'   `"auto"` \tab CPM, 5e-5 x mean strength (selfnorm: 2e-5 x component's)\cr
 #'   }
+#'   `"auto*X"` and `"auto/X"` (X > 0) are X times, or 1/X of, the
+#'   automatic value (coarser levels for `nested`, say `c("auto",
+#'   "auto/8")`).
 #'   A vector runs one clustering per value. `"auto"` is the default of
 #'   `format = "blast"`; `$parameters` reports its factor times the mean
 #'   over the graph. Figures: the vignette, "Which method for protein
@@ -562,8 +565,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         algorithm <- check_option(algorithm, "algorithm", c("lp", "leiden", "components"))
     if (given[["objective"]])
         objective <- check_option(objective, "objective", c("modularity", "CPM"))
-    if (given[["resolution"]] && !identical(resolution, "auto"))
-        resolution <- check_resolution(resolution)
+    if (given[["resolution"]]) resolution <- check_resolution(resolution)
     refine <- if (given[["refine"]]) check_refine(refine) else integer()
     tempfiledir <- check_tempfiledir(tempfiledir)
     threads <- check_threads(threads)
@@ -673,6 +675,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         warning(sprintf("%s node(s) of the edges are not among the 'sequences': they are kept",
                         format_count(run$listed[["not_listed"]])), call. = FALSE)
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
+    # how "auto" was given: "auto", "auto/8" (the default of format = "blast": "auto")
+    auto_text <- if (given[["resolution"]] && is.character(resolution))
+        rep_len(resolution, nrun) else rep("auto", nrun)
     out <- lapply(seq_len(nrun), function(i) {
         result <- outfile[i]
         if (want_table) {
@@ -693,7 +698,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         else if (run$resolution_auto[i])
             structure(c(resolution = run$resolution[i], quality = run$quality[i]),
                       algorithm = "leiden", objective = run$objective[i],
-                      resolution = "auto", per_strength = run$per_strength[i],
+                      resolution = auto_text[i], per_strength = run$per_strength[i],
                       strength_of = paste0(if (run$strength_linked[i]) "the nodes with an edge"
                                            else "all nodes",
                                            if (run$per_component[i]) ", in each connected component"

@@ -93,12 +93,13 @@ check_iterations <- function(x) {
     core_resolved("iterations", floor(x))
 }
 
-# resolution: numbers, or "auto" (the core resolves CPM's resolution as a
-# factor times the mean node strength; the glue reports the factor).
+# resolution: numbers, or "auto", "auto*X", "auto/X" (the core resolves
+# CPM's resolution as a factor times the mean node strength, X times that;
+# the glue reports the factor). The core checks each value.
 check_resolution <- function(x) {
-    if (length(x) == 0L || anyNA(x) ||
-        !(is.numeric(x) || is.character(x) && all(tolower(x) == "auto")))
-        stop("'resolution' must be a number (or a vector of them) or \"auto\"", call. = FALSE)
+    if (length(x) == 0L || anyNA(x) || !(is.numeric(x) || is.character(x)))
+        stop("'resolution' must be a number (or a vector of them), \"auto\", ",
+             "\"auto*X\" or \"auto/X\"", call. = FALSE)
     y <- core_each("resolution", x)
     if (is.character(x)) x else y
 }

@@ -64,7 +64,7 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "resolution; auto (cpm only): with selfnorm "
      "weights 2e-5 x the mean strength of each connected component's nodes, in that "
      "component; else 5e-5 x the mean node strength (sum of the edge weights x 2 / "
-     "nodes). With --format blast and none of --algorithm, --objective, --resolution: "
+     "nodes); auto*X, auto/X: X times, or 1/X of, that (X > 0). With --format blast and none of --algorithm, --objective, --resolution: "
      "leiden, cpm, auto"},
     {EXO_OPT_SEP, "sep", EXO_OT_SEP, 0, "\\t", NOLIM, 0, NULL, "C",
      "one-byte field separator: \\t, tab, comma, space or the byte itself"},
@@ -127,6 +127,18 @@ static int name_eq(const char *a, const char *b) {
     if (x != y) return 0;
   }
   return *a == *b;
+}
+
+/* a begins with the n bytes of b, in any case */
+static int ieqn(const char *a, const char *b, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    int x = (unsigned char)a[i], y = (unsigned char)b[i];
+    if (!x) return 0;
+    if (x >= 'A' && x <= 'Z') x += 32;
+    if (y >= 'A' && y <= 'Z') y += 32;
+    if (x != y) return 0;
+  }
+  return 1;
 }
 
 const exo_opt_def *exo_options_find(const char *name) {
@@ -213,6 +225,7 @@ void exo_options_init(exo_options *o, exo_opt_style style) {
   for (int i = 0; i < EXO_OPT_COUNT; i++)
     if (table[i].def[0]) (void)exo_options_set(o, table[i].name, table[i].def, &e);
   o->given = 0; /* the defaults are not "given" */
+  o->auto_scale = 1.0;
   o->transform = o->drop_self = o->combine = o->bridges = -1;
   o->num[EXO_OPT_WEIGHT_TRANSFORM] = o->num[EXO_OPT_SELF_HITS] = o->num[EXO_OPT_COMBINE] = -1;
   o->num[EXO_OPT_BRIDGES] = -1;
@@ -293,13 +306,33 @@ static exo_status set_value(exo_options *o, const exo_opt_def *d, const char *te
     x = ieq(text, "true") ? (d->type == EXO_OT_WHOLE && d->logical_true ? d->logical_true : 1) : 0;
     is_text = 0;
   }
-  if (is_text && (d->flags & EXO_OPTF_AUTO) && ieq(text, "auto")) {
+  if (is_text && (d->flags & EXO_OPTF_AUTO) && ieqn(text, "auto", 4)) {
+    /* "auto", or for a number "auto*X" / "auto/X": that many times the
+     * automatic value (coarser or finer levels around it) */
+    double scale = 1.0;
+    if (text[4] && d->type == EXO_OT_NUMBER && (text[4] == '*' || text[4] == '/')) {
+      char *end = NULL;
+      errno = 0;
+      const double f = strtod(text + 5, &end);
+      if (end == text + 5 || *end || errno || !isfinite(f) || !(f > 0))
+        return bad(o, d, err, text, "must be a number, auto, auto*X or auto/X (X > 0)");
+      scale = text[4] == '*' ? f : 1.0 / f;
+      if (!isfinite(scale) || !(scale > 0))
+        return bad(o, d, err, text, "must be a number, auto, auto*X or auto/X (X > 0)");
+    } else if (text[4]) {
+      goto not_auto;
+    }
     o->is_auto |= 1u << id;
     o->given |= 1u << id;
     if (d->type == EXO_OT_WHOLE) o->whole[id] = 0;
-    else o->num[id] = EXO_LEIDEN_AUTO_RESOLUTION;
+    else {
+      o->auto_scale = scale;
+      o->num[id] = EXO_LEIDEN_AUTO_RESOLUTION * scale;
+    }
+    o->resolved = 0;
     return EXO_OK;
   }
+not_auto:
   switch (d->type) {
   case EXO_OT_FLAG:
     if (is_text) return bad(o, d, err, text, "must be TRUE or FALSE");
@@ -313,8 +346,9 @@ static exo_status set_value(exo_options *o, const exo_opt_def *d, const char *te
       x = strtod(text, &end);
       /* inf, nan: the message of R's Inf and NaN, below */
       if (end == text || *end || (errno && isfinite(x)))
-        return bad(o, d, err, text, (d->flags & EXO_OPTF_AUTO) ? "must be a number or auto"
-                                                                 : "must be a number");
+        return bad(o, d, err, text,
+                   (d->flags & EXO_OPTF_AUTO) ? "must be a number, auto, auto*X or auto/X"
+                                              : "must be a number");
     }
     if (!isfinite(x)) return bad(o, d, err, shown, "must be a finite number");
     if (x < d->min) return bad(o, d, err, shown, "must be >= %g", d->min);
@@ -468,7 +502,7 @@ static exo_status resolve_method(exo_options *o, exo_error *err) {
     o->blast_default = 1;
   }
   /* "auto": the factor of the weights' kind */
-  if (AUTO(o, EXO_OPT_RESOLUTION)) o->num[EXO_OPT_RESOLUTION] = auto_factor;
+  if (AUTO(o, EXO_OPT_RESOLUTION)) o->num[EXO_OPT_RESOLUTION] = auto_factor * o->auto_scale;
   const int leiden = (int)o->num[EXO_OPT_ALGORITHM] == EXO_OPT_LEIDEN;
   const int cpm = (int)o->num[EXO_OPT_OBJECTIVE] == EXO_OPT_CPM;
   /* option = value as the driver's user writes it */
@@ -731,7 +765,8 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
   for (int i = 0; i < EXO_OPT_COUNT; i++) {
     const exo_opt_def *d = &table[i];
     put(&s, "%s=", d->name);
-    if (AUTO(o, i)) put(&s, "auto ");
+    if (AUTO(o, i) && o->auto_scale != 1.0) put(&s, "auto*%.17g ", o->auto_scale);
+    else if (AUTO(o, i)) put(&s, "auto ");
     switch (d->type) {
     case EXO_OT_FLAG: put(&s, "%s\n", o->num[i] ? "true" : "false"); break;
     case EXO_OT_NUMBER: put(&s, "%.17g\n", o->num[i]); break;

@@ -20,7 +20,9 @@
  * decimal; sizes "123", "512MB", "2GB", "64MiB", "1.5G" (K, M, G, T powers
  * of 1024, optional "i" and "B", any case); choices in any case, a unique
  * prefix allowed; TRUE/FALSE (any case) where an option takes them (the R
- * function's logical values); "auto" where an option has it.
+ * function's logical values); "auto" where an option has it, and for the
+ * resolution "auto*X" or "auto/X" (X > 0: X times, or 1/X of, the
+ * automatic value; nested levels around it).
  *
  * EXOLABEL_DUMP_OPTIONS: every driver, when this environment variable names
  * a file, writes exo_options_dump() of the resolved options there and stops
@@ -117,6 +119,8 @@ typedef struct exo_options {
   exo_opt_style style;     /* how messages name options */
   uint32_t given;          /* bit id: set by the driver */
   uint32_t is_auto;        /* bit id: "auto" given */
+  double auto_scale;       /* resolution "auto*X" (X) or "auto/X" (1/X): the
+                              automatic value times this; 1 for "auto" */
   double num[EXO_OPT_COUNT];   /* FLAG, NUMBER, CHOICE (index), SEP (byte) */
   uint64_t whole[EXO_OPT_COUNT]; /* WHOLE, SIZE */
   uint32_t cols[3];

@@ -92,6 +92,21 @@ test_that("format = 'blast' alone: bit scores over self scores, Leiden CPM at 2e
                    return_table = TRUE)
     expect_identical(attr(ev$parameters, "per_strength"), 5e-5)
     expect_output(print(ev), "resolution auto: 5e-05 x the mean strength of all nodes")
+    # "auto*X" and "auto/X": X times, or 1/X of, the automatic factor, the
+    # gamma scaled the same way
+    scaled <- ExoLabel(hits_file, format = "blast", algorithm = "leiden", objective = "CPM",
+                       resolution = c("auto", "auto/8", "auto*2"), return_table = TRUE)
+    expect_identical(names(scaled), c("resolution=auto", "resolution=auto/8",
+                                      "resolution=auto*2"))
+    factors <- vapply(scaled, function(r) attr(r$parameters, "per_strength"), 0)
+    expect_equal(unname(factors), c(2e-5, 2e-5 / 8, 4e-5))
+    gammas <- vapply(scaled, function(r) unname(r$parameters[["resolution"]]), 0)
+    expect_equal(unname(gammas), gamma * c(1, 1 / 8, 2), tolerance = 1e-6)
+    expect_identical(attr(scaled[[2]]$parameters, "resolution"), "auto/8")
+    expect_error(ExoLabel(hits_file, format = "blast", algorithm = "leiden", objective = "CPM",
+                          resolution = "auto/0"), "auto\\*X or auto/X \\(X > 0\\)")
+    expect_error(ExoLabel(hits_file, format = "blast", algorithm = "leiden", objective = "CPM",
+                          resolution = "automatic"), "'resolution' must be")
     # several resolutions with format = "blast" (the names once failed:
     # the argument 'format' hid base::format)
     several <- ExoLabel(hits_file, format = "blast", algorithm = "leiden", objective = "CPM",

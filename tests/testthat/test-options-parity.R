@@ -87,6 +87,12 @@ cases <- function(f, d) {
             r = list(f, tempfiledir = d, format = "blast"),
             cli = c("--format", "blast"),
             mpi = FALSE),
+        auto_scaled = list(
+            r = list(f, tempfiledir = d, format = "blast", algorithm = "leiden",
+                     objective = "CPM", resolution = "Auto/8"),
+            cli = c("--format", "blast", "--algorithm", "leiden", "--objective", "cpm",
+                    "--resolution", "Auto/8"),
+            mpi = FALSE),
         blast_default = list(
             r = list(f, tempfiledir = d, format = "blast", columns = c(2, 1, 12),
                      weight_transform = "None"),
