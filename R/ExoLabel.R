@@ -445,6 +445,11 @@
 #'   over the graph. Figures: the vignette, "Which method for protein
 #'   families".
 #'
+#' @param initial `NULL`, or a previous clustering (an `ExoLabel()` result,
+#'   a clusters file, a table `Vertex`, `Cluster`): the clustering starts
+#'   from it and each cluster holding over half of an old one's nodes keeps
+#'   its id, others get new ids above the largest; `stats$ids` counts them.
+#'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
 #'   \item{parameters}{named numeric: `add_self_loops`, `attenuation`,
@@ -486,7 +491,8 @@
 #'   seconds per stage, `refine_merged` and `seconds_refine`, `quality` and
 #'   `levels` (Leiden), `negative_edges` (dropped with a warning unless the
 #'   weights are e-values), `self_arcs`, `sequences` (counts, with
-#'   `sequences`), `directed`, `peak_rss` (the R
+#'   `sequences`), `ids` (with `initial`: `kept`, `merged`, `split`, `new`
+#'   ids, nodes `moved`), `directed`, `peak_rss` (the R
 #'   process's peak resident memory, bytes) and `seed` (drawn from R's
 #'   random numbers; the command-line tool's `--seed` reproduces it).
 #'
@@ -532,7 +538,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      algorithm = c("lp", "leiden", "components"),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE, sequences = NULL,
-                     order = c("appearance", "name")) {
+                     order = c("appearance", "name"), initial = NULL) {
     kind <- input_kind(edgelistfiles)
     if (kind == "edges" && is.matrix(edgelistfiles))
         edgelistfiles <- text_matrix_edges(edgelistfiles)
@@ -566,6 +572,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         resolution <- check_resolution(resolution)
     refine <- if (given[["refine"]]) check_refine(refine) else integer()
     tempfiledir <- check_tempfiledir(tempfiledir)
+    # a previous clustering: a path for the core (a temporary file for a
+    # table, removed even on error)
+    init <- prepare_initial(initial, sep, tempfiledir)
+    if (!is.null(init$temp)) on.exit(unlink(init$temp), add = TRUE)
     threads <- check_threads(threads)
     seqs <- check_sequences(sequences)
     order <- check_option(order, "order", c("appearance", "name"))
@@ -645,7 +655,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,
                     combine = input$resolved$combine,
-                    bridges = input$resolved$bridges, order = order)
+                    bridges = input$resolved$bridges, order = order,
+                    initial = init$path)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)
@@ -672,6 +683,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (!is.na(run$listed[["not_listed"]]) && run$listed[["not_listed"]] > 0)
         warning(sprintf("%s node(s) of the edges are not among the 'sequences': they are kept",
                         format_count(run$listed[["not_listed"]])), call. = FALSE)
+    if (!is.null(run$initial) && run$initial$missing > 0)
+        warning(sprintf(initial_missing_fmt, format_count(run$initial$missing),
+                        run$initial$first_missing), call. = FALSE)
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
     out <- lapply(seq_len(nrun), function(i) {
         result <- outfile[i]
@@ -728,6 +742,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                                  normalizePath(tempdir(), mustWork = FALSE)),
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
+        if (!is.null(run$ids[[i]])) # initial: the stable ids' counts
+            attr(res, "stats")$ids <- run$ids[[i]]
         if (cluster_table) {
             res$cluster_table <- as.data.frame(.exolabel_read_table(tables[i], sep),
                                                stringsAsFactors = FALSE)
