@@ -445,10 +445,7 @@
 #'   over the graph. Figures: the vignette, "Which method for protein
 #'   families".
 #'
-#' @param initial `NULL`, or a previous clustering (an `ExoLabel()` result,
-#'   a clusters file, a table `Vertex`, `Cluster`): the clustering starts
-#'   from it and each cluster holding over half of an old one's nodes keeps
-#'   its id, others get new ids above the largest; `stats$ids` counts them.
+#' @param initial A previous clustering: its ids stay (see [ExoLabelResult]).
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
@@ -491,8 +488,7 @@
 #'   seconds per stage, `refine_merged` and `seconds_refine`, `quality` and
 #'   `levels` (Leiden), `negative_edges` (dropped with a warning unless the
 #'   weights are e-values), `self_arcs`, `sequences` (counts, with
-#'   `sequences`), `ids` (with `initial`: `kept`, `merged`, `split`, `new`
-#'   ids, nodes `moved`), `directed`, `peak_rss` (the R
+#'   `sequences`), `directed`, `peak_rss` (the R
 #'   process's peak resident memory, bytes) and `seed` (drawn from R's
 #'   random numbers; the command-line tool's `--seed` reproduces it).
 #'
