@@ -185,6 +185,30 @@ START_TEST(reads_a_clusters_file_against_the_graph) {
 }
 END_TEST
 
+START_TEST(reads_gzip_and_a_byte_order_mark) {
+  char *dir = tu_mkdtemp();
+  exo_options o;
+  exo_graph *g = small_graph(dir, "1", &o);
+  static const char text[] = "\xEF\xBB\xBFVertex\tCluster\nc\t3\ng\t8\n";
+  char *f = tu_path(dir, "old.tsv.gz");
+  ck_assert_int_eq(tu_write_gzip(f, text, sizeof text - 1), 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_initial ini;
+  ck_assert_msg(exo_initial_read(&ini, f, '\t', g->names_path, g->num_nodes, &ctx) == EXO_OK,
+                "%s", ctx.err.msg);
+  ck_assert_uint_eq(ini.lines, 2);
+  ck_assert_uint_eq(ini.stable_old[2], 3);
+  ck_assert_uint_eq(ini.stable_old[6], 8);
+  ck_assert_uint_eq(ini.initial[6], 6);
+  ck_assert_uint_eq(ini.listed, 2);
+  exo_initial_free(&ini);
+  free(f);
+  exo_graph_free(g);
+  tu_rmdir(dir);
+}
+END_TEST
+
 START_TEST(bad_files_name_the_file_and_line) {
   char *dir = tu_mkdtemp();
   exo_options o;
@@ -335,6 +359,7 @@ Suite *initial_suite(void) {
   tcase_add_test(tc, a_cluster_holding_two_majorities_takes_one_id);
   tcase_add_test(tc, ids_that_cannot_fit_are_refused);
   tcase_add_test(tc, reads_a_clusters_file_against_the_graph);
+  tcase_add_test(tc, reads_gzip_and_a_byte_order_mark);
   tcase_add_test(tc, bad_files_name_the_file_and_line);
   tcase_add_test(tc, every_method_writes_stable_ids_for_any_threads);
   suite_add_tcase(s, tc);

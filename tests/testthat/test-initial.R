@@ -165,6 +165,26 @@ test_that("the same stable ids for any threads and memory_limit, and for every r
     }
 })
 
+test_that("new ids follow the output's order (order = \"name\"), the member table too", {
+    f <- cliques_file(c("z", "a", "m"))
+    on.exit(unlink(f))
+    old <- data.frame(Vertex = c(paste0("m", 1:5), "gone"), Cluster = c(rep(3L, 5), 5L))
+    for (ord in c("appearance", "name")) {
+        r <- suppressWarnings(ExoLabel(f, order = ord, return_table = TRUE, verbose = FALSE,
+                                       initial = old, cluster_table = TRUE))
+        m <- membership(r)
+        first <- if (ord == "name") "a" else "z"
+        second <- if (ord == "name") "z" else "a"
+        expect_true(all(m[paste0(first, 1:5)] == 6L), info = ord)
+        expect_true(all(m[paste0(second, 1:5)] == 7L), info = ord)
+        expect_true(all(m[paste0("m", 1:5)] == 3L), info = ord)
+        expect_identical(r$cluster_table$Cluster, c(3L, 6L, 7L), info = ord)
+        # the representatives are members of their rows' clusters
+        reps <- r$cluster_table$Representative
+        expect_identical(unname(m[reps]), r$cluster_table$Cluster, info = ord)
+    }
+})
+
 test_that("bad previous clusterings are refused naming the file and line, or the row", {
     f <- cliques_file(c("a", "b"))
     bad <- tempfile(fileext = ".tsv")
