@@ -7,6 +7,7 @@
 
 #include "exo_byname.h"
 #include "exo_input.h"
+#include "exo_platform.h"
 #include "exo_seqs.h"
 
 #define INI_BUF ((size_t)1 << 20)
@@ -212,6 +213,7 @@ static exo_status make_initial(exo_initial *o, exo_ctx *ctx) {
 
 exo_status exo_initial_read(exo_initial *out, const char *path, char sep,
                             const char *names_path, uint64_t n, exo_ctx *ctx) {
+  const double t0 = exo_now_seconds();
   memset(out, 0, sizeof *out);
   out->n = n;
   out->stable_old = calloc((size_t)n + 1, sizeof *out->stable_old);
@@ -232,8 +234,16 @@ exo_status exo_initial_read(exo_initial *out, const char *path, char sep,
   exo_nameset_free(r.absent);
   exo_byname_free(&bn);
   if (!st) st = make_initial(out, ctx);
-  if (st) exo_initial_free(out);
-  return st;
+  if (st) {
+    exo_initial_free(out);
+    return st;
+  }
+  out->seconds = exo_now_seconds() - t0;
+  exo_message(ctx, "previous clustering %s: %llu of the graph's %llu nodes in %llu clusters, "
+              "%llu name(s) not in the graph (%.1f s)", path, (unsigned long long)out->listed,
+              (unsigned long long)n, (unsigned long long)out->clusters,
+              (unsigned long long)out->missing, out->seconds);
+  return EXO_OK;
 }
 
 exo_status exo_stable_ids(const uint64_t *clusters, uint64_t n, uint64_t k,

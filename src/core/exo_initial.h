@@ -75,6 +75,7 @@ typedef struct exo_initial {
   uint64_t missing;     /* distinct names of the file the graph lacks */
   uint64_t clusters;    /* distinct old clusters among the listed nodes */
   uint64_t max_old;     /* the largest cluster id of the file (every line) */
+  double seconds;       /* the read's time */
   char first_missing[EXO_INITIAL_MISSING_MAX]; /* "" when none */
 } exo_initial;
 
