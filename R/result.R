@@ -66,8 +66,8 @@ size_table <- function(bins) {
 #'   `singletons`, `cluster_sizes` (number of clusters per size range, sizes
 #'   in powers of two), `parameters`, `seconds` (per stage),
 #'   `peak_temp_disk`, `peak_rss` (bytes, the R process's peak resident
-#'   memory so far), `sort_runs`, `merge_passes`, `seed` and `results` (a
-#'   short description). `print()` returns its argument invisibly.
+#'   memory so far), `sort_runs`, `merge_passes`, `seed`, `results` (a
+#'   short description) and `ids` (with `initial`, see below). `print()` returns its argument invisibly.
 #' @section Stable cluster ids (`initial`):
 #' `ExoLabel(..., initial = old)` takes a previous clustering: an
 #' `ExoLabel()` result, the path of a clusters file (`name<sep>cluster`
@@ -122,7 +122,8 @@ summary.ExoLabelResult <- function(object, ...) {
                             cluster = st$seconds_cluster, output = st$seconds_output),
                 peak_temp_disk = st$peak_temp_disk, peak_rss = st$peak_rss,
                 sort_runs = st$sort_runs, merge_passes = st$merge_passes,
-                seed = st$seed, results = desc, directed = isTRUE(st$directed))
+                seed = st$seed, results = desc, directed = isTRUE(st$directed),
+                ids = st$ids)
     class(out) <- "summary.ExoLabelResult"
     out
 }
@@ -151,6 +152,11 @@ print.summary.ExoLabelResult <- function(x, ...) {
         sprintf(" (resolution auto: %g x the mean strength of %s)", attr(p, "per_strength"),
                 attr(p, "strength_of"))
     else ""
+    if (!is.null(x$ids))
+        cat("  ids (initial): ", format_count(x$ids[["kept"]]), " kept, ",
+            format_count(x$ids[["merged"]]), " merged, ", format_count(x$ids[["split"]]),
+            " split, ", format_count(x$ids[["new"]]), " new; ",
+            format_count(x$ids[["moved"]]), " node(s) moved\n", sep = "")
     cat("  parameters: ", algo, paste(names(p), format_values(p), sep = " = ",
                                       collapse = ", "), auto, "\n", sep = "")
     cat("  time:     ", sprintf("%.2f s", sum(x$seconds)), " (",

@@ -46,6 +46,9 @@ test_that("an unchanged graph re-clustered from its own result keeps every id", 
                              as.integer(r2$cluster_table$Cluster), info = alg)
         }
         expect_null(attr(r1, "stats")$ids)
+        expect_false(any(grepl("ids (initial)", capture.output(print(r1)), fixed = TRUE)))
+        expect_true(any(grepl("ids (initial): 4 kept, 0 merged, 0 split, 0 new; 0 node(s) moved",
+                              capture.output(print(r2)), fixed = TRUE)))
     }
     no_initial_temp(tempdir())
 })
