@@ -182,6 +182,7 @@ START_TEST(reads_a_clusters_file_against_the_graph) {
   free(f);
   exo_graph_free(g);
   tu_rmdir(dir);
+  free(dir);
 }
 END_TEST
 
@@ -206,6 +207,7 @@ START_TEST(reads_gzip_and_a_byte_order_mark) {
   free(f);
   exo_graph_free(g);
   tu_rmdir(dir);
+  free(dir);
 }
 END_TEST
 
@@ -249,6 +251,7 @@ START_TEST(bad_files_name_the_file_and_line) {
   free(missing);
   exo_graph_free(g);
   tu_rmdir(dir);
+  free(dir);
 }
 END_TEST
 
@@ -345,6 +348,7 @@ START_TEST(every_method_writes_stable_ids_for_any_threads) {
     free(first_table);
   }
   tu_rmdir(dir);
+  free(dir);
 }
 END_TEST
 
