@@ -454,6 +454,8 @@ int main(int argc, char **argv) {
               "records from");
   if (sequences && !strcmp(sequences, "-"))
     die_usage("--sequences needs a file: standard input holds the edges");
+  if (exo_options_initial(&o) && !strcmp(exo_options_initial(&o), "-"))
+    die_usage("--initial needs a file: standard input holds the edges");
   if ((members && !strcmp(members, "-")) || (rep_fasta && !strcmp(rep_fasta, "-")))
     die_usage("--representatives and --rep-fasta need a file name (not \"-\")");
 

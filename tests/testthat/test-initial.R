@@ -241,4 +241,7 @@ test_that("the command line: --initial, its counts in --stats and its errors", {
     expect_equal(r$status, 3L)
     expect_match(r$err[1], "bad.tsv' line 2: the cluster 'x' is not a whole number", fixed = TRUE)
     expect_false(file.exists(file.path(dir, "o2.tsv")))
+    r <- run_cli(c("--initial", "-", "-o", file.path(dir, "o2.tsv"), f))
+    expect_equal(r$status, 2L)
+    expect_match(r$err[1], "--initial needs a file: standard input holds the edges", fixed = TRUE)
 })
