@@ -448,6 +448,8 @@
 #'   over the graph. Figures: the vignette, "Which method for protein
 #'   families".
 #'
+#' @param initial A previous clustering: its ids stay (see [ExoLabelResult]).
+#'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with
 #'   \item{parameters}{named numeric: `add_self_loops`, `attenuation`,
@@ -535,7 +537,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      algorithm = c("lp", "leiden", "components"),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE, sequences = NULL,
-                     order = c("appearance", "name")) {
+                     order = c("appearance", "name"), initial = NULL) {
     kind <- input_kind(edgelistfiles)
     if (kind == "edges" && is.matrix(edgelistfiles))
         edgelistfiles <- text_matrix_edges(edgelistfiles)
@@ -568,6 +570,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (given[["resolution"]]) resolution <- check_resolution(resolution)
     refine <- if (given[["refine"]]) check_refine(refine) else integer()
     tempfiledir <- check_tempfiledir(tempfiledir)
+    # a previous clustering: a path for the core (a temporary file for a
+    # table, removed even on error)
+    init <- prepare_initial(initial, sep, tempfiledir)
+    if (!is.null(init$temp)) on.exit(unlink(init$temp), add = TRUE)
     threads <- check_threads(threads)
     seqs <- check_sequences(sequences)
     order <- check_option(order, "order", c("appearance", "name"))
@@ -647,7 +653,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,
                     combine = input$resolved$combine,
-                    bridges = input$resolved$bridges, order = order)
+                    bridges = input$resolved$bridges, order = order,
+                    initial = init$path)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)
@@ -674,6 +681,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     if (!is.na(run$listed[["not_listed"]]) && run$listed[["not_listed"]] > 0)
         warning(sprintf("%s node(s) of the edges are not among the 'sequences': they are kept",
                         format_count(run$listed[["not_listed"]])), call. = FALSE)
+    if (!is.null(run$initial) && run$initial$missing > 0)
+        warning(sprintf(initial_missing_fmt, format_count(run$initial$missing),
+                        run$initial$first_missing), call. = FALSE)
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
     # how "auto" was given: "auto", "auto/8" (the default of format = "blast": "auto")
     auto_text <- if (given[["resolution"]] && is.character(resolution))
@@ -733,6 +743,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                                  normalizePath(tempdir(), mustWork = FALSE)),
                                   peak_rss = run$peak_rss,
                                   seed = seeds[i])))
+        if (!is.null(run$ids[[i]])) # initial: the stable ids' counts
+            attr(res, "stats")$ids <- run$ids[[i]]
         if (cluster_table) {
             res$cluster_table <- as.data.frame(.exolabel_read_table(tables[i], sep),
                                                stringsAsFactors = FALSE)

@@ -66,13 +66,33 @@ size_table <- function(bins) {
 #'   `singletons`, `cluster_sizes` (number of clusters per size range, sizes
 #'   in powers of two), `parameters`, `seconds` (per stage),
 #'   `peak_temp_disk`, `peak_rss` (bytes, the R process's peak resident
-#'   memory so far), `sort_runs`, `merge_passes`, `seed` and `results` (a
-#'   short description). `print()` returns its argument invisibly.
+#'   memory so far), `sort_runs`, `merge_passes`, `seed`, `results` (a
+#'   short description) and `ids` (with `initial`, see below). `print()` returns its argument invisibly.
+#' @section Stable cluster ids (`initial`):
+#' `ExoLabel(..., initial = old)` takes a previous clustering: an
+#' `ExoLabel()` result, the path of a clusters file (`name<sep>cluster`
+#' lines, as written, with the run's `sep`; a header `Vertex<sep>Cluster`
+#' is skipped) or a table (`Vertex`, `Cluster`, whole numbers >= 1).
+#' Label propagation and Leiden start from its clusters (new nodes alone).
+#' The clusters keep its ids: a new cluster that holds more than half of an
+#' old cluster's nodes (among those still in the graph) takes that old id
+#' (of the old clusters it holds so, the one it holds most nodes of; ties:
+#' the smaller id); every other cluster gets a new id above the largest old
+#' one, in order of first appearance in the output. The result's
+#' `attr(, "stats")$ids` counts `kept` (old ids still in use), `merged`
+#' (old ids retired because the cluster holding most of them keeps another
+#' id), `split` (old ids retired because no cluster holds more than half of
+#' them), `new` (ids above the old largest) and `moved` (old nodes whose id
+#' changed). Names of `initial` the graph lacks are counted in a warning;
+#' a name listed twice, a cluster that is not a whole number, or a line
+#' without the separator is an error naming the file and line.
 #' @examples
 #' edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
 #' set.seed(1)
 #' res <- ExoLabel(edges, return_table = TRUE)
 #' res
+#' again <- ExoLabel(edges, initial = res) # the same ids
+#' attr(again, "stats")$ids
 #' s <- summary(res)
 #' s$cluster_sizes
 #' @name ExoLabelResult
@@ -102,7 +122,8 @@ summary.ExoLabelResult <- function(object, ...) {
                             cluster = st$seconds_cluster, output = st$seconds_output),
                 peak_temp_disk = st$peak_temp_disk, peak_rss = st$peak_rss,
                 sort_runs = st$sort_runs, merge_passes = st$merge_passes,
-                seed = st$seed, results = desc, directed = isTRUE(st$directed))
+                seed = st$seed, results = desc, directed = isTRUE(st$directed),
+                ids = st$ids)
     class(out) <- "summary.ExoLabelResult"
     out
 }
@@ -131,6 +152,11 @@ print.summary.ExoLabelResult <- function(x, ...) {
         sprintf(" (resolution auto: %g x the mean strength of %s)", attr(p, "per_strength"),
                 attr(p, "strength_of"))
     else ""
+    if (!is.null(x$ids))
+        cat("  ids (initial): ", format_count(x$ids[["kept"]]), " kept, ",
+            format_count(x$ids[["merged"]]), " merged, ", format_count(x$ids[["split"]]),
+            " split, ", format_count(x$ids[["new"]]), " new; ",
+            format_count(x$ids[["moved"]]), " node(s) moved\n", sep = "")
     cat("  parameters: ", algo, paste(names(p), format_values(p), sep = " = ",
                                       collapse = ", "), auto, "\n", sep = "")
     cat("  time:     ", sprintf("%.2f s", sum(x$seconds)), " (",

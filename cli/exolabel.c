@@ -23,6 +23,7 @@
 
 #include "exo_advice.h"
 #include "exo_clstats.h"
+#include "exo_initial.h"
 #include "exo_io.h"
 #include "exo_method.h"
 #include "exo_options.h"
@@ -453,6 +454,8 @@ int main(int argc, char **argv) {
               "records from");
   if (sequences && !strcmp(sequences, "-"))
     die_usage("--sequences needs a file: standard input holds the edges");
+  if (exo_options_initial(&o) && !strcmp(exo_options_initial(&o), "-"))
+    die_usage("--initial needs a file: standard input holds the edges");
   if ((members && !strcmp(members, "-")) || (rep_fasta && !strcmp(rep_fasta, "-")))
     die_usage("--representatives and --rep-fasta need a file name (not \"-\")");
 
@@ -588,6 +591,26 @@ int main(int argc, char **argv) {
             "(their nodes are kept); ExoLabel clusters on positive weights only\n", prog,
             g->num_negative);
 
+  /* --initial: the previous clustering, read against the graph's names
+   * (exo_initial.h): the start of label propagation and Leiden and the
+   * stable ids of the output */
+  exo_initial ini;
+  memset(&ini, 0, sizeof ini);
+  const char *initial = exo_options_initial(&o);
+  if (initial) {
+    st = exo_initial_read(&ini, initial, sep, g->names_path, g->num_nodes, &ctx);
+    if (st) {
+      exo_graph_free(g);
+      return fail(&ctx, st);
+    }
+    g->initial = ini.initial;
+    g->stable_old = ini.stable_old;
+    g->stable_max = ini.max_old;
+    if (ini.missing)
+      fprintf(stderr, "%s: warning: %" PRIu64 " name(s) of %s are not in the graph (the "
+              "first: '%s'): their old clusters count without them\n", prog, ini.missing,
+              initial, ini.first_missing);
+  }
   /* testing hook (exo_lp.h, exo_leiden.h): cap the lanes, e.g. 1 for the
    * sequential sweep */
   const char *max_lanes = getenv("EXOLABEL_MAX_LANES");
@@ -596,6 +619,7 @@ int main(int argc, char **argv) {
   char *target = to_stdout ? exo_path_join(g->tmpdir, "clusters.out") : strdup(out);
   if (!target) {
     exo_graph_free(g);
+    exo_initial_free(&ini);
     fprintf(stderr, "%s: error: out of memory\n", prog);
     return EXIT_NOMEM;
   }
@@ -605,6 +629,7 @@ int main(int argc, char **argv) {
     if (!table_target) {
       free(target);
       exo_graph_free(g);
+      exo_initial_free(&ini);
       fprintf(stderr, "%s: error: out of memory\n", prog);
       return EXIT_NOMEM;
     }
@@ -661,6 +686,12 @@ int main(int argc, char **argv) {
               res.refine_passes, res.refine_merged, res.seconds_refine);
     if (table || members || rep_fasta)
       fprintf(stderr, "seconds_table\t%.3f\n", res.seconds_table);
+    if (res.stable)
+      fprintf(stderr, "initial_listed\t%" PRIu64 "\ninitial_missing\t%" PRIu64
+              "\nids_kept\t%" PRIu64 "\nids_merged\t%" PRIu64 "\nids_split\t%" PRIu64
+              "\nids_new\t%" PRIu64 "\nnodes_moved\t%" PRIu64 "\n",
+              ini.listed, ini.missing, res.ids_kept, res.ids_merged, res.ids_split,
+              res.ids_new, res.nodes_moved);
     if (sequences)
       fprintf(stderr, "sequences\t%" PRIu64 "\nsequences_without_edges\t%" PRIu64
               "\nnodes_not_in_sequences\t%" PRIu64 "\n",
@@ -669,6 +700,7 @@ int main(int argc, char **argv) {
   free(target);
   free(table_target);
   exo_graph_free(g);
+  exo_initial_free(&ini);
   if (st) return fail(&ctx, st);
   return 0;
 }

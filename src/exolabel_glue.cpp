@@ -24,6 +24,7 @@ extern "C" {
 #include "exo_advice.h"
 #include "exo_budget.h"
 #include "exo_estimate.h"
+#include "exo_initial.h"
 #include "exo_method.h"
 #include "exo_options.h"
 #include "exo_pipeline.h"
@@ -883,6 +884,21 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   }
   if (exo_builder_finish(builder, &ctx, &graph) != EXO_OK) raise_core_error(ctx, state);
 
+  // initial: the previous clustering (exo_initial.h), read once against
+  // the graph's names, for every run
+  exo_initial ini;
+  std::memset(&ini, 0, sizeof ini);
+  const char *initial = exo_options_initial(&o0);
+  if (initial) {
+    if (exo_initial_read(&ini, initial, sep0, graph->names_path, graph->num_nodes, &ctx) !=
+        EXO_OK) {
+      exo_graph_free(graph);
+      raise_core_error(ctx, state);
+    }
+    graph->initial = ini.initial;
+    graph->stable_old = ini.stable_old;
+    graph->stable_max = ini.max_old;
+  }
   std::vector<exo_cluster_result> results(nrun);
   for (R_xlen_t i = 0; i < nrun; i++) {
     graph->cluster_table = table_store[i].empty() ? nullptr : table_store[i].c_str();
@@ -893,9 +909,18 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
         exo_method_run(graph, &run_opts[i], out_store[i].c_str(), sep0, &ctx, &results[i]);
     if (cs != EXO_OK) {
       exo_graph_free(graph);
+      exo_initial_free(&ini);
       raise_core_error(ctx, state);
     }
   }
+  Rcpp::RObject initial_stats; // NULL without initial
+  if (initial)
+    initial_stats = Rcpp::List::create(
+        Rcpp::Named("listed") = static_cast<double>(ini.listed),
+        Rcpp::Named("missing") = static_cast<double>(ini.missing),
+        Rcpp::Named("first_missing") = std::string(ini.first_missing),
+        Rcpp::Named("clusters") = static_cast<double>(ini.clusters));
+  exo_initial_free(&ini);
   progress_finish(&state);
   const double num_vertices = static_cast<double>(graph->num_nodes);
   const double num_edges = static_cast<double>(graph->num_edges);
@@ -926,7 +951,7 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   Rcpp::NumericVector num_clusters(nrun), used_iterations(nrun), seconds(nrun),
       seconds_output(nrun), largest(nrun), refine_merged(nrun), seconds_refine(nrun),
       quality(nrun), levels(nrun), seconds_table(nrun), resolution_used(nrun), refine_used(nrun);
-  Rcpp::List size_bins(nrun);
+  Rcpp::List size_bins(nrun), ids(nrun);
   Rcpp::CharacterVector algorithm_used(nrun), objective_used(nrun);
   Rcpp::LogicalVector resolution_auto(nrun);
   Rcpp::NumericVector per_strength(nrun);
@@ -965,6 +990,13 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     Rcpp::NumericVector bins(last + 1);
     for (int k = 0; k <= last; k++) bins[k] = static_cast<double>(results[i].size_bins[k]);
     size_bins[i] = bins;
+    if (results[i].stable)
+      ids[i] = Rcpp::NumericVector::create(
+          Rcpp::Named("kept") = static_cast<double>(results[i].ids_kept),
+          Rcpp::Named("merged") = static_cast<double>(results[i].ids_merged),
+          Rcpp::Named("split") = static_cast<double>(results[i].ids_split),
+          Rcpp::Named("new") = static_cast<double>(results[i].ids_new),
+          Rcpp::Named("moved") = static_cast<double>(results[i].nodes_moved));
   }
   Rcpp::List out = Rcpp::List::create(
       Rcpp::Named("num_vertices") = num_vertices, Rcpp::Named("num_edges") = num_edges,
@@ -994,6 +1026,8 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   out["self_dropped"] = self_dropped;
   out["bridges"] = bridges;
   out["listed"] = listed;
+  out["ids"] = ids;         // per run: the stable ids' counts (NULL: no initial)
+  out["initial"] = initial_stats;
   return out;
 }
 

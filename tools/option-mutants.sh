@@ -54,6 +54,8 @@ MUTANTS=(
   "combine|src/core/exo_options.c|s/b->combine = (exo_combine)o->combine;/b->combine = 0;/|test-search-output.R"
   "order|src/core/exo_options.c|s/b->order_by_name = (int)o->num\[EXO_OPT_ORDER\] == EXO_OPT_BY_NAME;/b->order_by_name = 0;/|test-sequences.R test-results-api.R"
   "bridges|src/core/exo_options.c|s/b->regions = b->weak_hits = o->bridges > 0;/b->regions = b->weak_hits = 0;/|test-regions.R test-weak-bridge.R"
+  "initial|src/core/exo_options.h|s/return p \&\& \*p ? p : NULL;/return NULL;/|test-initial.R"
+  "initial_stable_ids|src/core/exo_pipeline.c|s/  if (!g->stable_old) {/  if (1) {/|test-initial.R"
 )
 
 rm -rf "$CLONE"

@@ -419,7 +419,7 @@ static exo_status write_row(exo_writer *w, const exo_clstats *s, uint64_t c, cha
   uint8_t *d = exo_writer_reserve(w, CS_ROW_FIXED, ctx);
   if (!d) return ctx->err.code ? ctx->err.code : EXO_EINTERNAL;
   char *q = (char *)d;
-  q += exo_fmt_u64(q, c);
+  q += exo_fmt_u64(q, s->ids ? s->ids[c] : c);
   *q++ = sep;
   q += exo_fmt_u64(q, s->size[c]);
   *q++ = sep;

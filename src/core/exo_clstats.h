@@ -90,6 +90,10 @@ typedef struct exo_clstats {
   uint64_t *pairs;
   uint64_t *rep;       /* node id */
   double *rep_degree;  /* the representative's internal weighted degree */
+  const uint64_t *ids; /* set by the caller after exo_clstats_compute: the
+                          table's Cluster column shows ids[c] (stable ids,
+                          exo_initial.h; the caller's k + 1 entries, kept
+                          valid while writing); NULL: c */
 } exo_clstats;
 
 /* Statistics of clusters[0..csr->n) (each in 1..k). `directed` says how

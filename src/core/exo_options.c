@@ -117,6 +117,13 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "it hits in its strongest region (largest bit-score sum), and drops a hit far weaker "
      "(below 0.55x) than every other hit of both its proteins when each has 8 or more "
      "consistent hits; keep keeps every hit"},
+    {EXO_OPT_INITIAL, "initial", EXO_OT_PATH, 0, "", NOLIM, 0, NULL, "FILE",
+     "a previous clustering (name<sep>cluster lines, as written; header Vertex<sep>Cluster "
+     "skipped): label propagation and leiden start from its clusters (new nodes alone), and "
+     "the clusters keep its ids: a new cluster holding more than half of an old one's nodes "
+     "takes that id (the old cluster it holds most of), every other cluster gets a new id "
+     "above the old largest; its names the graph lacks are counted and warned about; "
+     "FILE may be the output file (it is read before the output is written)"},
 };
 
 const exo_opt_def *exo_options_table(void) { return table; }
@@ -422,8 +429,11 @@ not_auto:
     break;
   }
   case EXO_OT_PATH:
-    if (!is_text) return bad(o, d, err, shown, "must be a directory path");
-    o->tempdir = text;
+    if (!is_text)
+      return bad(o, d, err, shown, id == EXO_OPT_TEMPDIR ? "must be a directory path"
+                                                          : "must be a file path");
+    o->paths[id] = text;
+    if (id == EXO_OPT_TEMPDIR) o->tempdir = text;
     break;
   }
   o->given |= 1u << id;
@@ -787,7 +797,11 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
     case EXO_OT_COLUMNS:
       put(&s, "%u,%u,%u\n", o->rcols[0], o->rcols[1], o->rcols[2]);
       break;
-    case EXO_OT_PATH: put(&s, "%s\n", o->tempdir ? o->tempdir : ""); break;
+    case EXO_OT_PATH: {
+      const char *path = i == EXO_OPT_TEMPDIR ? o->tempdir : o->paths[i];
+      put(&s, "%s\n", path ? path : "");
+      break;
+    }
     }
   }
   /* which of the options whose defaults depend on others were given: every

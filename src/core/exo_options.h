@@ -66,6 +66,7 @@ typedef enum exo_opt_id {
   EXO_OPT_SEED,
   EXO_OPT_ORDER,
   EXO_OPT_BRIDGES,
+  EXO_OPT_INITIAL,
   EXO_OPT_COUNT
 } exo_opt_id;
 
@@ -81,7 +82,8 @@ typedef enum exo_opt_type {
   EXO_OT_CHOICE,  /* one of choices (index) */
   EXO_OT_SEP,     /* one byte other than CR, LF: "\t", tab, comma, space */
   EXO_OT_COLUMNS, /* "A,B" or "A,B,W" (1-based) */
-  EXO_OT_PATH     /* a directory path */
+  EXO_OT_PATH     /* a path (tempdir: a directory; initial: a file), the
+                     caller's string kept in exo_options.paths */
 } exo_opt_type;
 
 /* threads above this are capped at it (exo_options_resolve) */
@@ -125,7 +127,11 @@ typedef struct exo_options {
   uint64_t whole[EXO_OPT_COUNT]; /* WHOLE, SIZE */
   uint32_t cols[3];
   int ncols;               /* 0 = the format's columns */
-  const char *tempdir;     /* "" or NULL = $TMPDIR or /tmp (caller's string) */
+  const char *tempdir;     /* "" or NULL = $TMPDIR or /tmp (caller's string;
+                              paths[EXO_OPT_TEMPDIR]) */
+  const char *paths[EXO_OPT_COUNT]; /* PATH options: the caller's string, NULL
+                              or "" = none (initial: the previous clustering,
+                              exo_initial.h) */
   int allow_oversubscribe; /* threads above the cores kept (R's test option) */
   uint32_t max_lanes;      /* testing hook, not an option: copied to the lp and
                               leiden params' max_lanes (exo_lp.h); 0 = none */
@@ -182,6 +188,11 @@ static inline int exo_options_leiden(const exo_options *o) {
 }
 static inline uint64_t exo_options_memory(const exo_options *o) {
   return o->whole[EXO_OPT_MEMORY_LIMIT];
+}
+/* The previous clustering to start from (option initial), or NULL. */
+static inline const char *exo_options_initial(const exo_options *o) {
+  const char *p = o->paths[EXO_OPT_INITIAL];
+  return p && *p ? p : NULL;
 }
 
 /* The canonical dump: "name=value\n" for every option (resolved values,

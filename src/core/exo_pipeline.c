@@ -9,6 +9,7 @@
 #include "exo_bits.h"
 #include "exo_byname.h"
 #include "exo_clstats.h"
+#include "exo_initial.h"
 #include "exo_seqs.h"
 #include "exo_csr.h"
 #include "exo_io.h"
@@ -527,6 +528,50 @@ static exo_status size_distribution(const uint64_t *clusters, uint64_t n,
   return EXO_OK;
 }
 
+/* Stable ids (g->stable_old set): *ids (k + 1 entries) the id of each
+ * cluster, the clusters renumbered so that it increases with the number,
+ * *written every node's id (g->labels_out, or an array of ours when
+ * *own). Without stable_old: *written = clusters, copied to labels_out. */
+static exo_status stable_labels(exo_graph *g, uint64_t *clusters, exo_cluster_result *res,
+                                uint64_t **ids, uint64_t **written, int *own, exo_ctx *ctx) {
+  const uint64_t n = g->num_nodes, k = res->num_clusters;
+  *ids = NULL;
+  *written = clusters;
+  *own = 0;
+  if (!g->stable_old) {
+    if (g->labels_out && n) memcpy(g->labels_out, clusters, (size_t)n * sizeof *clusters);
+    return EXO_OK;
+  }
+  *ids = malloc(((size_t)k + 1) * sizeof **ids);
+  if (!*ids) return exo_fail_oom(ctx, "the stable cluster ids", 8 * (k + 1));
+  exo_stable_counts sc;
+  exo_status st = exo_stable_ids(clusters, n, k, g->stable_old, g->stable_max, *ids, &sc, ctx);
+  if (!st) st = exo_stable_order(clusters, n, k, *ids, ctx);
+  if (st) return st;
+  res->stable = 1;
+  res->ids_kept = sc.kept;
+  res->ids_merged = sc.merged;
+  res->ids_split = sc.split;
+  res->ids_new = sc.fresh;
+  res->nodes_moved = sc.moved;
+  exo_message(ctx, "stable cluster ids: %llu kept, %llu merged, %llu split, %llu new; %llu "
+              "node(s) moved", (unsigned long long)sc.kept, (unsigned long long)sc.merged,
+              (unsigned long long)sc.split, (unsigned long long)sc.fresh,
+              (unsigned long long)sc.moved);
+  if (g->labels_out) {
+    *written = g->labels_out;
+  } else {
+    *written = malloc(((size_t)n + 1) * sizeof **written);
+    if (!*written) {
+      *written = clusters;
+      return exo_fail_oom(ctx, "the stable cluster ids of the nodes", 8 * n);
+    }
+    *own = 1;
+  }
+  for (uint64_t v = 0; v < n; v++) (*written)[v] = (*ids)[clusters[v]];
+  return EXO_OK;
+}
+
 /* The size statistics, the output file and, when g->cluster_table,
  * g->members_table or g->rep_fasta asks for them, the cluster table, the
  * member table (exo_clstats.h) and the representatives' FASTA (exo_seqs.h),
@@ -549,15 +594,20 @@ static exo_status write_results(exo_graph *g, uint64_t *clusters, const char *ou
   exo_clstats cs;
   memset(&cs, 0, sizeof cs);
   double t0 = 0;
+  uint64_t *ids = NULL, *ids_of_nodes = NULL;
+  int own_ids = 0;
   if (g->order_by_name) {
     /* SynExtend's order: lines by name, clusters numbered in that order */
     st = exo_byname_load(&bn, g->names_path, g->num_nodes, ctx);
     if (!st) st = exo_byname_renumber(&bn, clusters, res->num_clusters, ctx);
-    if (!st) st = exo_byname_write(&bn, clusters, sep, outfile, more ? &out_tmp : NULL, ctx);
-  } else {
-    st = exo_output_write_pending(g->names_path, clusters, g->num_nodes, sep, outfile,
-                                  g->threads, more ? &out_tmp : NULL, ctx);
   }
+  if (!st) st = stable_labels(g, clusters, res, &ids, &ids_of_nodes, &own_ids, ctx);
+  if (!st && g->order_by_name)
+    st = exo_byname_write(&bn, ids_of_nodes, sep, outfile, more ? &out_tmp : NULL, ctx);
+  else if (!st)
+    st = exo_output_write_pending(g->names_path, ids_of_nodes, g->num_nodes, sep, outfile,
+                                  g->threads, more ? &out_tmp : NULL, ctx);
+  if (own_ids) free(ids_of_nodes);
   if (st || !more) goto done;
   t0 = exo_now_seconds();
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs, g->wide};
@@ -565,6 +615,7 @@ static exo_status write_results(exo_graph *g, uint64_t *clusters, const char *ou
               (unsigned long long)res->num_clusters);
   st = exo_clstats_compute(&csr, g->directed, clusters, res->num_clusters, memory_limit, ctx,
                            &cs);
+  cs.ids = ids; /* the stable ids in the table's Cluster column (NULL: 1..K) */
   if (!st && g->cluster_table)
     st = exo_clstats_write_pending(&cs, g->names_path, clusters, g->num_nodes, sep,
                                    g->cluster_table, memory_limit, &table_tmp, ctx);
@@ -596,6 +647,7 @@ static exo_status write_results(exo_graph *g, uint64_t *clusters, const char *ou
   if (!st) st = exo_output_publish(&out_tmp, outfile, ctx);
   res->seconds_table = exo_now_seconds() - t0;
 done:
+  free(ids);
   exo_clstats_free(&cs);
   exo_byname_free(&bn);
   exo_output_discard(&table_tmp);

@@ -169,11 +169,16 @@ typedef struct exo_graph {
    * - stable_old: each node's cluster id in a previous clustering (>= 1; 0
    *   for a node it did not have): the output's cluster ids are made
    *   stable against it instead of 1..K (exo_graph_write_labels);
-   * - labels_out: receives each node's cluster id as written. */
+   * - labels_out: receives each node's cluster id as written.
+   * stable_max: new ids start above max(stable_max, the largest of
+   * stable_old) (exo_initial.max_old: the file's clusters whose nodes are
+   * all gone stay retired); 0: the largest of stable_old. The rule and its
+   * counts (res->ids_*) are exo_stable_ids' (exo_initial.h). */
   const uint64_t *initial;
   const uint64_t *atoms;
   const uint64_t *stable_old;
   uint64_t *labels_out;
+  uint64_t stable_max;
   /* Sequences named by exo_builder_add_sequences / _add_listed: */
   int listed;              /* some were added */
   int listed_fasta;        /* ... from a FASTA file (exo_builder_add_sequences) */
@@ -208,6 +213,11 @@ typedef struct exo_cluster_result {
                               with the member table and the FASTA */
   uint64_t rep_missing;    /* representatives without a record in
                               g->rep_fasta_from (their FASTA lacks them) */
+  /* stable ids (g->stable_old set; exo_stable_ids in exo_initial.h): old
+   * ids kept, merged, split; ids new above the old maximum; listed nodes
+   * whose id changed. stable: they were made (0: clusters 1..K). */
+  int stable;
+  uint64_t ids_kept, ids_merged, ids_split, ids_new, nodes_moved;
 } exo_cluster_result;
 
 exo_status exo_graph_build(const exo_build_options *opt, exo_ctx *ctx,
@@ -277,7 +287,16 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
  * res->num_clusters, largest and size_bins, the clusters file and the
  * files g asks for (cluster_table, members_table, rep_fasta), each renamed
  * into place only once all are written; res->seconds_output and
- * seconds_table are added to. memory_limit: the cluster table's buffers. */
+ * seconds_table are added to. memory_limit: the cluster table's buffers.
+ * With g->stable_old, the clusters get stable ids (exo_stable_ids,
+ * exo_initial.h) instead of 1..K: the clusters file and the cluster table
+ * show them (the table in increasing id), labels[] is left numbered 1..K
+ * in that order, and res->ids_* count them; memory on top: 16 bytes per
+ * listed node (a sort of (old, new) pairs) while they are made, 24 bytes
+ * per cluster, and 8 bytes per node for the written ids unless
+ * g->labels_out receives them. g->labels_out (set or not stable) gets
+ * the ids as written. label propagation and Leiden (exo_graph_cluster*,
+ * exo_graph_leiden) do the same. */
 exo_status exo_graph_write_labels(exo_graph *g, uint64_t *labels, uint64_t memory_limit,
                                   const char *outfile, char sep, exo_ctx *ctx,
                                   exo_cluster_result *res);

@@ -280,6 +280,7 @@ refused "--weight-transform neglog10 needs a weight column" --columns 1,2 --weig
 refused "--format must be one of 'edges', 'blast' (any case), not 'm8'" --format m8
 refused "--weight-transform selfnorm is not available in MPI mode" --format blast --weight-transform selfnorm
 refused "--bridges cut is not available in MPI mode" --format blast --bridges cut
+refused "--initial is not available in MPI mode" --initial "${HITS[0]}"
 check "refusals: no temporary files" test -z "$(ls -A "$WORK/tmp")"
 
 # ---- a malformed line on rank 1 -----------------------------------------------
