@@ -117,6 +117,13 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "it hits in its strongest region (largest bit-score sum), and drops a hit far weaker "
      "(below 0.55x) than every other hit of both its proteins when each has 8 or more "
      "consistent hits; keep keeps every hit"},
+    {EXO_OPT_KEEP_GRAPH, "keep_graph", EXO_OT_PATH, 0, "", NOLIM, 0, NULL, "DIR",
+     "keep the graph in DIR (new, empty, or a kept graph, replaced once the new one is "
+     "complete): names, CSR and a manifest, to extend later with --graph"},
+    {EXO_OPT_GRAPH, "graph", EXO_OT_PATH, 0, "", NOLIM, 0, NULL, "DIR",
+     "extend the graph kept in DIR with the edges given (only they are read); the options "
+     "that shaped it (mode, format, columns, weight_transform, min_weight, self_hits, "
+     "combine, bridges, ignore_weights, header, sep) must be the same"},
 };
 
 const exo_opt_def *exo_options_table(void) { return table; }
@@ -388,8 +395,11 @@ static exo_status set_value(exo_options *o, const exo_opt_def *d, const char *te
     break;
   }
   case EXO_OT_PATH:
-    if (!is_text) return bad(o, d, err, shown, "must be a directory path");
-    o->tempdir = text;
+    if (!is_text || (id != EXO_OPT_TEMPDIR && !*text))
+      return bad(o, d, err, shown, "must be a directory path");
+    if (id == EXO_OPT_KEEP_GRAPH) o->keep_graph = text;
+    else if (id == EXO_OPT_GRAPH) o->graph = text;
+    else o->tempdir = text;
     break;
   }
   o->given |= 1u << id;
@@ -657,6 +667,8 @@ void exo_options_fill_build(const exo_options *o, exo_build_options *b) {
   b->drop_self_loops = o->drop_self;
   b->order_by_name = (int)o->num[EXO_OPT_ORDER] == EXO_OPT_BY_NAME;
   b->regions = b->weak_hits = o->bridges > 0;
+  b->keep_graph = o->keep_graph && *o->keep_graph ? o->keep_graph : NULL;
+  b->graph = o->graph && *o->graph ? o->graph : NULL;
 }
 
 void exo_options_fill_lp(const exo_options *o, exo_lp_params *p) {
@@ -752,7 +764,13 @@ size_t exo_options_dump(const exo_options *o, char *buf, size_t len) {
     case EXO_OT_COLUMNS:
       put(&s, "%u,%u,%u\n", o->rcols[0], o->rcols[1], o->rcols[2]);
       break;
-    case EXO_OT_PATH: put(&s, "%s\n", o->tempdir ? o->tempdir : ""); break;
+    case EXO_OT_PATH: {
+      const char *v = i == EXO_OPT_KEEP_GRAPH ? o->keep_graph
+                      : i == EXO_OPT_GRAPH    ? o->graph
+                                              : o->tempdir;
+      put(&s, "%s\n", v ? v : "");
+      break;
+    }
     }
   }
   /* which of the options whose defaults depend on others were given: every

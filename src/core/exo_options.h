@@ -64,6 +64,8 @@ typedef enum exo_opt_id {
   EXO_OPT_SEED,
   EXO_OPT_ORDER,
   EXO_OPT_BRIDGES,
+  EXO_OPT_KEEP_GRAPH,
+  EXO_OPT_GRAPH,
   EXO_OPT_COUNT
 } exo_opt_id;
 
@@ -122,6 +124,8 @@ typedef struct exo_options {
   uint32_t cols[3];
   int ncols;               /* 0 = the format's columns */
   const char *tempdir;     /* "" or NULL = $TMPDIR or /tmp (caller's string) */
+  const char *keep_graph;  /* NULL = none (caller's string; exo_keep.h) */
+  const char *graph;       /* NULL = none (caller's string) */
   int allow_oversubscribe; /* threads above the cores kept (R's test option) */
   uint32_t max_lanes;      /* testing hook, not an option: copied to the lp and
                               leiden params' max_lanes (exo_lp.h); 0 = none */
