@@ -70,8 +70,8 @@ void exo_keep_option_text(const exo_build_options *opt, int i, const char **name
                           size_t len) {
   const exo_parse_options *p = &opt->parse;
   static const char *const names[EXO_KEEP_OPTIONS] = {
-      "mode", "format", "columns", "coordinates", "weight_transform", "ignore_weights",
-      "min_weight", "self_hits", "combine", "bridges", "header", "sep"};
+      "mode", "format", "columns", "weight_transform", "ignore_weights", "min_weight",
+      "self_hits", "combine", "bridges", "coordinates", "header", "sep"};
   static const char *const wt[] = {"none", "neglog10", "selfnorm"};
   *name = names[i];
   switch (i) {
@@ -83,22 +83,22 @@ void exo_keep_option_text(const exo_build_options *opt, int i, const char **name
              (unsigned)(p->col_a || p->col_b || p->col_w ? p->col_w : 3),
              p->by_name ? "(header-named)" : "");
     break;
-  case 3:
+  case 9:
     snprintf(value, len, "%u,%u,%u,%u", (unsigned)p->col_iv[0], (unsigned)p->col_iv[1],
              (unsigned)p->col_iv[2], (unsigned)p->col_iv[3]);
     break;
-  case 4:
+  case 3:
     snprintf(value, len, "%s", (unsigned)p->transform < 3 ? wt[p->transform] : "unknown");
     break;
-  case 5: snprintf(value, len, "%s", p->ignore_weights ? "true" : "false"); break;
-  case 6: snprintf(value, len, "%.9g", opt->min_weight > 0 ? (double)opt->min_weight : 0.0); break;
-  case 7: snprintf(value, len, "%s", opt->drop_self_loops ? "drop" : "keep"); break;
-  case 8:
+  case 4: snprintf(value, len, "%s", p->ignore_weights ? "true" : "false"); break;
+  case 5: snprintf(value, len, "%.9g", opt->min_weight > 0 ? (double)opt->min_weight : 0.0); break;
+  case 6: snprintf(value, len, "%s", opt->drop_self_loops ? "drop" : "keep"); break;
+  case 7:
     snprintf(value, len, "%s", opt->combine == EXO_COMBINE_MAX   ? "max"
                                : opt->combine == EXO_COMBINE_SUM ? "sum-folded"
                                                                  : "sum");
     break;
-  case 9:
+  case 8:
     snprintf(value, len, "%s", opt->regions && opt->weak_hits ? "cut"
                                : opt->regions                 ? "regions"
                                : opt->weak_hits               ? "weak-hits"

@@ -24,9 +24,9 @@
  *   max_coord C                   the hits' largest coordinate (0: none)
  *   option <name> <value>         every option that shaped the graph, in a
  *                                 fixed order: mode, format, columns,
- *                                 coordinates, weight_transform,
- *                                 ignore_weights, min_weight, self_hits,
- *                                 combine, bridges, header, sep (values as
+ *                                 weight_transform, ignore_weights,
+ *                                 min_weight, self_hits, combine, bridges,
+ *                                 coordinates, header, sep (values as
  *                                 exo_keep_option_text writes them)
  *   file <role> <name> <bytes> <checksum>   names, offsets, adjacency[, hits]:
  *                                 the file's size and its 64-bit checksum

@@ -214,7 +214,8 @@ test_that("the R function's defaults and the --help text come from the core's ta
     system2("mpirun", c("-n", "1", "--oversubscribe", "--allow-run-as-root", mpi, "--help"),
             stdout = out, stderr = FALSE)
     mhelp <- paste(readLines(out), collapse = "\n")
-    refused <- c("add_self_loops", "attenuation", "refine", "algorithm", "objective", "bridges")
+    refused <- c("add_self_loops", "attenuation", "refine", "algorithm", "objective", "bridges",
+                 "keep_graph", "graph")
     for (nm in setdiff(tab$name, refused))
         expect_match(mhelp, paste0("--", gsub("_", "-", nm), " "), fixed = TRUE, info = nm)
 })
@@ -283,7 +284,9 @@ parity_bad <- list(
     memory_limit = list("12XB", "12XB"),
     threads = list(0, "0"),
     order = list("random", "random"),
-    bridges = list("sometimes", "sometimes"))
+    bridges = list("sometimes", "sometimes"),
+    keep_graph = list("", ""),
+    graph = list("", ""))
 parity_exempt <- c("tempdir", "seed", "ignore_weights")
 
 # The core's message for a bad value, from the core itself (the glue).
