@@ -440,30 +440,10 @@
 #'   `"leiden"` \tab modularity's or CPM's gamma\cr
 #'   `"auto"` \tab CPM, 5e-5 x mean strength (selfnorm: 2e-5 x component's)\cr
 #'   }
-#'   A vector runs one clustering per value. `"auto"` is the default of
-#'   `format = "blast"`; `$parameters` reports its factor times the mean
-#'   over the graph. Figures: the vignette, "Which method for protein
-#'   families".
-#' @param keep_graph `NULL` (default), or a directory that does not exist,
-#'   is empty, or holds a kept graph: the graph of this run is kept there
-#'   (its names, its CSR as sorted, before the bridge rules and the
-#'   self-score normalisation, which run again on every extension, the
-#'   hits' coordinates with `bridges = "cut"`, and a text `manifest` with
-#'   the options that shaped it and a checksum per file), to be extended
-#'   later with `graph`. A graph already there is replaced only once the
-#'   new one is complete (an interrupted run leaves it as it was). Not with
-#'   `sequences`. Disk: a copy of the names and the CSR (8 bytes per node,
-#'   8 per arc; 36 more per hit with `bridges = "cut"`).
-#' @param graph `NULL` (default), or a directory of `keep_graph`: the run
-#'   extends that graph with `edgelistfiles`, reading only them. Its names
-#'   keep their ids, new names come after them, and the new hits are
-#'   merged with the kept graph in one sequential pass: the graph, and so
-#'   the clusters, are exactly those of one run over the kept graph's files
-#'   followed by the new ones. The options that shaped the kept graph
-#'   (`mode`, `format`, `columns`, `weight_transform`, `ignore_weights`,
-#'   `min_weight`, `self_hits`, `combine`, `bridges`, `header`, `sep`) must
-#'   be the same (an error names the one that is not). With `keep_graph`
-#'   (the same directory allowed) the extended graph is kept.
+#'   A vector: a clustering per value. `"auto"` (default of
+#'   `format = "blast"`): `$parameters` gives its factor x the mean.
+#'   Figures: the vignette, "Which method for protein families".
+#' @param keep_graph,graph Where to keep the graph; a kept graph to extend.
 #'
 #' @return For one clustering, a list of class `"ExoLabelResult"` (see
 #'   [print.ExoLabelResult()]) with

@@ -80,6 +80,8 @@ typedef struct knobs {
   const char *combine;   /* NULL: the format's */
   const char *min_weight;
   int interrupt_at;      /* the n-th poll says stop (0: never) */
+  int directed;
+  int wide;              /* force_wide_ids: 64-bit ids on disk */
 } knobs;
 
 typedef struct poll_count {
@@ -113,6 +115,7 @@ static exo_status run(const char *tmp, const char *const *files, size_t nfiles, 
   if (k->combine) ck_assert_int_eq(exo_options_set(&o, "combine", k->combine, &err), EXO_OK);
   if (k->min_weight)
     ck_assert_int_eq(exo_options_set(&o, "min_weight", k->min_weight, &err), EXO_OK);
+  if (k->directed) ck_assert_int_eq(exo_options_set(&o, "mode", "directed", &err), EXO_OK);
   if (graph) ck_assert_int_eq(exo_options_set(&o, "graph", graph, &err), EXO_OK);
   if (keep) ck_assert_int_eq(exo_options_set(&o, "keep_graph", keep, &err), EXO_OK);
   o.allow_oversubscribe = 1;
@@ -125,6 +128,7 @@ static exo_status run(const char *tmp, const char *const *files, size_t nfiles, 
   b.nfiles = nfiles;
   b.run_records = k->run_records;
   b.fan_in = k->fan_in;
+  b.force_wide_ids = k->wide;
   poll_count pc = {0, k->interrupt_at};
   exo_ctx ctx;
   exo_ctx_init(&ctx);
@@ -186,12 +190,19 @@ static char *sub(const char *dir, const char *name) { return tu_path(dir, name);
 
 /* One build of all parts vs the first part kept, then extended by the
  * others in one step and in two; the kept graphs, the clusters. */
+static void check_extension_k(const knobs *kk);
 static void check_extension(int blast, int threads, uint64_t run_records, uint32_t fan_in) {
+  knobs k = {blast, threads, run_records, fan_in, NULL, NULL, 0, 0, 0};
+  check_extension_k(&k);
+}
+
+static void check_extension_k(const knobs *kk) {
+  const int blast = kk->blast;
   char *dir = tu_mkdtemp(), *tmp = sub(dir, "tmp");
   ck_assert_int_eq(mkdir(tmp, 0700), 0);
   char *parts[3];
   write_parts(dir, blast, parts);
-  knobs k = {blast, threads, run_records, fan_in, NULL, NULL, 0};
+  knobs k = *kk;
   char msg[1024];
   char *full = sub(dir, "full"), *old = sub(dir, "old"), *ext = sub(dir, "ext"),
        *step = sub(dir, "step"), *o_full = sub(dir, "full.tsv"), *o_ext = sub(dir, "ext.tsv"),
@@ -228,6 +239,20 @@ START_TEST(extended_equals_one_build_plain) {
 }
 END_TEST
 
+/* directed graphs (in-arcs and out-arcs of a pair keep their order) and
+ * 64-bit ids on disk (the kept CSR read wide) */
+START_TEST(extended_equals_one_build_directed_wide) {
+  for (int t = 1; t <= 2; t++) {
+    knobs d = {0, t, 97, 3, NULL, NULL, 0, 1, 0};
+    check_extension_k(&d);
+    knobs w = {0, t, 97, 3, NULL, NULL, 0, 0, 1};
+    check_extension_k(&w);
+    knobs bw = {1, t, 0, 0, NULL, NULL, 0, 0, 1};
+    check_extension_k(&bw);
+  }
+}
+END_TEST
+
 START_TEST(extended_equals_one_build_blast) {
   check_extension(1, 1, 0, 0);
   check_extension(1, 1, 97, 3);
@@ -245,7 +270,7 @@ START_TEST(extended_equals_one_build_combine_max) {
   write_parts(dir, 0, parts);
   char msg[1024];
   for (int t = 1; t <= 2; t++) {
-    knobs k = {0, t, 61, 2, "max", "0.5", 0};
+    knobs k = {0, t, 61, 2, "max", "0.5", 0, 0, 0};
     char *full = sub(dir, "full"), *old = sub(dir, "old"), *ext = sub(dir, "ext");
     const char *all[3] = {parts[0], parts[1], parts[2]};
     ck_assert_msg(run(tmp, all, 3, NULL, full, &k, NULL, msg, sizeof msg) == EXO_OK, "%s", msg);
@@ -273,7 +298,7 @@ START_TEST(interrupted_extension_leaves_the_kept_graph) {
     char *parts[3];
     write_parts(dir, blast, parts);
     char msg[1024];
-    knobs k = {blast, 2, 97, 3, NULL, NULL, 0};
+    knobs k = {blast, 2, 97, 3, NULL, NULL, 0, 0, 0};
     char *full = sub(dir, "full"), *kept = sub(dir, "kept"), *again = sub(dir, "again");
     const char *all[3] = {parts[0], parts[1], parts[2]};
     ck_assert_msg(run(tmp, all, 3, NULL, full, &k, NULL, msg, sizeof msg) == EXO_OK, "%s", msg);
@@ -320,7 +345,7 @@ START_TEST(mismatched_options_are_refused) {
   char *parts[3];
   write_parts(dir, 0, parts);
   char msg[1024];
-  knobs k = {0, 1, 0, 0, NULL, NULL, 0};
+  knobs k = {0, 1, 0, 0, NULL, NULL, 0, 0, 0};
   char *kept = sub(dir, "kept"), *ext = sub(dir, "ext");
   const char *all[3] = {parts[0], parts[1], parts[2]};
   ck_assert_msg(run(tmp, all, 1, NULL, kept, &k, NULL, msg, sizeof msg) == EXO_OK, "%s", msg);
@@ -361,7 +386,7 @@ START_TEST(bad_directories_are_refused) {
   char *parts[3];
   write_parts(dir, 0, parts);
   char msg[1024];
-  knobs k = {0, 1, 0, 0, NULL, NULL, 0};
+  knobs k = {0, 1, 0, 0, NULL, NULL, 0, 0, 0};
   const char *all[3] = {parts[0], parts[1], parts[2]};
   char *kept = sub(dir, "kept"), *ext = sub(dir, "ext"), *none = sub(dir, "none"),
        *empty = sub(dir, "empty"), *other = sub(dir, "other");
@@ -448,6 +473,7 @@ Suite *keep_suite(void) {
   tcase_add_test(tc, extended_equals_one_build_plain);
   tcase_add_test(tc, extended_equals_one_build_blast);
   tcase_add_test(tc, extended_equals_one_build_combine_max);
+  tcase_add_test(tc, extended_equals_one_build_directed_wide);
   tcase_add_test(tc, interrupted_extension_leaves_the_kept_graph);
   tcase_add_test(tc, mismatched_options_are_refused);
   tcase_add_test(tc, bad_directories_are_refused);
