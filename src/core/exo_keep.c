@@ -10,58 +10,43 @@
 #include "exo_platform.h"
 #include "exo_record.h"
 #include "exo_regions.h"
+#include "exo_sum.h"
 
 #define KEEP_BUF ((size_t)1 << 20)
 
 static const char *const role_name[EXO_KEEP_FILES] = {"names", "offsets", "adjacency", "hits"};
 
-/* ---- the checksum ------------------------------------------------------ */
+/* ---- the checksum (exo_sum.h) ------------------------------------------- */
 
-#define SUM_K1 0x9e3779b97f4a7c15ull
-#define SUM_K2 0xbf58476d1ce4e5b9ull
-
-static inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-static inline uint64_t word_mix(uint64_t h, uint64_t w) {
-  return rotl(h ^ (w * SUM_K1), 29) * SUM_K2;
-}
-
-void exo_keep_sum_init(exo_keep_sum *s) {
-  memset(s, 0, sizeof *s);
-  s->h = 0x6a09e667f3bcc909ull;
-}
+void exo_keep_sum_init(exo_keep_sum *s) { memset(s, 0, sizeof *s); }
 
 void exo_keep_sum_add(exo_keep_sum *s, const void *data, size_t n) {
   const uint8_t *p = data;
-  s->n += n;
-  while (s->nt && n) {
+  while (s->nt && n) { /* complete the word begun by the last call */
     s->tail[s->nt++] = *p++;
     n--;
-    if (s->nt == 8) {
-      uint64_t w;
-      memcpy(&w, s->tail, 8);
-      s->h = word_mix(s->h, w);
+    s->n++;
+    if (s->nt == 4) {
+      s->h += exo_sum_words(s->tail, 1, (s->n - 4) / 4);
       s->nt = 0;
     }
   }
-  uint64_t h = s->h;
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    h = word_mix(h, w);
-  }
-  s->h = h;
-  for (; n; n--) s->tail[s->nt++] = *p++;
+  const size_t words = n / 4;
+  s->h += exo_sum_words(p, words, s->n / 4);
+  s->n += 4 * (uint64_t)words;
+  p += 4 * words;
+  n -= 4 * words;
+  for (; n; n--, s->n++) s->tail[s->nt++] = *p++;
 }
 
 uint64_t exo_keep_sum_final(const exo_keep_sum *s) {
-  uint64_t w = 0;
-  memcpy(&w, s->tail, s->nt);
-  uint64_t h = word_mix(s->h, w ^ ((uint64_t)s->nt << 56));
-  h ^= s->n;
-  h ^= h >> 31;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 29;
-  return h;
+  uint64_t h = s->h;
+  if (s->nt) {
+    uint8_t w[4] = {0, 0, 0, 0};
+    memcpy(w, s->tail, s->nt);
+    h += exo_sum_words(w, 1, s->n / 4);
+  }
+  return exo_sum_close(h, s->n);
 }
 
 /* ---- the options ---------------------------------------------------------- */

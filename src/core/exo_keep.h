@@ -54,8 +54,8 @@
 enum { EXO_KEEP_NAMES = 0, EXO_KEEP_OFFSETS, EXO_KEEP_ADJ, EXO_KEEP_HITS, EXO_KEEP_FILES };
 #define EXO_KEEP_OPTIONS 12
 
-/* The checksum: 64 bits over the bytes in order, the same for any split of
- * them into calls. */
+/* The checksum of exo_sum.h over bytes given in order, the same for any
+ * split of them into calls. */
 typedef struct exo_keep_sum {
   uint64_t h, n;
   uint8_t tail[8];

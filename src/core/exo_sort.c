@@ -34,6 +34,7 @@
 #include "exo_par.h"
 #include "exo_platform.h"
 #include "exo_record.h"
+#include "exo_sum.h"
 
 #define KIB ((uint64_t)1 << 10)
 #define MIB ((uint64_t)1 << 20)
@@ -339,6 +340,7 @@ struct exo_sorter {
   char *base_off, *base_adj;
   uint64_t base_n, base_m;
   int base_wide;
+  uint64_t base_terms; /* exo_sum.h terms of the base adjacency bytes merged */
 };
 
 static void disk_add(exo_sorter *s, uint64_t bytes) {
@@ -878,6 +880,8 @@ void exo_sorter_free(exo_sorter *s) {
   free(s);
 }
 
+uint64_t exo_sorter_base_terms(const exo_sorter *s) { return s->base_terms; }
+
 exo_status exo_sorter_set_base(exo_sorter *s, const exo_csr_files *base, exo_ctx *ctx) {
   if (s->has_base || s->finished)
     return EXO_FAIL(ctx, EXO_EARG, "the sort's kept graph must be set once, before it finishes");
@@ -935,6 +939,7 @@ typedef struct msrc {
   int csr;
   exo_reader ro;
   uint64_t node, node_end, pos, base_n;
+  uint64_t sum; /* exo_sum.h terms of the entries read */
 } msrc;
 
 /* Give back the shared pages of x's slice that x has read its part of: the
@@ -1026,6 +1031,11 @@ static exo_status csr_fetch(msrc *x, exo_lt_key *h, exo_arc *a, exo_ctx *ctx) {
     return EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's adjacency file '%s' is shorter than "
                     "its manifest says", x->r.path);
   exo_adj_decode(p, x->wide, &a->nbr, &a->w);
+  if (a->nbr >= x->base_n)
+    return EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's adjacency file '%s' is corrupt (entry "
+                    "%llu names node %llu of %llu)", x->r.path, (unsigned long long)x->pos,
+                    (unsigned long long)a->nbr, (unsigned long long)x->base_n);
+  x->sum += exo_sum_words(p, x->rs / 4, x->pos * (x->rs / 4));
   exo_reader_skip_buffered(&x->r, x->rs);
   a->key = x->node;
   h->key = a->key;
@@ -1281,6 +1291,7 @@ typedef struct range_plan {
   uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
   uint64_t *positive;   /* per range: entries with w > 0 */
   uint64_t *self;       /* per range: entries with w > 0 from a node to itself */
+  uint64_t *base_sum;   /* per range: exo_sum.h terms of its slice of the kept CSR */
   /* an intermediate group */
   const char *out_path; /* the new run, created empty */
   int out_wide;         /* its record width */
@@ -1438,12 +1449,14 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   p->entries = calloc(3 * (size_t)T, sizeof *p->entries);
   p->positive = p->entries ? p->entries + T : NULL;
   p->self = p->entries ? p->entries + 2 * (size_t)T : NULL;
+  p->base_sum = calloc(T, sizeof *p->base_sum);
   if (T > 1) {
     p->fds = malloc((m ? m : 1) * sizeof *p->fds);
     for (uint32_t i = 0; p->fds && i < m; i++) p->fds[i] = -1;
   }
   split_src *src = calloc(m ? m : 1, sizeof *src);
-  if (!p->key || !p->base || !p->pos || !p->entries || (T > 1 && !p->fds) || !src) {
+  if (!p->key || !p->base || !p->pos || !p->entries || !p->base_sum || (T > 1 && !p->fds) ||
+      !src) {
     free(src);
     return exo_fail_oom(ctx, "the merge's key ranges", 0);
   }
@@ -1508,6 +1521,8 @@ static void plan_free(range_plan *p) {
   free(p->pos);
   free(p->base);
   free(p->entries);
+  free(p->base_sum);
+  p->base_sum = NULL;
   free(p->edges);
   free(p->edge_of);
   p->edges = NULL;
@@ -1797,6 +1812,7 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
       st = exo_poll(ctx);
     }
   }
+  if (pl->has_base) pl->base_sum[t] = g.src[0].sum;
   merger_free(&g);
   if (!st) st = csr_flush(&c, ctx);
   if (!st && done != want)
@@ -1906,6 +1922,7 @@ static exo_status merge_to_csr(exo_sorter *s, uint32_t mem, uint64_t num_nodes,
     stats->arcs += p.entries[t];
     stats->arcs_positive += p.positive[t];
     stats->arcs_self += p.self[t];
+    s->base_terms += p.base_sum[t];
   }
   plan_free(&p);
   return st;

@@ -172,6 +172,11 @@ int exo_sorter_is_wide(const exo_sorter *s);
  * at 1/8 of a source's). Call before finishing; the paths are copied. */
 typedef struct exo_csr_files exo_csr_files;
 exo_status exo_sorter_set_base(exo_sorter *s, const exo_csr_files *base, exo_ctx *ctx);
+/* After a successful exo_sorter_finish_csr with a base: the exo_sum.h terms
+ * of every byte of the base's adjacency file, which the final merge read
+ * (its key ranges each summing their slice): exo_sum_close(terms, bytes)
+ * checks the file against a checksum without reading it again. */
+uint64_t exo_sorter_base_terms(const exo_sorter *s);
 /* Sort, merge and write the CSR for nodes 0..num_nodes-1 (num_nodes must
  * exceed every key). csr_wide selects the adjacency id width (it must be set
  * when num_nodes > 2^32). All run files are gone afterwards. */

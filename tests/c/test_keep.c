@@ -408,16 +408,24 @@ START_TEST(bad_directories_are_refused) {
   ck_assert_msg(strstr(msg, "is neither empty nor a kept graph"), "%s", msg);
   ck_assert_int_eq(tu_count_entries(other), 1);
   /* corrupt files: a flipped byte in each, a short file, a bad manifest */
+  /* (the adjacency's byte 12: a weight, found by the sum the merge takes) */
   const char *files[] = {"g1.adjacency", "g1.offsets", "g1.names"};
+  const size_t at[] = {12, 9, 9};
   for (int i = 0; i < 3; i++) {
     char *p = sub(kept, files[i]);
-    flip(p, 9);
+    flip(p, at[i]);
     ck_assert_int_eq(run(tmp, all + 1, 1, kept, ext, &k, NULL, msg, sizeof msg), EXO_EINPUT);
     ck_assert_msg(strstr(msg, "does not match the checksum") && strstr(msg, p), "%s", msg);
-    flip(p, 9);
+    flip(p, at[i]);
     free(p);
   }
   char *adj = sub(kept, "g1.adjacency");
+  flip(adj, 9); /* a neighbour id beyond the kept nodes: refused as the merge reads it */
+  ck_assert_int_eq(run(tmp, all + 1, 1, kept, ext, &k, NULL, msg, sizeof msg), EXO_EINPUT);
+  ck_assert_msg(strstr(msg, "is corrupt (entry 1 names node") && strstr(msg, adj), "%s", msg);
+  flip(adj, 9);
+  ck_assert_msg(run(tmp, all + 1, 1, kept, ext, &k, NULL, msg, sizeof msg) == EXO_OK, "%s", msg);
+  tu_rmdir(ext);
   ck_assert_int_eq(truncate(adj, 8), 0);
   ck_assert_int_eq(run(tmp, all + 1, 1, kept, ext, &k, NULL, msg, sizeof msg), EXO_EINPUT);
   ck_assert_msg(strstr(msg, "holds 8 bytes") && strstr(msg, adj), "%s", msg);

@@ -97,7 +97,7 @@ test_that("the command line keeps and extends a graph as R does", {
     expect_match(bad$err[1], "was built with min_weight 0, not 0.5", fixed = TRUE)
     broken <- file.path(d, "g2.adjacency")
     con <- file(broken, "r+b")
-    seek(con, 3, rw = "write")
+    seek(con, 4, rw = "write") # a weight: found by the checksum
     writeBin(as.raw(0x55), con)
     close(con)
     bad <- run_cli(c("--format", "blast", "--graph", d, "-o", out, new))
