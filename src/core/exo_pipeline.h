@@ -106,9 +106,11 @@ typedef struct exo_build_options {
    * layout and the manifest; NULL: none):
    * - graph: a kept graph's directory. Its names are interned first (the
    *   same ids, in the same order; its names file's checksum checked while
-   *   read), its CSR files are checked against their checksums and become
-   *   the first source of the sort's final merge (exo_sorter_set_base), its
-   *   hits (bridges cut) are copied ahead of the new ones; then the files,
+   *   read), its CSR becomes the first source of the sort's final merge
+   *   (exo_sorter_set_base; the offsets file's checksum is checked first,
+   *   the adjacency file's is summed by the merge as it reads it and
+   *   checked after it, exo_sorter_base_terms), its hits (bridges cut) are
+   *   copied ahead of the new ones, checked as copied; then the files,
    *   nodes and edges added are read as in any build: names new to the graph
    *   get the next ids in order of first appearance. The result (names,
    *   CSR, and so the clusters) is byte for byte that of one build of the
