@@ -440,13 +440,11 @@
 #'   `"leiden"` \tab modularity's or CPM's gamma\cr
 #'   `"auto"` \tab CPM, 5e-5 x mean strength (selfnorm: 2e-5 x component's)\cr
 #'   }
-#'   `"auto*X"` and `"auto/X"` (X > 0) are X times, or 1/X of, the
-#'   automatic value (coarser levels for `nested`, say `c("auto",
-#'   "auto/8")`).
-#'   A vector runs one clustering per value. `"auto"` is the default of
-#'   `format = "blast"`; `$parameters` reports its factor times the mean
-#'   over the graph. Figures: the vignette, "Which method for protein
-#'   families".
+#'   A vector: a clustering per value. `"auto"` (default of
+#'   `format = "blast"`): `$parameters` gives its factor x the mean;
+#'   `"auto*X"`, `"auto/X"`: X times, 1/X of it.
+#'   Figures: the vignette, "Which method for protein families".
+#' @param keep_graph,graph Where to keep the graph; a kept graph to extend.
 #'
 #' @param initial A previous clustering: its ids stay (see [ExoLabelResult]).
 #'
@@ -537,7 +535,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      algorithm = c("lp", "leiden", "components"),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE, sequences = NULL,
-                     order = c("appearance", "name"), initial = NULL) {
+                     order = c("appearance", "name"), initial = NULL, keep_graph = NULL,
+                     graph = NULL) {
     kind <- input_kind(edgelistfiles)
     if (kind == "edges" && is.matrix(edgelistfiles))
         edgelistfiles <- text_matrix_edges(edgelistfiles)
@@ -654,7 +653,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     self_hits = input$resolved$self_hits,
                     combine = input$resolved$combine,
                     bridges = input$resolved$bridges, order = order,
-                    initial = init$path)
+                    initial = init$path,
+                    keep_graph = if (is.character(keep_graph)) path.expand(keep_graph)
+                                 else keep_graph,
+                    graph = if (is.character(graph)) path.expand(graph) else graph)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)

@@ -159,7 +159,7 @@ static void usage(FILE *f) {
     const exo_opt_id id = t[i].id;
     if (id == EXO_OPT_ADD_SELF_LOOPS || id == EXO_OPT_ATTENUATION || id == EXO_OPT_REFINE ||
         id == EXO_OPT_ALGORITHM || id == EXO_OPT_OBJECTIVE || id == EXO_OPT_BRIDGES ||
-        id == EXO_OPT_INITIAL)
+        id == EXO_OPT_INITIAL || id == EXO_OPT_KEEP_GRAPH || id == EXO_OPT_GRAPH)
       continue; /* refused below */
     exo_options_help(&t[i], buf, sizeof buf);
     if (id == EXO_OPT_MODE) memcpy(buf, "  -m,", 5);
@@ -172,7 +172,7 @@ static void usage(FILE *f) {
 "      --version           the version\n"
 "Refused (exit 2, the option named): --attenuation and --add-self-loops\n"
 "other than 0, --refine other than 0, --algorithm leiden, --objective,\n"
-"--bridges cut, --initial, standard input.\n"
+"--bridges cut, --initial, --keep-graph, --graph, standard input.\n"
 "Exit codes as exolabel's: 2 usage, 3 malformed input (file and line named),\n"
 "4 I/O (full disk included), 5 out of memory, 70 internal; a rank that dies\n"
 "makes mpirun end the job with a non-zero code.\n");
@@ -294,6 +294,10 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   if (exo_options_initial(co))
     return refuse("--initial", "the ranks hold their own nodes' names, not the whole graph's "
                                "that a previous clustering is read against");
+  if (co->paths[EXO_OPT_KEEP_GRAPH] || co->paths[EXO_OPT_GRAPH])
+    return refuse(co->paths[EXO_OPT_KEEP_GRAPH] ? "--keep-graph" : "--graph",
+                  "the ranks build their parts of the graph apart, not one CSR to keep or "
+                  "extend (use exolabel)");
   if ((int)co->num[EXO_OPT_BRIDGES] == EXO_OPT_CUT)
     return refuse("--bridges cut", "the ranks' reading does not keep the hits' coordinates "
                                    "(use keep)");

@@ -124,6 +124,13 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "takes that id (the old cluster it holds most of), every other cluster gets a new id "
      "above the old largest; its names the graph lacks are counted and warned about; "
      "FILE may be the output file (it is read before the output is written)"},
+    {EXO_OPT_KEEP_GRAPH, "keep_graph", EXO_OT_PATH, 0, "", NOLIM, 0, NULL, "DIR",
+     "keep the graph in DIR (new, empty, or a kept graph, replaced once the new one is "
+     "complete): names, CSR and a manifest, to extend later with --graph"},
+    {EXO_OPT_GRAPH, "graph", EXO_OT_PATH, 0, "", NOLIM, 0, NULL, "DIR",
+     "extend the graph kept in DIR with the edges given (only they are read); the options "
+     "that shaped it (mode, format, columns, weight_transform, min_weight, self_hits, "
+     "combine, bridges, ignore_weights, header, sep) must be the same"},
 };
 
 const exo_opt_def *exo_options_table(void) { return table; }
@@ -429,9 +436,9 @@ not_auto:
     break;
   }
   case EXO_OT_PATH:
-    if (!is_text)
-      return bad(o, d, err, shown, id == EXO_OPT_TEMPDIR ? "must be a directory path"
-                                                          : "must be a file path");
+    if (!is_text || ((id == EXO_OPT_KEEP_GRAPH || id == EXO_OPT_GRAPH) && !*text))
+      return bad(o, d, err, shown, id == EXO_OPT_INITIAL ? "must be a file path"
+                                                          : "must be a directory path");
     o->paths[id] = text;
     if (id == EXO_OPT_TEMPDIR) o->tempdir = text;
     break;
@@ -701,6 +708,10 @@ void exo_options_fill_build(const exo_options *o, exo_build_options *b) {
   b->drop_self_loops = o->drop_self;
   b->order_by_name = (int)o->num[EXO_OPT_ORDER] == EXO_OPT_BY_NAME;
   b->regions = b->weak_hits = o->bridges > 0;
+  b->keep_graph = o->paths[EXO_OPT_KEEP_GRAPH] && *o->paths[EXO_OPT_KEEP_GRAPH]
+                      ? o->paths[EXO_OPT_KEEP_GRAPH] : NULL;
+  b->graph = o->paths[EXO_OPT_GRAPH] && *o->paths[EXO_OPT_GRAPH] ? o->paths[EXO_OPT_GRAPH]
+                                                                   : NULL;
 }
 
 void exo_options_fill_lp(const exo_options *o, exo_lp_params *p) {

@@ -67,6 +67,8 @@ typedef enum exo_opt_id {
   EXO_OPT_ORDER,
   EXO_OPT_BRIDGES,
   EXO_OPT_INITIAL,
+  EXO_OPT_KEEP_GRAPH,
+  EXO_OPT_GRAPH,
   EXO_OPT_COUNT
 } exo_opt_id;
 
@@ -131,7 +133,7 @@ typedef struct exo_options {
                               paths[EXO_OPT_TEMPDIR]) */
   const char *paths[EXO_OPT_COUNT]; /* PATH options: the caller's string, NULL
                               or "" = none (initial: the previous clustering,
-                              exo_initial.h) */
+                              exo_initial.h; keep_graph, graph: exo_keep.h) */
   int allow_oversubscribe; /* threads above the cores kept (R's test option) */
   uint32_t max_lanes;      /* testing hook, not an option: copied to the lp and
                               leiden params' max_lanes (exo_lp.h); 0 = none */

@@ -13,11 +13,13 @@
 #include "exo_seqs.h"
 #include "exo_csr.h"
 #include "exo_io.h"
+#include "exo_keep.h"
 #include "exo_platform.h"
 #include "exo_names.h"
 #include "exo_output.h"
 #include "exo_record.h"
 #include "exo_regions.h"
+#include "exo_sum.h"
 
 /* State shared with the parser's per-edge callback. */
 typedef struct edge_sink {
@@ -124,7 +126,127 @@ struct exo_builder {
   exo_writer hits;
   char *hits_path;
   uint32_t hits_max_coord; /* the largest coordinate written */
+  /* opt.graph: the kept graph extended; opt.keep_graph: where it goes */
+  exo_kept kept;
+  int has_kept;
+  exo_keep keep;
+  int keeping;
 };
+
+/* opt.graph: the kept names, interned first in their order (the same ids),
+ * their file's checksum computed as it is read. */
+static exo_status intern_kept_names(exo_builder *b, exo_ctx *ctx) {
+  const exo_kept *k = &b->kept;
+  const size_t cap = (size_t)1 << 20;
+  exo_reader r;
+  memset(&r, 0, sizeof r);
+  r.fd = -1;
+  exo_keep_sum sum;
+  exo_keep_sum_init(&sum);
+  uint64_t count = 0;
+  exo_status st = exo_reader_open(&r, k->path[EXO_KEEP_NAMES], cap, 0, UINT64_MAX, 0, ctx);
+  while (!st) {
+    const uint8_t *p;
+    size_t avail;
+    st = exo_reader_peek(&r, cap, &p, &avail, ctx);
+    if (st || avail == 0) break;
+    size_t used = 0;
+    for (;;) {
+      const uint8_t *nl = memchr(p + used, '\n', avail - used);
+      if (!nl) break;
+      const size_t len = (size_t)(nl - (p + used));
+      uint64_t id;
+      if (len == 0) {
+        st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's names file '%s' is corrupt (an empty "
+                      "name)", k->path[EXO_KEEP_NAMES]);
+        break;
+      }
+      st = exo_names_intern(b->names, p + used, len, &id, ctx);
+      if (st) break;
+      if (id != count++) {
+        st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's names file '%s' is corrupt (the name "
+                      "of node %llu is there twice)", k->path[EXO_KEEP_NAMES],
+                      (unsigned long long)id + 1);
+        break;
+      }
+      used += len + 1;
+    }
+    if (st) break;
+    if (used == 0) {
+      st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's names file '%s' is corrupt (%s)",
+                    k->path[EXO_KEEP_NAMES],
+                    avail >= cap ? "a name of 1 MiB or more" : "its last line has no line end");
+      break;
+    }
+    exo_keep_sum_add(&sum, p, used);
+    exo_reader_skip_buffered(&r, used);
+    st = exo_poll(ctx);
+  }
+  exo_reader_close(&r);
+  if (!st && (sum.n != k->size[EXO_KEEP_NAMES] || exo_keep_sum_final(&sum) != k->sum[EXO_KEEP_NAMES]))
+    st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's names file '%s' does not match the "
+                  "checksum of its manifest: it is corrupt", k->path[EXO_KEEP_NAMES]);
+  if (!st && count != k->nodes)
+    st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's names file '%s' holds %llu names, not the "
+                  "%llu of its manifest", k->path[EXO_KEEP_NAMES], (unsigned long long)count,
+                  (unsigned long long)k->nodes);
+  return st;
+}
+
+/* opt.graph with the region rule: the kept hits first in the hit file. */
+static exo_status copy_kept_hits(exo_builder *b, exo_ctx *ctx) {
+  const exo_kept *k = &b->kept;
+  const size_t cap = (size_t)1 << 20;
+  exo_reader r;
+  memset(&r, 0, sizeof r);
+  r.fd = -1;
+  exo_keep_sum sum;
+  exo_keep_sum_init(&sum);
+  exo_status st = exo_reader_open(&r, k->path[EXO_KEEP_HITS], cap, 0, UINT64_MAX, 0, ctx);
+  while (!st) {
+    const uint8_t *p;
+    size_t avail;
+    st = exo_reader_peek(&r, cap, &p, &avail, ctx);
+    if (st || avail == 0) break;
+    exo_keep_sum_add(&sum, p, avail);
+    st = exo_writer_write(&b->hits, p, avail, ctx);
+    exo_reader_skip_buffered(&r, avail);
+    if (!st) st = exo_poll(ctx);
+  }
+  exo_reader_close(&r);
+  if (!st && (sum.n != k->size[EXO_KEEP_HITS] || exo_keep_sum_final(&sum) != k->sum[EXO_KEEP_HITS]))
+    st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's hits file '%s' does not match the "
+                  "checksum of its manifest: it is corrupt", k->path[EXO_KEEP_HITS]);
+  if (!st) b->hits_max_coord = (uint32_t)k->max_coord;
+  return st;
+}
+
+/* opt.graph: open the kept graph, check its options and files, intern its
+ * names, hand its CSR to the sort and copy its hits. */
+static exo_status load_kept(exo_builder *b, exo_ctx *ctx) {
+  exo_kept *k = &b->kept;
+  exo_status st = exo_kept_open(b->opt.graph, "graph", k, ctx);
+  if (st) return st;
+  b->has_kept = 1;
+  st = exo_kept_check_options(k, &b->opt, ctx);
+  if (!st && b->opt.regions && !k->has_hits)
+    st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph '%s' has no hits file for bridges cut",
+                  k->dir);
+  if (st) return st;
+  exo_message(ctx, "extending the kept graph %s (%llu nodes, %llu arcs)", k->dir,
+              (unsigned long long)k->nodes, (unsigned long long)k->arcs);
+  /* the offsets now (the merge finds its slices from them); the adjacency
+   * file's sum comes from the merge, which reads it whole (exo_sorter_base_terms) */
+  st = exo_kept_verify(k, EXO_KEEP_OFFSETS, (size_t)1 << 20, ctx);
+  if (!st) st = intern_kept_names(b, ctx);
+  if (!st) {
+    exo_csr_files base = {k->path[EXO_KEEP_OFFSETS], k->path[EXO_KEEP_ADJ], k->nodes, k->arcs,
+                          k->wide};
+    st = exo_sorter_set_base(b->sorter, &base, ctx);
+  }
+  if (!st && b->opt.regions) st = copy_kept_hits(b, ctx);
+  return st;
+}
 
 exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
                               exo_builder **out) {
@@ -196,6 +318,15 @@ exo_status exo_builder_create(const exo_build_options *opt, exo_ctx *ctx,
   /* self-score normalisation needs the self hits: they are dropped after it */
   b->sink.rule.drop_self = opt->drop_self_loops != 0 && !selfnorm(opt);
   b->sink.rule.min_weight = opt->min_weight;
+  if (opt->keep_graph) {
+    st = exo_keep_begin(opt->keep_graph, &b->keep, ctx);
+    if (st) goto fail;
+    b->keeping = 1;
+  }
+  if (opt->graph) {
+    st = load_kept(b, ctx);
+    if (st) goto fail;
+  }
   *out = b;
   return EXO_OK;
 
@@ -269,6 +400,10 @@ exo_status exo_builder_add_node(exo_builder *b, const char *name, size_t len,
 
 static exo_status list_start(exo_builder *b, exo_ctx *ctx) {
   if (b->listing) return EXO_OK;
+  if (b->keeping)
+    return EXO_FAIL(ctx, EXO_EARG, "keep_graph cannot be combined with named sequences: they "
+                    "would take ids that the names of later edges take (give the sequences "
+                    "when clustering an extended graph instead)");
   b->list_base = exo_names_count(b->names);
   b->list_seen = exo_bits_alloc(b->list_base);
   if (!b->list_seen)
@@ -406,10 +541,18 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   g->seconds_parse = exo_now_seconds() - b->t0;
 
   double t0 = exo_now_seconds();
-  g->wide = b->opt.force_wide_ids || g->num_nodes > EXO_NARROW_ID_LIMIT;
+  g->wide = b->opt.force_wide_ids || g->num_nodes > EXO_NARROW_ID_LIMIT ||
+            (b->has_kept && b->kept.wide);
   st = exo_sorter_finish_csr(b->sorter, g->num_nodes, g->offsets_path, g->adj_path,
                              g->wide, ctx, &g->sort);
   if (st) goto fail;
+  if (b->has_kept &&
+      exo_sum_close(exo_sorter_base_terms(b->sorter), b->kept.size[EXO_KEEP_ADJ]) !=
+          b->kept.sum[EXO_KEEP_ADJ]) {
+    st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's adjacency file '%s' does not match the "
+                  "checksum of its manifest: it is corrupt", b->kept.path[EXO_KEEP_ADJ]);
+    goto fail;
+  }
   if (g->sort.run_thread_cpu_seconds > 0)
     exo_detail(ctx, "sort runs: the run thread took %.2f s CPU, writing the runs %.2f s CPU "
                 "(on their threads), its sorts %.2f s; reading waited %.2f s for it",
@@ -421,8 +564,16 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
                 (unsigned)g->sort.last_sort_threads, g->sort.last_sort_threads == 1 ? "" : "s");
   exo_sorter_free(b->sorter);
   b->sorter = NULL;
+  const uint64_t kept_arcs = g->sort.arcs; /* the CSR before the passes below */
+  if (b->keeping) { /* the graph as merged, before the passes that need every edge */
+    st = exo_keep_copy(&b->keep, EXO_KEEP_NAMES, g->names_path, ctx);
+    if (!st) st = exo_keep_copy(&b->keep, EXO_KEEP_OFFSETS, g->offsets_path, ctx);
+    if (!st) st = exo_keep_copy(&b->keep, EXO_KEEP_ADJ, g->adj_path, ctx);
+    if (st) goto fail;
+  }
   if (b->opt.regions) {
     st = exo_writer_close(&b->hits, ctx);
+    if (!st && b->keeping) st = exo_keep_copy(&b->keep, EXO_KEEP_HITS, b->hits_path, ctx);
     if (st) goto fail;
     exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
     exo_regions_stats rs;
@@ -468,6 +619,15 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
   }
   g->num_arcs = g->sort.arcs;
   g->num_edges = g->directed ? g->sort.arcs_positive : g->sort.arcs;
+  if (b->keeping) {
+    st = exo_keep_commit(&b->keep, &b->opt, g->num_nodes, kept_arcs, g->wide, g->directed,
+                         b->hits_max_coord, ctx);
+    if (st) goto fail;
+    exo_message(ctx, "kept the graph in %s (%llu nodes, %llu arcs)", b->opt.keep_graph,
+                (unsigned long long)g->num_nodes, (unsigned long long)kept_arcs);
+    exo_keep_abort(&b->keep); /* frees only, once committed */
+  }
+  exo_kept_free(&b->kept);
   g->seconds_csr = exo_now_seconds() - t0;
   b->g = NULL;
   free(b->hits_path);
@@ -489,6 +649,8 @@ void exo_builder_abort(exo_builder *b) {
   free(b->hits_path);
   exo_graph_free(b->g);
   free(b->list_seen);
+  exo_keep_abort(&b->keep);
+  exo_kept_free(&b->kept);
   free(b);
 }
 

@@ -102,6 +102,38 @@ typedef struct exo_build_options {
    * self score of its two ends and then drops the self arcs if
    * drop_self_loops. min_weight applies to the bit scores. exo_graph's
    * counts are those of the normalised graph. */
+  /* Keep and extend a graph (issue 57, exo_keep.h has the directory's
+   * layout and the manifest; NULL: none):
+   * - graph: a kept graph's directory. Its names are interned first (the
+   *   same ids, in the same order; its names file's checksum checked while
+   *   read), its CSR becomes the first source of the sort's final merge
+   *   (exo_sorter_set_base; the offsets file's checksum is checked first,
+   *   the adjacency file's is summed by the merge as it reads it and
+   *   checked after it, exo_sorter_base_terms), its hits (bridges cut) are
+   *   copied ahead of the new ones, checked as copied; then the files,
+   *   nodes and edges added are read as in any build: names new to the graph
+   *   get the next ids in order of first appearance. The result (names,
+   *   CSR, and so the clusters) is byte for byte that of one build of the
+   *   kept graph's inputs followed by the ones added, for any threads and
+   *   memory_limit. The options that shaped the kept graph (the manifest's:
+   *   mode, format, columns, coordinates, weight_transform, ignore_weights,
+   *   min_weight, self_hits, combine, bridges, header, sep) must be equal
+   *   (EXO_EARG naming the option, the kept value and this one); a missing
+   *   or corrupt manifest or file is EXO_EARG / EXO_EINPUT naming it. A kept
+   *   graph with 64-bit ids makes this one's wide.
+   * - keep_graph: a directory that does not exist (created; its parent
+   *   must), is empty, or holds a kept graph (graph's own included): once
+   *   the sort has written the CSR (before the region rule, the
+   *   normalisation and the weak-hit rule, which need every edge and run
+   *   again on every extension) the names, the CSR and the hits are copied
+   *   there as a new generation, and at the end of a successful finish the
+   *   manifest is renamed into place, the old generation removed. A
+   *   failure leaves the directory as it was (a directory it made is
+   *   removed). Refused with named sequences (exo_builder_add_sequences,
+   *   _add_listed: their nodes would take ids that later edges' names take
+   *   in a build of all files). Disk: a copy of names, CSR (and hits). */
+  const char *graph;
+  const char *keep_graph;
 } exo_build_options;
 
 typedef struct exo_graph {

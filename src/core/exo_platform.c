@@ -383,6 +383,30 @@ int exo_make_tempfile(char *tmpl) {
   return -1;
 }
 
+int exo_dir_is_empty(const char *dir) {
+  size_t n = strlen(dir);
+  char *pat = malloc(n + 3);
+  if (!pat) return -1;
+  memcpy(pat, dir, n);
+  memcpy(pat + n, "\\*", 3);
+  wchar_t *w = wide(pat);
+  free(pat);
+  if (!w) return -1;
+  WIN32_FIND_DATAW fd;
+  HANDLE h = FindFirstFileW(w, &fd);
+  free(w);
+  if (h == INVALID_HANDLE_VALUE) {
+    errno = ENOENT;
+    return -1;
+  }
+  int empty = 1;
+  do {
+    if (wcscmp(fd.cFileName, L".") && wcscmp(fd.cFileName, L"..")) empty = 0;
+  } while (empty && FindNextFileW(h, &fd));
+  FindClose(h);
+  return empty;
+}
+
 int exo_remove_dir(const char *dir) {
   size_t n = strlen(dir);
   char *pat = malloc(n + 3);
@@ -765,6 +789,17 @@ int exo_make_tempfile(char *tmpl) {
     if (fd >= 0 || errno != EEXIST) return fd;
   }
   return -1;
+}
+
+int exo_dir_is_empty(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  struct dirent *e;
+  int empty = 1;
+  while (empty && (e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) empty = 0;
+  closedir(d);
+  return empty;
 }
 
 int exo_remove_dir(const char *dir) {

@@ -131,6 +131,9 @@ int exo_make_tempdir(char *tmpl);
 /* Create and open (EXO_OPEN_EXCL) a fresh file from `tmpl` ending in
  * "XXXXXX"; mode 0666 less the umask (what a plain creat() gives). */
 int exo_make_tempfile(char *tmpl);
+/* 1 when the directory `dir` has no entry (but "." and ".."), 0 when it
+ * has one, -1 and errno when it cannot be read. */
+int exo_dir_is_empty(const char *dir);
 /* Remove every regular file in `dir`, then `dir`; 0 when it is gone. */
 int exo_remove_dir(const char *dir);
 

@@ -28,11 +28,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "exo_csr.h"
 #include "exo_io.h"
 #include "exo_loser_tree.h"
 #include "exo_par.h"
 #include "exo_platform.h"
 #include "exo_record.h"
+#include "exo_sum.h"
 
 #define KIB ((uint64_t)1 << 10)
 #define MIB ((uint64_t)1 << 20)
@@ -333,6 +335,12 @@ struct exo_sorter {
   const uint8_t *mem_recs[2];
   uint64_t mem_count[2];
   int mem_wide[2];
+  /* exo_sorter_set_base: a kept CSR, the final merge's source 0 */
+  int has_base;
+  char *base_off, *base_adj;
+  uint64_t base_n, base_m;
+  int base_wide;
+  uint64_t base_terms; /* exo_sum.h terms of the base adjacency bytes merged */
 };
 
 static void disk_add(exo_sorter *s, uint64_t bytes) {
@@ -867,7 +875,27 @@ void exo_sorter_free(exo_sorter *s) {
   exo_big_free(s->buf, s->buf_bytes);
   free_side_buffers(s);
   free(s->tmpdir);
+  free(s->base_off);
+  free(s->base_adj);
   free(s);
+}
+
+uint64_t exo_sorter_base_terms(const exo_sorter *s) { return s->base_terms; }
+
+exo_status exo_sorter_set_base(exo_sorter *s, const exo_csr_files *base, exo_ctx *ctx) {
+  if (s->has_base || s->finished)
+    return EXO_FAIL(ctx, EXO_EARG, "the sort's kept graph must be set once, before it finishes");
+  s->base_off = exo_path_join(base->offsets_path, "");
+  s->base_adj = exo_path_join(base->adj_path, "");
+  if (!s->base_off || !s->base_adj) return exo_fail_oom(ctx, "the kept graph's paths", 0);
+  /* exo_path_join(p, "") is "p/": drop the slash */
+  s->base_off[strlen(s->base_off) - 1] = 0;
+  s->base_adj[strlen(s->base_adj) - 1] = 0;
+  s->base_n = base->n;
+  s->base_m = base->m;
+  s->base_wide = base->wide != 0;
+  s->has_base = 1;
+  return EXO_OK;
 }
 
 /* ======================================================================
@@ -905,6 +933,13 @@ typedef struct msrc {
   edge_page *edges;   /* a slice of a split merge: the plan's shared pages */
   int64_t edge_lo;    /* the slice's first and last page in edges, if */
   int64_t edge_hi;    /*   shared and not yet given back; -1 none */
+  /* the kept CSR (exo_sorter_set_base): adjacency entries read through r,
+   * the offsets through ro; node is the key of the next entry, node_end
+   * the index of the entry after its list, pos the next entry's index */
+  int csr;
+  exo_reader ro;
+  uint64_t node, node_end, pos, base_n;
+  uint64_t sum; /* exo_sum.h terms of the entries read */
 } msrc;
 
 /* Give back the shared pages of x's slice that x has read its part of: the
@@ -932,7 +967,10 @@ typedef struct merger {
 
 static void merger_free(merger *g) {
   if (g->src)
-    for (uint32_t i = 0; i < g->m; i++) exo_reader_close(&g->src[i].r);
+    for (uint32_t i = 0; i < g->m; i++) {
+      exo_reader_close(&g->src[i].r);
+      if (g->src[i].csr) exo_reader_close(&g->src[i].ro);
+    }
   free(g->src);
   free(g->cur);
   exo_lt_free(&g->t);
@@ -969,9 +1007,49 @@ static exo_status src_refill(exo_sorter *s, msrc *x, exo_lt_key *h, exo_ctx *ctx
   return EXO_OK;
 }
 
+/* The kept CSR's next entry as a record (key = its node). */
+static exo_status csr_fetch(msrc *x, exo_lt_key *h, exo_arc *a, exo_ctx *ctx) {
+  if (x->remaining == 0) {
+    h->done = 1;
+    return EXO_OK;
+  }
+  while (x->pos >= x->node_end) { /* the next node with entries */
+    uint64_t v;
+    exo_status st = exo_reader_read(&x->ro, &v, 8, ctx);
+    if (st) return st;
+    x->node++;
+    if (v < x->node_end || x->node >= x->base_n)
+      return EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's offsets file '%s' is corrupt",
+                      x->ro.path);
+    x->node_end = v;
+  }
+  const uint8_t *p;
+  size_t avail;
+  exo_status st = exo_reader_peek(&x->r, x->rs, &p, &avail, ctx);
+  if (st) return st;
+  if (avail < x->rs)
+    return EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's adjacency file '%s' is shorter than "
+                    "its manifest says", x->r.path);
+  exo_adj_decode(p, x->wide, &a->nbr, &a->w);
+  if (a->nbr >= x->base_n)
+    return EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's adjacency file '%s' is corrupt (entry "
+                    "%llu names node %llu of %llu)", x->r.path, (unsigned long long)x->pos,
+                    (unsigned long long)a->nbr, (unsigned long long)x->base_n);
+  x->sum += exo_sum_words(p, x->rs / 4, x->pos * (x->rs / 4));
+  exo_reader_skip_buffered(&x->r, x->rs);
+  a->key = x->node;
+  h->key = a->key;
+  h->nbr = a->nbr;
+  h->done = 0;
+  x->pos++;
+  x->remaining--;
+  return EXO_OK;
+}
+
 /* Load the next record of x into *a and the tree head *h (done at the end). */
 static inline exo_status src_fetch(exo_sorter *s, msrc *x, exo_lt_key *h, exo_arc *a,
                                    exo_ctx *ctx) {
+  if (x->csr) return csr_fetch(x, h, a, ctx);
   if (x->left < x->rs) {
     exo_status st = src_refill(s, x, h, ctx);
     if (st || h->done) return st;
@@ -1006,11 +1084,59 @@ static size_t fit_buffer(size_t bufsize, uint64_t file_bytes) {
  * the readers share those descriptors instead of opening their own, and
  * with `edges` source i's slice shares pages edge_of[2i] (its first) and
  * edge_of[2i+1] (its last) of `edges` with other ranges (-1: none). */
-static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfiles,
+/* The kept CSR's offset of node v (v <= base_n), by a positioned read. */
+static exo_status base_offset(const char *path, int fd, uint64_t v, uint64_t *off,
+                              exo_ctx *ctx) {
+  return exo_pread_full(fd, off, 8, 8 * v, path, ctx);
+}
+
+/* Open the kept CSR as source x, entries [a, b) of it. */
+static exo_status open_base(exo_sorter *s, msrc *x, uint64_t a, uint64_t b, size_t bufsize,
+                            exo_ctx *ctx) {
+  x->csr = 1;
+  x->wide = s->base_wide;
+  x->rs = exo_adj_size(x->wide);
+  x->remaining = b - a;
+  x->pos = a;
+  x->base_n = s->base_n;
+  x->slot = NO_SLOT;
+  x->edge_lo = x->edge_hi = -1;
+  x->ro.fd = -1;
+  if (a >= b) {
+    x->node_end = a;
+    return EXO_OK;
+  }
+  int fd = exo_open(s->base_off, EXO_OPEN_READ);
+  if (fd < 0) return exo_error_errno(&ctx->err, errno, "open", s->base_off);
+  /* v: the last node whose list starts at or before entry a */
+  uint64_t lo = 0, hi = s->base_n, o = 0;
+  exo_status st = EXO_OK;
+  while (lo < hi && !st) { /* largest v in [0, n) with off[v] <= a */
+    const uint64_t mid = lo + (hi - lo + 1) / 2;
+    st = base_offset(s->base_off, fd, mid, &o, ctx);
+    if (st) break;
+    if (o <= a) lo = mid;
+    else hi = mid - 1;
+  }
+  if (!st) st = base_offset(s->base_off, fd, lo + 1, &x->node_end, ctx);
+  exo_close(fd);
+  if (st) return st;
+  x->node = lo;
+  st = exo_reader_open(&x->ro, s->base_off, fit_buffer(bufsize / 8 < 65536 ? 65536 : bufsize / 8,
+                                                        8 * (s->base_n + 1)),
+                       8 * (lo + 2) < 8 * (s->base_n + 1) ? 8 * (lo + 2) : 8 * (s->base_n + 1),
+                       8 * (s->base_n + 1), 0, ctx);
+  if (!st)
+    st = exo_reader_open(&x->r, s->base_adj, fit_buffer(bufsize, (b - a) * x->rs), a * x->rs,
+                         b * x->rs, 0, ctx);
+  return st;
+}
+
+static exo_status merger_open(exo_sorter *s, merger *g, int base, size_t first, size_t nfiles,
                               uint32_t nmem, size_t bufsize, const uint64_t *lo,
                               const uint64_t *hi, const int *fds, edge_page *edges,
                               const int64_t *edge_of, exo_ctx *ctx) {
-  const uint32_t m = (uint32_t)nfiles + nmem;
+  const uint32_t m = (uint32_t)nfiles + nmem + (base != 0);
   memset(g, 0, sizeof *g);
   g->src = calloc(m ? m : 1, sizeof *g->src);
   g->cur = calloc(m ? m : 1, sizeof *g->cur);
@@ -1019,12 +1145,15 @@ static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfi
     return EXO_FAIL(ctx, EXO_ENOMEM, "out of memory for a %u-way merge", (unsigned)m);
   }
   g->m = m;
-  for (uint32_t i = 0; i < m; i++) g->src[i].r.fd = -1;
+  for (uint32_t i = 0; i < m; i++) g->src[i].r.fd = g->src[i].ro.fd = -1;
   exo_status st = EXO_OK;
+  const uint32_t b0 = base != 0; /* the kept CSR is source 0: it wins ties */
   for (uint32_t i = 0; i < m && !st; i++) {
     msrc *x = &g->src[i];
-    if (i >= nfiles) { /* in memory */
-      const size_t j = i - nfiles;
+    if (base && i == 0) {
+      st = open_base(s, x, lo ? lo[0] : 0, lo ? hi[0] : s->base_m, bufsize, ctx);
+    } else if (i >= nfiles + b0) { /* in memory */
+      const size_t j = i - nfiles - b0;
       const uint64_t a = lo ? lo[i] : 0, b = lo ? hi[i] : s->mem_count[j];
       x->wide = s->mem_wide[j];
       x->rs = exo_rec_size(x->wide);
@@ -1033,12 +1162,12 @@ static exo_status merger_open(exo_sorter *s, merger *g, size_t first, size_t nfi
       x->remaining = b - a;
       x->slot = NO_SLOT;
     } else {
-      const run_info *r = &s->runs[first + i];
+      const run_info *r = &s->runs[first + i - b0];
       const uint64_t a = lo ? lo[i] : 0, b = lo ? hi[i] : r->count;
       x->wide = r->wide;
       x->rs = exo_rec_size(x->wide);
       x->remaining = b - a;
-      x->slot = lo ? NO_SLOT : first + i;
+      x->slot = lo ? NO_SLOT : first + i - b0;
       const size_t bs = fit_buffer(bufsize, (b - a) * x->rs);
       st = fds ? exo_reader_open_fd(&x->r, fds[i], r->path, bs, a * x->rs, b * x->rs, 1, ctx)
                : exo_reader_open(&x->r, r->path, bs, a * x->rs, b * x->rs, 1, ctx);
@@ -1142,6 +1271,7 @@ typedef struct range_plan {
   exo_sorter *s;
   size_t first;         /* runs[first] is source 0 */
   uint32_t mem;         /* the last `mem` sources are s->mem_recs */
+  int has_base;         /* source 0 is the kept CSR (final merge only) */
   uint32_t m;           /* sources */
   uint32_t nranges;
   uint64_t num_nodes;   /* every key is below it */
@@ -1161,6 +1291,7 @@ typedef struct range_plan {
   uint64_t *entries;    /* per range: CSR entries written (< records when folded) */
   uint64_t *positive;   /* per range: entries with w > 0 */
   uint64_t *self;       /* per range: entries with w > 0 from a node to itself */
+  uint64_t *base_sum;   /* per range: exo_sum.h terms of its slice of the kept CSR */
   /* an intermediate group */
   const char *out_path; /* the new run, created empty */
   int out_wide;         /* its record width */
@@ -1171,6 +1302,8 @@ typedef struct range_plan {
 /* A source as the split search sees it: a run file read at positions, or
  * the buffer. */
 typedef struct split_src {
+  int csr;              /* the kept CSR: fd reads its offsets */
+  uint64_t n;           /*   its nodes */
   int fd;               /* -1: the buffer */
   const uint8_t *mem;
   const char *path;
@@ -1201,6 +1334,13 @@ static exo_status key_at(const split_src *x, uint64_t i, uint64_t *key, exo_ctx 
 /* *out = the first index in [lo, hi) whose key is >= k (hi when none). */
 static exo_status lower_bound(const split_src *x, uint64_t k, uint64_t lo, uint64_t hi,
                               uint64_t *out, exo_ctx *ctx) {
+  if (x->csr) { /* the first entry of key >= k: offsets[min(k, n)] */
+    uint64_t o;
+    exo_status st = exo_pread_full(x->fd, &o, 8, 8 * (k < x->n ? k : x->n), x->path, ctx);
+    if (st) return st;
+    *out = o < lo ? lo : o > hi ? hi : o;
+    return EXO_OK;
+  }
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2, key;
     exo_status st = key_at(x, mid, &key, ctx);
@@ -1271,8 +1411,8 @@ static exo_status plan_edges(range_plan *p, exo_ctx *ctx) {
   size_t n = 0;
   for (uint32_t i = 0; i < m; i++) {
     const size_t first_of_src = n;
-    const size_t rs =
-        i >= m - p->mem ? 0 : exo_rec_size(p->s->runs[p->first + i].wide);
+    const size_t rs = i >= m - p->mem || (p->has_base && i == 0)
+                          ? 0 : exo_rec_size(p->s->runs[p->first + i - (p->has_base != 0)].wide);
     for (uint32_t t = 0; t < T; t++) {
       int64_t *eo = p->edge_of + 2 * ((size_t)t * m + i);
       eo[0] = eo[1] = -1;
@@ -1309,12 +1449,14 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   p->entries = calloc(3 * (size_t)T, sizeof *p->entries);
   p->positive = p->entries ? p->entries + T : NULL;
   p->self = p->entries ? p->entries + 2 * (size_t)T : NULL;
+  p->base_sum = calloc(T, sizeof *p->base_sum);
   if (T > 1) {
     p->fds = malloc((m ? m : 1) * sizeof *p->fds);
     for (uint32_t i = 0; p->fds && i < m; i++) p->fds[i] = -1;
   }
   split_src *src = calloc(m ? m : 1, sizeof *src);
-  if (!p->key || !p->base || !p->pos || !p->entries || (T > 1 && !p->fds) || !src) {
+  if (!p->key || !p->base || !p->pos || !p->entries || !p->base_sum || (T > 1 && !p->fds) ||
+      !src) {
     free(src);
     return exo_fail_oom(ctx, "the merge's key ranges", 0);
   }
@@ -1322,13 +1464,19 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
   for (uint32_t i = 0; i < m; i++) {
     split_src *x = &src[i];
     x->fd = -1;
-    if (i >= m - p->mem) {
+    if (p->has_base && i == 0) {
+      x->csr = 1;
+      x->n = s->base_n;
+      x->path = s->base_off;
+      x->wide = s->base_wide;
+      x->count = s->base_m;
+    } else if (i >= m - p->mem) {
       const uint32_t j = i - (m - p->mem);
       x->mem = s->mem_recs[j];
       x->wide = s->mem_wide[j];
       x->count = s->mem_count[j];
     } else {
-      const run_info *r = &s->runs[p->first + i];
+      const run_info *r = &s->runs[p->first + i - (p->has_base != 0)];
       x->path = r->path;
       x->wide = r->wide;
       x->count = r->count;
@@ -1341,6 +1489,11 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
     for (uint32_t i = 0; i < m && !st; i++) {
       split_src *x = &src[i];
       if (!x->path) continue;
+      if (x->csr) { /* read only, never punched; the readers open their own */
+        x->fd = exo_open(x->path, EXO_OPEN_READ);
+        if (x->fd < 0) st = exo_error_errno(&ctx->err, errno, "open", x->path);
+        continue;
+      }
       x->fd = p->fds[i] = exo_open(x->path, EXO_OPEN_RDWR);
       if (x->fd < 0) st = exo_error_errno(&ctx->err, errno, "open", x->path);
 #ifdef POSIX_FADV_SEQUENTIAL
@@ -1348,6 +1501,7 @@ static exo_status plan_ranges(range_plan *p, exo_ctx *ctx) {
 #endif
     }
     if (!st) st = plan_splits(p, src, ctx);
+    if (p->has_base && src[0].fd >= 0) exo_close(src[0].fd);
   }
   free(src);
   if (st) return st;
@@ -1367,6 +1521,8 @@ static void plan_free(range_plan *p) {
   free(p->pos);
   free(p->base);
   free(p->entries);
+  free(p->base_sum);
+  p->base_sum = NULL;
   free(p->edges);
   free(p->edge_of);
   p->edges = NULL;
@@ -1403,7 +1559,7 @@ static exo_status group_range(void *arg, uint32_t t, exo_ctx *ctx) {
   exo_status st = exo_writer_open_at(&w, pl->out_path, fit_buffer(pl->bufsize, want * rs),
                                      base * rs, ctx);
   if (st) return st;
-  st = merger_open(s, &g, pl->first, m, 0, pl->bufsize, whole ? NULL : pl->pos + (size_t)t * m,
+  st = merger_open(s, &g, 0, pl->first, m, 0, pl->bufsize, whole ? NULL : pl->pos + (size_t)t * m,
                    whole ? NULL : pl->pos + (size_t)(t + 1) * m, pl->fds, pl->edges,
                    pl->edge_of ? pl->edge_of + 2 * (size_t)t * m : NULL, ctx);
   if (st) {
@@ -1624,10 +1780,10 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
   const size_t as = exo_adj_size(pl->csr_wide);
   const uint64_t base = pl->base[t], want = pl->base[t + 1] - base;
   const uint64_t end_node = t + 1 == pl->nranges ? pl->num_nodes + 1 : pl->key[t + 1];
-  const uint64_t total = s->records;
+  const uint64_t total = pl->total;
   merger g;
   exo_writer ow = {.fd = -1}, aw = {.fd = -1};
-  exo_status st = merger_open(s, &g, 0, s->nruns, pl->mem, pl->bufsize,
+  exo_status st = merger_open(s, &g, pl->has_base, 0, s->nruns, pl->mem, pl->bufsize,
                               pl->pos + (size_t)t * m, pl->pos + (size_t)(t + 1) * m, pl->fds,
                               pl->edges, pl->edge_of ? pl->edge_of + 2 * (size_t)t * m : NULL,
                               ctx);
@@ -1656,6 +1812,7 @@ static exo_status merge_range(void *arg, uint32_t t, exo_ctx *ctx) {
       st = exo_poll(ctx);
     }
   }
+  if (pl->has_base) pl->base_sum[t] = g.src[0].sum;
   merger_free(&g);
   if (!st) st = csr_flush(&c, ctx);
   if (!st && done != want)
@@ -1738,16 +1895,17 @@ static exo_status merge_to_csr(exo_sorter *s, uint32_t mem, uint64_t num_nodes,
   memset(&p, 0, sizeof p);
   p.s = s;
   p.mem = mem;
-  p.m = (uint32_t)s->nruns + mem;
+  p.has_base = s->has_base;
+  p.m = (uint32_t)s->nruns + mem + (s->has_base != 0);
   p.num_nodes = num_nodes;
-  p.total = s->records;
+  p.total = s->records + (s->has_base ? s->base_m : 0);
   p.offsets_path = offsets_path;
   p.adj_path = adj_path;
   p.csr_wide = csr_wide;
-  p.nranges = s->records > 0 && s->threads > 1 ? (uint32_t)s->threads : 1;
+  p.nranges = p.total > 0 && s->threads > 1 ? (uint32_t)s->threads : 1;
   /* every range has a buffer per source and two writers */
   p.bufsize = merge_bufsize(budget, (uint64_t)p.nranges * (p.m + 2));
-  exo_progress(ctx, EXO_STAGE_CSR, 0, s->records);
+  exo_progress(ctx, EXO_STAGE_CSR, 0, p.total);
   exo_status st = plan_ranges(&p, ctx);
   exo_writer w = {.fd = -1};
   for (int f = 0; f < 2 && !st; f++) { /* create (truncate) both files */
@@ -1757,13 +1915,14 @@ static exo_status merge_to_csr(exo_sorter *s, uint32_t mem, uint64_t num_nodes,
       st = exo_writer_close(&w, ctx);
     }
   }
-  if (!st) st = exo_par_run(p.nranges, merge_range, &p, EXO_STAGE_CSR, s->records, ctx);
+  if (!st) st = exo_par_run(p.nranges, merge_range, &p, EXO_STAGE_CSR, p.total, ctx);
   if (!st && p.nranges > 1) st = compact_ranges(&p, ctx);
-  if (!st) exo_progress(ctx, EXO_STAGE_CSR, s->records, s->records);
+  if (!st) exo_progress(ctx, EXO_STAGE_CSR, p.total, p.total);
   for (uint32_t t = 0; !st && t < p.nranges; t++) {
     stats->arcs += p.entries[t];
     stats->arcs_positive += p.positive[t];
     stats->arcs_self += p.self[t];
+    s->base_terms += p.base_sum[t];
   }
   plan_free(&p);
   return st;
@@ -1834,6 +1993,11 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
     remove_all_runs(s);
     return EXO_FAIL(ctx, EXO_EARG, "missing CSR output path");
   }
+  if (s->has_base && num_nodes < s->base_n) {
+    remove_all_runs(s);
+    return EXO_FAIL(ctx, EXO_EARG, "the graph has fewer nodes (%llu) than its kept part (%llu)",
+                    (unsigned long long)num_nodes, (unsigned long long)s->base_n);
+  }
   if (num_nodes > ((uint64_t)1 << 60) ||
       (!csr_wide && num_nodes > EXO_NARROW_ID_LIMIT)) {
     remove_all_runs(s);
@@ -1845,7 +2009,8 @@ exo_status exo_sorter_finish_csr(exo_sorter *s, uint64_t num_nodes,
   uint32_t passes = 0;
   int csr_made[2] = {0, 0}; /* CSR files created, to remove on failure */
   exo_status st = EXO_OK;
-  const uint64_t csr_bytes = (num_nodes + 1) * 8 + s->records * exo_adj_size(csr_wide);
+  const uint64_t csr_bytes =
+      (num_nodes + 1) * 8 + (s->records + s->base_m) * exo_adj_size(csr_wide);
 
   if (keep || s->nruns == 0 || (s->n > 0 && s->nruns < k)) {
     /* The runs on disk and the buffer fit one merge: sort the buffer and

@@ -158,6 +158,25 @@ exo_status exo_sorter_set_run_memory(exo_sorter *s, uint64_t bytes, exo_ctx *ctx
  * Runs already written stay narrow; the merge reads both widths. */
 exo_status exo_sorter_set_wide(exo_sorter *s, exo_ctx *ctx);
 int exo_sorter_is_wide(const exo_sorter *s);
+/* Extending a kept graph (issue 57): the CSR `base` (its files, node and
+ * entry counts and id width, exo_csr.h) becomes the final merge's first
+ * source, read sequentially beside the runs (never punched or changed; a
+ * key range of a split merge reads its own slice, found from the offsets):
+ * every entry of node v is the record (v, nbr, w), and on equal (key, nbr)
+ * the kept entries come before every record added, as the records of
+ * earlier input would. So the CSR written is the one a single sort of the
+ * records that made `base` followed by the records added would write, for
+ * every combine rule (SUM folds the kept sum first: the same float sums in
+ * input order), every thread count and memory_limit. num_nodes must be at
+ * least base->n. Memory: two more read buffers per key range (the offsets'
+ * at 1/8 of a source's). Call before finishing; the paths are copied. */
+typedef struct exo_csr_files exo_csr_files;
+exo_status exo_sorter_set_base(exo_sorter *s, const exo_csr_files *base, exo_ctx *ctx);
+/* After a successful exo_sorter_finish_csr with a base: the exo_sum.h terms
+ * of every byte of the base's adjacency file, which the final merge read
+ * (its key ranges each summing their slice): exo_sum_close(terms, bytes)
+ * checks the file against a checksum without reading it again. */
+uint64_t exo_sorter_base_terms(const exo_sorter *s);
 /* Sort, merge and write the CSR for nodes 0..num_nodes-1 (num_nodes must
  * exceed every key). csr_wide selects the adjacency id width (it must be set
  * when num_nodes > 2^32). All run files are gone afterwards. */

@@ -221,7 +221,7 @@ test_that("the R function's defaults and the --help text come from the core's ta
             stdout = out, stderr = FALSE)
     mhelp <- paste(readLines(out), collapse = "\n")
     refused <- c("add_self_loops", "attenuation", "refine", "algorithm", "objective", "bridges",
-                 "initial")
+                 "initial", "keep_graph", "graph")
     for (nm in setdiff(tab$name, refused))
         expect_match(mhelp, paste0("--", gsub("_", "-", nm), " "), fixed = TRUE, info = nm)
 })
@@ -290,7 +290,9 @@ parity_bad <- list(
     memory_limit = list("12XB", "12XB"),
     threads = list(0, "0"),
     order = list("random", "random"),
-    bridges = list("sometimes", "sometimes"))
+    bridges = list("sometimes", "sometimes"),
+    keep_graph = list("", ""),
+    graph = list("", ""))
 # initial takes R objects too (a result, a table: R's own types and checks)
 # and a file whose content the core checks (test-initial.R compares them).
 parity_exempt <- c("tempdir", "seed", "ignore_weights", "initial")
