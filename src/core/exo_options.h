@@ -64,6 +64,7 @@ typedef enum exo_opt_id {
   EXO_OPT_SEED,
   EXO_OPT_ORDER,
   EXO_OPT_BRIDGES,
+  EXO_OPT_NESTED,
   EXO_OPT_COUNT
 } exo_opt_id;
 
