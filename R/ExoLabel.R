@@ -429,6 +429,22 @@
 #'   [ClusterRepresentatives()].
 #' @param order `"appearance"` (default, as before) or `"name"` (SynExtend's
 #'   order; the names are held in memory); see Output.
+#' @param nested If `TRUE` (default `FALSE`), nested levels: `resolution`
+#'   holds two values or more, one per level (`algorithm = "leiden"`; any
+#'   other algorithm, or another argument with one value per clustering,
+#'   is refused). One graph build; the levels are clustered from the
+#'   finest (largest resolution) to the coarsest, each coarser level by
+#'   Leiden on the graph aggregated by the clusters of the level below,
+#'   so every coarse cluster is a union of fine ones (families inside
+#'   superfamilies). One result (not a list): one output file, a line
+#'   `name<sep>c1<sep>...<sep>cL` per node (no header, columns in the order
+#'   of `resolution`, each level's clusters numbered 1..K in order of first
+#'   appearance); with `return_table = TRUE`, `results` is a `data.frame`
+#'   `Vertex`, `Cluster1`, ..., `ClusterL`; `parameters` holds
+#'   `resolution1`, `quality1`, `resolution2`, ... ; with `cluster_table =
+#'   TRUE`, `cluster_table` is a list of data.frames, one per level.
+#'   `order = "name"` is not available with it. Memory: 8 bytes per node
+#'   per level more.
 #' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
 #'   a `data.frame` with the size, internal and external edge weight,
 #'   density and representative member of each cluster; see Cluster table.
@@ -532,7 +548,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      algorithm = c("lp", "leiden", "components"),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE, sequences = NULL,
-                     order = c("appearance", "name")) {
+                     order = c("appearance", "name"), nested = FALSE) {
     kind <- input_kind(edgelistfiles)
     if (kind == "edges" && is.matrix(edgelistfiles))
         edgelistfiles <- text_matrix_edges(edgelistfiles)
@@ -543,6 +559,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     ignore_weights <- check_flag(ignore_weights, "ignore_weights")
     return_table <- check_flag(return_table, "return_table")
     cluster_table <- check_flag(cluster_table, "cluster_table")
+    nested <- check_flag(nested, "nested")
     check_flag(use_fast_sort, "use_fast_sort") # accepted for SynExtend; no effect
     verbose <- check_flag(as.logical(verbose), "verbose")
     sep <- check_sep(sep)
@@ -585,11 +602,12 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      matrix = matrix_source(edgelistfiles, mode == "directed",
                                             ignore_weights))
     # igraph inputs give a communities object unless a file is asked for
-    communities <- kind == "igraph" && (return_table || missing(outfile))
+    communities <- kind == "igraph" && (return_table || missing(outfile)) && !nested
     if (communities && !is.null(sequences))
         stop("'sequences' would add nodes that the igraph graph does not have: add them ",
              "as vertices (igraph::add_vertices()), or give 'outfile'", call. = FALSE)
-    want_table <- return_table || communities
+    want_table <- return_table || communities ||
+        (nested && kind == "igraph" && missing(outfile))
 
     lens <- c(length(self_loops), length(attenuation), length(iterations),
               if (given[["refine"]]) length(refine), if (given[["resolution"]]) length(resolution))
@@ -598,26 +616,29 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         warning("'outfile' will be ignored since return_table=TRUE", call. = FALSE)
         user_outfile <- FALSE
     }
+    if (nested) check_nested(given, resolution, lens, user_outfile, outfile)
     if (user_outfile) lens <- c(lens, length(outfile))
     nrun <- max(lens)
+    # nested levels: one clustering per resolution, one output file
+    nout <- if (nested) 1L else nrun
     if (any(lens != 1L & lens != nrun))
         stop("'add_self_loops', 'attenuation', 'iterations', 'refine', 'resolution' and ",
              "'outfile' must have ",
              "length 1 or the same length (", nrun, ")", call. = FALSE)
-    if (user_outfile && length(outfile) != nrun)
-        stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
+    if (user_outfile && length(outfile) != nout)
+        stop("give one 'outfile' per clustering (", nout, ")", call. = FALSE)
     if (!user_outfile)
-        outfile <- tempfile(rep("ExoLabel", nrun), tmpdir = tempfiledir, fileext = ".tsv")
-    outfile <- prepare_outfiles(outfile, nrun)
+        outfile <- tempfile(rep("ExoLabel", nout), tmpdir = tempfiledir, fileext = ".tsv")
+    outfile <- prepare_outfiles(outfile, nout)
     if (anyDuplicated(outfile))
         stop("'outfile' paths must differ from each other", call. = FALSE)
     # table results go through temporary files: gone even on error or interrupt
     if (want_table) on.exit(unlink(outfile), add = TRUE)
 
     # cluster tables go through temporary files, gone even on error or interrupt
-    tables <- rep("", nrun)
+    tables <- rep("", nout)
     if (cluster_table) {
-        tables <- tempfile(rep("ExoLabelTable", nrun), tmpdir = tempfiledir)
+        tables <- tempfile(rep("ExoLabelTable", nout), tmpdir = tempfiledir)
         on.exit(unlink(tables), add = TRUE)
     }
 
@@ -645,7 +666,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     min_weight = input$min_weight,
                     self_hits = input$resolved$self_hits,
                     combine = input$resolved$combine,
-                    bridges = input$resolved$bridges, order = order)
+                    bridges = input$resolved$bridges, order = order, nested = nested)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)
@@ -673,6 +694,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         warning(sprintf("%s node(s) of the edges are not among the 'sequences': they are kept",
                         format_count(run$listed[["not_listed"]])), call. = FALSE)
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
+    if (nested)
+        return(nested_result(run, outfile, tables, want_table, user_outfile, sep, stats,
+                             input, mode, seeds, tempfiledir))
     out <- lapply(seq_len(nrun), function(i) {
         result <- outfile[i]
         if (want_table) {

@@ -284,7 +284,7 @@ parity_bad <- list(
     threads = list(0, "0"),
     order = list("random", "random"),
     bridges = list("sometimes", "sometimes"))
-parity_exempt <- c("tempdir", "seed", "ignore_weights")
+parity_exempt <- c("tempdir", "seed", "ignore_weights", "nested")
 
 # The core's message for a bad value, from the core itself (the glue).
 core_message <- function(name, value) {
