@@ -429,22 +429,7 @@
 #'   [ClusterRepresentatives()].
 #' @param order `"appearance"` (default, as before) or `"name"` (SynExtend's
 #'   order; the names are held in memory); see Output.
-#' @param nested If `TRUE` (default `FALSE`), nested levels: `resolution`
-#'   holds two values or more, one per level (`algorithm = "leiden"`; any
-#'   other algorithm, or another argument with one value per clustering,
-#'   is refused). One graph build; the levels are clustered from the
-#'   finest (largest resolution) to the coarsest, each coarser level by
-#'   Leiden on the graph aggregated by the clusters of the level below,
-#'   so every coarse cluster is a union of fine ones (families inside
-#'   superfamilies). One result (not a list): one output file, a line
-#'   `name<sep>c1<sep>...<sep>cL` per node (no header, columns in the order
-#'   of `resolution`, each level's clusters numbered 1..K in order of first
-#'   appearance); with `return_table = TRUE`, `results` is a `data.frame`
-#'   `Vertex`, `Cluster1`, ..., `ClusterL`; `parameters` holds
-#'   `resolution1`, `quality1`, `resolution2`, ... ; with `cluster_table =
-#'   TRUE`, `cluster_table` is a list of data.frames, one per level.
-#'   `order = "name"` is not available with it. Memory: 8 bytes per node
-#'   per level more.
+#' @param nested `TRUE`: nested levels, one per `resolution` ([ExoLabelNested]).
 #' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
 #'   a `data.frame` with the size, internal and external edge weight,
 #'   density and representative member of each cluster; see Cluster table.

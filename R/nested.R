@@ -74,3 +74,44 @@ nested_result <- function(run, outfile, tables, want_table, user_outfile, sep, s
     }
     res
 }
+
+#' Nested levels: families inside superfamilies from one run
+#'
+#' `ExoLabel(..., algorithm = "leiden", resolution = c(r1, ..., rL), nested =
+#' TRUE)` clusters one graph build at L >= 2 resolutions so that the levels
+#' nest: every cluster of a coarser level is a union of clusters of each
+#' finer one. The levels are run from the finest (largest resolution) to the
+#' coarsest; each coarser level runs Leiden on the graph aggregated by the
+#' clusters of the level below (they are its atoms: never split), so nesting
+#' holds by construction, and the finest level is the clustering that
+#' `ExoLabel()` gives at its resolution alone.
+#'
+#' Only `algorithm = "leiden"` has nested levels (any other algorithm is
+#' refused, and so is a resolution given once); only `resolution` may hold
+#' one value per level (not `add_self_loops`, `attenuation`, `iterations`,
+#' `refine` or `outfile`); `order = "name"` is not available with it. The
+#' command-line tool takes `--nested` with a comma list, `--resolution
+#' 0.2,0.05,0.01`.
+#'
+#' @section Result: One `ExoLabelResult` (not a list): `results` is one file
+#'   with a line `name<sep>c1<sep>...<sep>cL` per node (no header; columns in
+#'   the order of `resolution` as given; each level's clusters numbered
+#'   1..K in order of first appearance; lines in the usual order), or with
+#'   `return_table = TRUE` a `data.frame` with columns `Vertex`, `Cluster1`,
+#'   ..., `ClusterL`. `parameters` holds `resolution1`, `quality1`,
+#'   `resolution2`, ... (each level's resolution and Leiden quality). With
+#'   `cluster_table = TRUE`, `cluster_table` is a list of data.frames, one
+#'   per level (the command-line tool writes one file with a leading
+#'   `Level` column). `ClusterMembership()` and `ClusterSizes()` give one
+#'   entry per level.
+#' @section Memory and disk: 8 bytes per node per level more than one
+#'   Leiden run; Leiden's temporary files of one level at a time.
+#' @name ExoLabelNested
+#' @seealso [ExoLabel()]
+#' @examples
+#' edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
+#' set.seed(1)
+#' res <- ExoLabel(edges, algorithm = "leiden", objective = "CPM",
+#'                 resolution = c(0.5, 0.05), nested = TRUE, return_table = TRUE)
+#' head(res$results)
+NULL
