@@ -130,9 +130,41 @@ static exo_status write_tables(exo_graph *g, uint64_t *const *lab, uint32_t L,
   return exo_outfile_finish(&of, out, ctx);
 }
 
+/* EXO_NESTED_SPLIT: fine[v] becomes the number (0-based, by first
+ * appearance in id order) of the pair (fine[v], coarse[v]), so that every
+ * cluster of fine lies inside one of coarse. A table of (pair, number)
+ * slots, 24 bytes each, a power of two >= 2n of them, while it runs. */
+static exo_status split_by(uint64_t *fine, const uint64_t *coarse, uint64_t n, exo_ctx *ctx) {
+  uint64_t cap = 16;
+  while (cap < 2 * n) cap *= 2;
+  uint64_t *t = malloc((size_t)cap * 24);
+  if (!t) return exo_fail_oom(ctx, "the nested levels' split", cap * 24);
+  for (uint64_t i = 0; i < cap; i++) t[3 * i] = UINT64_MAX;
+  uint64_t k = 0;
+  for (uint64_t v = 0; v < n; v++) {
+    const uint64_t f = fine[v], c = coarse[v];
+    uint64_t h = (f * 0x9e3779b97f4a7c15ULL ^ c * 0xc2b2ae3d27d4eb4fULL) & (cap - 1);
+    while (t[3 * h] != UINT64_MAX && (t[3 * h] != f || t[3 * h + 1] != c)) h = (h + 1) & (cap - 1);
+    if (t[3 * h] == UINT64_MAX) {
+      t[3 * h] = f;
+      t[3 * h + 1] = c;
+      t[3 * h + 2] = k++;
+    }
+    fine[v] = t[3 * h + 2];
+  }
+  free(t);
+  return EXO_OK;
+}
+
 exo_status exo_graph_nested(exo_graph *g, const exo_options *levels, uint32_t L,
                             const char *outfile, char sep, exo_ctx *ctx,
                             exo_cluster_result *res) {
+  return exo_graph_nested_mode(g, levels, L, EXO_NESTED_ATOMS, outfile, sep, ctx, res);
+}
+
+exo_status exo_graph_nested_mode(exo_graph *g, const exo_options *levels, uint32_t L,
+                                 exo_nested_mode mode, const char *outfile, char sep,
+                                 exo_ctx *ctx, exo_cluster_result *res) {
   if (!g || !levels || !outfile || !res)
     return EXO_FAIL(ctx, EXO_EARG, "exo_graph_nested: NULL argument");
   for (uint32_t j = 0; j < L; j++) memset(&res[j], 0, sizeof res[j]);
@@ -160,9 +192,9 @@ exo_status exo_graph_nested(exo_graph *g, const exo_options *levels, uint32_t L,
     p.tmpdir = g->tmpdir;
     p.threads = g->threads;
     p.initial = k == 0 ? g->initial : NULL;
-    p.atoms = prev;
+    p.atoms = mode == EXO_NESTED_ATOMS ? prev : NULL;
     exo_message(ctx, "nested level %u of %u (resolution %.10g)%s", k + 1, L, p.resolution,
-                prev ? ": the clusters of the level before are its atoms" : "");
+                p.atoms ? ": the clusters of the level before are its atoms" : "");
     exo_leiden_result lr;
     const double t0 = exo_now_seconds();
     s = exo_leiden_run(&csr, &p, ctx, &lr);
@@ -178,6 +210,9 @@ exo_status exo_graph_nested(exo_graph *g, const exo_options *levels, uint32_t L,
     res[j].iterations = lr.iterations;
     res[j].seconds_cluster = exo_now_seconds() - t0;
   }
+  /* split: from the coarsest on, each level cut by the one above it */
+  for (uint32_t k = L - 1; mode == EXO_NESTED_SPLIT && !s && k-- > 0;)
+    s = split_by(lab[ord[k]], lab[ord[k + 1]], n, ctx);
   /* the labels become 1..K in order of first appearance (after the
    * atoms, which need ids < n, are no longer used) */
   const double t0 = exo_now_seconds();

@@ -53,4 +53,18 @@ exo_status exo_graph_nested(exo_graph *g, const exo_options *levels, uint32_t L,
                             const char *outfile, char sep, exo_ctx *ctx,
                             exo_cluster_result *res);
 
+/* How the levels are made to nest. EXO_NESTED_ATOMS (exo_graph_nested's):
+ * as above, each coarser level Leiden with the finer level's clusters as
+ * atoms. EXO_NESTED_SPLIT (not offered to users yet; issue 57's
+ * measurements): every level is Leiden run on its own (the coarsest is the
+ * independent run), then from the coarsest on each finer level's clusters
+ * are cut by the clusters of the level above it (a cluster that spans
+ * several becomes one per piece), which makes them nest; res[j].quality is
+ * then that of the level's own run, before the cut. Memory: 24 bytes per
+ * node more for each cut, briefly. */
+typedef enum exo_nested_mode { EXO_NESTED_ATOMS = 0, EXO_NESTED_SPLIT = 1 } exo_nested_mode;
+exo_status exo_graph_nested_mode(exo_graph *g, const exo_options *levels, uint32_t L,
+                                 exo_nested_mode mode, const char *outfile, char sep,
+                                 exo_ctx *ctx, exo_cluster_result *res);
+
 #endif

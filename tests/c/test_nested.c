@@ -199,6 +199,70 @@ START_TEST(nested_levels_nest_and_agree) {
 }
 END_TEST
 
+/* EXO_NESTED_SPLIT: the levels nest, the coarsest is the independent run
+ * at its resolution, the finest's clusters are the independent run's cut
+ * by the coarser levels (as many or more clusters), the same bytes for
+ * threads 1 and 2. */
+START_TEST(nested_split_mode) {
+  char *dir = tu_mkdtemp();
+  char *text = planted_text();
+  char *f = tu_write_text(dir, "edges.tsv", text);
+  char *out = tu_path(dir, "nested.tsv"), *one = tu_path(dir, "one.tsv");
+  char *first = NULL;
+  const char *res[3] = {"0.3", "0.6", "0.05"};
+  for (int threads = 1; threads <= 2; threads++) {
+    exo_graph *g = build(dir, f, threads, 1u << 26);
+    exo_options lv[3];
+    for (int j = 0; j < 3; j++) level(&lv[j], "leiden", res[j], "64MB");
+    exo_cluster_result r[3];
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ck_assert_int_eq(exo_graph_nested_mode(g, lv, 3, EXO_NESTED_SPLIT, out, '\t', &ctx, r),
+                     EXO_OK);
+    char *o = tu_read_file(out, NULL);
+    if (!first) {
+      first = o;
+      uint64_t n;
+      uint64_t **col = parse_columns(o, 3, &n);
+      ck_assert(nests(col[1], col[0], n));
+      ck_assert(nests(col[0], col[2], n));
+      for (int j = 0; j < 3; j++) { /* each level against its own run */
+        exo_leiden_params p;
+        memset(&p, 0, sizeof p);
+        exo_options_fill_leiden(&lv[j], &p);
+        exo_cluster_result r1;
+        ck_assert_int_eq(exo_graph_leiden(g, &p, one, '\t', &ctx, &r1), EXO_OK);
+        char *ot = tu_read_file(one, NULL);
+        uint64_t n1;
+        uint64_t **c1 = parse_columns(ot, 1, &n1);
+        if (j == 2) ck_assert_mem_eq(c1[0], col[2], NN * 8); /* the coarsest */
+        ck_assert(nests(col[j], c1[0], n)); /* a cut of its own run */
+        ck_assert_uint_ge(r[j].num_clusters, r1.num_clusters);
+        free(c1[0]);
+        free(c1);
+        free(ot);
+      }
+      for (int j = 0; j < 3; j++) free(col[j]);
+      free(col);
+    } else {
+      ck_assert_str_eq(o, first);
+      free(o);
+    }
+    exo_graph_free(g);
+  }
+  unlink(out);
+  unlink(one);
+  ck_assert_int_eq(tu_count_entries(dir), 1);
+  free(first);
+  free(out);
+  free(one);
+  free(f);
+  free(text);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 /* Refused with EXO_EARG before anything is written: one level, a level of
  * label propagation, order by name, a members table; the directory holds
  * nothing more. */
@@ -242,6 +306,7 @@ Suite *nested_suite(void) {
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, nested_levels_nest_and_agree);
   tcase_add_test(tc, nested_refusals);
+  tcase_add_test(tc, nested_split_mode);
   suite_add_tcase(s, tc);
   return s;
 }
