@@ -75,7 +75,7 @@ test_that("nested levels as a table, with a cluster table per level", {
     expect_named(r$results, c("Vertex", "Cluster1", "Cluster2"))
     expect_true(nests(r$results$Cluster1, r$results$Cluster2))
     expect_length(r$cluster_table, 2)
-    for (j in 1:2) {
+    for (j in seq_len(2)) {
         ct <- r$cluster_table[[j]]
         expect_named(ct, c("Cluster", "Size", "InternalWeight", "ExternalWeight", "Density",
                            "Representative"))
