@@ -429,6 +429,7 @@
 #'   [ClusterRepresentatives()].
 #' @param order `"appearance"` (default, as before) or `"name"` (SynExtend's
 #'   order; the names are held in memory); see Output.
+#' @param nested `TRUE`: nested levels, one per `resolution` ([ExoLabelNested]).
 #' @param cluster_table If `TRUE`, every result also has `$cluster_table`,
 #'   a `data.frame` with the size, internal and external edge weight,
 #'   density and representative member of each cluster; see Cluster table.
@@ -536,7 +537,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      objective = c("modularity", "CPM"), resolution = 1,
                      cluster_table = FALSE, sequences = NULL,
                      order = c("appearance", "name"), initial = NULL, keep_graph = NULL,
-                     graph = NULL) {
+                     graph = NULL, nested = FALSE) {
     kind <- input_kind(edgelistfiles)
     if (kind == "edges" && is.matrix(edgelistfiles))
         edgelistfiles <- text_matrix_edges(edgelistfiles)
@@ -547,6 +548,7 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     ignore_weights <- check_flag(ignore_weights, "ignore_weights")
     return_table <- check_flag(return_table, "return_table")
     cluster_table <- check_flag(cluster_table, "cluster_table")
+    nested <- check_flag(nested, "nested")
     check_flag(use_fast_sort, "use_fast_sort") # accepted for SynExtend; no effect
     verbose <- check_flag(as.logical(verbose), "verbose")
     sep <- check_sep(sep)
@@ -592,11 +594,12 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                      matrix = matrix_source(edgelistfiles, mode == "directed",
                                             ignore_weights))
     # igraph inputs give a communities object unless a file is asked for
-    communities <- kind == "igraph" && (return_table || missing(outfile))
+    communities <- kind == "igraph" && (return_table || missing(outfile)) && !nested
     if (communities && !is.null(sequences))
         stop("'sequences' would add nodes that the igraph graph does not have: add them ",
              "as vertices (igraph::add_vertices()), or give 'outfile'", call. = FALSE)
-    want_table <- return_table || communities
+    want_table <- return_table || communities ||
+        (nested && kind == "igraph" && missing(outfile))
 
     lens <- c(length(self_loops), length(attenuation), length(iterations),
               if (given[["refine"]]) length(refine), if (given[["resolution"]]) length(resolution))
@@ -605,26 +608,29 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         warning("'outfile' will be ignored since return_table=TRUE", call. = FALSE)
         user_outfile <- FALSE
     }
+    if (nested) check_nested(given, resolution, lens, user_outfile, outfile)
     if (user_outfile) lens <- c(lens, length(outfile))
     nrun <- max(lens)
+    # nested levels: one clustering per resolution, one output file
+    nout <- if (nested) 1L else nrun
     if (any(lens != 1L & lens != nrun))
         stop("'add_self_loops', 'attenuation', 'iterations', 'refine', 'resolution' and ",
              "'outfile' must have ",
              "length 1 or the same length (", nrun, ")", call. = FALSE)
-    if (user_outfile && length(outfile) != nrun)
-        stop("give one 'outfile' per clustering (", nrun, ")", call. = FALSE)
+    if (user_outfile && length(outfile) != nout)
+        stop("give one 'outfile' per clustering (", nout, ")", call. = FALSE)
     if (!user_outfile)
-        outfile <- tempfile(rep("ExoLabel", nrun), tmpdir = tempfiledir, fileext = ".tsv")
-    outfile <- prepare_outfiles(outfile, nrun)
+        outfile <- tempfile(rep("ExoLabel", nout), tmpdir = tempfiledir, fileext = ".tsv")
+    outfile <- prepare_outfiles(outfile, nout)
     if (anyDuplicated(outfile))
         stop("'outfile' paths must differ from each other", call. = FALSE)
     # table results go through temporary files: gone even on error or interrupt
     if (want_table) on.exit(unlink(outfile), add = TRUE)
 
     # cluster tables go through temporary files, gone even on error or interrupt
-    tables <- rep("", nrun)
+    tables <- rep("", nout)
     if (cluster_table) {
-        tables <- tempfile(rep("ExoLabelTable", nrun), tmpdir = tempfiledir)
+        tables <- tempfile(rep("ExoLabelTable", nout), tmpdir = tempfiledir)
         on.exit(unlink(tables), add = TRUE)
     }
 
@@ -656,7 +662,8 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                     initial = init$path,
                     keep_graph = if (is.character(keep_graph)) path.expand(keep_graph)
                                  else keep_graph,
-                    graph = if (is.character(graph)) path.expand(graph) else graph)
+                    graph = if (is.character(graph)) path.expand(graph) else graph,
+                    nested = nested)
     runs <- list(add_self_loops = self_loops, attenuation = attenuation,
                  iterations = iterations, seed = seeds)
     if (given[["algorithm"]]) runs$algorithm <- rep(algorithm, nrun)
@@ -687,6 +694,9 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
         warning(sprintf(initial_missing_fmt, format_count(run$initial$missing),
                         run$initial$first_missing), call. = FALSE)
     stats <- c(num_vertices = run$num_vertices, num_edges = run$num_edges)
+    if (nested)
+        return(nested_result(run, outfile, tables, want_table, user_outfile, sep, stats,
+                             input, mode, seeds, tempfiledir))
     # how "auto" was given: "auto", "auto/8" (the default of format = "blast": "auto")
     auto_text <- if (given[["resolution"]] && is.character(resolution))
         rep_len(resolution, nrun) else rep("auto", nrun)

@@ -65,11 +65,11 @@
     .Call(`_ExoLabel_exolabel_int64`, x, to)
 }
 
-.exolabel_read_results <- function(path, sep) {
-    .Call(`_ExoLabel_exolabel_read_results`, path, sep)
+.exolabel_read_results <- function(path, sep, columns = 1L) {
+    .Call(`_ExoLabel_exolabel_read_results`, path, sep, columns)
 }
 
-.exolabel_read_table <- function(path, sep) {
-    .Call(`_ExoLabel_exolabel_read_table`, path, sep)
+.exolabel_read_table <- function(path, sep, level = FALSE) {
+    .Call(`_ExoLabel_exolabel_read_table`, path, sep, level)
 }
 

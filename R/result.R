@@ -135,11 +135,15 @@ print.summary.ExoLabelResult <- function(x, ...) {
     cat("  graph:    ", format_count(x$num_vertices), " nodes, ",
         format_count(x$num_edges), if (isTRUE(x$directed)) " arcs\n" else " edges\n",
         sep = "")
-    cat("  clusters: ", format_count(x$num_clusters), " (largest ",
-        format_count(x$largest_cluster), " nodes, ", format_count(x$singletons),
-        " singletons)\n", sep = "")
+    nested <- length(x$num_clusters) > 1L # nested levels: level 1's sizes below
+    cat("  clusters: ", paste(format_count(x$num_clusters), collapse = " / "),
+        if (nested) " (nested levels, in the order of 'resolution')", " (largest ",
+        paste(format_count(x$largest_cluster), collapse = " / "), " nodes, ",
+        format_count(x$singletons), if (nested) " singletons at level 1)\n"
+        else " singletons)\n", sep = "")
     if (length(x$cluster_sizes)) {
-        cat("  cluster sizes (nodes: clusters):\n")
+        cat(if (nested) "  cluster sizes of level 1 (nodes: clusters):\n"
+            else "  cluster sizes (nodes: clusters):\n")
         cs <- x$cluster_sizes
         cat(paste0("    ", format(names(cs), justify = "right"), ": ",
                    format_count(unname(cs)), collapse = "\n"), "\n", sep = "")
@@ -213,13 +217,22 @@ print.ExoLabelResults <- function(x, ...) {
 
 # The clustering of one result, whatever its shape: data.frame(Vertex,
 # Cluster). `x` is an ExoLabel() result, its $results (a path, a data.frame
-# or an igraph communities object) or any two-column table.
+# or an igraph communities object) or any two-column table. A result of
+# nested levels gives data.frame(Vertex, Cluster1, ..., ClusterL).
 result_table <- function(x, sep = "\t") {
     own <- inherits(x, "ExoLabelResult")
     if (own) {
         st <- attr(x, "stats")
         if (!is.null(st$sep)) sep <- st$sep
         x <- x$results
+        if (isTRUE(st$nested) && is.character(x)) {
+            if (!file.exists(x))
+                stop("the cluster file '", x, "' does not exist (a result in tempdir() is ",
+                     "deleted when R exits)", call. = FALSE)
+            return(as.data.frame(.exolabel_read_results(x, sep, length(st$num_clusters)),
+                                 stringsAsFactors = FALSE))
+        }
+        if (isTRUE(st$nested)) return(x)
     }
     if (inherits(x, "communities")) {
         m <- x$membership
@@ -287,9 +300,11 @@ result_table <- function(x, sep = "\t") {
 #' @param ... Not used (`plot()`: passed to [graphics::plot()]).
 #' @return `as.data.frame()`: a `data.frame` with columns `Vertex` and
 #'   `Cluster` (several clusterings: one more column, `clustering`, the
-#'   name of each). `ClusterMembership()`: a named integer vector (a list
-#'   of them for several clusterings). `ClusterSizes()`: a table of
-#'   cluster sizes (a list of them for several). `plot()`: `x`, invisibly.
+#'   name of each; nested levels: `Cluster1`, ..., `ClusterL`).
+#'   `ClusterMembership()`: a named integer vector (a list of them for
+#'   several clusterings, or one per nested level). `ClusterSizes()`: a
+#'   table of cluster sizes (a list of them for several, or one per nested
+#'   level). `plot()`: `x`, invisibly.
 #' @examples
 #' edges <- system.file("extdata", "example_edges.tsv", package = "ExoLabel")
 #' set.seed(1)
@@ -325,6 +340,8 @@ as.data.frame.ExoLabelResults <- function(x, row.names = NULL, optional = FALSE,
 ClusterMembership <- function(x, sep = "\t") {
     if (inherits(x, "ExoLabelResults")) return(lapply(unclass(x), ClusterMembership))
     tab <- result_table(x, sep)
+    if (isTRUE(attr(x, "stats")$nested)) # nested levels: one vector per level
+        return(lapply(tab[-1L], function(cl) stats::setNames(cl, as.character(tab$Vertex))))
     cl <- tab$Cluster
     if (!is.numeric(cl) || anyNA(cl) || any(cl != floor(cl)))
         cl <- match(cl, unique(cl)) # labels: numbered by first appearance
@@ -336,6 +353,7 @@ ClusterMembership <- function(x, sep = "\t") {
 ClusterSizes <- function(x, sep = "\t") {
     if (inherits(x, "ExoLabelResults")) return(lapply(unclass(x), ClusterSizes))
     m <- ClusterMembership(x, sep)
+    if (is.list(m)) return(lapply(m, function(l) table(`Community sizes` = l)))
     table(`Community sizes` = m)
 }
 

@@ -28,6 +28,7 @@
 #include "exo_method.h"
 #include "exo_options.h"
 #include "exo_opts.h"
+#include "exo_nested.h"
 #include "exo_pipeline.h"
 
 #define EXIT_USAGE EXO_EXIT_USAGE
@@ -76,7 +77,8 @@ static void usage(FILE *f) {
 "                          Representative (the member with the largest weight\n"
 "                          of edges to the other members), after a header line\n"
 "                          of these names (R's columns); a device or FIFO is\n"
-"                          written into, as -o [cluster_table]\n"
+"                          written into, as -o [cluster_table]; with --nested\n"
+"                          every level's table, led by a column Level (1..L)\n"
 "      --sequences FILE    every sequence of FILE appears in the output\n"
 "                          [sequences]:\n"
 "                          a FASTA file (plain or gzip; a record's name is its\n"
@@ -366,6 +368,8 @@ int main(int argc, char **argv) {
   exo_error_clear(&oerr);
   int c;
   int seen_out = 0;
+  const char *res_list = NULL; /* --resolution A,B,...: the nested levels' */
+  char res_one[128];           /* its first value */
   uint32_t seen = 0; /* core options given so far (exo_opt_given_twice) */
   while ((c = getopt_long(argc, argv, "o:m:dvh", longopts, NULL)) != -1) {
     const char *name = NULL, *value = optarg;
@@ -407,6 +411,24 @@ int main(int argc, char **argv) {
       fprintf(stderr, "Try '%s --help'.\n", prog);
       return EXIT_USAGE;
     }
+    if (name && !strcmp(name, "resolution") && strchr(value, ',')) {
+      /* a comma list: one resolution per nested level, each checked by
+       * the table; the first stands for them until the levels are made */
+      res_list = value;
+      for (const char *q = value; q;) {
+        const char *comma = strchr(q, ',');
+        size_t len = comma ? (size_t)(comma - q) : strlen(q);
+        if (len >= sizeof res_one) len = sizeof res_one - 1;
+        char one[sizeof res_one];
+        memcpy(one, q, len);
+        one[len] = '\0';
+        exo_options scratch = o;
+        if (exo_options_set(&scratch, name, one, &oerr)) die_usage("%s", oerr.msg);
+        if (q == value) memcpy(res_one, one, len + 1);
+        q = comma ? comma + 1 : NULL;
+      }
+      value = res_one;
+    }
     if (name) {
       /* an option given twice is refused: a script that sets it twice means
        * one of the two, and the other would be dropped without a word */
@@ -420,7 +442,44 @@ int main(int argc, char **argv) {
   }
   /* the format's defaults, the checks between options and the R function's
    * adjustments, with the same warnings */
+  const exo_options o_given = o; /* before resolving: each nested level's start */
   if (exo_options_resolve(&o, cli_warn, NULL, &oerr)) die_usage("%s", oerr.msg);
+  /* nested levels: one option set per resolution of the comma list */
+  const int nested = o.num[EXO_OPT_NESTED] != 0;
+  uint32_t nlevels = 0;
+  exo_options *levels = NULL;
+  if (res_list && !nested)
+    die_usage("--resolution %s: a comma list of resolutions is for --nested (one per nested "
+              "level); without --nested give one resolution", res_list);
+  if (nested) {
+    nlevels = 1;
+    for (const char *q = res_list; q && *q; q++) nlevels += *q == ',';
+    if (!res_list)
+      die_usage("--nested needs two resolutions or more, as a comma list from the finest to "
+                "the coarsest or in any order: e.g. --resolution 0.2,0.05,0.01");
+    if (nlevels > EXO_NESTED_MAX_LEVELS)
+      die_usage("--nested takes at most %u resolutions (%u given)", EXO_NESTED_MAX_LEVELS,
+                nlevels);
+    levels = calloc(nlevels, sizeof *levels);
+    if (!levels) {
+      fprintf(stderr, "%s: error: out of memory\n", prog);
+      return EXIT_NOMEM;
+    }
+    const char *q = res_list;
+    for (uint32_t k = 0; k < nlevels; k++) {
+      const char *comma = strchr(q, ',');
+      char one[128];
+      size_t len = comma ? (size_t)(comma - q) : strlen(q);
+      if (len >= sizeof one) len = sizeof one - 1;
+      memcpy(one, q, len);
+      one[len] = '\0';
+      levels[k] = o_given;
+      if (exo_options_set(&levels[k], "resolution", one, &oerr) ||
+          exo_options_resolve(&levels[k], NULL, NULL, &oerr))
+        die_usage("%s", oerr.msg);
+      q = comma ? comma + 1 : q + len;
+    }
+  }
   {
     int dumped = exo_options_dump_if_asked(&o, &oerr);
     if (dumped < 0) {
@@ -615,6 +674,7 @@ int main(int argc, char **argv) {
    * sequential sweep */
   const char *max_lanes = getenv("EXOLABEL_MAX_LANES");
   if (max_lanes && *max_lanes) o.max_lanes = (uint32_t)strtoul(max_lanes, NULL, 10);
+  for (uint32_t k = 0; k < nlevels; k++) levels[k].max_lanes = o.max_lanes;
   exo_cluster_result res;
   char *target = to_stdout ? exo_path_join(g->tmpdir, "clusters.out") : strdup(out);
   if (!target) {
@@ -644,7 +704,15 @@ int main(int argc, char **argv) {
     state.leiden = 1;
   }
   state.method = exo_method_of(&o);
-  st = exo_method_run(g, &o, target, sep, &ctx, &res);
+  exo_cluster_result *lres = NULL;
+  if (nested) {
+    lres = calloc(nlevels, sizeof *lres);
+    st = lres ? exo_graph_nested(g, levels, nlevels, target, sep, &ctx, lres)
+              : EXO_FAIL(&ctx, EXO_ENOMEM, "out of memory");
+    if (!st) res = lres[0];
+  } else {
+    st = exo_method_run(g, &o, target, sep, &ctx, &res);
+  }
   if (!st && rep_fasta && res.rep_missing)
     fprintf(stderr, "%s: warning: %" PRIu64 " representative(s) have no record in %s: "
             "--rep-fasta lacks them\n", prog, res.rep_missing, sequences);
@@ -675,6 +743,11 @@ int main(int argc, char **argv) {
             "\nseconds_output\t%.3f\n",
             g->threads, g->seconds_parse, g->seconds_csr, res.seconds_cluster,
             res.seconds_output);
+    for (uint32_t k = 0; k < nlevels && lres; k++)
+      fprintf(stderr, "level%u_resolution\t%.10g\nlevel%u_clusters\t%" PRIu64
+              "\nlevel%u_largest_cluster\t%" PRIu64 "\nlevel%u_quality\t%.10g\n",
+              k + 1, lres[k].resolution, k + 1, lres[k].num_clusters, k + 1, lres[k].largest,
+              k + 1, lres[k].quality);
     if (leiden)
       fprintf(stderr, "leiden_quality\t%.10g\nleiden_levels\t%u\nleiden_iterations\t%u\n"
               "leiden_resolution\t%.10g\nleiden_moves\t%" PRIu64 "\nleiden_sweeps\t%" PRIu64
@@ -699,6 +772,8 @@ int main(int argc, char **argv) {
   }
   free(target);
   free(table_target);
+  free(lres);
+  free(levels);
   exo_graph_free(g);
   exo_initial_free(&ini);
   if (st) return fail(&ctx, st);

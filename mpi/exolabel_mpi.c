@@ -306,6 +306,8 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   if ((int)co->num[EXO_OPT_FORMAT] == EXO_OPT_BLAST && co->num[EXO_OPT_WEIGHT_TRANSFORM] < 0)
     exo_options_set(co, "weight_transform", "neglog10", &err);
   if (co->num[EXO_OPT_BRIDGES] < 0) exo_options_set(co, "bridges", "keep", &err);
+  if (co->num[EXO_OPT_NESTED])
+    return refuse("--nested", "the distributed run has label propagation only (use exolabel)");
   if (exo_options_resolve(co, mpi_warn, NULL, &err)) return usage_error("%s", err.msg);
   {
     int dumped = exo_options_dump_if_asked(co, &err);

@@ -214,26 +214,28 @@ BEGIN_RCPP
 END_RCPP
 }
 // exolabel_read_results
-Rcpp::List exolabel_read_results(std::string path, std::string sep);
-RcppExport SEXP _ExoLabel_exolabel_read_results(SEXP pathSEXP, SEXP sepSEXP) {
+Rcpp::List exolabel_read_results(std::string path, std::string sep, int columns);
+RcppExport SEXP _ExoLabel_exolabel_read_results(SEXP pathSEXP, SEXP sepSEXP, SEXP columnsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
     Rcpp::traits::input_parameter< std::string >::type sep(sepSEXP);
-    rcpp_result_gen = Rcpp::wrap(exolabel_read_results(path, sep));
+    Rcpp::traits::input_parameter< int >::type columns(columnsSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_read_results(path, sep, columns));
     return rcpp_result_gen;
 END_RCPP
 }
 // exolabel_read_table
-Rcpp::List exolabel_read_table(std::string path, std::string sep);
-RcppExport SEXP _ExoLabel_exolabel_read_table(SEXP pathSEXP, SEXP sepSEXP) {
+Rcpp::List exolabel_read_table(std::string path, std::string sep, bool level);
+RcppExport SEXP _ExoLabel_exolabel_read_table(SEXP pathSEXP, SEXP sepSEXP, SEXP levelSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< std::string >::type path(pathSEXP);
     Rcpp::traits::input_parameter< std::string >::type sep(sepSEXP);
-    rcpp_result_gen = Rcpp::wrap(exolabel_read_table(path, sep));
+    Rcpp::traits::input_parameter< bool >::type level(levelSEXP);
+    rcpp_result_gen = Rcpp::wrap(exolabel_read_table(path, sep, level));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -255,8 +257,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_ExoLabel_exolabel_free_space", (DL_FUNC) &_ExoLabel_exolabel_free_space, 1},
     {"_ExoLabel_exolabel_regular_files", (DL_FUNC) &_ExoLabel_exolabel_regular_files, 1},
     {"_ExoLabel_exolabel_int64", (DL_FUNC) &_ExoLabel_exolabel_int64, 2},
-    {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 2},
-    {"_ExoLabel_exolabel_read_table", (DL_FUNC) &_ExoLabel_exolabel_read_table, 2},
+    {"_ExoLabel_exolabel_read_results", (DL_FUNC) &_ExoLabel_exolabel_read_results, 3},
+    {"_ExoLabel_exolabel_read_table", (DL_FUNC) &_ExoLabel_exolabel_read_table, 3},
     {NULL, NULL, 0}
 };
 

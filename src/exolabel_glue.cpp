@@ -26,6 +26,7 @@ extern "C" {
 #include "exo_estimate.h"
 #include "exo_initial.h"
 #include "exo_method.h"
+#include "exo_nested.h"
 #include "exo_options.h"
 #include "exo_pipeline.h"
 #include "exo_platform.h"
@@ -768,8 +769,16 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
                         Rcpp::CharacterVector outfiles, Rcpp::CharacterVector tables,
                         Rcpp::List options, Rcpp::List runs, int verbose,
                         double input_bytes, std::string seq_file, SEXP seq_names) {
-  const R_xlen_t nrun = outfiles.size();
-  if (nrun < 1 || tables.size() != nrun)
+  // nested levels (options$nested TRUE): one output file and table, one
+  // entry of `runs` per level
+  bool nested = false;
+  if (options.containsElementNamed("nested")) {
+    SEXP nv = options["nested"];
+    nested = TYPEOF(nv) == LGLSXP && Rf_xlength(nv) == 1 && LOGICAL(nv)[0] == TRUE;
+  }
+  const R_xlen_t nrun = nested && runs.size() ? Rf_xlength(runs[0]) : outfiles.size();
+  const R_xlen_t nout = outfiles.size();
+  if (nrun < 1 || tables.size() != nout || (nested ? nout != 1 : nout != nrun))
     Rcpp::stop("internal error: parameter vectors must have one entry per clustering");
   if (runs.size()) {
     for (R_xlen_t k = 0; k < runs.size(); k++)
@@ -803,11 +812,11 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
   std::vector<std::string> file_store, out_store;
   for (R_xlen_t i = 0; i < files.size(); i++)
     file_store.emplace_back(Rcpp::as<std::string>(files[i]));
-  for (R_xlen_t i = 0; i < nrun; i++)
+  for (R_xlen_t i = 0; i < nout; i++)
     out_store.emplace_back(Rcpp::as<std::string>(outfiles[i]));
   // cluster tables (exo_clstats.h) to write beside the clusters; "" = none
   std::vector<std::string> table_store;
-  for (R_xlen_t i = 0; i < nrun; i++)
+  for (R_xlen_t i = 0; i < nout; i++)
     table_store.emplace_back(Rcpp::as<std::string>(tables[i]));
 
   GlueState state;
@@ -900,7 +909,18 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
     graph->stable_max = ini.max_old;
   }
   std::vector<exo_cluster_result> results(nrun);
-  for (R_xlen_t i = 0; i < nrun; i++) {
+  if (nested) {
+    graph->cluster_table = table_store[0].empty() ? nullptr : table_store[0].c_str();
+    progress_finish(&state);
+    state.leiden = true;
+    state.method = exo_method_of(&run_opts[0]);
+    if (exo_graph_nested(graph, run_opts.data(), static_cast<uint32_t>(nrun),
+                         out_store[0].c_str(), sep0, &ctx, results.data()) != EXO_OK) {
+      exo_graph_free(graph);
+      raise_core_error(ctx, state);
+    }
+  }
+  for (R_xlen_t i = 0; i < nrun && !nested; i++) {
     graph->cluster_table = table_store[i].empty() ? nullptr : table_store[i].c_str();
     progress_finish(&state); // the stage names differ between the algorithms
     state.leiden = exo_options_leiden(&run_opts[i]) != 0;
@@ -1167,39 +1187,54 @@ SEXP exolabel_int64(SEXP x, std::string to) {
 }
 
 // [[Rcpp::export(.exolabel_read_results)]]
-Rcpp::List exolabel_read_results(std::string path, std::string sep) {
+Rcpp::List exolabel_read_results(std::string path, std::string sep, int columns = 1) {
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
+  if (columns < 1) Rcpp::stop("'columns' must be >= 1");
   const std::string data = read_whole_file(path, "the cluster file");
   R_xlen_t lines = 0;
   for (char c : data) lines += (c == '\n');
   Rcpp::CharacterVector vertex(lines);
-  Rcpp::IntegerVector cluster(lines);
+  std::vector<Rcpp::IntegerVector> cluster;
+  for (int k = 0; k < columns; k++) cluster.emplace_back(lines);
   size_t pos = 0;
   for (R_xlen_t i = 0; i < lines; i++) {
-    size_t eol = data.find('\n', pos);
-    size_t cut = data.rfind(sep[0], eol);
-    if (cut == std::string::npos || cut < pos)
-      Rcpp::stop("malformed line %d in the cluster file '%s'", (int)(i + 1), path.c_str());
-    SET_STRING_ELT(vertex, i, make_name(data.data() + pos, cut - pos));
-    long long v = 0;
-    for (size_t j = cut + 1; j < eol; j++) v = v * 10 + (data[j] - '0');
-    if (v > INT_MAX) Rcpp::stop("cluster number too large for an R integer");
-    cluster[i] = (int)v;
+    size_t eol = data.find('\n', pos), end = eol;
+    // the last `columns` fields, from the right (a name may hold sep)
+    for (int k = columns - 1; k >= 0; k--) {
+      size_t cut = end > pos ? data.rfind(sep[0], end - 1) : std::string::npos;
+      if (cut == std::string::npos || cut < pos)
+        Rcpp::stop("malformed line %d in the cluster file '%s'", (int)(i + 1), path.c_str());
+      long long v = 0;
+      for (size_t j = cut + 1; j < end; j++) v = v * 10 + (data[j] - '0');
+      if (v > INT_MAX) Rcpp::stop("cluster number too large for an R integer");
+      cluster[k][i] = (int)v;
+      end = cut;
+    }
+    SET_STRING_ELT(vertex, i, make_name(data.data() + pos, end - pos));
     pos = eol + 1;
   }
-  return Rcpp::List::create(Rcpp::Named("Vertex") = vertex, Rcpp::Named("Cluster") = cluster);
+  Rcpp::List out = Rcpp::List::create(Rcpp::Named("Vertex") = vertex);
+  if (columns == 1) {
+    out["Cluster"] = cluster[0];
+  } else {
+    for (int k = 0; k < columns; k++) out["Cluster" + std::to_string(k + 1)] = cluster[k];
+  }
+  return out;
 }
 
 // Read a cluster table written by the core (exo_clstats.h): a header line,
 // then "cluster<sep>size<sep>internal<sep>external<sep>density<sep>name\n"
 // per cluster. The name is the rest of the line, kept byte for byte.
+// With `level` (nested levels, exo_nested.h) every line starts with one
+// more field, the level, returned as Level.
 // [[Rcpp::export(.exolabel_read_table)]]
-Rcpp::List exolabel_read_table(std::string path, std::string sep) {
+Rcpp::List exolabel_read_table(std::string path, std::string sep, bool level = false) {
   if (sep.size() != 1) Rcpp::stop("'sep' must be a single byte");
   const std::string data = read_whole_file(path, "the cluster table");
   R_xlen_t lines = 0;
   for (char c : data) lines += (c == '\n');
   R_xlen_t rows = lines > 0 ? lines - 1 : 0;
+  Rcpp::IntegerVector levels(level ? rows : 0);
   Rcpp::IntegerVector cluster(rows), size(rows);
   Rcpp::NumericVector internal(rows), external(rows), density(rows);
   Rcpp::CharacterVector rep(rows);
@@ -1209,6 +1244,13 @@ Rcpp::List exolabel_read_table(std::string path, std::string sep) {
     size_t eol = data.find('\n', pos);
     double num[5];
     size_t at = pos;
+    if (level) {
+      size_t cut = data.find(sep[0], at);
+      if (cut == std::string::npos || cut > eol)
+        Rcpp::stop("malformed line %d in the cluster table '%s'", (int)(i + 2), path.c_str());
+      levels[i] = std::atoi(data.substr(at, cut - at).c_str());
+      at = cut + 1;
+    }
     for (int j = 0; j < 5; j++) {
       size_t cut = data.find(sep[0], at);
       if (cut == std::string::npos || cut > eol)
@@ -1227,9 +1269,11 @@ Rcpp::List exolabel_read_table(std::string path, std::string sep) {
     SET_STRING_ELT(rep, i, make_name(data.data() + at, eol - at));
     pos = eol + 1;
   }
-  return Rcpp::List::create(Rcpp::Named("Cluster") = cluster, Rcpp::Named("Size") = size,
-                            Rcpp::Named("InternalWeight") = internal,
-                            Rcpp::Named("ExternalWeight") = external,
-                            Rcpp::Named("Density") = density,
-                            Rcpp::Named("Representative") = rep);
+  Rcpp::List out = Rcpp::List::create(Rcpp::Named("Cluster") = cluster, Rcpp::Named("Size") = size,
+                                      Rcpp::Named("InternalWeight") = internal,
+                                      Rcpp::Named("ExternalWeight") = external,
+                                      Rcpp::Named("Density") = density,
+                                      Rcpp::Named("Representative") = rep);
+  if (level) out["Level"] = levels;
+  return out;
 }

@@ -15,7 +15,9 @@
  * No randomness, one thread: the same bytes for any seed, threads and
  * memory_limit. The options of the other methods are refused when given:
  * the refused set is this method's line in exo_method_names.h, which
- * exo_options_resolve reads. */
+ * exo_options_resolve reads. The graph's initial communities (exo_graph's
+ * `initial`) are ignored: the components do not depend on a start; its
+ * atoms (nested levels) are refused (EXO_EARG): they are Leiden's. */
 #include <stdlib.h>
 
 #include "exo_csr.h"
@@ -25,6 +27,9 @@
 
 exo_status exo_method_run_components(exo_graph *g, const exo_options *o, const char *outfile,
                                      char sep, exo_ctx *ctx, exo_cluster_result *res) {
+  if (g->atoms)
+    return EXO_FAIL(ctx, EXO_EARG, "nested levels (atoms) need algorithm leiden, not "
+                    "components");
   const uint64_t n = g->num_nodes, memory_limit = exo_options_memory(o);
   exo_csr_files csr = {g->offsets_path, g->adj_path, n, g->num_arcs, g->wide};
   uint64_t *labels = malloc(n ? (size_t)n * sizeof *labels : 1);

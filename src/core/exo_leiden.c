@@ -188,6 +188,57 @@ static exo_status arc_total(exo_leiden_level *lv, double *total) {
   return s;
 }
 
+/* Check the caller's initial communities and atoms (ids < n) and write
+ * the first iteration's level-0 communities to `path` when there are any:
+ * with atoms, each atom's community is its first node's initial community
+ * (its own id without initial), so every community is a union of atoms.
+ * *have_start: the file was written; *use_atoms: the atoms are kept (atoms
+ * that are n singletons aggregate nothing: dropped). Scratch: 8 bytes per
+ * node with atoms. */
+static exo_status first_start(const exo_leiden_params *p, uint64_t n, const char *path,
+                              int *have_start, int *use_atoms, exo_ctx *ctx) {
+  *have_start = *use_atoms = 0;
+  const uint64_t *ids[2] = {p->initial, p->atoms};
+  static const char *const what[2] = {"initial community", "atom"};
+  for (int j = 0; j < 2; j++)
+    for (uint64_t v = 0; ids[j] && v < n; v++)
+      if (ids[j][v] >= n)
+        return EXO_FAIL(ctx, EXO_EARG, "leiden: the %s of node %llu is %llu, not below the node "
+                        "count %llu", what[j], (unsigned long long)v,
+                        (unsigned long long)ids[j][v], (unsigned long long)n);
+  if (!p->atoms) {
+    if (!p->initial) return EXO_OK;
+    *have_start = 1;
+    return write_ids(path, p->initial, n, ctx);
+  }
+  uint64_t *map = malloc((size_t)n * 8);
+  if (!map) return exo_fail_oom(ctx, "the atoms' communities", n * 8);
+  for (uint64_t a = 0; a < n; a++) map[a] = LD_NONE;
+  uint64_t k = 0;
+  for (uint64_t v = 0; v < n; v++)
+    if (map[p->atoms[v]] == LD_NONE) {
+      map[p->atoms[v]] = p->initial ? p->initial[v] : p->atoms[v];
+      k++;
+    }
+  *use_atoms = k < n;
+  exo_status s = EXO_OK;
+  if (!*use_atoms) { /* singletons: as without atoms */
+    free(map);
+    if (!p->initial) return EXO_OK;
+    *have_start = 1;
+    return write_ids(path, p->initial, n, ctx);
+  }
+  exo_writer w;
+  memset(&w, 0, sizeof w);
+  s = exo_writer_open(&w, path, EXO_IO_DEFAULT_BUF, ctx);
+  for (uint64_t v = 0; v < n && !s; v++) s = exo_writer_write(&w, &map[p->atoms[v]], 8, ctx);
+  free(map);
+  if (!s) s = exo_writer_close(&w, ctx);
+  else exo_writer_abort(&w);
+  if (!s) *have_start = 1;
+  return s;
+}
+
 static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_params *p,
                                 char *files[2][F_COUNT], const char *start_path,
                                 const char *degrees, int *have_degrees, double *cpm_total,
@@ -215,7 +266,8 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     double t0 = exo_now_seconds(), t_move, t_refine = 0.0, t_agg = 0.0;
     double c0 = exo_thread_cpu_seconds(), c_move, c_refine, c_agg;
     double p0 = exo_process_cpu_seconds(), p_move, p_refine, p_agg;
-    if ((s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK) goto fail;
+    if (!(level == 0 && p->atoms) && (s = exo_leiden_level_move(lv, &moves, &sweeps)) != EXO_OK)
+      goto fail;
     t_move = exo_now_seconds() - t0;
     c_move = exo_thread_cpu_seconds() - c0;
     p_move = exo_process_cpu_seconds() - p0;
@@ -227,7 +279,12 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     res->sweeps += sweeps;
     uint64_t k = exo_leiden_level_communities(lv);
     int last = k == cur.n;
-    if (!last) {
+    if (level == 0 && p->atoms) {
+      /* atoms: level 0 is aggregated by them, without moving or refinement
+       * (its communities are those it opened with, unions of atoms) */
+      if ((s = exo_ld_level_set_atoms(lv, p->atoms, &k)) != EXO_OK) goto fail;
+      last = 0;
+    } else if (!last) {
       /* the quality is needed when this turns out to be the last level;
        * the refinement needs the member counts it reads first */
       if ((s = exo_leiden_level_refine(lv, &merges)) != EXO_OK) goto fail;
@@ -378,6 +435,10 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     s = exo_fail_oom(ctx, "the paths of Leiden's files", 0);
     goto done;
   }
+  int have_start = 0, use_atoms = 0;
+  if ((s = first_start(params, n, start, &have_start, &use_atoms, ctx)) != EXO_OK) goto done;
+  if (!use_atoms) p.atoms = NULL;
+  p.initial = NULL; /* in start.bin now */
   const uint32_t maxit = params->iterations ? params->iterations : EXO_LEIDEN_MAX_ITERATIONS;
   double prevq = -INFINITY;
   for (uint32_t it = 0; it < maxit; it++) {
@@ -389,7 +450,7 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     }
     double q = 0.0;
     const uint64_t moves_before = result->moves;
-    s = one_iteration(csr, &p, files, it ? start : NULL, degrees, &have_degrees, &cpm_total, ctx,
+    s = one_iteration(csr, &p, files, it || have_start ? start : NULL, degrees, &have_degrees, &cpm_total, ctx,
                       result, &q, &labels);
     for (int i = 0; i < 2; i++)
       for (int f = 0; f < F_COUNT; f++) exo_unlink(files[i][f]);

@@ -335,6 +335,30 @@ typedef struct exo_leiden_params {
                             lanes in local moving (0 = no cap; 1 = the
                             sequential sweep on any graph); the CLI reads it
                             from EXOLABEL_MAX_LANES only */
+  /* Optional (NULL: none), n ids each, < n (EXO_EARG naming the node
+   * otherwise), held by the caller during the run (issue 57):
+   * - initial: the community of each node at the start: level 0 of the
+   *   first iteration starts from them instead of singletons (written to
+   *   the start file that later iterations start from; the refinement
+   *   still starts from singletons). Leiden started from its own converged
+   *   result moves (almost) nothing and returns it.
+   * - atoms: groups of nodes that stay together. At level 0 of every
+   *   iteration the input graph is aggregated by the atoms without local
+   *   moving or refinement: the refined partition is the atoms (W_R their
+   *   summed node weights, in id order), the communities those the level
+   *   opened with: in the first iteration each atom's community is the
+   *   initial community of its first node (its lowest id), or the atom
+   *   itself without initial; later, the previous iteration's communities
+   *   (unions of atoms). The coarse levels run as usual, so every
+   *   community of the result is a union of atoms (nested levels: the
+   *   atoms are a finer clustering). Atoms that are n singletons are
+   *   ignored. A community of the result is a connected set of atoms
+   *   (an atom itself need not be connected). Memory: 8 bytes per node
+   *   while the first iteration's start is written; nothing else beyond
+   *   the caller's arrays. The same labels for any threads and
+   *   memory_limit, as above. */
+  const uint64_t *initial;
+  const uint64_t *atoms;
 } exo_leiden_params;
 
 typedef struct exo_leiden_result {

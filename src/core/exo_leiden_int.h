@@ -291,6 +291,12 @@ exo_status exo_ld_level_open(const exo_csr_files *csr, const exo_leiden_params *
                              const char *save_degrees, uint8_t *adj_mem, exo_ctx *ctx,
                              exo_leiden_level **out);
 
+/* ---- exo_leiden_refine.c -------------------------------------------------- */
+
+/* Level 0 with atoms: the refined partition is the atoms (ids < n), W_R
+ * their node weights' sums; *natoms the distinct atoms. */
+exo_status exo_ld_level_set_atoms(exo_leiden_level *lv, const uint64_t *atoms, uint64_t *natoms);
+
 /* ---- exo_leiden_agg.c ----------------------------------------------------- */
 
 /* exo_leiden_level_aggregate; keep (NULL: always write the files): as

@@ -202,3 +202,27 @@ out:
   return s;
 }
 
+
+/* Level 0 with atoms (exo_leiden.h): the refined partition is the atoms
+ * (refined[v] = atoms[v], each < n, checked by exo_leiden_run) and W_R
+ * their summed node weights, in id order; the communities stay as opened.
+ * One pass reading the node weights only; *natoms: the distinct atoms
+ * (counted with the bitmap, left clear). */
+exo_status exo_ld_level_set_atoms(exo_leiden_level *lv, const uint64_t *atoms, uint64_t *natoms) {
+  double *wr = ld_as_dbl(lv->x1);
+  for (uint64_t r = 0; r < lv->n; r++) wr[r] = 0.0;
+  exo_bits_zero(lv->bits, lv->n);
+  uint64_t k = 0;
+  exo_status s = EXO_OK;
+  for (uint64_t first = 0; first < lv->n && !s; first += EXO_LEIDEN_BLOCK)
+    if ((s = exo_ld_rd_load(lv, &lv->rd, first, 0)) == EXO_OK)
+      for (uint64_t v = first; v < first + lv->rd.blk_cnt; v++) {
+        const uint64_t a = atoms[v];
+        exo_ids_set(&lv->refined, v, a);
+        wr[a] += lv->rd.blk_w[v - first];
+        k += (uint64_t)exo_bits_set_new(lv->bits, a);
+      }
+  exo_bits_zero(lv->bits, lv->n);
+  *natoms = k;
+  return s;
+}

@@ -478,7 +478,12 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
     /* label volumes in arcs: every node starts alone, vol(v) = its degree */
     st->vol = alloc_nodes((size_t)n * sizeof *st->vol, 0);
     if (!st->vol) return exo_fail_oom(ctx, "the label volumes", n * 8);
-    for (uint64_t v = 0; v < n; v++) st->vol[v] = st->off[v + 1] - st->off[v];
+    if (par->initial) { /* each label's volume: its nodes' degrees */
+      for (uint64_t v = 0; v < n; v++) st->vol[v] = 0;
+      for (uint64_t v = 0; v < n; v++) st->vol[par->initial[v]] += st->off[v + 1] - st->off[v];
+    } else {
+      for (uint64_t v = 0; v < n; v++) st->vol[v] = st->off[v + 1] - st->off[v];
+    }
     st->gamma_m = exo_quality_gp(EXO_QUALITY_MODULARITY, par->resolution, (double)st->csr->m);
   }
   if (st->att > 0.0) {
@@ -495,7 +500,8 @@ static exo_status lp_setup(lp_state *st, uint32_t threads) {
 
   /* every node starts alone and active */
   exo_rng_seed(&st->order_rng, par->seed ^ 0x6a09e667f3bcc909ULL);
-  for (uint64_t v = 0; v < n; v++) exo_ids_setw(&st->lab, v, v, lwide);
+  for (uint64_t v = 0; v < n; v++)
+    exo_ids_setw(&st->lab, v, par->initial ? par->initial[v] : v, lwide);
   if (st->nlanes > 1) exo_ids_copy(&st->pub, &st->lab, n);
   for (uint32_t i = 0; i < st->nworkers; i++) st->workers[i].ra.active = st->active;
   exo_bits_fill(st->active, n);
@@ -617,6 +623,11 @@ exo_status exo_lp_run(const exo_csr_files *csr, const exo_lp_params *params,
   if (csr->n >= ((uint64_t)1 << 61))
     return EXO_FAIL(ctx, EXO_ELIMIT, "too many nodes for label propagation (%llu)",
                     (unsigned long long)csr->n);
+  for (uint64_t v = 0; params->initial && v < csr->n; v++)
+    if (params->initial[v] >= csr->n)
+      return EXO_FAIL(ctx, EXO_EARG, "label propagation: the initial label of node %llu is "
+                      "%llu, not below the node count %llu", (unsigned long long)v,
+                      (unsigned long long)params->initial[v], (unsigned long long)csr->n);
   exo_status s = exo_poll(ctx);
   if (s) return s;
 

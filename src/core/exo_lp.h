@@ -1,8 +1,8 @@
 /* exo_lp.h: asynchronous weighted label propagation that streams the CSR
  * (see exo_record.h for its files) in sequential sweeps.
  *
- * Every node starts with its own label (its id) and is active. The run is a
- * series of sweeps. A sweep visits the nodes in blocks of EXO_LP_BLOCK
+ * Every node starts with its own label (its id; params->initial[v] when
+ * given) and is active. The run is a series of sweeps. A sweep visits the nodes in blocks of EXO_LP_BLOCK
  * consecutive ids, blocks in increasing order; inside a block the order is a
  * seeded random permutation (one random permutation of 0..EXO_LP_BLOCK-1 per
  * sweep, XORed with a random mask per block), which keeps the I/O sequential
@@ -180,6 +180,13 @@ typedef struct exo_lp_params {
                               lanes (0 = no cap; 1 = the one-lane sequential
                               sweep, the reference of the quality checks). The
                               CLI reads it from EXOLABEL_MAX_LANES only */
+  const uint64_t *initial; /* NULL, or n labels < n (EXO_EARG naming the node
+                              otherwise; the caller holds them during the run):
+                              node v starts with label initial[v] instead of
+                              v (a previous clustering, new nodes alone);
+                              the label volumes start as the sums of the
+                              degrees by label; everything else (every node
+                              active, the visit cap) is unchanged */
 } exo_lp_params;
 
 typedef struct exo_lp_result {

@@ -131,6 +131,12 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "extend the graph kept in DIR with the edges given (only they are read); the options "
      "that shaped it (mode, format, columns, weight_transform, min_weight, self_hits, "
      "combine, bridges, ignore_weights, header, sep) must be the same"},
+    {EXO_OPT_NESTED, "nested", EXO_OT_FLAG, EXO_OPTF_LOGICAL, "false", NOLIM, 0, NULL, NULL,
+     "nested levels, with algorithm leiden and two resolutions or more (a comma list for "
+     "--resolution): each level from the finest (largest resolution) to the coarsest is "
+     "clustered with the clusters of the level below as its atoms, so every coarse cluster "
+     "is a union of fine ones; one output with a column per level, in the order the "
+     "resolutions are given"},
 };
 
 const exo_opt_def *exo_options_table(void) { return table; }
@@ -552,6 +558,15 @@ static exo_status resolve_method(exo_options *o, exo_error *err) {
                               : " (--format blast runs Leiden unless told: give --algorithm lp "
                                 "to refine label propagation)")
                          : "");
+  }
+  if (o->num[EXO_OPT_NESTED] && !leiden) {
+    exo_options_display(&table[EXO_OPT_NESTED], o->style, n1, sizeof n1);
+    return exo_error_set(err, EXO_EARG, "%s: nested levels are Leiden's: they need %s%s", n1,
+                         n2, o->blast_default || !blast ? ""
+                         : (r ? " (format = \"blast\" runs Leiden unless algorithm, objective "
+                                "or resolution is given)"
+                              : " (--format blast runs Leiden unless --algorithm, --objective "
+                                "or --resolution is given)"));
   }
   /* the options a method has no use for (exo_method_names.h) are refused
    * when given (a value other than 0), as refine is with Leiden; refine's

@@ -69,6 +69,7 @@ typedef enum exo_opt_id {
   EXO_OPT_INITIAL,
   EXO_OPT_KEEP_GRAPH,
   EXO_OPT_GRAPH,
+  EXO_OPT_NESTED,
   EXO_OPT_COUNT
 } exo_opt_id;
 

@@ -81,21 +81,43 @@ static exo_status put_bytes(exo_writer *w, const uint8_t *p, size_t len, exo_ctx
 }
 
 /* Append "<sep><cluster>\n". */
-static exo_status put_tail(exo_writer *w, char sep, uint64_t cluster, exo_ctx *ctx) {
-  uint8_t *d = exo_writer_reserve(w, 2 + EXO_FMT_U64_MAX, ctx);
-  if (!d) return ctx->err.code ? ctx->err.code : EXO_EINTERNAL;
-  d[0] = (uint8_t)sep;
-  size_t k = 1 + exo_fmt_u64((char *)d + 1, cluster);
+/* The cluster columns of a writer: node v's numbers are c[j][v] for j <
+ * k (one column: the clusters file; several: nested levels). */
+typedef struct out_cols {
+  const uint64_t *const *c;
+  uint32_t k;
+} out_cols;
+
+/* "<sep>c1<sep>c2...\n" of node v at d (room for out_tail_max); its length. */
+static inline size_t fmt_tail(uint8_t *d, const out_cols *cols, uint64_t v, char sep) {
+  size_t k = 0;
+  for (uint32_t j = 0; j < cols->k; j++) {
+    d[k++] = (uint8_t)sep;
+    k += exo_fmt_u64((char *)d + k, cols->c[j][v]);
+  }
   d[k++] = '\n';
-  exo_writer_commit(w, k);
+  return k;
+}
+
+static inline size_t out_tail_max(const out_cols *cols) {
+  return 1 + (size_t)cols->k * (1 + EXO_FMT_U64_MAX);
+}
+
+static exo_status put_tail(exo_writer *w, char sep, const out_cols *cols, uint64_t v,
+                           exo_ctx *ctx) {
+  uint8_t *d = exo_writer_reserve(w, out_tail_max(cols), ctx);
+  if (!d) return ctx->err.code ? ctx->err.code : EXO_EINTERNAL;
+  exo_writer_commit(w, fmt_tail(d, cols, v, sep));
   return EXO_OK;
 }
 
 /* The streaming loop: n lines from the names reader to the writer
  * (progress reports count these n lines). */
-static exo_status write_lines(exo_reader *r, exo_writer *w, const uint64_t *clusters,
+/* Nodes [v0, v0 + n) (cols' entries from v0 on) from reader r's names. */
+static exo_status write_lines(exo_reader *r, exo_writer *w, const out_cols *cols, uint64_t v0,
                               uint64_t n, char sep, const char *names_path,
                               exo_ctx *ctx) {
+  const size_t tail = out_tail_max(cols);
   uint64_t v = 0;          /* next node to write */
   int in_name = 0;         /* part of v's name already written (long names) */
   uint64_t next_poll = OUT_POLL_LINES;
@@ -117,19 +139,15 @@ static exo_status write_lines(exo_reader *r, exo_writer *w, const uint64_t *clus
         return EXO_FAIL(ctx, EXO_EINTERNAL,
                         "names file '%s' has more lines than the %llu nodes",
                         names_path, (unsigned long long)n);
-      if (!in_name && len + 2 + EXO_FMT_U64_MAX <= w->cap) {
+      if (!in_name && len + tail <= w->cap) {
         /* fast path: the whole line in one reservation */
-        uint8_t *d = exo_writer_reserve(w, len + 2 + EXO_FMT_U64_MAX, ctx);
+        uint8_t *d = exo_writer_reserve(w, len + tail, ctx);
         if (!d) return ctx->err.code ? ctx->err.code : EXO_EINTERNAL;
         memcpy(d, p + pos, len);
-        size_t k = len;
-        d[k++] = (uint8_t)sep;
-        k += exo_fmt_u64((char *)d + k, clusters[v]);
-        d[k++] = '\n';
-        exo_writer_commit(w, k);
+        exo_writer_commit(w, len + fmt_tail(d + len, cols, v0 + v, sep));
       } else {
         s = put_bytes(w, p + pos, len, ctx);
-        if (!s) s = put_tail(w, sep, clusters[v], ctx);
+        if (!s) s = put_tail(w, sep, cols, v0 + v, ctx);
         if (s) return s;
       }
       in_name = 0;
@@ -184,7 +202,7 @@ static exo_status write_lines(exo_reader *r, exo_writer *w, const uint64_t *clus
  * v0[t]..v0[t+1]-1 and output bytes out[t]..out[t+1]-1. */
 typedef struct out_plan {
   const char *names_path, *tmp;
-  const uint64_t *clusters;
+  const out_cols *cols;
   char sep;
   uint32_t nblocks;
   uint64_t *cut, *v0, *out; /* nblocks + 1 each */
@@ -225,7 +243,7 @@ static exo_status block_bytes(void *arg, uint32_t t, exo_ctx *ctx) {
   out_plan *p = arg;
   uint64_t bytes = p->cut[t + 1] - p->cut[t];
   for (uint64_t v = p->v0[t]; v < p->v0[t + 1]; v++) {
-    bytes += 1 + decimal_digits(p->clusters[v]);
+    for (uint32_t j = 0; j < p->cols->k; j++) bytes += 1 + decimal_digits(p->cols->c[j][v]);
     if ((v & (RENUMBER_POLL - 1)) == 0) {
       exo_status s = exo_poll(ctx);
       if (s) return s;
@@ -245,7 +263,7 @@ static exo_status write_block(void *arg, uint32_t t, exo_ctx *ctx) {
   exo_status s = exo_reader_open(&r, p->names_path, OUT_READ_BUF, p->cut[t], p->cut[t + 1], 0, ctx);
   if (!s) s = exo_writer_open_at(&w, p->tmp, OUT_WRITE_BUF, p->out[t], ctx);
   if (!s)
-    s = write_lines(&r, &w, p->clusters + p->v0[t], p->v0[t + 1] - p->v0[t], p->sep,
+    s = write_lines(&r, &w, p->cols, p->v0[t], p->v0[t + 1] - p->v0[t], p->sep,
                     p->names_path, ctx);
   exo_reader_close(&r);
   if (!s) s = exo_writer_close(&w, ctx);
@@ -294,14 +312,14 @@ static exo_status plan_cuts(out_plan *p, uint64_t size, exo_ctx *ctx) {
  * then format and write every block at its place. *fallback is set when
  * the names file does not have exactly n newline-terminated lines: the
  * one-thread writer then reports the problem with its usual message. */
-static exo_status write_parallel(const char *names_path, const uint64_t *clusters,
+static exo_status write_parallel(const char *names_path, const out_cols *cols,
                                  uint64_t n, char sep, const char *tmp, uint32_t nblocks,
                                  uint64_t size, int *fallback, exo_ctx *ctx) {
   out_plan p;
   memset(&p, 0, sizeof p);
   p.names_path = names_path;
   p.tmp = tmp;
-  p.clusters = clusters;
+  p.cols = cols;
   p.sep = sep;
   p.nblocks = nblocks;
   uint64_t *mem = calloc(4 * ((size_t)nblocks + 1), sizeof *mem);
@@ -477,9 +495,20 @@ exo_status exo_output_write(const char *names_path, const uint64_t *clusters,
 exo_status exo_output_write_pending(const char *names_path, const uint64_t *clusters,
                                     uint64_t n, char sep, const char *out_path, int threads,
                                     exo_pending *pending, exo_ctx *ctx) {
+  const uint64_t *one[1] = {clusters};
+  return exo_output_write_columns(names_path, one, 1, n, sep, out_path, threads,
+                                  pending, ctx);
+}
+
+exo_status exo_output_write_columns(const char *names_path, const uint64_t *const *columns,
+                                    uint32_t ncolumns, uint64_t n, char sep, const char *out_path,
+                                    int threads, exo_pending *pending, exo_ctx *ctx) {
   if (pending) *pending = (exo_pending)EXO_PENDING_INIT;
-  if (!names_path || !out_path || (n > 0 && !clusters))
+  int missing = ncolumns == 0 || !columns;
+  for (uint32_t j = 0; j < ncolumns && !missing && n > 0; j++) missing = !columns[j];
+  if (!names_path || !out_path || missing)
     return EXO_FAIL(ctx, EXO_EARG, "exo_output_write: NULL argument");
+  const out_cols cols = {columns, ncolumns};
   if (sep == '\n')
     return EXO_FAIL(ctx, EXO_EARG, "the output separator cannot be a newline");
   exo_status s = exo_poll(ctx);
@@ -502,7 +531,7 @@ exo_status exo_output_write_pending(const char *names_path, const uint64_t *clus
     exo_pending t = EXO_PENDING_INIT;
     s = temp_beside(out_path, &t, ctx);
     if (s) return s;
-    s = write_parallel(names_path, clusters, n, sep, t.tmp, nblocks, size, &fallback, ctx);
+    s = write_parallel(names_path, &cols, n, sep, t.tmp, nblocks, size, &fallback, ctx);
     if (!s && !fallback && pending) {
       *pending = t; /* the caller publishes or discards it */
       return EXO_OK;
@@ -520,7 +549,7 @@ exo_status exo_output_write_pending(const char *names_path, const uint64_t *clus
   if (!s) {
     s = exo_outfile_open(&o, out_path, OUT_WRITE_BUF, ctx);
     if (!s) {
-      s = write_lines(&r, &o.w, clusters, n, sep, names_path, ctx);
+      s = write_lines(&r, &o.w, &cols, 0, n, sep, names_path, ctx);
       if (!s) s = exo_outfile_finish(&o, pending, ctx);
       else exo_outfile_abort(&o);
     }

@@ -1,4 +1,5 @@
-/* exo_output.h: writing "name<sep>cluster\n" for every node.
+/* exo_output.h: writing "name<sep>cluster\n" for every node (or
+ * "name<sep>c1<sep>...<sep>cK\n", one column per nested level).
  *
  * Clusters are numbered 1..K in order of first appearance when nodes are
  * listed by id (i.e. by first appearance in the input). Names are streamed
@@ -59,6 +60,13 @@ typedef struct exo_pending {
 exo_status exo_output_write_pending(const char *names_path, const uint64_t *clusters,
                                     uint64_t n, char sep, const char *out_path, int threads,
                                     exo_pending *pending, exo_ctx *ctx);
+/* exo_output_write_pending with several cluster columns (nested levels):
+ * lines "<name><sep>c1<sep>...<sep>cK\n", c_j = columns[j][v] (each
+ * renumbered already), K = ncolumns >= 1; one column is the clusters
+ * file. The same threads, order and safety as above. */
+exo_status exo_output_write_columns(const char *names_path, const uint64_t *const *columns,
+                                    uint32_t ncolumns, uint64_t n, char sep, const char *out_path,
+                                    int threads, exo_pending *pending, exo_ctx *ctx);
 exo_status exo_output_publish(exo_pending *pending, const char *path, exo_ctx *ctx);
 void exo_output_discard(exo_pending *pending); /* NULL-safe; leaves EXO_PENDING_INIT */
 

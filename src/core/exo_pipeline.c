@@ -831,8 +831,12 @@ exo_status exo_graph_cluster_refined(exo_graph *g, const exo_lp_params *params,
   memset(res, 0, sizeof *res);
   exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->num_arcs,
                        g->wide};
+  if (g->atoms)
+    return EXO_FAIL(ctx, EXO_EARG, "nested levels (atoms) need algorithm leiden, not label "
+                    "propagation");
   exo_lp_params p = *params;
   p.directed = g->directed;
+  p.initial = g->initial;
   if (p.threads == 0) p.threads = (uint32_t)g->threads; /* lanes at once; same labels */
   exo_lp_result lr;
   memset(&lr, 0, sizeof lr);
@@ -880,6 +884,8 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   exo_leiden_params p = *params;
   p.tmpdir = g->tmpdir;
   p.threads = g->threads;
+  p.initial = g->initial;
+  p.atoms = g->atoms;
   exo_leiden_result lr;
   double t0 = exo_now_seconds();
   exo_status st = exo_leiden_run(&csr, &p, ctx, &lr);

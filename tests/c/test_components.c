@@ -91,6 +91,55 @@ START_TEST(known_components_and_any_threads) {
 }
 END_TEST
 
+/* issue 57: the components ignore a graph's initial communities (the same
+ * clusters as without) and refuse atoms (nested levels are Leiden's), as
+ * label propagation does (EXO_EARG, nothing written). */
+START_TEST(initial_ignored_atoms_refused) {
+  char *dir = tu_mkdtemp();
+  char *f = tu_write_text(dir, "in.tsv", "a\tb\t1\nb\tc\t2\nd\te\t0.5\n");
+  exo_options o, lp;
+  options(&o, "1", "256MB");
+  exo_error e;
+  exo_error_clear(&e);
+  exo_options_init(&lp, EXO_OPT_STYLE_CLI);
+  ck_assert_int_eq(exo_options_resolve(&lp, NULL, NULL, &e), EXO_OK);
+  exo_build_options b;
+  memset(&b, 0, sizeof b);
+  exo_options_fill_build(&o, &b);
+  b.tempdir_base = dir;
+  const char *files[] = {f};
+  b.files = files;
+  b.nfiles = 1;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_graph *g = NULL;
+  ck_assert_int_eq(exo_graph_build(&b, &ctx, &g), EXO_OK);
+  ck_assert_uint_eq(g->num_nodes, 5);
+  uint64_t ids[5] = {0, 0, 0, 0, 0};
+  char *out = tu_path(dir, "out.tsv");
+  exo_cluster_result res;
+  g->initial = ids;
+  ck_assert_int_eq(exo_method_run(g, &o, out, '\t', &ctx, &res), EXO_OK);
+  char *text = tu_read_file(out, NULL);
+  ck_assert_str_eq(text, "a\t1\nb\t1\nc\t1\nd\t2\ne\t2\n");
+  free(text);
+  unlink(out);
+  g->initial = NULL;
+  g->atoms = ids;
+  ck_assert_int_eq(exo_method_run(g, &o, out, '\t', &ctx, &res), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "need algorithm leiden"));
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_method_run(g, &lp, out, '\t', &ctx, &res), EXO_EARG);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "not label propagation"));
+  ck_assert_int_ne(access(out, F_OK), 0);
+  exo_graph_free(g);
+  free(out);
+  free(f);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 /* Union-find over the edge list, apart from the core's. */
 static int find(int *p, int v) {
   while (p[v] != v) v = p[v] = p[p[v]];
@@ -239,6 +288,7 @@ Suite *components_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, known_components_and_any_threads);
+  tcase_add_test(tc, initial_ignored_atoms_refused);
   tcase_add_test(tc, random_graph_matches_an_independent_union_find);
   tcase_add_test(tc, other_methods_options_are_refused);
   tcase_add_test(tc, bad_neighbour_is_named);

@@ -1298,6 +1298,174 @@ START_TEST(test_huge_weights_finite_quality) {
 }
 END_TEST
 
+/* Labels renumbered 0..K-1 in order of first appearance (in place). */
+static void renumber_first(uint64_t *lab, uint64_t n) {
+  uint64_t *map = malloc(n * 8), k = 0;
+  for (uint64_t i = 0; i < n; i++) map[i] = UINT64_MAX;
+  for (uint64_t v = 0; v < n; v++) {
+    if (map[lab[v]] == UINT64_MAX) map[lab[v]] = k++;
+    lab[v] = map[lab[v]];
+  }
+  free(map);
+}
+
+/* Is every atom inside one community of lab? (brute force: the label of
+ * each atom's first node) */
+static int atoms_nested(const uint64_t *atoms, const uint64_t *lab, uint64_t n) {
+  uint64_t *of = malloc(n * 8);
+  for (uint64_t i = 0; i < n; i++) of[i] = UINT64_MAX;
+  int ok = 1;
+  for (uint64_t v = 0; v < n && ok; v++) {
+    if (of[atoms[v]] == UINT64_MAX) of[atoms[v]] = lab[v];
+    ok = of[atoms[v]] == lab[v];
+  }
+  free(of);
+  return ok;
+}
+
+/* initial (issue 57): Leiden started from its own converged result
+ * returns the same partition with its quality (to float rounding) and few
+ * moves;
+ * started from a partition of the planted blocks split in halves it
+ * differs from the run from singletons (the start is used); ids >= n are
+ * refused with EXO_EARG, leaving the directory as it was. */
+START_TEST(test_initial_communities) {
+  const uint64_t n = 3000;
+  tu_edge *e = malloc(n * 6 * sizeof *e);
+  size_t ne = planted(e, n, 50, 6, 7, 1, 5);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+  p.iterations = 0;
+  exo_leiden_result r0, r1;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r0), EXO_OK);
+  p.initial = r0.labels;
+  p.iterations = 2;
+  int before = tu_count_entries(g.dir);
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r1), EXO_OK);
+  ck_assert_int_eq(tu_count_entries(g.dir), before);
+  /* (coarse levels sum weights in float: the same partition's quality
+   * can differ in the 8th digit) */
+  ck_assert(r1.quality >= r0.quality - 1e-7 * fabs(r0.quality));
+  ck_assert_uint_lt(r1.moves, n / 20);
+  uint64_t *a = malloc(n * 8);
+  memcpy(a, r0.labels, n * 8);
+  renumber_first(a, n);
+  renumber_first(r1.labels, n);
+  ck_assert_mem_eq(a, r1.labels, n * 8);
+  free(r1.labels);
+  /* one iteration from a far start (every node of a block with one of
+   * its own half-blocks' nodes, some pairs of blocks joined) differs from
+   * one from singletons */
+  uint64_t *start = malloc(n * 8);
+  for (uint64_t v = 0; v < n; v++) start[v] = (v / 100) * 100 + (v % 50 < 25 ? 0 : 1);
+  p.iterations = 1;
+  p.initial = NULL;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r1), EXO_OK);
+  p.initial = start;
+  exo_leiden_result r2;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r2), EXO_OK);
+  ck_assert(r1.moves != r2.moves || memcmp(r1.labels, r2.labels, n * 8) != 0);
+  free(r1.labels);
+  free(r2.labels);
+  start[n - 1] = n;
+  ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r2), EXO_EARG);
+  ck_assert_ptr_null(r2.labels);
+  ck_assert_ptr_nonnull(strstr(ctx.err.msg, "node 2999"));
+  ck_assert_int_eq(tu_count_entries(g.dir), before);
+  free(start);
+  free(a);
+  free(r0.labels);
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
+/* atoms (issue 57, nested levels): on planted graphs with atoms that are
+ * a finer Leiden clustering (CPM at a high resolution) or random groups,
+ * every community of the result is a union of atoms (brute force), the
+ * same bytes and quality for threads 1 and 2 and memory 1 MiB and 1 GiB
+ * (and u64 ids); with initial too; random atoms change the result (they
+ * are used); an atom >= n is refused (EXO_EARG); the directory is left as
+ * it was. The larger graph has lanes (not in sanitized builds). */
+START_TEST(test_atoms_nested) {
+  const uint64_t sizes[2] = {3000, 34 * EXO_LEIDEN_BLOCK};
+  for (int gi = 0; gi < TU_SAN(2, 1); gi++) { /* sanitized builds: the small graph */
+    const uint64_t n = sizes[gi];
+    tu_edge *e = malloc(n * 5 * sizeof *e);
+    size_t ne = planted(e, n, 60, 5, 6, 1, 31 + gi);
+    tu_csr g;
+    tu_csr_build(&g, n, e, ne, 0, 0);
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    /* atoms 0: a fine clustering; 1: random groups of about 3 nodes */
+    uint64_t *atoms[2];
+    exo_leiden_params pf = lparams(g.dir, EXO_LEIDEN_CPM, 0.3, 1 << 30);
+    pf.iterations = 2;
+    exo_leiden_result rf;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &pf, &ctx, &rf), EXO_OK);
+    atoms[0] = rf.labels;
+    atoms[1] = malloc(n * 8);
+    exo_rng rng;
+    exo_rng_seed(&rng, 77);
+    for (uint64_t v = 0; v < n; v++) atoms[1][v] = exo_rng_below(&rng, n / 3);
+    uint64_t *init = malloc(n * 8);
+    for (uint64_t v = 0; v < n; v++) init[v] = (v * 7) % (n / 10);
+    for (int ai = 0; ai < 2; ai++)
+      for (int with_init = 0; with_init < 2; with_init++) {
+        exo_leiden_result first = {0};
+        const int threads[4] = {1, 2, 1, 2};
+        const uint64_t mems[4] = {1 << 20, 1 << 20, (uint64_t)1 << 30, (uint64_t)1 << 30};
+        for (int i = 0; i < 5; i++) {
+          if (i > 0 && TU_SAN(0, 1) && i != 1) continue;
+          exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, mems[i % 4]);
+          p.threads = threads[i % 4];
+          p.force_wide_ids = i == 4;
+          p.iterations = 2;
+          p.atoms = atoms[ai];
+          p.initial = with_init ? init : NULL;
+          int before = tu_count_entries(g.dir);
+          exo_leiden_result r;
+          ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+          ck_assert_int_eq(tu_count_entries(g.dir), before);
+          ck_assert(atoms_nested(atoms[ai], r.labels, n));
+          if (i == 0) {
+            first = r;
+            ck_assert(r.quality > 0.0);
+          } else {
+            ck_assert_mem_eq(r.labels, first.labels, n * 8);
+            ck_assert(r.quality == first.quality);
+            free(r.labels);
+          }
+        }
+        if (ai == 1 && !with_init) { /* without the atoms, they are broken */
+          exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+          p.iterations = 2;
+          exo_leiden_result r;
+          ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_OK);
+          ck_assert(!atoms_nested(atoms[ai], r.labels, n));
+          ck_assert(r.quality > first.quality);
+          free(r.labels);
+        }
+        free(first.labels);
+      }
+    exo_leiden_params p = lparams(g.dir, EXO_LEIDEN_MODULARITY, 1.0, 1 << 20);
+    atoms[1][5] = n;
+    p.atoms = atoms[1];
+    exo_leiden_result r;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r), EXO_EARG);
+    ck_assert_ptr_nonnull(strstr(ctx.err.msg, "atom of node 5"));
+    free(atoms[0]);
+    free(atoms[1]);
+    free(init);
+    tu_csr_free(&g);
+    free(e);
+  }
+}
+END_TEST
+
 Suite *leiden_suite(void) {
   Suite *s = suite_create("leiden");
   TCase *tc = tcase_create("core");
@@ -1323,6 +1491,8 @@ Suite *leiden_suite(void) {
   tcase_add_test(tc, test_resolution_per_strength);
   tcase_add_test(tc, test_resolution_per_component);
   tcase_add_test(tc, test_huge_weights_finite_quality);
+  tcase_add_test(tc, test_initial_communities);
+  tcase_add_test(tc, test_atoms_nested);
   suite_add_tcase(s, tc);
   return s;
 }

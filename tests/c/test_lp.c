@@ -1127,11 +1127,58 @@ START_TEST(small_graph_is_one_lane) {
 }
 END_TEST
 
+/* initial labels (issue 57): two 5-cliques joined by one edge. Started
+ * from one label for all it keeps that label (from singletons it splits
+ * them); started from labels that are not the nodes' own ids (9 for the
+ * first clique but node 0, which starts in the second's label 0) each
+ * clique ends with its start label, node 0 back in 9; the same with the
+ * volume penalty (its volumes start as the labels' degree sums) and u64
+ * labels; a label >= n is refused (EXO_EARG, naming the node). */
+START_TEST(initial_labels) {
+  tu_edge e[32];
+  size_t ne = tu_add_clique(e, 0, 0, 5, 1.0f);
+  ne = tu_add_clique(e, ne, 5, 5, 1.0f);
+  e[ne++] = (tu_edge){4, 5, 1.0f};
+  for (int wide = 0; wide <= 1; wide++) {
+    tu_csr g;
+    tu_csr_build(&g, 10, e, ne, 0, wide);
+    for (uint64_t seed = 1; seed <= 8; seed++)
+      for (int res = 0; res <= 1; res++) {
+        uint64_t one[10], two[10] = {0, 9, 9, 9, 9, 0, 0, 0, 0, 0};
+        for (int v = 0; v < 10; v++) one[v] = 7;
+        exo_lp_params p = params_for(0, seed);
+        p.resolution = res ? 0.5 : 0.0;
+        p.force_wide_labels = wide;
+        p.initial = one;
+        uint64_t *lab = run_ok(&g, &p, NULL);
+        for (int v = 0; v < 10; v++) ck_assert_uint_eq(lab[v], 7);
+        free(lab);
+        p.initial = two;
+        lab = run_ok(&g, &p, NULL);
+        for (int v = 0; v < 10; v++) ck_assert_uint_eq(lab[v], v < 5 ? 9 : 0);
+        free(lab);
+      }
+    uint64_t bad[10] = {0, 1, 2, 3, 4, 5, 6, 10, 8, 9};
+    exo_lp_params p = params_for(0, 1);
+    p.initial = bad;
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_lp_result r;
+    ck_assert_int_eq(exo_lp_run(&g.csr, &p, &ctx, &r), EXO_EARG);
+    ck_assert_ptr_null(r.labels);
+    ck_assert_ptr_nonnull(strstr(ctx.err.msg, "node 7"));
+    tu_csr_free(&g);
+  }
+}
+END_TEST
+
+
 Suite *lp_suite(void) {
   Suite *s = suite_create("lp");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, two_cliques_split);
+  tcase_add_test(tc, initial_labels);
   tcase_add_test(tc, components_never_share);
   tcase_add_test(tc, ring_of_cliques);
   tcase_add_test(tc, heavy_edge_decides);

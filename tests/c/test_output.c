@@ -558,6 +558,85 @@ START_TEST(threads_same_bytes) {
 }
 END_TEST
 
+/* Several cluster columns (nested levels, exo_output_write_columns): the
+ * expected text "name,c1,c2,c3" built here, the same bytes for 1, 2, 3
+ * and 8 threads (names over 256 KiB, so the blocks run side by side),
+ * including a name longer than the write buffer's fast path; one column is
+ * the plain writer's output. */
+START_TEST(columns_same_bytes) {
+  const uint64_t n = 50000;
+  char *dir = tu_mkdtemp();
+  char *np = tu_path(dir, "names.txt");
+  exo_rng rng;
+  exo_rng_seed(&rng, 5);
+  const size_t huge = (size_t)5 << 20;
+  size_t cap = n * 42 + huge + 1, len = 0;
+  char *names = malloc(cap);
+  uint64_t *c[3];
+  for (int j = 0; j < 3; j++) c[j] = malloc(n * 8);
+  size_t *start = malloc((n + 1) * sizeof *start);
+  for (uint64_t v = 0; v < n; v++) {
+    start[v] = len;
+    size_t k = v == n / 2 ? huge : 1 + exo_rng_below(&rng, 40);
+    for (size_t i = 0; i < k; i++) names[len++] = (char)('a' + (v + i) % 26);
+    names[len++] = '\n';
+    for (int j = 0; j < 3; j++) c[j][v] = 1 + exo_rng_below(&rng, (uint64_t)1 << (10 * j + 5));
+  }
+  start[n] = len;
+  ck_assert_int_eq(tu_write_file(np, names, len), 0);
+  size_t elen = 0;
+  char *expect = malloc(len + n * 64);
+  for (uint64_t v = 0; v < n; v++) {
+    size_t k = start[v + 1] - start[v] - 1;
+    memcpy(expect + elen, names + start[v], k);
+    elen += k;
+    for (int j = 0; j < 3; j++) {
+      expect[elen++] = ',';
+      elen += exo_fmt_u64(expect + elen, c[j][v]);
+    }
+    expect[elen++] = '\n';
+  }
+  char *out = tu_path(dir, "out.csv");
+  const int threads[] = {1, 2, 3, 8};
+  for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    ck_assert_int_eq(exo_output_write_columns(np, (const uint64_t *const *)c, 3, n, ',', out,
+                                              threads[i], NULL, &ctx), EXO_OK);
+    size_t glen;
+    char *got = tu_read_file(out, &glen);
+    ck_assert_uint_eq(glen, elen);
+    ck_assert_msg(memcmp(got, expect, elen) == 0, "%d threads: bytes differ", threads[i]);
+    free(got);
+    /* one column: the plain writer's bytes */
+    char *one = tu_path(dir, "one.csv");
+    ck_assert_int_eq(exo_output_write_columns(np, (const uint64_t *const *)c, 1, n, ',', out,
+                                              threads[i], NULL, &ctx), EXO_OK);
+    ck_assert_int_eq(exo_output_write(np, c[0], n, ',', one, threads[i], &ctx), EXO_OK);
+    char *a = tu_read_file(out, &glen), *b = tu_read_file(one, NULL);
+    ck_assert(memcmp(a, b, glen) == 0);
+    free(a);
+    free(b);
+    exo_unlink(one);
+    free(one);
+    ck_assert_int_eq(tu_count_entries(dir), 2);
+  }
+  /* no column: refused */
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  ck_assert_int_eq(exo_output_write_columns(np, (const uint64_t *const *)c, 0, n, ',', out, 1,
+                                            NULL, &ctx), EXO_EARG);
+  free(out);
+  free(expect);
+  free(start);
+  for (int j = 0; j < 3; j++) free(c[j]);
+  free(names);
+  free(np);
+  tu_rmdir(dir);
+  free(dir);
+}
+END_TEST
+
 /* Benchmark, only with EXO_OUTPUT_BENCH=1: 1e7 nodes. */
 START_TEST(bench_ten_million) {
   if (!getenv("EXO_OUTPUT_BENCH")) return;
@@ -591,6 +670,7 @@ Suite *output_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, threads_same_bytes);
+  tcase_add_test(tc, columns_same_bytes);
   tcase_add_test(tc, renumber_first_appearance);
   tcase_add_test(tc, renumber_large);
   tcase_add_test(tc, write_exact_bytes_odd_names);

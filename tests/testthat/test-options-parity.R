@@ -268,8 +268,9 @@ test_that("the format's input defaults are the core's alone (exo_options_resolve
 
 # The R argument of each option of the table, and a bad value: R's, the
 # CLI's text. tempdir and seed have none: R makes its tempfiledir (an R
-# check of its own) and draws the seeds; ignore_weights is a flag on the
-# command line (no value to give it), R's TRUE/FALSE check is its own type.
+# check of its own) and draws the seeds; ignore_weights and nested are
+# flags on the command line (no value to give them), R's TRUE/FALSE check
+# is its own type.
 parity_bad <- list(
     mode = list("sideways", "sideways"),
     add_self_loops = list(Inf, "inf"),
@@ -295,7 +296,7 @@ parity_bad <- list(
     graph = list("", ""))
 # initial takes R objects too (a result, a table: R's own types and checks)
 # and a file whose content the core checks (test-initial.R compares them).
-parity_exempt <- c("tempdir", "seed", "ignore_weights", "initial")
+parity_exempt <- c("tempdir", "seed", "ignore_weights", "initial", "nested")
 
 # The core's message for a bad value, from the core itself (the glue).
 core_message <- function(name, value) {
