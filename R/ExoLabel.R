@@ -271,27 +271,25 @@
 #' The output file has one line `name<sep>cluster` per node, in order of
 #' first appearance of the names in the input (`order = "name"`: in byte
 #' order of the names). Clusters are numbered `1..K` in order of first
-#' appearance in that listing.
+#' appearance in that listing; with `initial`, they keep the previous
+#' clustering's ids ([ExoLabelResult], "Stable cluster ids"); with `nested`,
+#' one column per level ([ExoLabelNested]).
 #'
 #' @section Cluster table (`cluster_table`):
 #' With `cluster_table = TRUE` each result also carries `$cluster_table`, a
-#' `data.frame` with one row per cluster, in cluster number order:
-#'
-#' * `Cluster`: the cluster number of the results;
-#' * `Size`: its number of nodes (an integer);
-#' * `InternalWeight`: the total weight of the edges with both ends in the
-#'   cluster, each edge once, self-loops included;
-#' * `ExternalWeight`: the total weight of the edges with one end in the
-#'   cluster and the other outside (in `"directed"` mode in either
-#'   direction);
-#' * `Density`: the share of pairs of members joined by at least one edge,
-#'   `p / (n (n - 1) / 2)` for `p` such pairs among `n` members (directed:
-#'   ordered pairs, `p / (n (n - 1))`); self-loops do not count; `NA` for a
-#'   single node;
-#' * `Representative`: the member with the largest internal weighted degree,
-#'   the total weight of its edges to other members (in and out when
-#'   directed; its self-loop left out); ties go to the member that appears
-#'   first in the input. A single node is its own representative.
+#' `data.frame` with one row per cluster, in cluster number order.
+#' `Cluster`: the cluster number of the results. `Size`: its number of
+#' nodes. `InternalWeight`: the total weight of the edges with both ends in
+#' the cluster, each edge once, self-loops included. `ExternalWeight`: the
+#' total weight of the edges with one end in the cluster and the other
+#' outside (`"directed"`: in either direction). `Density`: the share of
+#' pairs of members joined by at least one edge, `p / (n (n - 1) / 2)` for
+#' `p` such pairs among `n` members (directed: ordered pairs, `p / (n (n -
+#' 1))`); self-loops do not count; `NA` for a single node.
+#' `Representative`: the member with the largest internal weighted degree,
+#' the total weight of its edges to other members (in and out when
+#' directed; its self-loop left out); ties go to the member that appears
+#' first in the input; a single node is its own representative.
 #'
 #' Edges are the graph's edges as stored (after `weight_transform`,
 #' `min_weight`, `self_hits`; with `combine = "sum"` two copies of an edge

@@ -1,8 +1,8 @@
 # Nested levels (ExoLabel(nested = TRUE), issue 57): the checks before the
 # run and the one result after it. The core runs the levels
-# (src/core/exo_nested.h): from the finest (largest resolution) to the
-# coarsest, each with the clusters of the level before as its atoms, and
-# writes one file with a column per level, in the order of `resolution`.
+# (src/core/exo_nested.h): each level its own Leiden run, then from the
+# coarsest down each finer level cut by the level above it, and writes one
+# file with a column per level, in the order of `resolution`.
 
 # Only `resolution` may hold one value per level, and it must hold two or
 # more (the algorithm is the core's to check: it refuses any but Leiden).
@@ -80,11 +80,16 @@ nested_result <- function(run, outfile, tables, want_table, user_outfile, sep, s
 #' `ExoLabel(..., algorithm = "leiden", resolution = c(r1, ..., rL), nested =
 #' TRUE)` clusters one graph build at L >= 2 resolutions so that the levels
 #' nest: every cluster of a coarser level is a union of clusters of each
-#' finer one. The levels are run from the finest (largest resolution) to the
-#' coarsest; each coarser level runs Leiden on the graph aggregated by the
-#' clusters of the level below (they are its atoms: never split), so nesting
-#' holds by construction, and the finest level is the clustering that
-#' `ExoLabel()` gives at its resolution alone.
+#' finer one. Each level is the Leiden run at its resolution on the one
+#' graph build; then, from the coarsest (smallest resolution) down, each
+#' finer level's clusters are cut by the clusters of the level above (a
+#' cluster that spans several becomes one per piece), so nesting holds by
+#' construction. The coarsest level is the clustering that `ExoLabel()`
+#' gives at its resolution alone, and each finer one scores as its own run
+#' does (issue 57's benchmark, `benchmarks/GROW.md`). Building each coarser
+#' level from the clusters of the finer one instead (Leiden on the graph
+#' aggregated by them) was measured too: faster, but the mistakes of the
+#' finest level then reach every coarser one.
 #'
 #' Only `algorithm = "leiden"` has nested levels (any other algorithm is
 #' refused, and so is a resolution given once); only `resolution` may hold
@@ -105,7 +110,8 @@ nested_result <- function(run, outfile, tables, want_table, user_outfile, sep, s
 #'   `Level` column). `ClusterMembership()` and `ClusterSizes()` give one
 #'   entry per level.
 #' @section Memory and disk: 8 bytes per node per level more than one
-#'   Leiden run; Leiden's temporary files of one level at a time.
+#'   Leiden run (24 more per node while a level is cut); Leiden's temporary
+#'   files of one level at a time. Time: one Leiden run per level.
 #' @name ExoLabelNested
 #' @seealso [ExoLabel()]
 #' @examples

@@ -159,7 +159,7 @@ static exo_status split_by(uint64_t *fine, const uint64_t *coarse, uint64_t n, e
 exo_status exo_graph_nested(exo_graph *g, const exo_options *levels, uint32_t L,
                             const char *outfile, char sep, exo_ctx *ctx,
                             exo_cluster_result *res) {
-  return exo_graph_nested_mode(g, levels, L, EXO_NESTED_ATOMS, outfile, sep, ctx, res);
+  return exo_graph_nested_mode(g, levels, L, EXO_NESTED_SPLIT, outfile, sep, ctx, res);
 }
 
 exo_status exo_graph_nested_mode(exo_graph *g, const exo_options *levels, uint32_t L,

@@ -6,12 +6,17 @@
  * one per level, given in the caller's order; each must be Leiden's
  * (algorithm leiden; EXO_EARG otherwise), and they must share the
  * objective and the kind of resolution (a number, or "auto"). The levels
- * are run from the finest (the largest resolution) to the coarsest (ties:
- * the caller's order): the finest is exo_leiden_run on the graph as
- * exo_graph_leiden runs it, and each coarser level is exo_leiden_run with
- * atoms = the labels of the level run before it (exo_leiden.h: at level 0
- * of every iteration the graph is aggregated by the atoms, so every coarse
- * cluster is a union of fine ones: nesting holds by construction). Each
+ * are ordered from the finest (the largest resolution) to the coarsest
+ * (ties: the caller's order) and made to nest by exo_graph_nested_mode's
+ * EXO_NESTED_SPLIT (below): each level is exo_leiden_run on the graph as
+ * exo_graph_leiden runs it, and from the coarsest down each finer level is
+ * cut by the level above it, so every coarse cluster is a union of fine
+ * ones: nesting holds by construction, and the coarsest level is its own
+ * run. (EXO_NESTED_ATOMS, each coarser level run on the graph aggregated
+ * by the finer level's clusters, is faster, but carries the finest level's
+ * mistakes to every coarser one: on a planted two-level graph with 30%
+ * noise its family ARI was 0.9356 against 0.9933 for the independent run,
+ * while the split levels scored within 0.005 of theirs.) Each
  * level takes its own seed, iterations and memory_limit from its options;
  * threads are the graph's. Everything is deterministic: the same bytes for
  * any threads and memory_limit.
@@ -53,10 +58,10 @@ exo_status exo_graph_nested(exo_graph *g, const exo_options *levels, uint32_t L,
                             const char *outfile, char sep, exo_ctx *ctx,
                             exo_cluster_result *res);
 
-/* How the levels are made to nest. EXO_NESTED_ATOMS (exo_graph_nested's):
- * as above, each coarser level Leiden with the finer level's clusters as
- * atoms. EXO_NESTED_SPLIT (not offered to users yet; issue 57's
- * measurements): every level is Leiden run on its own (the coarsest is the
+/* How the levels are made to nest. EXO_NESTED_ATOMS: each coarser level
+ * Leiden with the finer level's clusters as atoms (exo_leiden.h), from the
+ * finest up; not offered to users (see above). EXO_NESTED_SPLIT
+ * (exo_graph_nested's): every level is Leiden run on its own (the coarsest is the
  * independent run), then from the coarsest on each finer level's clusters
  * are cut by the clusters of the level above it (a cluster that spans
  * several becomes one per piece), which makes them nest; res[j].quality is

@@ -133,10 +133,10 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "combine, bridges, ignore_weights, header, sep) must be the same"},
     {EXO_OPT_NESTED, "nested", EXO_OT_FLAG, EXO_OPTF_LOGICAL, "false", NOLIM, 0, NULL, NULL,
      "nested levels, with algorithm leiden and two resolutions or more (a comma list for "
-     "--resolution): each level from the finest (largest resolution) to the coarsest is "
-     "clustered with the clusters of the level below as its atoms, so every coarse cluster "
-     "is a union of fine ones; one output with a column per level, in the order the "
-     "resolutions are given"},
+     "--resolution): each level is leiden at its resolution, then each finer level's "
+     "clusters are cut by those of the level above, so every coarse cluster is a union of "
+     "fine ones (the coarsest is its own run); one output with a column per level, in the "
+     "order the resolutions are given"},
 };
 
 const exo_opt_def *exo_options_table(void) { return table; }
@@ -516,12 +516,14 @@ static exo_status resolve_method(exo_options *o, exo_error *err) {
   const double auto_factor = o->transform == EXO_WT_SELFNORM
                              ? EXO_LEIDEN_AUTO_RESOLUTION_SELFNORM : EXO_LEIDEN_AUTO_RESOLUTION;
   /* --format blast with none of algorithm, objective, resolution: Leiden CPM
-   * at a resolution relative to the mean node strength */
+   * at a resolution relative to the mean node strength (with nested levels,
+   * at the resolutions given) */
   if (blast && !GIVEN(o, EXO_OPT_ALGORITHM) && !GIVEN(o, EXO_OPT_OBJECTIVE) &&
-      !GIVEN(o, EXO_OPT_RESOLUTION)) {
+      (!GIVEN(o, EXO_OPT_RESOLUTION) || o->num[EXO_OPT_NESTED] != 0)) {
     o->num[EXO_OPT_ALGORITHM] = EXO_OPT_LEIDEN;
     o->num[EXO_OPT_OBJECTIVE] = EXO_OPT_CPM;
-    o->is_auto |= 1u << EXO_OPT_RESOLUTION;
+    /* nested levels keep the resolutions given: Leiden CPM at each */
+    if (!GIVEN(o, EXO_OPT_RESOLUTION)) o->is_auto |= 1u << EXO_OPT_RESOLUTION;
     o->blast_default = 1;
   }
   /* "auto": the factor of the weights' kind */
@@ -561,12 +563,14 @@ static exo_status resolve_method(exo_options *o, exo_error *err) {
   }
   if (o->num[EXO_OPT_NESTED] && !leiden) {
     exo_options_display(&table[EXO_OPT_NESTED], o->style, n1, sizeof n1);
-    return exo_error_set(err, EXO_EARG, "%s: nested levels are Leiden's: they need %s%s", n1,
-                         n2, o->blast_default || !blast ? ""
-                         : (r ? " (format = \"blast\" runs Leiden unless algorithm, objective "
-                                "or resolution is given)"
-                              : " (--format blast runs Leiden unless --algorithm, --objective "
-                                "or --resolution is given)"));
+    return exo_error_set(err, EXO_EARG, "%s: nested levels are Leiden's: they need %s", n1,
+                         n2);
+  }
+  if (o->num[EXO_OPT_NESTED] && o->paths[EXO_OPT_INITIAL] && *o->paths[EXO_OPT_INITIAL]) {
+    exo_options_display(&table[EXO_OPT_NESTED], o->style, n1, sizeof n1);
+    exo_options_display(&table[EXO_OPT_INITIAL], o->style, n2, sizeof n2);
+    return exo_error_set(err, EXO_EARG, "%s and %s do not go together: a previous clustering "
+                         "has one level (cluster its levels without %s)", n1, n2, n2);
   }
   /* the options a method has no use for (exo_method_names.h) are refused
    * when given (a value other than 0), as refine is with Leiden; refine's

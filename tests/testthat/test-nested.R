@@ -53,13 +53,20 @@ test_that("nested levels nest, in the order of resolution, the same for any thre
                       "quality3"))
     expect_equal(unname(p[c(1, 3, 5)]), res)
     expect_true(isTRUE(attr(p, "nested")))
-    # the finest level is the run at its resolution on its own (with the
-    # seed R drew for it: the second of three)
+    # the coarsest level is the run at its resolution on its own (with the
+    # seed R drew for it: the third of three); a finer level is its own run
+    # cut by the levels above it
+    set.seed(7)
+    invisible(stats::runif(2))
+    one <- ExoLabel(f, algorithm = "leiden", objective = "CPM", resolution = 0.05,
+                    return_table = TRUE, verbose = FALSE)
+    expect_identical(one$results$Cluster, tab$Cluster3)
     set.seed(7)
     invisible(stats::runif(1))
-    one <- ExoLabel(f, algorithm = "leiden", objective = "CPM", resolution = 0.6,
-                    return_table = TRUE, verbose = FALSE)
-    expect_identical(one$results$Cluster, tab$Cluster2)
+    fine <- ExoLabel(f, algorithm = "leiden", objective = "CPM", resolution = 0.6,
+                     return_table = TRUE, verbose = FALSE)$results$Cluster
+    mid <- tab$Cluster1 # 0.3, itself cut by 0.05
+    expect_identical(tab$Cluster2, match(paste(fine, mid), unique(paste(fine, mid))))
     # ClusterMembership and ClusterSizes: one per level
     m <- ClusterMembership(r)
     expect_length(m, 3)
@@ -142,4 +149,28 @@ test_that("the CLI's --nested takes a comma list and writes what R writes", {
     expect_equal(e$status, 2L)
     expect_match(e$err[1], "--resolution", fixed = TRUE)
     unlink(c(f, out, tab))
+})
+
+test_that("format = 'blast' with nested levels: Leiden CPM at each resolution given", {
+    hits <- system.file("extdata", "example_diamond.m8.gz", package = "ExoLabel")
+    r <- ExoLabel(hits, format = "blast", nested = TRUE, resolution = c("auto", "auto/8"),
+                  return_table = TRUE, verbose = FALSE)
+    expect_identical(attr(r$parameters, "algorithm"), "leiden")
+    expect_identical(attr(r$parameters, "objective"), "CPM")
+    g <- unname(r$parameters[c("resolution1", "resolution2")])
+    expect_equal(g[2], g[1] / 8)
+    expect_true(nests(r$results$Cluster1, r$results$Cluster2))
+    # the coarsest level is format = "blast" at that resolution alone
+    set.seed(11)
+    r <- ExoLabel(hits, format = "blast", nested = TRUE, resolution = c(0.002, 2e-4),
+                  return_table = TRUE, verbose = FALSE)
+    set.seed(11)
+    invisible(stats::runif(1))
+    one <- ExoLabel(hits, format = "blast", algorithm = "leiden", objective = "CPM",
+                    resolution = 2e-4, return_table = TRUE, verbose = FALSE)
+    expect_identical(one$results$Cluster, r$results$Cluster2)
+    # a previous clustering has one level
+    expect_error(ExoLabel(hits, format = "blast", nested = TRUE, resolution = c(0.002, 2e-4),
+                          initial = one),
+                 "'nested' and 'initial' do not go together")
 })
