@@ -18,8 +18,8 @@
 # --nested against one independent run per resolution, scored at family and
 # superfamily level (score_levels of benchmarks/ssn/scores.R).
 #
-# Sets: scop40 (real SCOPe domains, DIAMOND hits; prepared by
-# benchmarks/ssn/real.sh), 10000x10 (10^5 simulated proteins: 10 disjoint
+# Sets: scop40, swissprot_ec (real SCOPe domains, Swiss-Prot enzymes;
+# DIAMOND --more-sensitive hits, prepared by benchmarks/ssn/real.sh), 10000x10 (10^5 simulated proteins: 10 disjoint
 # copies of the 10^4-protein set of make ssn-bench, its DIAMOND hits),
 # bench20m (the 2 x 10^7-edge planted graph of make bench: 10^6 nodes,
 # exogen --nodes 1e6 --edges 2e7 --min-comm 100 --max-comm 5000
@@ -43,7 +43,9 @@ THREADS=${THREADS:-2}
 NESTED_SETS=${NESTED_SETS-"scop40 swissprot_ec"}
 # levels of --nested, finest first: --resolution values for --algorithm
 # leiden --objective cpm on the bit scores over self scores of --format blast
-NESTED_RES=${NESTED_RES:-"auto,auto/8"}
+# (absolute: "auto" scales each connected component, which on these sets
+# makes every factor give the same clusters)
+NESTED_RES=${NESTED_RES:-"0.01,0.002,5e-4"}
 OUT=${OUT:-benchmarks/grow}
 RSCRIPT=${RSCRIPT:-Rscript}
 if [ -n "${RLIB:-}" ]; then export R_LIBS="$RLIB${R_LIBS:+:$R_LIBS}"; fi
@@ -56,12 +58,13 @@ prepare() { # prepare SET: the set's folder with hits.tsv (or a search output) a
   local s=$1 d
   case "$s" in
     scop40|swissprot_ec|balifam)
+      # (the real sets' search of make ssn-bench: DIAMOND --more-sensitive)
       d=$WORK/$s
-      if [ ! -e "$d/diamond.done" ]; then
-        SEARCHES=diamond REAL_EXO=blast_default REAL_PEERS=0 REAL_SEEDS=1 \
+      if [ ! -e "$d/diamond_ms.done" ]; then
+        SEARCHES=diamond_ms REAL_EXO=blast_default REAL_PEERS=0 REAL_SEEDS=1 \
           bash benchmarks/ssn/real.sh "$s" >&2
       fi
-      echo "$d/diamond.m8 $d/truth.tsv blast" ;;
+      echo "$d/diamond_ms.m8 $d/truth.tsv blast" ;;
     *x*)
       local base=${s%x*} k=${s#*x}
       d=$WORK/n$base
