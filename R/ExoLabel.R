@@ -345,9 +345,8 @@
 #' @param ignore_weights If `TRUE`, every edge has weight 1 and columns after
 #'   the second are ignored.
 #' @param iterations Hard cap on how often a node is processed; `0`
-#'   (default) chooses it automatically. With `algorithm = "leiden"`: the
-#'   number of rounds of the whole algorithm (at most; `0` = 2, igraph's
-#'   default). A vector runs one clustering per value.
+#'   (default) chooses it automatically. Leiden: the most rounds of the
+#'   whole algorithm (`0`: 2, or 1 with `initial`). A vector: a run each.
 #' @param return_table If `TRUE`, return a `data.frame(Vertex, Cluster)`
 #'   instead of a file path; names are returned byte for byte as in the input.
 #' @param use_fast_sort Accepted (`TRUE` or `FALSE`) for SynExtend's

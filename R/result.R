@@ -73,8 +73,9 @@ size_table <- function(bins) {
 #' `ExoLabel()` result, the path of a clusters file (`name<sep>cluster`
 #' lines, as written, with the run's `sep`; a header `Vertex<sep>Cluster`
 #' is skipped) or a table (`Vertex`, `Cluster`, whole numbers >= 1).
-#' Label propagation and Leiden start from its clusters (new nodes alone).
-#' The clusters keep its ids: a new cluster that holds more than half of an
+#' Label propagation and Leiden start from its clusters (new nodes alone;
+#' Leiden then runs one iteration unless `iterations` is given, the previous
+#' clustering standing for the first). The clusters keep its ids: a new cluster that holds more than half of an
 #' old cluster's nodes (among those still in the graph) takes that old id
 #' (of the old clusters it holds so, the one it holds most nodes of; ties:
 #' the smaller id); every other cluster gets a new id above the largest old

@@ -2,10 +2,11 @@
  * exo_initial.h). */
 #include "exo_initial.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exo_byname.h"
+#include "exo_names.h"
 #include "exo_input.h"
 #include "exo_platform.h"
 #include "exo_seqs.h"
@@ -21,21 +22,78 @@ void exo_initial_free(exo_initial *in) {
   memset(in, 0, sizeof *in);
 }
 
-/* The node named name[0..len) in b, or UINT64_MAX: a binary search of the
- * names in byte order (exo_byname.h's order). */
-static uint64_t find_name(const exo_byname *b, const uint8_t *name, size_t len) {
-  uint64_t lo = 0, hi = b->n;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2, v = b->order[mid];
-    uint64_t lv = b->off[v + 1] - b->off[v] - 1;
-    size_t l = lv < len ? (size_t)lv : len;
-    int c = l ? memcmp(b->names + b->off[v], name, l) : 0;
-    if (!c) c = lv < len ? -1 : lv > len ? 1 : 0;
-    if (!c) return v;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
+/* The graph's names, looked up by a hash table: the names file's bytes
+ * (n names in id order, each ended by '\n'), their offsets, and an
+ * open-addressing table of node ids + 1 (a power of 2 of slots, at least
+ * twice n), probed linearly from the name's hash (exo_names_hash). */
+typedef struct ini_names {
+  uint64_t n, mask;
+  uint8_t *names;
+  uint64_t *off;   /* n + 1: name v is names[off[v] .. off[v + 1] - 1) */
+  uint64_t *slot;  /* mask + 1 slots: 0 empty, else a node id + 1 */
+} ini_names;
+
+static void names_free(ini_names *t) {
+  free(t->names);
+  free(t->off);
+  free(t->slot);
+  memset(t, 0, sizeof *t);
+}
+
+static exo_status names_load(ini_names *t, const char *names_path, uint64_t n, exo_ctx *ctx) {
+  memset(t, 0, sizeof *t);
+  t->n = n;
+  uint64_t size = 0, slots = 16;
+  exo_status st = exo_file_size(names_path, &size, ctx);
+  if (st) return st;
+  while (slots < 2 * n) slots *= 2;
+  t->mask = slots - 1;
+  t->names = malloc((size_t)size + 1);
+  t->off = malloc(((size_t)n + 1) * sizeof *t->off);
+  t->slot = calloc((size_t)slots, sizeof *t->slot);
+  if (!t->names || !t->off || !t->slot) {
+    names_free(t);
+    return exo_fail_oom(ctx, "the graph's names, to read the previous clustering",
+                        size + 8 * (n + 1) + 8 * slots);
   }
-  return UINT64_MAX;
+  int fd = exo_open(names_path, EXO_OPEN_READ);
+  if (fd < 0) {
+    st = exo_error_errno(&ctx->err, errno, "open", names_path);
+  } else {
+    st = exo_pread_full(fd, t->names, (size_t)size, 0, names_path, ctx);
+    exo_close(fd);
+  }
+  uint64_t v = 0;
+  t->off[0] = 0;
+  for (uint64_t i = 0; !st && i < size; i++)
+    if (t->names[i] == '\n') {
+      if (v == n) break;
+      t->off[++v] = i + 1;
+    }
+  if (!st && (v != n || (n && t->off[n] != size)))
+    st = EXO_FAIL(ctx, EXO_EINTERNAL, "names file '%s' does not hold the %llu node names",
+                  names_path, (unsigned long long)n);
+  for (v = 0; !st && v < n; v++) { /* the names are distinct: no lookup */
+    const exo_name_hash h =
+        exo_names_hash(t->names + t->off[v], (size_t)(t->off[v + 1] - t->off[v] - 1));
+    uint64_t k = h.h1 & t->mask;
+    while (t->slot[k]) k = (k + 1) & t->mask;
+    t->slot[k] = v + 1;
+    if ((v & (INI_POLL - 1)) == INI_POLL - 1) st = exo_poll(ctx);
+  }
+  if (st) names_free(t);
+  return st;
+}
+
+/* The node named name[0..len), or UINT64_MAX. */
+static uint64_t find_name(const ini_names *t, const uint8_t *name, size_t len) {
+  const exo_name_hash h = exo_names_hash(name, len);
+  for (uint64_t k = h.h1 & t->mask;; k = (k + 1) & t->mask) {
+    const uint64_t s = t->slot[k];
+    if (!s) return UINT64_MAX;
+    const uint64_t v = s - 1, lv = t->off[v + 1] - t->off[v] - 1;
+    if (lv == len && (!len || !memcmp(t->names + t->off[v], name, len))) return v;
+  }
 }
 
 /* A whole number from 1 to EXO_INITIAL_MAX_ID, digits only; 0 when not. */
@@ -51,7 +109,7 @@ static uint64_t parse_id(const uint8_t *p, size_t n) {
 
 typedef struct ini_read {
   exo_initial *out;
-  const exo_byname *bn;
+  const ini_names *bn;
   exo_nameset *absent; /* names the graph lacks, to find them listed twice */
   uint64_t *line_of;   /* the line that listed node v (in initial[], reused) */
   const char *path;
@@ -222,8 +280,8 @@ exo_status exo_initial_read(exo_initial *out, const char *path, char sep,
     exo_initial_free(out);
     return exo_fail_oom(ctx, "the previous clustering (16 bytes per node)", 16 * n);
   }
-  exo_byname bn;
-  exo_status st = exo_byname_load(&bn, names_path, n, ctx);
+  ini_names bn;
+  exo_status st = names_load(&bn, names_path, n, ctx);
   if (st) {
     exo_initial_free(out);
     return st;
@@ -232,7 +290,7 @@ exo_status exo_initial_read(exo_initial *out, const char *path, char sep,
   st = exo_nameset_create(&r.absent, ctx);
   if (!st) st = read_lines(&r, ctx);
   exo_nameset_free(r.absent);
-  exo_byname_free(&bn);
+  names_free(&bn);
   if (!st) st = make_initial(out, ctx);
   if (st) {
     exo_initial_free(out);

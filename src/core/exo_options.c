@@ -122,7 +122,8 @@ static const exo_opt_def table[EXO_OPT_COUNT] = {
      "skipped): label propagation and leiden start from its clusters (new nodes alone), and "
      "the clusters keep its ids: a new cluster holding more than half of an old one's nodes "
      "takes that id (the old cluster it holds most of), every other cluster gets a new id "
-     "above the old largest; its names the graph lacks are counted and warned about; "
+     "above the old largest; leiden then runs one iteration unless --iterations is given; "
+     "its names the graph lacks are counted and warned about; "
      "FILE may be the output file (it is read before the output is written)"},
     {EXO_OPT_KEEP_GRAPH, "keep_graph", EXO_OT_PATH, 0, "", NOLIM, 0, NULL, "DIR",
      "keep the graph in DIR (new, empty, or a kept graph, replaced once the new one is "
@@ -758,7 +759,12 @@ void exo_options_fill_leiden(const exo_options *o, exo_leiden_params *l) {
   l->resolution_per_strength = (int)AUTO(o, EXO_OPT_RESOLUTION);
   l->strength_linked = l->resolution_per_strength && o->transform == EXO_WT_SELFNORM;
   l->resolution_per_component = l->strength_linked;
+  /* from a previous clustering (initial) one iteration unless told: that
+   * clustering stands for the first (issue 57: the second moved 2 of 10^6
+   * nodes and cost as much as the first) */
+  const int from_initial = o->paths[EXO_OPT_INITIAL] && *o->paths[EXO_OPT_INITIAL];
   l->iterations = o->whole[EXO_OPT_ITERATIONS] ? (uint32_t)o->whole[EXO_OPT_ITERATIONS]
+                  : from_initial                ? 1u
                                                 : EXO_LEIDEN_DEFAULT_ITERATIONS;
   l->seed = o->whole[EXO_OPT_SEED];
   l->memory_limit = o->whole[EXO_OPT_MEMORY_LIMIT];

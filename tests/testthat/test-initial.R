@@ -244,4 +244,15 @@ test_that("the command line: --initial, its counts in --stats and its errors", {
     r <- run_cli(c("--initial", "-", "-o", file.path(dir, "o2.tsv"), f))
     expect_equal(r$status, 2L)
     expect_match(r$err[1], "--initial needs a file: standard input holds the edges", fixed = TRUE)
+    # Leiden from a previous clustering: one iteration unless told
+    for (it in list(NULL, "3")) {
+        r <- run_cli(c("--algorithm", "leiden", "--initial", out, "--stats",
+                       if (!is.null(it)) c("--iterations", it), "-o", file.path(dir, "l.tsv"), f))
+        expect_equal(r$status, 0L)
+        n_it <- as.integer(sub("leiden_iterations\t", "", grep("^leiden_iterations\t", r$err,
+                                                                value = TRUE)))
+        if (is.null(it)) expect_identical(n_it, 1L) else expect_gte(n_it, 2L)
+    }
+    r <- run_cli(c("--algorithm", "leiden", "--stats", "-o", file.path(dir, "l.tsv"), f))
+    expect_true("leiden_iterations\t2" %in% r$err)
 })
