@@ -56,6 +56,11 @@ MUTANTS=(
   "bridges|src/core/exo_options.c|s/b->regions = b->weak_hits = o->bridges > 0;/b->regions = b->weak_hits = 0;/|test-regions.R test-weak-bridge.R"
   "initial|src/core/exo_options.h|s/return p \&\& \*p ? p : NULL;/return NULL;/|test-initial.R"
   "initial_stable_ids|src/core/exo_pipeline.c|s/  if (!g->stable_old) {/  if (1) {/|test-initial.R"
+  "initial_iterations|src/core/exo_options.c|s/: from_initial                ? 1u/: 0 ? 1u/|test-initial.R"
+  "resolution_auto_scale|src/core/exo_options.c|s/auto_factor \* o->auto_scale;/auto_factor;/|test-example-diamond.R"
+  "keep_graph|src/core/exo_options.c|s/? o->paths\[EXO_OPT_KEEP_GRAPH\] : NULL;/? NULL : NULL;/|test-keep-graph.R"
+  "graph|src/core/exo_options.c|s/b->graph = o->paths\[EXO_OPT_GRAPH\] \&\& /b->graph = 0 \&\& /|test-keep-graph.R"
+  "nested_cut|src/core/exo_nested.c|s/mode == EXO_NESTED_SPLIT \&\& !s \&\& k-- > 0;)/0 \&\& !s \&\& k-- > 0;)/|test-nested.R"
 )
 
 rm -rf "$CLONE"
