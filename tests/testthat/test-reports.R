@@ -7,7 +7,8 @@
 # (`make rtest`).
 root <- file.path("..", "..")
 reports <- file.path(root, "benchmarks",
-                     c("RESULTS.md", "QUALITY.md", "ESTIMATES.md", "PORTABILITY.md", "SSN.md"))
+                     c("RESULTS.md", "QUALITY.md", "ESTIMATES.md", "PORTABILITY.md", "SSN.md",
+                       "GROW.md"))
 
 test_that("each report names its commit and command in its first screen", {
     skip_if_not(all(file.exists(reports)), "not a source tree")
