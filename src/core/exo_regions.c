@@ -135,17 +135,14 @@ static uint64_t pack_iv(uint64_t partner, uint32_t x, uint32_t y, unsigned shift
   return partner << 32 | (uint64_t)lo << 16 | (uint64_t)hi;
 }
 
-static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path,
-                                 const char *tmpdir, uint64_t memory_limit, int threads,
-                                 unsigned shift, const exo_csr_files *icsr, uint64_t *hits,
-                                 exo_ctx *ctx) {
-  exo_sorter *s = NULL;
+/* One hit file into the sorter s (hits counted in *n). */
+static exo_status add_hit_file(exo_sorter *s, const exo_csr_files *csr, const char *hits_path,
+                               unsigned shift, uint64_t *hits, exo_ctx *ctx) {
   exo_reader r;
   memset(&r, 0, sizeof r);
   r.fd = -1;
   const int packed = !csr->wide;
-  exo_status st = new_sorter(&s, tmpdir, memory_limit, 1, EXO_COMBINE_KEEP, threads, ctx);
-  if (!st) st = exo_reader_open(&r, hits_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
+  exo_status st = exo_reader_open(&r, hits_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
   uint64_t n = 0;
   /* the records of up to BATCH hits, handed to the sorter at once */
   enum { BATCH = 2048 };
@@ -193,18 +190,45 @@ static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path
   }
   free(recs);
   exo_reader_close(&r);
-  exo_remove(hits_path);
-  exo_sort_stats ss;
-  if (!st) st = exo_sorter_finish_csr(s, csr->n, icsr->offsets_path, icsr->adj_path, 1, ctx,
-                                      &ss);
-  exo_sorter_free(s);
-  *hits = n;
+  *hits += n;
   return st;
 }
 
+/* The hit files (ext->old_hits, then hits_path, which is deleted) into the
+ * intervals' CSR icsr, merged with ext->base when given; icsr->m set. */
+static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path,
+                                 exo_regions_ext *ext, const char *tmpdir,
+                                 uint64_t memory_limit, int threads, unsigned shift,
+                                 exo_csr_files *icsr, uint64_t *hits, exo_ctx *ctx) {
+  exo_sorter *s = NULL;
+  *hits = 0;
+  exo_status st = new_sorter(&s, tmpdir, memory_limit, 1, EXO_COMBINE_KEEP, threads, ctx);
+  if (!st && ext && ext->base) {
+    st = exo_sorter_set_base_values(s, ext->base, ctx);
+    *hits += ext->base_hits;
+  }
+  if (!st && ext && ext->old_hits) st = add_hit_file(s, csr, ext->old_hits, shift, hits, ctx);
+  if (!st) st = add_hit_file(s, csr, hits_path, shift, hits, ctx);
+  exo_remove(hits_path);
+  exo_sort_stats ss;
+  memset(&ss, 0, sizeof ss);
+  if (!st) st = exo_sorter_finish_csr(s, csr->n, icsr->offsets_path, icsr->adj_path, 1, ctx,
+                                      &ss);
+  if (!st && ext && ext->base) ext->base_terms = exo_sorter_base_terms(s);
+  exo_sorter_free(s);
+  icsr->m = ss.arcs;
+  return st;
+}
+
+unsigned exo_regions_shift(uint32_t max_coord) {
+  unsigned shift = 0;
+  while ((max_coord >> shift) > 0xFFFFu) shift++;
+  return shift;
+}
+
 exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t max_coord,
-                             const char *tmpdir, uint64_t memory_limit, int threads,
-                             exo_regions_stats *out, exo_ctx *ctx) {
+                             exo_regions_ext *ext, const char *tmpdir, uint64_t memory_limit,
+                             int threads, exo_regions_stats *out, exo_ctx *ctx) {
   exo_regions_stats res;
   memset(&res, 0, sizeof res);
   char *ioff = exo_path_join(tmpdir, "regions.offsets");
@@ -223,16 +247,19 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t
   exo_csr_files icsr = {ioff, iadj, csr->n, 0, 1};
   const int packed = !csr->wide;
   const uint64_t per = packed ? 1 : 3; /* records per hit end */
-  unsigned shift = 0;
-  while ((max_coord >> shift) > 0xFFFFu) shift++;
+  const unsigned shift = exo_regions_shift(max_coord);
   double t0 = exo_now_seconds();
-  st = sort_intervals(csr, hits_path, tmpdir, memory_limit, threads, shift, &icsr, &res.hits,
-                      ctx);
+  st = sort_intervals(csr, hits_path, ext, tmpdir, memory_limit, threads, shift, &icsr,
+                      &res.hits, ctx);
   if (st) goto done;
+  if (icsr.m != 2 * per * res.hits) {
+    st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': %llu records, not %llu", iadj,
+                  (unsigned long long)icsr.m, (unsigned long long)(2 * per * res.hits));
+    goto done;
+  }
   exo_detail(ctx, "regions: %llu hits sorted by protein in %.2f s", (unsigned long long)res.hits,
              exo_now_seconds() - t0);
   t0 = exo_now_seconds();
-  icsr.m = 2 * per * res.hits;
   /* the intervals protein by protein; the dropped pairs into a sort of
    * their share (exo_budget.h; the readers take 2 MiB) */
   st = new_sorter(&drops, tmpdir, exo_budget_share(memory_limit, EXO_SHARE_REGIONS_SORT, 1),
@@ -297,8 +324,13 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t
     res.proteins_split += (uint64_t)split;
   }
   st = exo_csr_stream_close(&cs, st, ctx);
-  exo_remove(ioff);
-  exo_remove(iadj);
+  if (!st && ext && ext->keep_intervals) {
+    ext->intervals_offsets = ioff; /* the caller's now */
+    ext->intervals_adj = iadj;
+    ioff = iadj = NULL;
+  }
+  if (ioff) exo_remove(ioff);
+  if (iadj) exo_remove(iadj);
   if (st) goto done;
   exo_detail(ctx, "regions: the proteins' regions in %.2f s", exo_now_seconds() - t0);
   t0 = exo_now_seconds();
