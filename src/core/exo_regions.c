@@ -45,11 +45,71 @@ static int by_start(const void *x, const void *y) {
   return (a->i > b->i) - (a->i < b->i);
 }
 
+/* Sort distinct 64-bit keys ascending (introsort: quicksort, heapsort past
+ * a depth, insertion sort on short ranges; distinct keys: one order). */
+static void sift(uint64_t *a, size_t n, size_t i) {
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) return;
+    if (c + 1 < n && a[c + 1] > a[c]) c++;
+    if (a[i] >= a[c]) return;
+    const uint64_t t = a[i];
+    a[i] = a[c];
+    a[c] = t;
+    i = c;
+  }
+}
+
+static void sort_keys(uint64_t *a, size_t n, unsigned depth) {
+  while (n > 16) {
+    if (depth-- == 0) { /* heapsort */
+      for (size_t i = n / 2; i-- > 0;) sift(a, n, i);
+      for (size_t e = n; e-- > 1;) {
+        const uint64_t t = a[0];
+        a[0] = a[e];
+        a[e] = t;
+        sift(a, e, 0);
+      }
+      return;
+    }
+    /* median of three as pivot */
+    uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+    const uint64_t p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+    size_t i = 0, j = n - 1;
+    for (;;) {
+      while (a[i] < p) i++;
+      while (a[j] > p) j--;
+      if (i >= j) break;
+      const uint64_t t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+      i++;
+      j--;
+    }
+    /* [0, j] <= p <= [j + 1, n): recurse on the smaller part */
+    if (j + 1 < n - (j + 1)) {
+      sort_keys(a, j + 1, depth);
+      a += j + 1;
+      n -= j + 1;
+    } else {
+      sort_keys(a + j + 1, n - (j + 1), depth);
+      n = j + 1;
+    }
+  }
+  for (size_t i = 1; i < n; i++) {
+    const uint64_t t = a[i];
+    size_t j = i;
+    for (; j > 0 && a[j - 1] > t; j--) a[j] = a[j - 1];
+    a[j] = t;
+  }
+}
+
 typedef struct scratch {
   interval *iv;
   size_t cap;
   by_pos *ord;
   size_t ordcap;
+  uint64_t *keys; /* packed intervals: the order's keys (ordcap of them) */
   double *sum;
   size_t sumcap;
 } scratch;
@@ -57,8 +117,8 @@ typedef struct scratch {
 /* Regions of protein v's k intervals (iv[0..k), grouped by partner); the
  * pairs v drops go to the sorter, both directions. *split: v has 2 regions
  * or more. */
-static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, int *split,
-                          exo_ctx *ctx) {
+static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, int packed,
+                          unsigned shift, int *split, exo_ctx *ctx) {
   *split = 0;
   if (k < 2) return EXO_OK;
   interval *iv = sc->iv;
@@ -66,15 +126,36 @@ static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, 
     by_pos *no = realloc(sc->ord, k * sizeof *no);
     if (!no) return exo_fail_oom(ctx, "a protein's hits", (uint64_t)k * sizeof *no);
     sc->ord = no;
+    uint64_t *nk = realloc(sc->keys, k * sizeof *nk);
+    if (!nk) return exo_fail_oom(ctx, "a protein's hits", (uint64_t)k * sizeof *nk);
+    sc->keys = nk;
     sc->ordcap = k;
   }
   by_pos *ord = sc->ord;
-  for (size_t i = 0; i < k; i++) {
-    ord[i].st = iv[i].st;
-    ord[i].en = iv[i].en;
-    ord[i].i = i;
+  if (packed && (uint64_t)k <= UINT32_MAX) {
+    /* the same order as by_start from integer keys: start (16 bits), end
+     * reversed (16 bits), the place (32 bits) */
+    uint64_t *key = sc->keys;
+    unsigned depth = 0;
+    for (size_t m = k; m; m >>= 1) depth += 2;
+    for (size_t i = 0; i < k; i++)
+      key[i] = (uint64_t)((uint32_t)iv[i].st >> shift) << 48 |
+               (uint64_t)(0xFFFFu - ((uint32_t)iv[i].en >> shift)) << 32 | (uint64_t)i;
+    sort_keys(key, k, depth);
+    for (size_t j = 0; j < k; j++) {
+      const size_t i = (size_t)(key[j] & 0xFFFFFFFFu);
+      ord[j].st = iv[i].st;
+      ord[j].en = iv[i].en;
+      ord[j].i = i;
+    }
+  } else {
+    for (size_t i = 0; i < k; i++) {
+      ord[i].st = iv[i].st;
+      ord[i].en = iv[i].en;
+      ord[i].i = i;
+    }
+    qsort(ord, k, sizeof *ord, by_start);
   }
-  qsort(ord, k, sizeof *ord, by_start);
   uint32_t reg = 0;
   double far = 0.0;
   for (size_t j = 0; j < k; j++) {
@@ -320,7 +401,7 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t
       sc.iv[i].reg = 0;
     }
     int split = 0;
-    if (!st) st = protein(&sc, ni, v, drops, &split, ctx);
+    if (!st) st = protein(&sc, ni, v, drops, packed, shift, &split, ctx);
     res.proteins_split += (uint64_t)split;
   }
   st = exo_csr_stream_close(&cs, st, ctx);
@@ -360,6 +441,7 @@ done:
   free(dadj);
   free(sc.iv);
   free(sc.ord);
+  free(sc.keys);
   free(sc.sum);
   if (!st && out) *out = res;
   return st;
