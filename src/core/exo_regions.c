@@ -367,22 +367,35 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t
       sc.iv = nb;
       sc.cap = ncap;
     }
-    for (size_t i = 0; i < ni && !st && packed; i++) {
-      uint8_t e[12];
-      uint64_t x;
-      float w;
-      if ((st = exo_reader_read(&cs.ar, e, sizeof e, ctx))) break;
-      exo_adj_decode(e, 1, &x, &w);
-      if ((x >> 32) >= csr->n) {
-        st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': partner of node %llu out of range",
-                      iadj, (unsigned long long)v);
+    /* the packed records straight from the reader's buffer, in batches */
+    for (size_t i = 0; i < ni && !st && packed;) {
+      const size_t rsz = exo_adj_size(1), most = 4096;
+      const size_t want = ni - i < most ? ni - i : most;
+      const uint8_t *p;
+      size_t avail = 0;
+      if ((st = exo_reader_peek(&cs.ar, want * rsz, &p, &avail, ctx))) break;
+      size_t got = avail / rsz < want ? avail / rsz : want;
+      if (got == 0) {
+        st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s' ends inside node %llu", iadj,
+                      (unsigned long long)v);
         break;
       }
-      sc.iv[i].st = (double)(((x >> 16) & 0xFFFFu) << shift);
-      sc.iv[i].en = (double)((x & 0xFFFFu) << shift);
-      sc.iv[i].w = w;
-      sc.iv[i].nbr = x >> 32;
-      sc.iv[i].reg = 0;
+      for (size_t j = 0; j < got; j++, i++) {
+        uint64_t x;
+        float w;
+        exo_adj_decode(p + j * rsz, 1, &x, &w);
+        if ((x >> 32) >= csr->n) {
+          st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': partner of node %llu out of "
+                        "range", iadj, (unsigned long long)v);
+          break;
+        }
+        sc.iv[i].st = (double)(((x >> 16) & 0xFFFFu) << shift);
+        sc.iv[i].en = (double)((x & 0xFFFFu) << shift);
+        sc.iv[i].w = w;
+        sc.iv[i].nbr = x >> 32;
+        sc.iv[i].reg = 0;
+      }
+      exo_reader_skip_buffered(&cs.ar, got * rsz);
     }
     for (size_t i = 0; i < ni && !st && !packed; i++) {
       uint64_t u[3];
