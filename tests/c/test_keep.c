@@ -215,6 +215,9 @@ static void check_extension_k(const knobs *kk) {
   ck_assert_msg(run(tmp, all + 1, 2, old, ext, &k, o_ext, msg, sizeof msg) == EXO_OK, "%s", msg);
   same_kept(full, ext, blast);
   same_file(o_full, o_ext);
+  /* extended without keeping it */
+  ck_assert_msg(run(tmp, all + 1, 2, old, NULL, &k, o_ext, msg, sizeof msg) == EXO_OK, "%s", msg);
+  same_file(o_full, o_ext);
   /* one part at a time, kept in place (graph = keep_graph) */
   ck_assert_msg(run(tmp, all, 1, NULL, step, &k, NULL, msg, sizeof msg) == EXO_OK, "%s", msg);
   ck_assert_msg(run(tmp, all + 1, 1, step, step, &k, NULL, msg, sizeof msg) == EXO_OK, "%s", msg);
@@ -457,6 +460,8 @@ START_TEST(bad_directories_are_refused) {
 END_TEST
 
 /* The checksum does not depend on how the bytes are split. */
+static void flip(const char *path, size_t at);
+
 /* The cluster number of `name` in a clusters file (name TAB number), or -1. */
 static long cluster_of(const char *path, const char *name) {
   size_t len = 0;
@@ -514,6 +519,27 @@ static void check_decision_changes(int threads, int wide, int far) {
   ck_assert_int_ne(cluster_of(o_old, "pA"), cluster_of(o_old, "pC"));
   ck_assert_int_ne(cluster_of(o_ext, "pA"), cluster_of(o_ext, "pB"));
   ck_assert_int_eq(cluster_of(o_ext, "pA"), cluster_of(o_ext, "pC"));
+  /* without keep_graph (each protein's kept intervals merged as read) */
+  char *o_nokeep = sub(dir, "nokeep.tsv");
+  ck_assert_msg(run(tmp, all + 1, 1, old, NULL, &k, o_nokeep, msg, sizeof msg) == EXO_OK, "%s",
+                msg);
+  same_file(o_full, o_nokeep);
+  /* a corrupt kept intervals file is named, with or without keep_graph
+   * (a weight: the checksum; a partner: out of range) */
+  char *iadj = sub(old, "g1.iadjacency");
+  for (int at = 9; !far && at >= 5; at -= 4) {
+    flip(iadj, (size_t)at);
+    const char *what = at == 9 ? "does not match the checksum" : "is corrupt (node";
+    ck_assert_int_eq(run(tmp, all + 1, 1, old, NULL, &k, o_nokeep, msg, sizeof msg), EXO_EINPUT);
+    ck_assert_msg(strstr(msg, what) && strstr(msg, iadj), "%s", msg);
+    tu_rmdir(ext);
+    ck_assert_int_eq(run(tmp, all + 1, 1, old, ext, &k, o_nokeep, msg, sizeof msg), EXO_EINPUT);
+    ck_assert_msg(strstr(msg, what) && strstr(msg, iadj), "%s", msg);
+    ck_assert_int_eq(access(ext, F_OK), -1);
+    flip(iadj, (size_t)at);
+  }
+  free(iadj);
+  free(o_nokeep);
   ck_assert_int_eq(tu_count_entries(tmp), 0);
   free(parts[0]), free(parts[1]), free(full), free(old), free(ext), free(o_full), free(o_old),
       free(o_ext), free(tmp);
