@@ -14,7 +14,9 @@
 
 #define KEEP_BUF ((size_t)1 << 20)
 
-static const char *const role_name[EXO_KEEP_FILES] = {"names", "offsets", "adjacency", "hits"};
+static const char *const role_name[EXO_KEEP_FILES] = {"names", "offsets", "adjacency", "hits",
+                                                      "intervals_offsets",
+                                                      "intervals_adjacency"};
 
 /* ---- the checksum (exo_sum.h) ------------------------------------------- */
 
@@ -194,7 +196,8 @@ exo_status exo_kept_open(const char *dir, const char *what, exo_kept *k, exo_ctx
         st = corrupt(mpath, line, "not a kept graph's manifest", ctx);
       else if (x != EXO_KEEP_VERSION)
         st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph '%s' has format version %llu; this "
-                      "version of ExoLabel reads version %d", dir, x, EXO_KEEP_VERSION);
+                      "version of ExoLabel reads version %d: build it again with keep_graph",
+                      dir, x, EXO_KEEP_VERSION);
     } else if (!strcmp(l, "end")) {
       ended = 1;
     } else if (sscanf(l, "option %31s %95s", key, a) == 2) {
@@ -247,6 +250,9 @@ exo_status exo_kept_open(const char *dir, const char *what, exo_kept *k, exo_ctx
               !k->path[EXO_KEEP_OFFSETS] || !k->path[EXO_KEEP_ADJ]))
     st = corrupt(mpath, line, "a field is missing", ctx);
   k->has_hits = k->path[EXO_KEEP_HITS] != NULL;
+  if (!st && (k->has_hits != (k->path[EXO_KEEP_IVOFF] != NULL) ||
+              k->has_hits != (k->path[EXO_KEEP_IVADJ] != NULL)))
+    st = corrupt(mpath, line, "the hits file comes with the intervals files", ctx);
   /* the files: there, with the manifest's sizes, which the counts imply */
   for (int r = 0; r < EXO_KEEP_FILES && !st; r++) {
     if (!k->path[r]) continue;
@@ -263,7 +269,11 @@ exo_status exo_kept_open(const char *dir, const char *what, exo_kept *k, exo_ctx
   }
   if (!st && (k->size[EXO_KEEP_OFFSETS] != 8 * (k->nodes + 1) ||
               k->size[EXO_KEEP_ADJ] != k->arcs * exo_adj_size(k->wide) ||
-              (k->has_hits && k->size[EXO_KEEP_HITS] % EXO_REGIONS_HIT_BYTES)))
+              (k->has_hits && (k->size[EXO_KEEP_HITS] % EXO_REGIONS_HIT_BYTES ||
+                               k->size[EXO_KEEP_IVOFF] != 8 * (k->nodes + 1) ||
+                               k->size[EXO_KEEP_IVADJ] !=
+                                   k->size[EXO_KEEP_HITS] / EXO_REGIONS_HIT_BYTES * 2 *
+                                       (k->wide ? 3 : 1) * exo_adj_size(1)))))
     st = corrupt(mpath, line, "the file sizes do not fit the counts", ctx);
   free(mpath);
   if (st) exo_kept_free(k);
@@ -354,34 +364,48 @@ exo_status exo_keep_begin(const char *dir, exo_keep *k, exo_ctx *ctx) {
 }
 
 static char *gen_path(const exo_keep *k, int role) {
-  static const char *const ext[EXO_KEEP_FILES] = {"names", "offsets", "adjacency", "hits"};
+  static const char *const ext[EXO_KEEP_FILES] = {"names", "offsets", "adjacency", "hits",
+                                                  "ioffsets", "iadjacency"};
   char name[64];
   snprintf(name, sizeof name, "g%llu.%s", (unsigned long long)k->generation, ext[role]);
   return exo_path_join(k->dir, name);
 }
 
 exo_status exo_keep_copy(exo_keep *k, int role, const char *src, exo_ctx *ctx) {
+  return exo_keep_copy2(k, role, NULL, 0, 0, src, ctx);
+}
+
+exo_status exo_keep_copy2(exo_keep *k, int role, const char *first, uint64_t first_size,
+                          uint64_t first_sum, const char *src, exo_ctx *ctx) {
   k->path[role] = gen_path(k, role);
   if (!k->path[role]) return exo_fail_oom(ctx, "the kept graph's paths", 0);
-  exo_reader r;
-  memset(&r, 0, sizeof r);
-  r.fd = -1;
   exo_writer w = {.fd = -1};
   exo_keep_sum s;
   exo_keep_sum_init(&s);
-  exo_status st = exo_reader_open(&r, src, KEEP_BUF, 0, UINT64_MAX, 0, ctx);
-  if (!st) st = exo_writer_open(&w, k->path[role], KEEP_BUF, ctx);
-  while (!st) {
-    const uint8_t *p;
-    size_t avail;
-    st = exo_reader_peek(&r, KEEP_BUF, &p, &avail, ctx);
-    if (st || avail == 0) break;
-    exo_keep_sum_add(&s, p, avail);
-    st = exo_writer_write(&w, p, avail, ctx);
-    exo_reader_skip_buffered(&r, avail);
-    if (!st) st = exo_poll(ctx);
+  exo_status st = exo_writer_open(&w, k->path[role], KEEP_BUF, ctx);
+  for (int f = first ? 0 : 1; f < 2 && !st; f++) {
+    exo_reader r;
+    memset(&r, 0, sizeof r);
+    r.fd = -1;
+    exo_keep_sum fs;
+    exo_keep_sum_init(&fs);
+    st = exo_reader_open(&r, f ? src : first, KEEP_BUF, 0, UINT64_MAX, 0, ctx);
+    while (!st) {
+      const uint8_t *p;
+      size_t avail;
+      st = exo_reader_peek(&r, KEEP_BUF, &p, &avail, ctx);
+      if (st || avail == 0) break;
+      exo_keep_sum_add(&s, p, avail);
+      if (!f) exo_keep_sum_add(&fs, p, avail);
+      st = exo_writer_write(&w, p, avail, ctx);
+      exo_reader_skip_buffered(&r, avail);
+      if (!st) st = exo_poll(ctx);
+    }
+    exo_reader_close(&r);
+    if (!st && !f && (fs.n != first_size || exo_keep_sum_final(&fs) != first_sum))
+      st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's file '%s' does not match the checksum "
+                    "of its manifest: it is corrupt", first);
   }
-  exo_reader_close(&r);
   if (!st) st = exo_writer_close(&w, ctx);
   exo_writer_abort(&w);
   k->size[role] = s.n;

@@ -12,10 +12,18 @@
  *                       extended graph);
  *   g<G>.hits         with bridges = cut only: the stored hits with their
  *                       coordinates (exo_regions.h's hit file, 36 bytes each),
- *                       in input order.
+ *                       in input order;
+ *   g<G>.ioffsets     with bridges = cut only: the region rule's intervals
+ *   g<G>.iadjacency     sorted by protein (exo_regions.h's interval CSR,
+ *                       2 records of 12 bytes per hit, 6 with 64-bit ids),
+ *                       which an extension merges with the new hits' instead
+ *                       of sorting every hit again (the hits file serves
+ *                       when the packing changes: 64-bit ids or coordinates
+ *                       that need another shift).
  * G, the generation, grows by one each time the directory is written. The
  * manifest, "manifest" (LF line ends, fields separated by one space):
- *   exolabel-graph 1              the format's version
+ *   exolabel-graph 2              the format's version (version 1, without
+ *                                 the intervals, is refused: built again)
  *   generation G
  *   nodes N                       names / CSR nodes
  *   arcs M                        CSR entries
@@ -28,7 +36,8 @@
  *                                 min_weight, self_hits, combine, bridges,
  *                                 coordinates, header, sep (values as
  *                                 exo_keep_option_text writes them)
- *   file <role> <name> <bytes> <checksum>   names, offsets, adjacency[, hits]:
+ *   file <role> <name> <bytes> <checksum>   names, offsets, adjacency[, hits,
+ *                                 intervals_offsets, intervals_adjacency]:
  *                                 the file's size and its 64-bit checksum
  *                                 (16 hex digits, exo_keep_sum)
  *   end
@@ -50,8 +59,9 @@
 #include "exo_ctx.h"
 #include "exo_pipeline.h"
 
-#define EXO_KEEP_VERSION 1
-enum { EXO_KEEP_NAMES = 0, EXO_KEEP_OFFSETS, EXO_KEEP_ADJ, EXO_KEEP_HITS, EXO_KEEP_FILES };
+#define EXO_KEEP_VERSION 2
+enum { EXO_KEEP_NAMES = 0, EXO_KEEP_OFFSETS, EXO_KEEP_ADJ, EXO_KEEP_HITS, EXO_KEEP_IVOFF,
+       EXO_KEEP_IVADJ, EXO_KEEP_FILES };
 #define EXO_KEEP_OPTIONS 12
 
 /* The checksum of exo_sum.h over bytes given in order, the same for any
@@ -110,6 +120,10 @@ typedef struct exo_keep {
 exo_status exo_keep_begin(const char *dir, exo_keep *k, exo_ctx *ctx);
 /* Copy `src` to the new generation's file `role`, with its checksum. */
 exo_status exo_keep_copy(exo_keep *k, int role, const char *src, exo_ctx *ctx);
+/* The same with the file `first` (NULL: none) copied before src, checked
+ * against first_size and first_sum on the way (EXO_EINPUT naming it). */
+exo_status exo_keep_copy2(exo_keep *k, int role, const char *first, uint64_t first_size,
+                          uint64_t first_sum, const char *src, exo_ctx *ctx);
 /* Write the manifest of graph g (nodes, arcs: the pre-pass CSR's entries,
  * wide, directed) built with opt, rename it into place, remove the old
  * generation's files. The files copied must be those of g. */

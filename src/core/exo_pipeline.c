@@ -193,36 +193,8 @@ static exo_status intern_kept_names(exo_builder *b, exo_ctx *ctx) {
   return st;
 }
 
-/* opt.graph with the region rule: the kept hits first in the hit file. */
-static exo_status copy_kept_hits(exo_builder *b, exo_ctx *ctx) {
-  const exo_kept *k = &b->kept;
-  const size_t cap = (size_t)1 << 20;
-  exo_reader r;
-  memset(&r, 0, sizeof r);
-  r.fd = -1;
-  exo_keep_sum sum;
-  exo_keep_sum_init(&sum);
-  exo_status st = exo_reader_open(&r, k->path[EXO_KEEP_HITS], cap, 0, UINT64_MAX, 0, ctx);
-  while (!st) {
-    const uint8_t *p;
-    size_t avail;
-    st = exo_reader_peek(&r, cap, &p, &avail, ctx);
-    if (st || avail == 0) break;
-    exo_keep_sum_add(&sum, p, avail);
-    st = exo_writer_write(&b->hits, p, avail, ctx);
-    exo_reader_skip_buffered(&r, avail);
-    if (!st) st = exo_poll(ctx);
-  }
-  exo_reader_close(&r);
-  if (!st && (sum.n != k->size[EXO_KEEP_HITS] || exo_keep_sum_final(&sum) != k->sum[EXO_KEEP_HITS]))
-    st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's hits file '%s' does not match the "
-                  "checksum of its manifest: it is corrupt", k->path[EXO_KEEP_HITS]);
-  if (!st) b->hits_max_coord = (uint32_t)k->max_coord;
-  return st;
-}
-
 /* opt.graph: open the kept graph, check its options and files, intern its
- * names, hand its CSR to the sort and copy its hits. */
+ * names and hand its CSR to the sort. */
 static exo_status load_kept(exo_builder *b, exo_ctx *ctx) {
   exo_kept *k = &b->kept;
   exo_status st = exo_kept_open(b->opt.graph, "graph", k, ctx);
@@ -244,7 +216,9 @@ static exo_status load_kept(exo_builder *b, exo_ctx *ctx) {
                           k->wide};
     st = exo_sorter_set_base(b->sorter, &base, ctx);
   }
-  if (!st && b->opt.regions) st = copy_kept_hits(b, ctx);
+  /* the kept hits are not read now: the region rule merges the new ones
+   * with the kept sorted intervals (exo_regions_ext) */
+  if (!st && b->opt.regions) b->hits_max_coord = (uint32_t)k->max_coord;
   return st;
 }
 
@@ -572,13 +546,50 @@ exo_status exo_builder_finish(exo_builder *b, exo_ctx *ctx, exo_graph **out) {
     if (st) goto fail;
   }
   if (b->opt.regions) {
+    const exo_kept *k = &b->kept;
     st = exo_writer_close(&b->hits, ctx);
-    if (!st && b->keeping) st = exo_keep_copy(&b->keep, EXO_KEEP_HITS, b->hits_path, ctx);
+    /* the kept hits, then the new ones */
+    if (!st && b->keeping)
+      st = exo_keep_copy2(&b->keep, EXO_KEEP_HITS, b->has_kept ? k->path[EXO_KEEP_HITS] : NULL,
+                          k->size[EXO_KEEP_HITS], k->sum[EXO_KEEP_HITS], b->hits_path, ctx);
     if (st) goto fail;
     exo_csr_files csr = {g->offsets_path, g->adj_path, g->num_nodes, g->sort.arcs, g->wide};
+    exo_regions_ext ext;
+    memset(&ext, 0, sizeof ext);
+    ext.keep_intervals = b->keeping;
+    exo_csr_files base = {0};
+    if (b->has_kept) {
+      /* the kept intervals serve when packed the same way; else the kept hits
+       * are read again (checked first) */
+      if (k->wide == g->wide &&
+          (g->wide || exo_regions_shift((uint32_t)k->max_coord) ==
+                          exo_regions_shift(b->hits_max_coord))) {
+        st = exo_kept_verify(k, EXO_KEEP_IVOFF, (size_t)1 << 20, ctx);
+        base = (exo_csr_files){k->path[EXO_KEEP_IVOFF], k->path[EXO_KEEP_IVADJ], k->nodes,
+                               k->size[EXO_KEEP_IVADJ] / exo_adj_size(1), 1};
+        ext.base = &base;
+        ext.base_hits = k->size[EXO_KEEP_HITS] / EXO_REGIONS_HIT_BYTES;
+      } else {
+        if (!b->keeping) st = exo_kept_verify(k, EXO_KEEP_HITS, (size_t)1 << 20, ctx);
+        ext.old_hits = k->path[EXO_KEEP_HITS];
+      }
+    }
     exo_regions_stats rs;
-    st = exo_regions_apply(&csr, b->hits_path, b->hits_max_coord, g->tmpdir,
-                           b->opt.memory_limit, b->opt.parse.threads, &rs, ctx);
+    if (!st)
+      st = exo_regions_apply(&csr, b->hits_path, b->hits_max_coord, &ext, g->tmpdir,
+                             b->opt.memory_limit, b->opt.parse.threads, &rs, ctx);
+    if (!st && ext.base &&
+        exo_sum_close(ext.base_terms, k->size[EXO_KEEP_IVADJ]) != k->sum[EXO_KEEP_IVADJ])
+      st = EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's intervals file '%s' does not match the "
+                    "checksum of its manifest: it is corrupt", k->path[EXO_KEEP_IVADJ]);
+    if (!st && ext.keep_intervals) {
+      st = exo_keep_copy(&b->keep, EXO_KEEP_IVOFF, ext.intervals_offsets, ctx);
+      if (!st) st = exo_keep_copy(&b->keep, EXO_KEEP_IVADJ, ext.intervals_adj, ctx);
+    }
+    if (ext.intervals_offsets) exo_remove(ext.intervals_offsets);
+    if (ext.intervals_adj) exo_remove(ext.intervals_adj);
+    free(ext.intervals_offsets);
+    free(ext.intervals_adj);
     if (st) goto fail;
     g->sort.arcs = csr.m;
     g->sort.arcs_positive -= rs.arcs_removed_positive;

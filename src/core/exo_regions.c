@@ -10,6 +10,7 @@
 #include "exo_status.h"
 #include "exo_record.h"
 #include "exo_sort.h"
+#include "exo_sum.h"
 
 exo_status exo_regions_hit(exo_writer *w, uint64_t a, uint64_t b, float wt, const uint32_t iv[4],
                            exo_ctx *ctx) {
@@ -45,11 +46,116 @@ static int by_start(const void *x, const void *y) {
   return (a->i > b->i) - (a->i < b->i);
 }
 
+/* Sort distinct 64-bit keys ascending (introsort: quicksort, heapsort past
+ * a depth, insertion sort on short ranges; distinct keys: one order). */
+static void sift(uint64_t *a, size_t n, size_t i) {
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) return;
+    if (c + 1 < n && a[c + 1] > a[c]) c++;
+    if (a[i] >= a[c]) return;
+    const uint64_t t = a[i];
+    a[i] = a[c];
+    a[c] = t;
+    i = c;
+  }
+}
+
+static void sort_keys(uint64_t *a, size_t n, unsigned depth) {
+  while (n > 16) {
+    if (depth-- == 0) { /* heapsort */
+      for (size_t i = n / 2; i-- > 0;) sift(a, n, i);
+      for (size_t e = n; e-- > 1;) {
+        const uint64_t t = a[0];
+        a[0] = a[e];
+        a[e] = t;
+        sift(a, e, 0);
+      }
+      return;
+    }
+    /* median of three as pivot */
+    uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+    const uint64_t p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+    size_t i = 0, j = n - 1;
+    for (;;) {
+      while (a[i] < p) i++;
+      while (a[j] > p) j--;
+      if (i >= j) break;
+      const uint64_t t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+      i++;
+      j--;
+    }
+    /* [0, j] <= p <= [j + 1, n): recurse on the smaller part */
+    if (j + 1 < n - (j + 1)) {
+      sort_keys(a, j + 1, depth);
+      a += j + 1;
+      n -= j + 1;
+    } else {
+      sort_keys(a + j + 1, n - (j + 1), depth);
+      n = j + 1;
+    }
+  }
+  for (size_t i = 1; i < n; i++) {
+    const uint64_t t = a[i];
+    size_t j = i;
+    for (; j > 0 && a[j - 1] > t; j--) a[j] = a[j - 1];
+    a[j] = t;
+  }
+}
+
+/* One record of the intervals' CSR as read. */
+typedef struct raw_entry {
+  uint64_t x;
+  float w;
+} raw_entry;
+
+/* Read n entries of node v (12 bytes each) from the reader's buffer in
+ * batches; with terms, their exo_sum.h terms added (*pos: the entries
+ * before them in the file). */
+static exo_status read_entries(exo_reader *ar, size_t n, raw_entry *out, uint64_t *terms,
+                               uint64_t *pos, const char *path, uint64_t v, exo_ctx *ctx) {
+  const size_t rsz = exo_adj_size(1), most = 4096;
+  for (size_t i = 0; i < n;) {
+    const size_t want = n - i < most ? n - i : most;
+    const uint8_t *p;
+    size_t avail = 0;
+    exo_status st = exo_reader_peek(ar, want * rsz, &p, &avail, ctx);
+    if (st) return st;
+    const size_t got = avail / rsz < want ? avail / rsz : want;
+    if (got == 0)
+      return EXO_FAIL(ctx, EXO_EINPUT, "interval file '%s' ends inside node %llu", path,
+                      (unsigned long long)v);
+    for (size_t j = 0; j < got; j++, i++) exo_adj_decode(p + j * rsz, 1, &out[i].x, &out[i].w);
+    if (terms) {
+      *terms += exo_sum_words(p, got * rsz / 4, *pos * (rsz / 4));
+      *pos += got;
+    }
+    exo_reader_skip_buffered(ar, got * rsz);
+  }
+  return EXO_OK;
+}
+
+/* A record of node v that cannot be: with a kept base, the kept intervals
+ * file is corrupt (its checksum is only known once it is read whole). */
+static exo_status bad_record(const exo_regions_ext *ext, const char *iadj, uint64_t v,
+                             exo_ctx *ctx) {
+  if (ext && ext->base)
+    return EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's intervals file '%s' is corrupt (node %llu "
+                    "has a record out of range)", ext->base->adj_path, (unsigned long long)v);
+  return EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': node %llu has a record out of range",
+                  iadj, (unsigned long long)v);
+}
+
 typedef struct scratch {
   interval *iv;
   size_t cap;
   by_pos *ord;
   size_t ordcap;
+  uint64_t *keys; /* packed intervals: the order's keys (ordcap of them) */
+  struct raw_entry *raw; /* a protein's records as read (2 x its count) */
+  size_t rawcap;
   double *sum;
   size_t sumcap;
 } scratch;
@@ -57,8 +163,8 @@ typedef struct scratch {
 /* Regions of protein v's k intervals (iv[0..k), grouped by partner); the
  * pairs v drops go to the sorter, both directions. *split: v has 2 regions
  * or more. */
-static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, int *split,
-                          exo_ctx *ctx) {
+static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, int packed,
+                          unsigned shift, int *split, exo_ctx *ctx) {
   *split = 0;
   if (k < 2) return EXO_OK;
   interval *iv = sc->iv;
@@ -66,15 +172,36 @@ static exo_status protein(scratch *sc, size_t k, uint64_t v, exo_sorter *drops, 
     by_pos *no = realloc(sc->ord, k * sizeof *no);
     if (!no) return exo_fail_oom(ctx, "a protein's hits", (uint64_t)k * sizeof *no);
     sc->ord = no;
+    uint64_t *nk = realloc(sc->keys, k * sizeof *nk);
+    if (!nk) return exo_fail_oom(ctx, "a protein's hits", (uint64_t)k * sizeof *nk);
+    sc->keys = nk;
     sc->ordcap = k;
   }
   by_pos *ord = sc->ord;
-  for (size_t i = 0; i < k; i++) {
-    ord[i].st = iv[i].st;
-    ord[i].en = iv[i].en;
-    ord[i].i = i;
+  if (packed && (uint64_t)k <= UINT32_MAX) {
+    /* the same order as by_start from integer keys: start (16 bits), end
+     * reversed (16 bits), the place (32 bits) */
+    uint64_t *key = sc->keys;
+    unsigned depth = 0;
+    for (size_t m = k; m; m >>= 1) depth += 2;
+    for (size_t i = 0; i < k; i++)
+      key[i] = (uint64_t)((uint32_t)iv[i].st >> shift) << 48 |
+               (uint64_t)(0xFFFFu - ((uint32_t)iv[i].en >> shift)) << 32 | (uint64_t)i;
+    sort_keys(key, k, depth);
+    for (size_t j = 0; j < k; j++) {
+      const size_t i = (size_t)(key[j] & 0xFFFFFFFFu);
+      ord[j].st = iv[i].st;
+      ord[j].en = iv[i].en;
+      ord[j].i = i;
+    }
+  } else {
+    for (size_t i = 0; i < k; i++) {
+      ord[i].st = iv[i].st;
+      ord[i].en = iv[i].en;
+      ord[i].i = i;
+    }
+    qsort(ord, k, sizeof *ord, by_start);
   }
-  qsort(ord, k, sizeof *ord, by_start);
   uint32_t reg = 0;
   double far = 0.0;
   for (size_t j = 0; j < k; j++) {
@@ -135,17 +262,14 @@ static uint64_t pack_iv(uint64_t partner, uint32_t x, uint32_t y, unsigned shift
   return partner << 32 | (uint64_t)lo << 16 | (uint64_t)hi;
 }
 
-static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path,
-                                 const char *tmpdir, uint64_t memory_limit, int threads,
-                                 unsigned shift, const exo_csr_files *icsr, uint64_t *hits,
-                                 exo_ctx *ctx) {
-  exo_sorter *s = NULL;
+/* One hit file into the sorter s (hits added to *hits; punch: release what is read). */
+static exo_status add_hit_file(exo_sorter *s, const exo_csr_files *csr, const char *hits_path,
+                               int punch, unsigned shift, uint64_t *hits, exo_ctx *ctx) {
   exo_reader r;
   memset(&r, 0, sizeof r);
   r.fd = -1;
   const int packed = !csr->wide;
-  exo_status st = new_sorter(&s, tmpdir, memory_limit, 1, EXO_COMBINE_KEEP, threads, ctx);
-  if (!st) st = exo_reader_open(&r, hits_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, 1, ctx);
+  exo_status st = exo_reader_open(&r, hits_path, EXO_IO_DEFAULT_BUF, 0, UINT64_MAX, punch, ctx);
   uint64_t n = 0;
   /* the records of up to BATCH hits, handed to the sorter at once */
   enum { BATCH = 2048 };
@@ -193,18 +317,46 @@ static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path
   }
   free(recs);
   exo_reader_close(&r);
-  exo_remove(hits_path);
-  exo_sort_stats ss;
-  if (!st) st = exo_sorter_finish_csr(s, csr->n, icsr->offsets_path, icsr->adj_path, 1, ctx,
-                                      &ss);
-  exo_sorter_free(s);
-  *hits = n;
+  *hits += n;
   return st;
 }
 
+/* The hit files (ext->old_hits, then hits_path, which is deleted) into the
+ * intervals' CSR icsr, merged with ext->base when given; icsr->m set. */
+static exo_status sort_intervals(const exo_csr_files *csr, const char *hits_path,
+                                 exo_regions_ext *ext, int no_base, const char *tmpdir,
+                                 uint64_t memory_limit, int threads, unsigned shift,
+                                 exo_csr_files *icsr, uint64_t *hits, exo_ctx *ctx) {
+  exo_sorter *s = NULL;
+  *hits = 0;
+  exo_status st = new_sorter(&s, tmpdir, memory_limit, 1, EXO_COMBINE_KEEP, threads, ctx);
+  if (!st && ext && ext->base) {
+    if (!no_base) st = exo_sorter_set_base_values(s, ext->base, ctx);
+    *hits += ext->base_hits;
+  }
+  /* the kept hits are read, never punched; the run's own hit file is */
+  if (!st && ext && ext->old_hits) st = add_hit_file(s, csr, ext->old_hits, 0, shift, hits, ctx);
+  if (!st) st = add_hit_file(s, csr, hits_path, 1, shift, hits, ctx);
+  exo_remove(hits_path);
+  exo_sort_stats ss;
+  memset(&ss, 0, sizeof ss);
+  if (!st) st = exo_sorter_finish_csr(s, csr->n, icsr->offsets_path, icsr->adj_path, 1, ctx,
+                                      &ss);
+  if (!st && ext && ext->base && !no_base) ext->base_terms = exo_sorter_base_terms(s);
+  exo_sorter_free(s);
+  icsr->m = ss.arcs;
+  return st;
+}
+
+unsigned exo_regions_shift(uint32_t max_coord) {
+  unsigned shift = 0;
+  while ((max_coord >> shift) > 0xFFFFu) shift++;
+  return shift;
+}
+
 exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t max_coord,
-                             const char *tmpdir, uint64_t memory_limit, int threads,
-                             exo_regions_stats *out, exo_ctx *ctx) {
+                             exo_regions_ext *ext, const char *tmpdir, uint64_t memory_limit,
+                             int threads, exo_regions_stats *out, exo_ctx *ctx) {
   exo_regions_stats res;
   memset(&res, 0, sizeof res);
   char *ioff = exo_path_join(tmpdir, "regions.offsets");
@@ -223,30 +375,79 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t
   exo_csr_files icsr = {ioff, iadj, csr->n, 0, 1};
   const int packed = !csr->wide;
   const uint64_t per = packed ? 1 : 3; /* records per hit end */
-  unsigned shift = 0;
-  while ((max_coord >> shift) > 0xFFFFu) shift++;
+  const unsigned shift = exo_regions_shift(max_coord);
+  /* the kept intervals merged protein by protein below, unless they must be
+   * written out merged (keep_intervals: the sort merges them) */
+  const int two_src = ext && ext->base && !ext->keep_intervals;
   double t0 = exo_now_seconds();
-  st = sort_intervals(csr, hits_path, tmpdir, memory_limit, threads, shift, &icsr, &res.hits,
-                      ctx);
+  st = sort_intervals(csr, hits_path, ext, two_src, tmpdir, memory_limit, threads, shift, &icsr,
+                      &res.hits, ctx);
   if (st) goto done;
+  if (two_src && ext->base->m != 2 * per * ext->base_hits) {
+    st = EXO_FAIL(ctx, EXO_EINPUT, "interval file '%s': %llu records, not %llu",
+                  ext->base->adj_path, (unsigned long long)ext->base->m,
+                  (unsigned long long)(2 * per * ext->base_hits));
+    goto done;
+  }
+  if (icsr.m + (two_src ? ext->base->m : 0) != 2 * per * res.hits) {
+    st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': %llu records, not %llu", iadj,
+                  (unsigned long long)icsr.m, (unsigned long long)(2 * per * res.hits));
+    goto done;
+  }
   exo_detail(ctx, "regions: %llu hits sorted by protein in %.2f s", (unsigned long long)res.hits,
              exo_now_seconds() - t0);
   t0 = exo_now_seconds();
-  icsr.m = 2 * per * res.hits;
   /* the intervals protein by protein; the dropped pairs into a sort of
    * their share (exo_budget.h; the readers take 2 MiB) */
   st = new_sorter(&drops, tmpdir, exo_budget_share(memory_limit, EXO_SHARE_REGIONS_SORT, 1),
                   csr->wide, EXO_COMBINE_MAX, threads, ctx);
   if (st) goto done;
-  exo_csr_stream cs;
+  /* with a base not merged by the sort (two_src), each protein's kept
+   * entries and new ones merged here, as the sort's base would: by record
+   * value, the kept first on equal values */
+  exo_csr_stream cs, bs;
+  memset(&bs, 0, sizeof bs);
+  bs.orr.fd = bs.ar.fd = -1;
+  uint64_t bpos = 0, bterms = 0;
+  int bs_open = 0;
   st = exo_csr_stream_open(&cs, &icsr, EXO_IO_DEFAULT_BUF, ctx);
+  if (!st && two_src) {
+    st = exo_csr_stream_open(&bs, ext->base, EXO_IO_DEFAULT_BUF, ctx);
+    bs_open = 1;
+  }
   for (uint64_t v = 0; v < csr->n && !st; v++) {
-    uint64_t k = 0;
-    if ((st = exo_csr_stream_node(&cs, v, &k, ctx))) break;
+    uint64_t kn = 0, kb = 0;
+    if ((st = exo_csr_stream_node(&cs, v, &kn, ctx))) break;
+    if (two_src && v < ext->base->n && (st = exo_csr_stream_node(&bs, v, &kb, ctx))) break;
+    const uint64_t k = kn + kb;
     if (k % per) {
       st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': node %llu has %llu records",
                     iadj, (unsigned long long)v, (unsigned long long)k);
       break;
+    }
+    if (2 * k > sc.rawcap) {
+      size_t ncap = 2 * k > 2 * sc.rawcap ? (size_t)(2 * k) : 2 * sc.rawcap;
+      raw_entry *nr = realloc(sc.raw, ncap * sizeof *nr);
+      if (!nr) {
+        st = exo_fail_oom(ctx, "a protein's hits", (uint64_t)ncap * sizeof *nr);
+        break;
+      }
+      sc.raw = nr;
+      sc.rawcap = ncap;
+    }
+    /* the kept entries at raw[0, kb), the new ones at raw[kb, k) */
+    if (kb) st = read_entries(&bs.ar, (size_t)kb, sc.raw, &bterms, &bpos, ext->base->adj_path,
+                              v, ctx);
+    if (!st && kn) st = read_entries(&cs.ar, (size_t)kn, sc.raw + kb, NULL, NULL, iadj, v, ctx);
+    if (st) break;
+    const raw_entry *re = sc.raw;
+    if (kb && kn) { /* merged into raw[k, 2k) */
+      raw_entry *m = sc.raw + k;
+      size_t i = 0, j = (size_t)kb, o = 0;
+      while (i < kb && j < k) m[o++] = sc.raw[i].x <= sc.raw[j].x ? sc.raw[i++] : sc.raw[j++];
+      while (i < kb) m[o++] = sc.raw[i++];
+      while (j < k) m[o++] = sc.raw[j++];
+      re = m;
     }
     const size_t ni = (size_t)(k / per);
     if (ni > sc.cap) {
@@ -259,46 +460,46 @@ exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t
       sc.iv = nb;
       sc.cap = ncap;
     }
-    for (size_t i = 0; i < ni && !st && packed; i++) {
-      uint8_t e[12];
-      uint64_t x;
-      float w;
-      if ((st = exo_reader_read(&cs.ar, e, sizeof e, ctx))) break;
-      exo_adj_decode(e, 1, &x, &w);
+    for (size_t i = 0; i < ni && packed; i++) {
+      const uint64_t x = re[i].x;
       if ((x >> 32) >= csr->n) {
-        st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': partner of node %llu out of range",
-                      iadj, (unsigned long long)v);
+        st = bad_record(ext, iadj, v, ctx);
         break;
       }
       sc.iv[i].st = (double)(((x >> 16) & 0xFFFFu) << shift);
       sc.iv[i].en = (double)((x & 0xFFFFu) << shift);
-      sc.iv[i].w = w;
+      sc.iv[i].w = re[i].w;
       sc.iv[i].nbr = x >> 32;
       sc.iv[i].reg = 0;
     }
-    for (size_t i = 0; i < ni && !st && !packed; i++) {
-      uint64_t u[3];
-      float x[3];
-      for (int j = 0; j < 3 && !st; j++) st = exo_csr_stream_arc(&cs, v, &u[j], &x[j], ctx);
-      if (st) break;
-      if (u[1] != u[0] || u[2] != u[0]) {
-        st = EXO_FAIL(ctx, EXO_EINTERNAL, "interval file '%s': node %llu's records out of step",
-                      iadj, (unsigned long long)v);
+    for (size_t i = 0; i < ni && !packed; i++) {
+      const raw_entry *t = re + 3 * i;
+      if (t[1].x != t[0].x || t[2].x != t[0].x || t[0].x >= csr->n) {
+        st = bad_record(ext, iadj, v, ctx);
         break;
       }
-      sc.iv[i].st = x[0];
-      sc.iv[i].en = x[1];
-      sc.iv[i].w = x[2];
-      sc.iv[i].nbr = u[0];
+      sc.iv[i].st = t[0].w;
+      sc.iv[i].en = t[1].w;
+      sc.iv[i].w = t[2].w;
+      sc.iv[i].nbr = t[0].x;
       sc.iv[i].reg = 0;
     }
     int split = 0;
-    if (!st) st = protein(&sc, ni, v, drops, &split, ctx);
+    if (!st) st = protein(&sc, ni, v, drops, packed, shift, &split, ctx);
     res.proteins_split += (uint64_t)split;
   }
+  if (bs_open) {
+    st = exo_csr_stream_close(&bs, st, ctx);
+    if (!st) ext->base_terms = bterms;
+  }
   st = exo_csr_stream_close(&cs, st, ctx);
-  exo_remove(ioff);
-  exo_remove(iadj);
+  if (!st && ext && ext->keep_intervals) {
+    ext->intervals_offsets = ioff; /* the caller's now */
+    ext->intervals_adj = iadj;
+    ioff = iadj = NULL;
+  }
+  if (ioff) exo_remove(ioff);
+  if (iadj) exo_remove(iadj);
   if (st) goto done;
   exo_detail(ctx, "regions: the proteins' regions in %.2f s", exo_now_seconds() - t0);
   t0 = exo_now_seconds();
@@ -328,6 +529,8 @@ done:
   free(dadj);
   free(sc.iv);
   free(sc.ord);
+  free(sc.keys);
+  free(sc.raw);
   free(sc.sum);
   if (!st && out) *out = res;
   return st;

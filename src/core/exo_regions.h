@@ -25,7 +25,9 @@
  * dropped pairs (a second exo_sorter, both directions) and removes them
  * from the CSR (exo_csr_remove). Every pass streams; memory: memory_limit
  * for the sorts, one at a time, and 40 bytes per interval of the protein
- * being read (its hits; a protein's hits are held at once). Temporary disk:
+ * being read (its hits; a protein's hits are held at once), plus 32 bytes
+ * per record of it as read (2 x 16: its kept and new records and their
+ * merge, exo_regions_ext). Temporary disk:
  * the hit file (36 bytes per hit), then the sorted intervals (2 records of
  * 20 bytes per hit; 6 with more than 2^32 nodes) and the dropped pairs. The same result for any
  * threads and memory_limit. */
@@ -65,9 +67,34 @@ typedef struct exo_regions_stats {
  * are divided by the power of 2 that brings max_coord under 65,536, so
  * that only nucleotide-length hits lose resolution); a wide graph sorts
  * three narrow-valued records per hit end (start, end, weight). */
+/* Extending a kept graph (exo_keep.h; ext NULL: none of this). The hits of
+ * the graph are, in input order, those of `old_hits` (a hit file read
+ * first, never deleted; NULL: none) or those that made `base` (the sorted
+ * intervals a previous run kept, base_hits hits: the CSR this function
+ * writes), then those of hits_path; the result is the same bytes as from
+ * one hit file of them all. With base, only the new hits are sorted; with
+ * keep_intervals the sort merges them with base (exo_sorter_set_base_values)
+ * into the full interval file to keep, else each protein's kept records and
+ * new ones are merged as the rule reads them (by record value, the kept
+ * first on equal ones: the order of one sort), nothing more written. base needs the same packing as this run
+ * (csr->wide, and the shift of max_coord, below). keep_intervals: the
+ * sorted intervals' CSR (2 x hits records of 12 bytes, 6 x with a wide
+ * csr) is left in tmpdir, its paths in intervals_offsets / intervals_adj
+ * (the caller's to remove and free, on every path once set); base_terms:
+ * out, exo_sorter_base_terms of the base's adjacency file. */
+typedef struct exo_regions_ext {
+  const char *old_hits;
+  const exo_csr_files *base;
+  uint64_t base_hits;
+  int keep_intervals;
+  uint64_t base_terms;
+  char *intervals_offsets, *intervals_adj;
+} exo_regions_ext;
+/* The shift of the packed coordinates for hits up to max_coord. */
+unsigned exo_regions_shift(uint32_t max_coord);
 exo_status exo_regions_apply(exo_csr_files *csr, const char *hits_path, uint32_t max_coord,
-                             const char *tmpdir, uint64_t memory_limit, int threads,
-                             exo_regions_stats *out, exo_ctx *ctx);
+                             exo_regions_ext *ext, const char *tmpdir, uint64_t memory_limit,
+                             int threads, exo_regions_stats *out, exo_ctx *ctx);
 
 /* The weak-hit rule, on the built graph after the self-score normalisation
  * (undirected; the weights of v -> u and u -> v equal, as combine max and

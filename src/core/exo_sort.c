@@ -340,6 +340,7 @@ struct exo_sorter {
   char *base_off, *base_adj;
   uint64_t base_n, base_m;
   int base_wide;
+  int base_values; /* exo_sorter_set_base_values: the nbrs are not node ids */
   uint64_t base_terms; /* exo_sum.h terms of the base adjacency bytes merged */
 };
 
@@ -898,6 +899,12 @@ exo_status exo_sorter_set_base(exo_sorter *s, const exo_csr_files *base, exo_ctx
   return EXO_OK;
 }
 
+exo_status exo_sorter_set_base_values(exo_sorter *s, const exo_csr_files *base, exo_ctx *ctx) {
+  exo_status st = exo_sorter_set_base(s, base, ctx);
+  if (!st) s->base_values = 1;
+  return st;
+}
+
 /* ======================================================================
  * Merge sources and the merger
  * ====================================================================== */
@@ -939,6 +946,7 @@ typedef struct msrc {
   int csr;
   exo_reader ro;
   uint64_t node, node_end, pos, base_n;
+  uint64_t nbr_limit; /* entries' nbr below it (base_n; UINT64_MAX: values) */
   uint64_t sum; /* exo_sum.h terms of the entries read */
 } msrc;
 
@@ -1031,7 +1039,7 @@ static exo_status csr_fetch(msrc *x, exo_lt_key *h, exo_arc *a, exo_ctx *ctx) {
     return EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's adjacency file '%s' is shorter than "
                     "its manifest says", x->r.path);
   exo_adj_decode(p, x->wide, &a->nbr, &a->w);
-  if (a->nbr >= x->base_n)
+  if (x->nbr_limit != UINT64_MAX && a->nbr >= x->nbr_limit)
     return EXO_FAIL(ctx, EXO_EINPUT, "the kept graph's adjacency file '%s' is corrupt (entry "
                     "%llu names node %llu of %llu)", x->r.path, (unsigned long long)x->pos,
                     (unsigned long long)a->nbr, (unsigned long long)x->base_n);
@@ -1099,6 +1107,7 @@ static exo_status open_base(exo_sorter *s, msrc *x, uint64_t a, uint64_t b, size
   x->remaining = b - a;
   x->pos = a;
   x->base_n = s->base_n;
+  x->nbr_limit = s->base_values ? UINT64_MAX : s->base_n;
   x->slot = NO_SLOT;
   x->edge_lo = x->edge_hi = -1;
   x->ro.fd = -1;

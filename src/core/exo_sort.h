@@ -172,6 +172,9 @@ int exo_sorter_is_wide(const exo_sorter *s);
  * at 1/8 of a source's). Call before finishing; the paths are copied. */
 typedef struct exo_csr_files exo_csr_files;
 exo_status exo_sorter_set_base(exo_sorter *s, const exo_csr_files *base, exo_ctx *ctx);
+/* The same for a CSR whose entries' nbr are any 64-bit values (the region
+ * rule's packed intervals, exo_regions.h), not checked against base->n. */
+exo_status exo_sorter_set_base_values(exo_sorter *s, const exo_csr_files *base, exo_ctx *ctx);
 /* After a successful exo_sorter_finish_csr with a base: the exo_sum.h terms
  * of every byte of the base's adjacency file, which the final merge read
  * (its key ranges each summing their slice): exo_sum_close(terms, bytes)

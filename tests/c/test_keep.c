@@ -163,14 +163,15 @@ static void same_file(const char *a, const char *b) {
 
 /* Two kept graphs of generation 1 are the same bytes. */
 static void same_kept(const char *d1, const char *d2, int hits) {
-  const char *names[] = {"manifest", "g1.names", "g1.offsets", "g1.adjacency", "g1.hits"};
-  for (int i = 0; i < 4 + hits; i++) {
+  const char *names[] = {"manifest",     "g1.names", "g1.offsets",
+                         "g1.adjacency", "g1.hits",  "g1.ioffsets", "g1.iadjacency"};
+  for (int i = 0; i < 4 + 3 * hits; i++) {
     char *a = tu_path(d1, names[i]), *b = tu_path(d2, names[i]);
     same_file(a, b);
     free(a);
     free(b);
   }
-  ck_assert_int_eq(tu_count_entries(d1), 4 + hits);
+  ck_assert_int_eq(tu_count_entries(d1), 4 + 3 * hits);
 }
 
 /* The inputs: three parts, the last two new. */
@@ -214,10 +215,13 @@ static void check_extension_k(const knobs *kk) {
   ck_assert_msg(run(tmp, all + 1, 2, old, ext, &k, o_ext, msg, sizeof msg) == EXO_OK, "%s", msg);
   same_kept(full, ext, blast);
   same_file(o_full, o_ext);
+  /* extended without keeping it */
+  ck_assert_msg(run(tmp, all + 1, 2, old, NULL, &k, o_ext, msg, sizeof msg) == EXO_OK, "%s", msg);
+  same_file(o_full, o_ext);
   /* one part at a time, kept in place (graph = keep_graph) */
   ck_assert_msg(run(tmp, all, 1, NULL, step, &k, NULL, msg, sizeof msg) == EXO_OK, "%s", msg);
   ck_assert_msg(run(tmp, all + 1, 1, step, step, &k, NULL, msg, sizeof msg) == EXO_OK, "%s", msg);
-  ck_assert_int_eq(tu_count_entries(step), 4 + blast); /* generation 1 removed */
+  ck_assert_int_eq(tu_count_entries(step), 4 + 3 * blast); /* generation 1 removed */
   char *ext2 = sub(dir, "ext2");
   ck_assert_msg(run(tmp, all + 2, 1, step, ext2, &k, o_step, msg, sizeof msg) == EXO_OK, "%s",
                 msg);
@@ -318,7 +322,7 @@ START_TEST(interrupted_extension_leaves_the_kept_graph) {
       char *now = tu_read_file(man, &l2);
       ck_assert(l2 == ml && memcmp(now, before, ml) == 0);
       free(now);
-      ck_assert_int_eq(tu_count_entries(kept), 4 + blast);
+      ck_assert_int_eq(tu_count_entries(kept), 4 + 3 * blast);
       ck_assert_int_eq(tu_count_entries(tmp), 0);
       if (at % 5 == 1) { /* usable: extends to the graph of one build */
         ck_assert_msg(run(tmp, all + 1, 2, kept, again, &k, NULL, msg, sizeof msg) == EXO_OK,
@@ -433,9 +437,14 @@ START_TEST(bad_directories_are_refused) {
   ck_assert_int_eq(run(tmp, all + 1, 1, kept, ext, &k, NULL, msg, sizeof msg), EXO_EINPUT);
   ck_assert_msg(strstr(msg, "is missing") && strstr(msg, adj), "%s", msg);
   char *man = sub(kept, "manifest");
-  free(tu_write_text(kept, "manifest", "exolabel-graph 1\ngeneration x\n"));
+  free(tu_write_text(kept, "manifest", "exolabel-graph 2\ngeneration x\n"));
   ck_assert_int_eq(run(tmp, all + 1, 1, kept, ext, &k, NULL, msg, sizeof msg), EXO_EINPUT);
   ck_assert_msg(strstr(msg, "is corrupt") && strstr(msg, man), "%s", msg);
+  /* a graph kept by version 1 of the format (no sorted intervals) */
+  free(tu_write_text(kept, "manifest", "exolabel-graph 1\ngeneration 1\n"));
+  ck_assert_int_eq(run(tmp, all + 1, 1, kept, ext, &k, NULL, msg, sizeof msg), EXO_EINPUT);
+  ck_assert_msg(strstr(msg, "format version 1") && strstr(msg, "build it again with keep_graph"),
+                "%s", msg);
   free(tu_write_text(kept, "manifest", "something else\n"));
   ck_assert_int_eq(run(tmp, all + 1, 1, kept, ext, &k, NULL, msg, sizeof msg), EXO_EINPUT);
   ck_assert_msg(strstr(msg, "not a kept graph's manifest"), "%s", msg);
@@ -451,6 +460,100 @@ START_TEST(bad_directories_are_refused) {
 END_TEST
 
 /* The checksum does not depend on how the bytes are split. */
+static void flip(const char *path, size_t at);
+
+/* The cluster number of `name` in a clusters file (name TAB number), or -1. */
+static long cluster_of(const char *path, const char *name) {
+  size_t len = 0;
+  char *t = tu_read_file(path, &len);
+  ck_assert_ptr_nonnull(t);
+  long c = -1;
+  const size_t nl = strlen(name);
+  for (char *l = t; l && *l;) {
+    char *e = strchr(l, '\n');
+    if (!strncmp(l, name, nl) && l[nl] == '\t') c = strtol(l + nl + 1, NULL, 10);
+    l = e ? e + 1 : NULL;
+  }
+  free(t);
+  return c;
+}
+
+/* The region rule's decision for an OLD protein changes with the new hits:
+ * pA hits pB on its first domain (1-100, strong) and pC on its second
+ * (201-300, weaker), so the kept graph's rule drops pA-pC; the new part
+ * brings pD and pE on pA's second domain, which becomes the stronger, so
+ * one build of both drops pA-pB instead. The extension (its sort reading
+ * the kept sorted intervals) must follow; a run that reused the kept
+ * decisions would keep pA-pB. With max_coord_new, a new hit's coordinates
+ * pass 65,535 (the packed intervals need another shift: the kept hits are
+ * read again instead). */
+static void check_decision_changes(int threads, int wide, int far) {
+  char *dir = tu_mkdtemp(), *tmp = sub(dir, "tmp");
+  ck_assert_int_eq(mkdir(tmp, 0700), 0);
+  const char *self = "pA\tpA\t100\t300\t0\t0\t1\t300\t1\t300\t1e-90\t600\n"
+                     "pB\tpB\t100\t100\t0\t0\t1\t100\t1\t100\t1e-90\t200\n"
+                     "pC\tpC\t100\t100\t0\t0\t1\t100\t1\t100\t1e-90\t200\n";
+  char old_text[1024], new_text[1024];
+  snprintf(old_text, sizeof old_text,
+           "%spA\tpB\t60\t100\t5\t0\t1\t100\t1\t100\t1e-30\t150\n"
+           "pA\tpC\t60\t100\t5\t0\t201\t300\t1\t100\t1e-20\t100\n", self);
+  snprintf(new_text, sizeof new_text,
+           "pD\tpD\t100\t100\t0\t0\t1\t100\t1\t100\t1e-90\t200\n"
+           "pE\tpE\t100\t100\t0\t0\t1\t100\t1\t100\t1e-90\t200\n"
+           "pA\tpD\t60\t100\t5\t0\t201\t300\t1\t100\t1e-30\t120\n"
+           "pA\tpE\t60\t100\t5\t0\t205\t300\t1\t%d\t1e-30\t120\n", far ? 70000 : 100);
+  char *parts[2] = {tu_write_text(dir, "old.tsv", old_text),
+                    tu_write_text(dir, "new.tsv", new_text)};
+  const char *all[2] = {parts[0], parts[1]};
+  knobs k = {1, threads, 0, 0, NULL, NULL, 0, 0, wide};
+  char msg[1024];
+  char *full = sub(dir, "full"), *old = sub(dir, "old"), *ext = sub(dir, "ext"),
+       *o_full = sub(dir, "full.tsv"), *o_old = sub(dir, "old.out"), *o_ext = sub(dir, "ext.tsv");
+  ck_assert_msg(run(tmp, all, 2, NULL, full, &k, o_full, msg, sizeof msg) == EXO_OK, "%s", msg);
+  ck_assert_msg(run(tmp, all, 1, NULL, old, &k, o_old, msg, sizeof msg) == EXO_OK, "%s", msg);
+  ck_assert_msg(run(tmp, all + 1, 1, old, ext, &k, o_ext, msg, sizeof msg) == EXO_OK, "%s", msg);
+  same_kept(full, ext, 1);
+  same_file(o_full, o_ext);
+  /* the decision did change: pB left pA's cluster, pC joined it */
+  ck_assert_int_eq(cluster_of(o_old, "pA"), cluster_of(o_old, "pB"));
+  ck_assert_int_ne(cluster_of(o_old, "pA"), cluster_of(o_old, "pC"));
+  ck_assert_int_ne(cluster_of(o_ext, "pA"), cluster_of(o_ext, "pB"));
+  ck_assert_int_eq(cluster_of(o_ext, "pA"), cluster_of(o_ext, "pC"));
+  /* without keep_graph (each protein's kept intervals merged as read) */
+  char *o_nokeep = sub(dir, "nokeep.tsv");
+  ck_assert_msg(run(tmp, all + 1, 1, old, NULL, &k, o_nokeep, msg, sizeof msg) == EXO_OK, "%s",
+                msg);
+  same_file(o_full, o_nokeep);
+  /* a corrupt kept intervals file is named, with or without keep_graph
+   * (a weight: the checksum; a partner: out of range) */
+  char *iadj = sub(old, "g1.iadjacency");
+  for (int at = 9; !far && at >= 5; at -= 4) {
+    flip(iadj, (size_t)at);
+    const char *what = at == 9 ? "does not match the checksum" : "is corrupt (node";
+    ck_assert_int_eq(run(tmp, all + 1, 1, old, NULL, &k, o_nokeep, msg, sizeof msg), EXO_EINPUT);
+    ck_assert_msg(strstr(msg, what) && strstr(msg, iadj), "%s", msg);
+    tu_rmdir(ext);
+    ck_assert_int_eq(run(tmp, all + 1, 1, old, ext, &k, o_nokeep, msg, sizeof msg), EXO_EINPUT);
+    ck_assert_msg(strstr(msg, what) && strstr(msg, iadj), "%s", msg);
+    ck_assert_int_eq(access(ext, F_OK), -1);
+    flip(iadj, (size_t)at);
+  }
+  free(iadj);
+  free(o_nokeep);
+  ck_assert_int_eq(tu_count_entries(tmp), 0);
+  free(parts[0]), free(parts[1]), free(full), free(old), free(ext), free(o_full), free(o_old),
+      free(o_ext), free(tmp);
+  tu_rmdir(dir);
+}
+
+START_TEST(region_decisions_of_old_proteins_follow_new_hits) {
+  check_decision_changes(1, 0, 0);
+  check_decision_changes(2, 0, 0);
+  check_decision_changes(1, 1, 0);  /* 64-bit ids: three records per hit end */
+  check_decision_changes(2, 0, 1);  /* another shift: the kept hits read again */
+}
+END_TEST
+
 START_TEST(checksum_any_split) {
   uint8_t data[1000];
   for (int i = 0; i < 1000; i++) data[i] = (uint8_t)(i * 7 + 3);
@@ -483,6 +586,7 @@ Suite *keep_suite(void) {
   tcase_add_test(tc, extended_equals_one_build_combine_max);
   tcase_add_test(tc, extended_equals_one_build_directed_wide);
   tcase_add_test(tc, interrupted_extension_leaves_the_kept_graph);
+  tcase_add_test(tc, region_decisions_of_old_proteins_follow_new_hits);
   tcase_add_test(tc, mismatched_options_are_refused);
   tcase_add_test(tc, bad_directories_are_refused);
   suite_add_tcase(s, tc);

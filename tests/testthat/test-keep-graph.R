@@ -50,7 +50,8 @@ test_that("an extended graph and its clusters are those of one run over all file
         expect_identical(r_in$results, r_all$results)
         m <- readLines(file.path(d, "manifest"))
         expect_identical(m[2], "generation 2")
-        expect_length(list.files(d), if (fmt == "blast") 5L else 4L)
+        # with bridges = cut also the hits and their sorted intervals (2 files)
+        expect_length(list.files(d), if (fmt == "blast") 7L else 4L)
     }
 })
 
