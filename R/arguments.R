@@ -97,7 +97,8 @@ check_iterations <- function(x) {
 # CPM's resolution as a factor times the mean node strength, X times that;
 # the glue reports the factor). The core checks each value.
 check_resolution <- function(x) {
-    if (length(x) == 0L || anyNA(x) || !(is.numeric(x) || is.character(x)))
+    if (length(x) == 0L || anyNA(x) ||
+        !(is.numeric(x) || is.character(x) && all(startsWith(tolower(x), "auto"))))
         stop("'resolution' must be a number (or a vector of them), \"auto\", ",
              "\"auto*X\" or \"auto/X\"", call. = FALSE)
     y <- core_each("resolution", x)

@@ -38,14 +38,20 @@ namespace {
 // ---- progress -------------------------------------------------------------
 // verbose: 0 = silent, 1 = message() lines (non-interactive sessions),
 // 2 = cli progress bars (interactive sessions). Every call into R from a
-// core callback runs inside R_tryCatch for errors and interrupts, so no
-// longjmp ever crosses the core's frames; an interrupt caught there, like one
-// seen by the poll, makes the core stop at its next poll.
+// core callback runs inside R_tryCatch for errors and interrupts, and inside
+// an unwind protection (Rcpp::unwindProtect), so no longjmp ever crosses the
+// core's frames; an interrupt caught there, like one seen by the poll, makes
+// the core stop at its next poll. A jump our handlers do not see (an
+// interrupt or error raised while the user's own calling handler of
+// message() runs: R disables the handlers set up below it) is held until
+// the core has returned and cleaned up, then resumed (GlueState::jump).
 
 struct GlueState {
   int verbose = 0;
   bool debug = false;      // the core's internals too (exo_ctx.h's detail)
   bool interrupted = false;
+  SEXP jump = R_NilValue;  // a longjmp out of R code run from a callback,
+                           // held (preserved) until the core has returned
   int stage = -1;          // stage being reported, -1 = none
   uint64_t base = 0;       // done units of earlier parts (files) of the stage
   uint64_t last_done = 0;  // last `done` seen in this part
@@ -79,15 +85,39 @@ SEXP eval_handler(SEXP cond, void *d) {
   return R_NilValue;
 }
 
-// Evaluate `call` (protected by the caller); errors and interrupts are caught.
-SEXP safe_eval(SEXP call, GlueState *s) {
-  EvalData d{call};
+// Run body(data) in R, errors and interrupts caught (R_tryCatch) and any
+// other jump out of it held in s->jump (the core then stops at its next
+// poll); nothing runs once a jump is held.
+struct GuardCall {
+  SEXP (*body)(void *);
+  void *data;
+  GlueState *s;
+};
+SEXP guard_body(void *d) {
+  GuardCall *g = static_cast<GuardCall *>(d);
   SEXP classes = PROTECT(Rf_allocVector(STRSXP, 2));
   SET_STRING_ELT(classes, 0, Rf_mkChar("error"));
   SET_STRING_ELT(classes, 1, Rf_mkChar("interrupt"));
-  SEXP res = R_tryCatch(eval_body, &d, classes, eval_handler, s, nullptr, nullptr);
+  SEXP res = R_tryCatch(g->body, g->data, classes, eval_handler, g->s, nullptr, nullptr);
   UNPROTECT(1);
   return res;
+}
+SEXP guarded(GlueState *s, SEXP (*body)(void *), void *data) {
+  if (s->jump != R_NilValue) return R_NilValue;
+  GuardCall g{body, data, s};
+  try {
+    return Rcpp::unwindProtect(guard_body, &g);
+  } catch (Rcpp::LongjumpException &e) {
+    s->jump = e.token; // preserved by unwindProtect, released when resumed
+    s->interrupted = true;
+    return R_NilValue;
+  }
+}
+
+// Evaluate `call` (protected by the caller); errors and interrupts are caught.
+SEXP safe_eval(SEXP call, GlueState *s) {
+  EvalData d{call};
+  return guarded(s, eval_body, &d);
 }
 
 // message() the line, so that suppressMessages() and handlers see it.
@@ -178,14 +208,7 @@ SEXP bar_body(void *d) {
   default: cli_progress_done(c->bar); return R_NilValue;
   }
 }
-SEXP bar_guarded(GlueState *s, BarCall *c) {
-  SEXP classes = PROTECT(Rf_allocVector(STRSXP, 2));
-  SET_STRING_ELT(classes, 0, Rf_mkChar("error"));
-  SET_STRING_ELT(classes, 1, Rf_mkChar("interrupt"));
-  SEXP res = R_tryCatch(bar_body, c, classes, eval_handler, s, nullptr, nullptr);
-  UNPROTECT(1);
-  return res;
-}
+SEXP bar_guarded(GlueState *s, BarCall *c) { return guarded(s, bar_body, c); }
 
 void bar_start(GlueState *s) {
   const bool bytes = stage_counts_bytes(s, s->stage);
@@ -291,6 +314,9 @@ void glue_detail(void *user, const char *text) {
 // Raise the error recorded in ctx (the core has already cleaned up).
 [[noreturn]] void raise_core_error(const exo_ctx &ctx, GlueState &state) {
   progress_finish(&state);
+  // a jump held while the core ran: resumed once the C++ frames are gone
+  // (the exported function's wrapper calls Rcpp's resumeJump)
+  if (state.jump != R_NilValue) throw Rcpp::LongjumpException(state.jump);
   if (ctx.err.code == EXO_EINTR || state.interrupted)
     throw Rcpp::internal::InterruptedException();
   std::string msg(ctx.err.msg[0] ? ctx.err.msg : exo_status_name(ctx.err.code));
@@ -932,6 +958,11 @@ Rcpp::List exolabel_run(Rcpp::CharacterVector files, SEXP source,
       exo_initial_free(&ini);
       raise_core_error(ctx, state);
     }
+  }
+  if (state.jump != R_NilValue) { // held while the core ran to its end
+    exo_graph_free(graph);
+    exo_initial_free(&ini);
+    raise_core_error(ctx, state);
   }
   Rcpp::RObject initial_stats; // NULL without initial
   if (initial)
