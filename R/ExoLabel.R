@@ -737,21 +737,10 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
                                   levels = run$levels[i],
                                   seconds_refine = run$seconds_refine[i],
                                   seconds_output = run$seconds_output[i],
-                                  seconds_table = run$seconds_table[i],
-                                  input_edges = run$input_edges,
-                                  input = input$resolved,
-                                  directed = mode == "directed",
-                                  self_arcs = run$self_arcs,
-                                  bridges = run$bridges,
-                                  sequences = if (!is.na(run$listed[["sequences"]]))
-                                      run$listed,
-                                  negative_edges = run$negative_edges,
-                                  sep = sep,
-                                  temporary = !user_outfile && !want_table &&
-                                      startsWith(tempfiledir,
-                                                 normalizePath(tempdir(), mustWork = FALSE)),
-                                  peak_rss = run$peak_rss,
-                                  seed = seeds[i])))
+                                  seconds_table = run$seconds_table[i]),
+                             build_stats(run, input, mode, sep, user_outfile, want_table,
+                                         tempfiledir),
+                             list(seed = seeds[i])))
         if (!is.null(run$ids[[i]])) # initial: the stable ids' counts
             attr(res, "stats")$ids <- run$ids[[i]]
         if (cluster_table) {
@@ -775,6 +764,22 @@ ExoLabel <- function(edgelistfiles, outfile = tempfile(tmpdir = tempfiledir),
     names(out) <- make.unique(nm, sep = "#")
     class(out) <- "ExoLabelResults"
     out
+}
+
+# The statistics of the graph build and the run that every result of one
+# call shares (attr(res, "stats") after each clustering's own).
+build_stats <- function(run, input, mode, sep, user_outfile, want_table, tempfiledir) {
+    list(input_edges = run$input_edges,
+         input = input$resolved,
+         directed = mode == "directed",
+         self_arcs = run$self_arcs,
+         bridges = run$bridges,
+         sequences = if (!is.na(run$listed[["sequences"]])) run$listed,
+         negative_edges = run$negative_edges,
+         sep = sep,
+         temporary = !user_outfile && !want_table &&
+             startsWith(tempfiledir, normalizePath(tempdir(), mustWork = FALSE)),
+         peak_rss = run$peak_rss)
 }
 
 # Edges and nodes of the input, for the disk check: exact for in-memory

@@ -45,21 +45,10 @@ nested_result <- function(run, outfile, tables, want_table, user_outfile, sep, s
                                      quality = run$quality,
                                      levels = run$levels,
                                      seconds_output = run$seconds_output[1L],
-                                     seconds_table = run$seconds_table[1L],
-                                     input_edges = run$input_edges,
-                                     input = input$resolved,
-                                     directed = mode == "directed",
-                                     self_arcs = run$self_arcs,
-                                     bridges = run$bridges,
-                                     sequences = if (!is.na(run$listed[["sequences"]]))
-                                         run$listed,
-                                     negative_edges = run$negative_edges,
-                                     sep = sep,
-                                     temporary = !user_outfile && !want_table &&
-                                         startsWith(tempfiledir,
-                                                    normalizePath(tempdir(), mustWork = FALSE)),
-                                     peak_rss = run$peak_rss,
-                                     seed = seeds)))
+                                     seconds_table = run$seconds_table[1L]),
+                                build_stats(run, input, mode, sep, user_outfile, want_table,
+                                            tempfiledir),
+                                list(seed = seeds)))
     if (nzchar(tables[1L])) {
         tab <- as.data.frame(.exolabel_read_table(tables[1L], sep, TRUE),
                              stringsAsFactors = FALSE)

@@ -31,39 +31,62 @@ static int before(const exo_byname *b, uint64_t u, uint64_t v) {
   return u < v; /* names are distinct; ids keep it total */
 }
 
-exo_status exo_byname_load(exo_byname *b, const char *names_path, uint64_t n, exo_ctx *ctx) {
-  memset(b, 0, sizeof *b);
-  b->n = n;
+exo_status exo_names_file_read(const char *names_path, uint64_t n, uint8_t **names,
+                               uint64_t **off, const char *purpose, exo_ctx *ctx) {
+  *names = NULL;
+  *off = NULL;
   uint64_t size = 0;
   exo_status st = exo_file_size(names_path, &size, ctx);
   if (st) return st;
-  b->names = malloc((size_t)size + 1);
-  b->off = malloc(((size_t)n + 1) * sizeof *b->off);
-  b->order = malloc(((size_t)n + 1) * sizeof *b->order);
-  uint64_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
-  if (!b->names || !b->off || !b->order || !tmp) {
-    free(tmp);
-    exo_byname_free(b);
-    return exo_fail_oom(ctx, "the names, to order the output by name (order = \"name\")",
-                        size + 24 * n);
+  uint8_t *nm = malloc((size_t)size + 1);
+  uint64_t *o = malloc(((size_t)n + 1) * sizeof *o);
+  if (!nm || !o) {
+    free(nm);
+    free(o);
+    return exo_fail_oom(ctx, purpose, size + 8 * (n + 1));
   }
   int fd = exo_open(names_path, EXO_OPEN_READ);
   if (fd < 0) {
     st = exo_error_errno(&ctx->err, errno, "open", names_path);
   } else {
-    st = exo_pread_full(fd, b->names, (size_t)size, 0, names_path, ctx);
+    st = exo_pread_full(fd, nm, (size_t)size, 0, names_path, ctx);
     exo_close(fd);
   }
   uint64_t v = 0;
-  b->off[0] = 0;
+  o[0] = 0;
   for (uint64_t i = 0; !st && i < size; i++)
-    if (b->names[i] == '\n') {
+    if (nm[i] == '\n') {
       if (v == n) break;
-      b->off[++v] = i + 1;
+      o[++v] = i + 1;
     }
-  if (!st && (v != n || (n && b->off[n] != size)))
+  if (!st && (v != n || (n && o[n] != size)))
     st = EXO_FAIL(ctx, EXO_EINTERNAL, "names file '%s' does not hold the %llu node names",
                   names_path, (unsigned long long)n);
+  if (st) {
+    free(nm);
+    free(o);
+    return st;
+  }
+  *names = nm;
+  *off = o;
+  return EXO_OK;
+}
+
+exo_status exo_byname_load(exo_byname *b, const char *names_path, uint64_t n, exo_ctx *ctx) {
+  memset(b, 0, sizeof *b);
+  b->n = n;
+  exo_status st = exo_names_file_read(names_path, n, &b->names, &b->off,
+                                      "the names, to order the output by name (order = \"name\")",
+                                      ctx);
+  if (st) return st;
+  b->order = malloc(((size_t)n + 1) * sizeof *b->order);
+  uint64_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
+  if (!b->order || !tmp) {
+    free(tmp);
+    exo_byname_free(b);
+    return exo_fail_oom(ctx, "the names, to order the output by name (order = \"name\")",
+                        16 * n);
+  }
   /* bottom-up merge sort of the ids */
   uint64_t *a = b->order, *t = tmp;
   for (uint64_t i = 0; i < n; i++) a[i] = i;

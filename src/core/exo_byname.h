@@ -29,6 +29,13 @@ typedef struct exo_byname {
   uint64_t *order; /* n: the ids in name order */
 } exo_byname;
 
+/* The names file in memory: *names its bytes, *off (n + 1 entries) where
+ * each name starts (name v is names[off[v] .. off[v + 1] - 1), its '\n'
+ * excluded); both free()d by the caller. EXO_EINTERNAL when the file does
+ * not hold n names; `purpose` names the memory in an out-of-memory error.
+ * On failure nothing is left to free. (exo_initial.c shares it.) */
+exo_status exo_names_file_read(const char *names_path, uint64_t n, uint8_t **names,
+                               uint64_t **off, const char *purpose, exo_ctx *ctx);
 /* On failure *b holds nothing to free. */
 exo_status exo_byname_load(exo_byname *b, const char *names_path, uint64_t n, exo_ctx *ctx);
 /* clusters[0..n) in 1..k, renumbered in place (8 bytes per cluster of

@@ -2,10 +2,10 @@
  * exo_initial.h). */
 #include "exo_initial.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exo_byname.h"
 #include "exo_names.h"
 #include "exo_input.h"
 #include "exo_platform.h"
@@ -43,36 +43,17 @@ static void names_free(ini_names *t) {
 static exo_status names_load(ini_names *t, const char *names_path, uint64_t n, exo_ctx *ctx) {
   memset(t, 0, sizeof *t);
   t->n = n;
-  uint64_t size = 0, slots = 16;
-  exo_status st = exo_file_size(names_path, &size, ctx);
-  if (st) return st;
+  uint64_t slots = 16, v;
   while (slots < 2 * n) slots *= 2;
   t->mask = slots - 1;
-  t->names = malloc((size_t)size + 1);
-  t->off = malloc(((size_t)n + 1) * sizeof *t->off);
+  exo_status st = exo_names_file_read(names_path, n, &t->names, &t->off,
+                                      "the graph's names, to read the previous clustering", ctx);
+  if (st) return st;
   t->slot = calloc((size_t)slots, sizeof *t->slot);
-  if (!t->names || !t->off || !t->slot) {
+  if (!t->slot) {
     names_free(t);
-    return exo_fail_oom(ctx, "the graph's names, to read the previous clustering",
-                        size + 8 * (n + 1) + 8 * slots);
+    return exo_fail_oom(ctx, "the graph's names, to read the previous clustering", 8 * slots);
   }
-  int fd = exo_open(names_path, EXO_OPEN_READ);
-  if (fd < 0) {
-    st = exo_error_errno(&ctx->err, errno, "open", names_path);
-  } else {
-    st = exo_pread_full(fd, t->names, (size_t)size, 0, names_path, ctx);
-    exo_close(fd);
-  }
-  uint64_t v = 0;
-  t->off[0] = 0;
-  for (uint64_t i = 0; !st && i < size; i++)
-    if (t->names[i] == '\n') {
-      if (v == n) break;
-      t->off[++v] = i + 1;
-    }
-  if (!st && (v != n || (n && t->off[n] != size)))
-    st = EXO_FAIL(ctx, EXO_EINTERNAL, "names file '%s' does not hold the %llu node names",
-                  names_path, (unsigned long long)n);
   for (v = 0; !st && v < n; v++) { /* the names are distinct: no lookup */
     const exo_name_hash h =
         exo_names_hash(t->names + t->off[v], (size_t)(t->off[v + 1] - t->off[v] - 1));
