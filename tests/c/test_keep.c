@@ -544,6 +544,7 @@ static void check_decision_changes(int threads, int wide, int far) {
   free(parts[0]), free(parts[1]), free(full), free(old), free(ext), free(o_full), free(o_old),
       free(o_ext), free(tmp);
   tu_rmdir(dir);
+  free(dir);
 }
 
 START_TEST(region_decisions_of_old_proteins_follow_new_hits) {
