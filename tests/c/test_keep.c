@@ -17,6 +17,7 @@
 #include "exo_method.h"
 #include "exo_options.h"
 #include "exo_pipeline.h"
+#include "exo_platform.h"
 #include "testutil.h"
 
 /* ---- inputs ---------------------------------------------------------------- */
@@ -200,7 +201,7 @@ static void check_extension(int blast, int threads, uint64_t run_records, uint32
 static void check_extension_k(const knobs *kk) {
   const int blast = kk->blast;
   char *dir = tu_mkdtemp(), *tmp = sub(dir, "tmp");
-  ck_assert_int_eq(mkdir(tmp, 0700), 0);
+  ck_assert_int_eq(exo_make_dir(tmp), 0);
   char *parts[3];
   write_parts(dir, blast, parts);
   knobs k = *kk;
@@ -269,7 +270,7 @@ END_TEST
  * min_weight: the folded entries of the kept graph fold again alike. */
 START_TEST(extended_equals_one_build_combine_max) {
   char *dir = tu_mkdtemp(), *tmp = sub(dir, "tmp");
-  ck_assert_int_eq(mkdir(tmp, 0700), 0);
+  ck_assert_int_eq(exo_make_dir(tmp), 0);
   char *parts[3];
   write_parts(dir, 0, parts);
   char msg[1024];
@@ -298,7 +299,7 @@ END_TEST
 START_TEST(interrupted_extension_leaves_the_kept_graph) {
   for (int blast = 0; blast <= 1; blast++) {
     char *dir = tu_mkdtemp(), *tmp = sub(dir, "tmp");
-    ck_assert_int_eq(mkdir(tmp, 0700), 0);
+    ck_assert_int_eq(exo_make_dir(tmp), 0);
     char *parts[3];
     write_parts(dir, blast, parts);
     char msg[1024];
@@ -345,7 +346,7 @@ END_TEST
 
 START_TEST(mismatched_options_are_refused) {
   char *dir = tu_mkdtemp(), *tmp = sub(dir, "tmp");
-  ck_assert_int_eq(mkdir(tmp, 0700), 0);
+  ck_assert_int_eq(exo_make_dir(tmp), 0);
   char *parts[3];
   write_parts(dir, 0, parts);
   char msg[1024];
@@ -386,7 +387,7 @@ static void flip(const char *path, size_t at) {
 
 START_TEST(bad_directories_are_refused) {
   char *dir = tu_mkdtemp(), *tmp = sub(dir, "tmp");
-  ck_assert_int_eq(mkdir(tmp, 0700), 0);
+  ck_assert_int_eq(exo_make_dir(tmp), 0);
   char *parts[3];
   write_parts(dir, 0, parts);
   char msg[1024];
@@ -400,13 +401,13 @@ START_TEST(bad_directories_are_refused) {
   ck_assert_msg(strstr(msg, "does not exist") && strstr(msg, none), "%s", msg);
   ck_assert_int_eq(run(tmp, all + 1, 1, parts[0], NULL, &k, NULL, msg, sizeof msg), EXO_EARG);
   ck_assert_msg(strstr(msg, "is not a directory"), "%s", msg);
-  ck_assert_int_eq(mkdir(empty, 0700), 0);
+  ck_assert_int_eq(exo_make_dir(empty), 0);
   ck_assert_int_eq(run(tmp, all + 1, 1, empty, NULL, &k, NULL, msg, sizeof msg), EXO_EARG);
   ck_assert_msg(strstr(msg, "is not a kept graph: it has no manifest"), "%s", msg);
   /* keep_graph: a file (an input, even), a directory with other things */
   ck_assert_int_eq(run(tmp, all + 1, 1, NULL, parts[0], &k, NULL, msg, sizeof msg), EXO_EARG);
   ck_assert_msg(strstr(msg, "keep_graph") && strstr(msg, "is not a directory"), "%s", msg);
-  ck_assert_int_eq(mkdir(other, 0700), 0);
+  ck_assert_int_eq(exo_make_dir(other), 0);
   free(tu_write_text(other, "notes.txt", "mine\n"));
   ck_assert_int_eq(run(tmp, all + 1, 1, NULL, other, &k, NULL, msg, sizeof msg), EXO_EARG);
   ck_assert_msg(strstr(msg, "is neither empty nor a kept graph"), "%s", msg);
@@ -489,7 +490,7 @@ static long cluster_of(const char *path, const char *name) {
  * read again instead). */
 static void check_decision_changes(int threads, int wide, int far) {
   char *dir = tu_mkdtemp(), *tmp = sub(dir, "tmp");
-  ck_assert_int_eq(mkdir(tmp, 0700), 0);
+  ck_assert_int_eq(exo_make_dir(tmp), 0);
   const char *self = "pA\tpA\t100\t300\t0\t0\t1\t300\t1\t300\t1e-90\t600\n"
                      "pB\tpB\t100\t100\t0\t0\t1\t100\t1\t100\t1e-90\t200\n"
                      "pC\tpC\t100\t100\t0\t0\t1\t100\t1\t100\t1e-90\t200\n";
