@@ -401,7 +401,7 @@ int main(int argc, char **argv) {
       break;
     }
     case 'h': usage(stdout); return flush_stdout();
-    case OPT_VERSION: puts("exolabel 0.99.4"); return flush_stdout();
+    case OPT_VERSION: puts("exolabel 0.99.5"); return flush_stdout();
     default:
       if (c >= OPT_CORE && c < OPT_CORE + EXO_OPT_COUNT) {
         name = defs[c - OPT_CORE].name;

@@ -264,7 +264,7 @@ static int parse_args(int argc, char **argv, mpi_opts *o) {
   }
   if (o->help) return 1;
   if (version) {
-    if (g_rank == 0) puts("exolabel-mpi 0.99.4");
+    if (g_rank == 0) puts("exolabel-mpi 0.99.5");
     return 2;
   }
   /* exolabel's options this mode cannot honour, refused by name */

@@ -50,7 +50,7 @@ if [ "$mode" = prepare ]; then
   cc -std=c11 -O2 -o "$BIN/nmi" benchmarks/bench/nmi.c -lm
   if [ -n "${2:-}" ]; then
     git -C "$2" rev-parse HEAD > "$BIN/GVE_COMMIT" 2> /dev/null || echo "$2" > "$BIN/GVE_COMMIT"
-    gve_build "$(gve_source "$2" "$BIN")" "$PWD/$BIN/gve-leiden" "${MAXT:-16}" -static
+    gve_build "$(gve_source "$2" "$BIN")" "$PWD/$BIN/gve-leiden" "${MAXT:-16}" leiden -static
     rm -rf "$BIN/gve-src"
   fi
   rm -rf "$BIN/build"
@@ -121,7 +121,7 @@ exo() {
     "$log" >> "$RUNS"
 }
 
-# gve THREADS REP: GVE-Leiden's whole process (reading, Louvain, Leiden)
+# gve THREADS REP: GVE-Leiden's whole process (reading, its Leiden only: gve_one.cxx)
 gve() {
   local t=$1 rep=$2
   if late; then SKIPPED="$SKIPPED gve/$t/$rep"; return 0; fi
@@ -130,9 +130,8 @@ gve() {
     echo "device_run.sh: GVE-Leiden, $t threads, run $rep failed (log: $log)" >&2
   local wall; wall=$(echo "$(date +%s.%N) - $t0" | bc)
   local lt q
-  lt=$(grep leidenStaticOmp "$log" | grep -oE '^\{[0-9.]+' | tr -d '{' |
-    awk '{ print $1 / 1000 }' || true)
-  q=$(grep -oE '[0-9.]+ modularity.*leidenStaticOmp' "$log" | cut -d' ' -f1 || true)
+  lt=$(awk -F'\t' '$1 == "gve_leiden_ms" { print $2 / 1000 }' "$log")
+  q=$(awk -F'\t' '$1 == "gve_modularity" { print $2 }' "$log")
   printf 'gve-leiden\t%s\t%s\t%.3f\t%s\tNA\tNA\t%s\t0\tNA\tNA\tNA\t%s\n' "$t" "$rep" "$wall" \
     "$wall" "${lt:-NA}" "${q:-NA}" >> "$RUNS"
 }

@@ -1,25 +1,37 @@
 # benchmarks/bench/gve_lib.sh: what gve_run.sh and device_run.sh share to run
-# GVE-Leiden (github.com/puzzlef/leiden-communities-openmp) on the planted
-# graph of issue 27. Sourced, not run.
+# GVE-Leiden (github.com/puzzlef/leiden-communities-openmp) and GVE-LPA
+# (github.com/puzzlef/rak-communities-openmp) on the planted graph of issue
+# 27. Sourced, not run.
 
-# gve_source SRC SCRATCH: prints a folder holding GVE-Leiden's main.cxx: SRC
+# gve_source SRC SCRATCH: prints a folder holding a GVE project's inc/: SRC
 # itself when it is a checkout, else SCRATCH/gve-src filled from the HEAD of
 # SRC (a bare clone or mirror).
 gve_source() {
   local src=$1 scratch=$2
-  if [ -f "$src/main.cxx" ]; then echo "$src"; return; fi
+  if [ -d "$src/inc" ]; then echo "$src"; return; fi
   rm -rf "$scratch/gve-src" && mkdir -p "$scratch/gve-src"
   git -C "$src" archive HEAD | tar -x -C "$scratch/gve-src"
   echo "$scratch/gve-src"
 }
 
-# gve_build SRC_DIR OUT THREADS [FLAGS...]: GVE-Leiden built as its own
-# main.sh builds it (float weights, MAX_THREADS, one repetition), plus FLAGS.
+# gve_build SRC_DIR OUT THREADS METHOD [FLAGS...]: our driver
+# benchmarks/bench/gve_one.cxx (one run of one method, its phase timers
+# printed; the projects' own main.cxx runs Louvain before Leiden and repeats
+# each method) against the headers of a GVE checkout, with the flags of the
+# project's main.sh (g++ -std=c++17 -O3 -fopenmp, float weights,
+# MAX_THREADS). METHOD: leiden (SRC_DIR a checkout of
+# leiden-communities-openmp) or lpa (of rak-communities-openmp).
 gve_build() {
-  local src=$1 out=$2 threads=$3
-  shift 3
-  (cd "$src" && g++ -DTYPE=float -DMAX_THREADS="$threads" -DREPEAT_METHOD=1 \
-    -std=c++17 -O3 -fopenmp "$@" main.cxx -o "$out")
+  local src=$1 out=$2 threads=$3 method=$4 root
+  shift 4
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  case $method in
+    leiden) method=GVE_LEIDEN ;;
+    lpa) method=GVE_LPA ;;
+    *) echo "gve_build: METHOD is leiden or lpa, not '$method'" >&2; return 2 ;;
+  esac
+  g++ -DTYPE=float -DMAX_THREADS="$threads" -DGVE_METHOD="$method" -std=c++17 -O3 -fopenmp \
+    -I "$src/inc" "$@" "$root/gve_one.cxx" -o "$out"
 }
 
 # gve_mtx TXT MTX NODES EDGES: exogen's text graph as a symmetric weighted

@@ -3,11 +3,14 @@
 # tool inside one cgroup v1 memory cgroup (no input file on disk), for the
 # scale results in benchmarks/RESULTS.md.
 #
-#   scale_run.sh NODES EDGES CAP MEMORY_LIMIT [THREADS]
+#   [EXO_ARGS=...] scale_run.sh NODES EDGES CAP MEMORY_LIMIT [THREADS]
 #   e.g. scale_run.sh 2e7 1e9 2G 512MB 2
+#   EXO_ARGS="--algorithm leiden --objective cpm --resolution auto" \
+#     scale_run.sh 2e7 1e9 2G 1GB 2   (the method of the protein default)
 #
 # Runs `exogen --nodes NODES --edges EDGES --min-comm 100 --max-comm 5000
-# --seed 1 | exolabel --threads THREADS --memory-limit MEMORY_LIMIT --seed 1 -`
+# --seed 1 | exolabel --threads THREADS --memory-limit MEMORY_LIMIT --seed 1
+# EXO_ARGS -`
 # with the command-line tool in a fresh memory cgroup whose limit (RSS + page
 # cache) is CAP (the generator, about 48 bytes per node, runs outside it; its
 # time is part of the wall time), samples the temporary directory's allocated size (du) every
@@ -28,7 +31,7 @@ if [ -n "${RLIB:-}" ]; then export R_LIBS="$RLIB${R_LIBS:+:$R_LIBS}"; fi
 mkdir -p "$BENCH_DIR"
 make -s cli BUILD="$BUILD" > /dev/null
 cc -std=c11 -O2 -o "$BUILD/exogen" benchmarks/gen/exogen.c -lz -lm
-tag=scale-$edges
+tag=scale-$edges${EXO_ARGS:+-$(echo "$EXO_ARGS" | tr -c 'a-zA-Z0-9\n' '_' | tr -s _)}
 tmp=$BENCH_DIR/$tag-tmp out=$BENCH_DIR/$tag.tsv truth=$BENCH_DIR/$tag.truth
 rm -rf "$tmp"; mkdir -p "$tmp"
 cg=/sys/fs/cgroup/memory/exolabel-scale-$$
@@ -41,8 +44,8 @@ bash -c 'set -o pipefail
   "$1/exogen" --nodes "$3" --edges "$4" --min-comm 100 --max-comm 5000 --seed 1 --quiet \
       --truth "$5" |
     bash -c "echo \$\$ > $2/cgroup.procs; exec \"\$@\"" _ "$1/exolabel" --threads "$6" \
-      --memory-limit "$7" --tempdir "$8" --seed 1 --stats --verbose --out "$9" -' \
-  _ "$BUILD" "$cg" "$nodes" "$edges" "$truth" "$threads" "$mem" "$tmp" "$out" \
+      --memory-limit "$7" --tempdir "$8" --seed 1 --stats --verbose --out "$9" ${10} -' \
+  _ "$BUILD" "$cg" "$nodes" "$edges" "$truth" "$threads" "$mem" "$tmp" "$out" "${EXO_ARGS:-}" \
   2> "$BENCH_DIR/$tag.stats" &
 cg_wait $! "$tmp"
 cat "$BENCH_DIR/$tag.stats"

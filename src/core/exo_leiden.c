@@ -154,6 +154,115 @@ static exo_status read_ids(const char *path, uint64_t *ids, uint64_t n, exo_ctx 
 
 enum { F_OFF, F_ADJ, F_W, F_INIT, F_TOP, F_COUNT };
 
+/* The coarse levels kept from the round that built them (exo_leiden.h,
+ * "Reuse"): kept[L] is level L's graph (offsets, adjacency, node weights)
+ * and the map from level L - 1's nodes to its own (down). Level 0 is the
+ * input graph. */
+enum { K_OFF, K_ADJ, K_W, K_DOWN, K_COUNT };
+#define LD_KEPT_LEVELS 64u
+
+typedef struct ld_kept {
+  char *path[K_COUNT];
+  uint64_t n, m;
+  int wide, valid;
+} ld_kept;
+
+typedef struct ld_keep {
+  const char *dir;
+  int on;                        /* rounds after the first may follow */
+  ld_kept level[LD_KEPT_LEVELS]; /* [0] unused */
+} ld_keep;
+
+/* Drop kept levels from `from` on (their files removed). */
+static void keep_drop(ld_keep *kp, uint32_t from) {
+  for (uint32_t L = from ? from : 1; L < LD_KEPT_LEVELS; L++)
+    if (kp->level[L].valid) {
+      for (int f = 0; f < K_COUNT; f++) exo_unlink(kp->level[L].path[f]);
+      kp->level[L].valid = 0;
+    }
+}
+
+static void keep_free(ld_keep *kp) {
+  keep_drop(kp, 1);
+  for (uint32_t L = 1; L < LD_KEPT_LEVELS; L++)
+    for (int f = 0; f < K_COUNT; f++) free(kp->level[L].path[f]);
+}
+
+/* The paths of kept level L (made once). */
+static exo_status keep_paths(ld_keep *kp, uint32_t L, exo_ctx *ctx) {
+  static const char *const names[K_COUNT] = {"offsets", "adjacency", "weights", "down"};
+  for (int f = 0; f < K_COUNT; f++) {
+    if (kp->level[L].path[f]) continue;
+    char name[48];
+    snprintf(name, sizeof name, "kept%u.%s", L, names[f]);
+    if (!(kp->level[L].path[f] = exo_path_join(kp->dir, name)))
+      return exo_fail_oom(ctx, "the paths of Leiden's files", 0);
+  }
+  return EXO_OK;
+}
+
+/* lv's nodes' coarse ids after aggregation (the refined ids renumbered)
+ * into path: the down map of the next level. */
+static exo_status write_down(exo_leiden_level *lv, const char *path) {
+  exo_writer w;
+  memset(&w, 0, sizeof w);
+  exo_status s = exo_writer_open(&w, path, EXO_IO_DEFAULT_BUF, lv->ctx);
+  uint64_t t[4096];
+  for (uint64_t i = 0; i < lv->n && !s; i += 4096) {
+    const size_t c = lv->n - i < 4096 ? (size_t)(lv->n - i) : 4096;
+    for (size_t j = 0; j < c; j++) t[j] = exo_ids_get(&lv->refined, i + j);
+    s = exo_writer_write(&w, t, c * 8, lv->ctx);
+  }
+  if (!s) return exo_writer_close(&w, lv->ctx);
+  exo_writer_abort(&w);
+  return s;
+}
+
+/* When level L (lv, every node where it opened) reuses kept level L + 1:
+ * its down map into lv->refined (where aggregation leaves the coarse ids,
+ * for map_top), and the coarse nodes' initial communities to init_path, as
+ * exo_ld_aggregate numbers them: each coarse node takes its first member's
+ * community, communities numbered by first appearance in coarse-id order.
+ * Scratch: lv->tot (as aggregation). */
+static exo_status reuse_level(exo_leiden_level *lv, const ld_kept *next, const char *init_path) {
+  exo_ctx *ctx = lv->ctx;
+  uint64_t *cmap = (uint64_t *)(void *)lv->tot;
+  for (uint64_t i = 0; i < lv->n; i++) cmap[i] = LD_NONE;
+  exo_reader r;
+  exo_writer w;
+  memset(&w, 0, sizeof w);
+  exo_status s = exo_ld_open_ids(&r, next->path[K_DOWN], lv->n, ctx);
+  if (s) return s;
+  s = exo_writer_open(&w, init_path, EXO_IO_DEFAULT_BUF, ctx);
+  uint64_t t[4096], k = 0, kc = 0;
+  for (uint64_t i = 0; i < lv->n && !s; i += 4096) {
+    const size_t c = lv->n - i < 4096 ? (size_t)(lv->n - i) : 4096;
+    if ((s = exo_reader_read(&r, t, c * 8, ctx)) != EXO_OK) break;
+    for (size_t j = 0; j < c && !s; j++) {
+      if (t[j] > k || t[j] >= next->n) {
+        s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: '%s': coarse id %llu out of order",
+                     next->path[K_DOWN], (unsigned long long)t[j]);
+        break;
+      }
+      exo_ids_set(&lv->refined, i + j, t[j]);
+      if (t[j] == k) { /* a coarse node's first member */
+        k++;
+        const uint64_t cm = exo_ids_get(&lv->comm, i + j);
+        if (cmap[cm] == LD_NONE) cmap[cm] = kc++;
+        s = exo_writer_write(&w, &cmap[cm], 8, ctx);
+      }
+    }
+  }
+  exo_reader_close(&r);
+  if (!s && k != next->n)
+    s = EXO_FAIL(ctx, EXO_EINTERNAL, "leiden: '%s' maps to %llu coarse nodes, not %llu",
+                 next->path[K_DOWN], (unsigned long long)k, (unsigned long long)next->n);
+  if (!s) return exo_writer_close(&w, ctx);
+  exo_writer_abort(&w);
+  exo_unlink(init_path);
+  return s;
+}
+
 /* One iteration from level 0 (start_path: its initial communities, or
  * NULL). degrees: the input graph's node weights file, written by the first
  * iteration (modularity; *have_degrees then set) and read by the others. */
@@ -240,16 +349,17 @@ static exo_status first_start(const exo_leiden_params *p, uint64_t n, const char
 }
 
 static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_params *p,
-                                char *files[2][F_COUNT], const char *start_path,
-                                const char *degrees, int *have_degrees, double *cpm_total,
-                                exo_ctx *ctx, exo_leiden_result *res, double *quality,
-                                uint64_t **labels) {
+                                char *files[2][F_COUNT], ld_keep *kp, uint32_t round,
+                                const char *start_path, const char *degrees, int *have_degrees,
+                                double *cpm_total, exo_ctx *ctx, exo_leiden_result *res,
+                                double *quality, uint64_t **labels) {
   exo_csr_files cur = *csr;
   double wdiv = 1.0;           /* the coarse levels' weight divisor */
   exo_leiden_params pc = *p;   /* the coarse levels' parameters */
   const char *cur_w = *have_degrees ? degrees : NULL, *cur_init = start_path, *cur_top = NULL;
   int slot = 0;
   uint8_t *held = NULL; /* the next level's adjacency, when exo_ld_aggregate kept it */
+  int on_kept = 1;      /* this level's graph is the kept one (level 0: the input) */
   for (uint32_t level = 0;; level++) {
     exo_leiden_level *lv = NULL;
     const double o0 = exo_now_seconds(), oc0 = exo_thread_cpu_seconds();
@@ -279,7 +389,14 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     res->sweeps += sweeps;
     uint64_t k = exo_leiden_level_communities(lv);
     int last = k == cur.n;
-    if (level == 0 && p->atoms) {
+    /* Reuse (exo_leiden.h): a round after the first whose level moved no
+     * node takes the kept refinement and coarse graph of the next level */
+    const int keep_next = kp->on && level + 1 < LD_KEPT_LEVELS;
+    const int reuse = !last && round > 0 && keep_next && on_kept && moves == 0 &&
+                      kp->level[level + 1].valid;
+    if (reuse) {
+      res->reused++;
+    } else if (level == 0 && p->atoms) {
       /* atoms: level 0 is aggregated by them, without moving or refinement
        * (its communities are those it opened with, unions of atoms) */
       if ((s = exo_ld_level_set_atoms(lv, p->atoms, &k)) != EXO_OK) goto fail;
@@ -302,7 +419,11 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     c0 = exo_thread_cpu_seconds();
     p0 = exo_process_cpu_seconds();
     exo_csr_files coarse = {files[slot][F_OFF], files[slot][F_ADJ], 0, 0, 0};
+    const char *next_w = files[slot][F_W];
     if (last) {
+      /* kept levels below this one hold refinements of nodes this round
+       * may have left apart: dropped */
+      keep_drop(kp, level + 1);
       if ((s = exo_leiden_level_quality(lv, quality)) != EXO_OK) goto fail;
       if (p->objective == EXO_LEIDEN_CPM) *quality *= wdiv; /* see weight_divisor */
     } else {
@@ -318,10 +439,39 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
           exo_message(ctx, "leiden: arc weights sum to %.10g: coarse levels hold them divided by "
                       "%.10g", total, wdiv);
       }
-      if ((s = exo_ld_aggregate(lv, &coarse, files[slot][F_W], files[slot][F_INIT], &held)) !=
-          EXO_OK)
-        goto fail;
-      if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
+      ld_kept *kn = keep_next ? &kp->level[level + 1] : NULL;
+      if (reuse) {
+        coarse = (exo_csr_files){kn->path[K_OFF], kn->path[K_ADJ], kn->n, kn->m, kn->wide};
+        if ((s = reuse_level(lv, kn, files[slot][F_INIT])) != EXO_OK ||
+            (s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK)
+          goto fail;
+        exo_detail(ctx, "leiden level %u: no node moved; the refinement and coarse graph of "
+                   "iteration %u reused", level, kn->valid);
+      } else if (kn) { /* fresh: kept for the rounds that follow */
+        keep_drop(kp, level + 1);
+        if ((s = keep_paths(kp, level + 1, ctx)) != EXO_OK) goto fail;
+        coarse = (exo_csr_files){kn->path[K_OFF], kn->path[K_ADJ], 0, 0, 0};
+        /* a coarse adjacency held for the next level is written as well */
+        if ((s = exo_ld_aggregate(lv, &coarse, kn->path[K_W], files[slot][F_INIT], &held)) ||
+            (held && (s = write_ids(kn->path[K_ADJ], (const uint64_t *)(const void *)held,
+                                    coarse.m * exo_adj_size(coarse.wide) / 8, ctx))) ||
+            (s = write_down(lv, kn->path[K_DOWN])) ||
+            (s = map_top(lv, cur_top, files[slot][F_TOP], csr->n))) {
+          for (int f = 0; f < K_COUNT; f++) exo_unlink(kn->path[f]);
+          goto fail;
+        }
+        kn->n = coarse.n;
+        kn->m = coarse.m;
+        kn->wide = coarse.wide;
+        kn->valid = (int)round + 1; /* the round that built it, counted from 1 */
+      } else {
+        if ((s = exo_ld_aggregate(lv, &coarse, files[slot][F_W], files[slot][F_INIT], &held)) !=
+            EXO_OK)
+          goto fail;
+        if ((s = map_top(lv, cur_top, files[slot][F_TOP], csr->n)) != EXO_OK) goto fail;
+      }
+      if (kn) next_w = kn->path[K_W];
+      on_kept = reuse; /* a fresh level's kept successors were dropped */
     }
     t_agg = exo_now_seconds() - t0;
     c_agg = exo_thread_cpu_seconds() - c0;
@@ -344,7 +494,7 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
     if (level > 0) /* the previous coarse level */
       for (int f = 0; f < F_COUNT; f++) exo_unlink(files[slot ^ 1][f]);
     cur = coarse;
-    cur_w = files[slot][F_W];
+    cur_w = next_w;
     cur_init = files[slot][F_INIT];
     cur_top = files[slot][F_TOP];
     slot ^= 1;
@@ -417,6 +567,9 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   static const char *const names[F_COUNT] = {"offsets", "adjacency", "weights", "init", "top"};
   char *files[2][F_COUNT];
   memset(files, 0, sizeof files);
+  ld_keep kp;
+  memset(&kp, 0, sizeof kp);
+  kp.dir = dir;
   char *start = exo_path_join(dir, "start.bin");
   /* the input graph's node weights: written by level 0 (modularity), or
    * the per-component weights written above */
@@ -440,6 +593,7 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
   if (!use_atoms) p.atoms = NULL;
   p.initial = NULL; /* in start.bin now */
   const uint32_t maxit = params->iterations ? params->iterations : EXO_LEIDEN_MAX_ITERATIONS;
+  kp.on = maxit > 1 && !use_atoms;
   double prevq = -INFINITY;
   for (uint32_t it = 0; it < maxit; it++) {
     if (labels) { /* start from the previous iteration's communities */
@@ -450,8 +604,8 @@ exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *par
     }
     double q = 0.0;
     const uint64_t moves_before = result->moves;
-    s = one_iteration(csr, &p, files, it || have_start ? start : NULL, degrees, &have_degrees, &cpm_total, ctx,
-                      result, &q, &labels);
+    s = one_iteration(csr, &p, files, &kp, it, it || have_start ? start : NULL, degrees,
+                      &have_degrees, &cpm_total, ctx, result, &q, &labels);
     for (int i = 0; i < 2; i++)
       for (int f = 0; f < F_COUNT; f++) exo_unlink(files[i][f]);
     if (s) goto done;
@@ -484,6 +638,7 @@ done:
   result->labels = labels;
   for (int i = 0; i < 2; i++)
     for (int f = 0; f < F_COUNT; f++) free(files[i][f]);
+  keep_free(&kp);
   free(start);
   free(degrees);
   exo_tempdir_remove(dir);

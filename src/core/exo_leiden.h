@@ -83,6 +83,25 @@
  * such node's gain to be within rounding of 0; the run then stops with
  * that level's communities.)
  *
+ * Reuse (iterations other than 1, no atoms). Every refined community a round
+ * builds, at any level, moves as one node from then on, so it lies inside
+ * one community of the round's result. The coarse levels a round builds are
+ * therefore kept (offsets, adjacency, node weights and the map from the
+ * level below: temporary files; an adjacency handed to the next level in
+ * memory is written as well). In a later round, a level whose local moving
+ * moves no node, and whose graph is the kept one (level 0, or a level
+ * reached by reuse), skips refinement and aggregation: the next level is the
+ * kept one, its initial communities those of the level (each coarse node
+ * takes its first member's community, numbered by first appearance in
+ * coarse-id order, as aggregation numbers them). The kept refinement is one
+ * of the current partition, so this is still a Leiden step, and a round that
+ * moves no node at any level returns its start exactly. A level that is
+ * refined and aggregated afresh replaces the kept levels above it; a round's
+ * last level drops those beyond it. Temporary disk: the kept coarse levels,
+ * the sum of a round's coarse graphs (about the input graph's size on
+ * planted graphs) where two levels were alive at a time.
+ * exo_leiden_result.reused counts the levels that reused.
+ *
  * Lanes (local moving on several threads; the engine is exo_sweep.h, whose
  * determinism contract this is an instance of). A level's blocks are cut into
  * L = min(EXO_LEIDEN_LANES, blocks / EXO_LEIDEN_LANE_MIN_BLOCKS, max_lanes
@@ -373,6 +392,7 @@ typedef struct exo_leiden_result {
   uint64_t moves;        /* local moves, over all levels */
   uint64_t sweeps;       /* local-moving sweeps, over all levels */
   uint64_t merges;       /* nodes merged by refinement, over all levels */
+  uint32_t reused;       /* levels that reused a kept refinement ("Reuse") */
 } exo_leiden_result;
 
 exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *params,

@@ -61,12 +61,16 @@ static double agg_in_memory_bytes(double n0, double a0, double n1, int threads) 
          LEIDEN_AGG_WRITE_BUF;
 }
 
+#define LEIDEN_EST_LEVELS 12 /* coarse levels counted (each has half the arcs) */
+
 typedef struct level_disk {
   double files, runs, n, a;
 } level_disk;
 
 /* The files of the coarse level aggregated from (n0, a0): a quarter of
- * the nodes, half the arcs (exo_estimate.h). */
+ * the nodes, half the arcs (exo_estimate.h); its adjacency is written even
+ * when the next level holds it, and so is the map from the finer level's
+ * nodes: a round's levels are kept for the next (exo_leiden.h, "Reuse"). */
 static level_disk leiden_level(double n0, double a0, uint64_t limit, int threads, double rec,
                                double adj) {
   level_disk l;
@@ -74,19 +78,24 @@ static level_disk leiden_level(double n0, double a0, uint64_t limit, int threads
   l.a = a0 / 2;
   const double L = (double)limit;
   const int in_memory = agg_in_memory_bytes(n0, a0, l.n, threads) <= L;
-  const int held = in_memory && adj * l.a <= exo_estimate_share(limit, EXO_SHARE_LEIDEN_HOLD, 1);
-  const double csr = 8 * (l.n + 1) + (held ? 0 : adj * l.a);
   l.runs = in_memory || rec * a0 <= L ? 0 : rec * a0;
-  l.files = csr + EXO_LEIDEN_LEVEL_DISK_NODE_BYTES * l.n;
+  l.files = 8 * (l.n + 1) + adj * l.a + EXO_LEIDEN_LEVEL_DISK_NODE_BYTES * l.n + 8 * n0;
   return l;
 }
 
-/* Leiden's temporary files beside the input graph's CSR and names. */
+/* Leiden's temporary files beside the input graph's CSR and names: the
+ * kept levels of a round, and the sort's runs of the level being built. */
 static double leiden_disk(double n, double arcs, uint64_t limit, int threads, double rec,
                           double adj) {
-  const level_disk l1 = leiden_level(n, arcs, limit, threads, rec, adj);
-  const level_disk l2 = leiden_level(l1.n, l1.a, limit, threads, rec, adj);
-  return EXO_LEIDEN_DISK_NODE_BYTES * n + l1.files + exo_estimate_max(l1.runs, l2.files + l2.runs);
+  double kept = 0, peak = 0, n0 = n, a0 = arcs;
+  for (int i = 0; i < LEIDEN_EST_LEVELS && n0 >= 1 && a0 >= 1; i++) {
+    const level_disk l = leiden_level(n0, a0, limit, threads, rec, adj);
+    peak = exo_estimate_max(peak, kept + l.files + l.runs);
+    kept += l.files;
+    n0 = l.n;
+    a0 = l.a;
+  }
+  return EXO_LEIDEN_DISK_NODE_BYTES * n + peak;
 }
 
 /* Label propagation: its per-node arrays (exo_lp.h) and the workers' read

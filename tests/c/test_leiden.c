@@ -688,6 +688,52 @@ START_TEST(test_iteration_cap) {
 }
 END_TEST
 
+/* Reuse (exo_leiden.h): on well-separated blocks the second round moves no
+ * node at level 0 and takes the first round's coarse levels; a round that
+ * moves nothing returns the first round's partition and quality exactly;
+ * one round keeps nothing; no file is left; the same result for any
+ * memory_limit and threads. */
+START_TEST(test_reuse_levels) {
+  const uint64_t n = 3000;
+  tu_edge *e = malloc(n * 8 * sizeof *e);
+  size_t ne = planted(e, n, 60, 8, 9, 1, 5);
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  exo_leiden_result r1, r2, r3;
+  const int before = tu_count_entries(g.dir);
+  for (int obj = 0; obj <= 1; obj++) {
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_leiden_params p = lparams(g.dir, obj, obj ? 0.05 : 1.0, 1 << 20);
+    p.iterations = 1;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r1), EXO_OK);
+    ck_assert_uint_eq(r1.reused, 0);
+    p.iterations = 2;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r2), EXO_OK);
+    ck_assert_uint_eq(r2.iterations, 2);
+    ck_assert_uint_ge(r2.reused, 1); /* level 0 at least */
+    ck_assert_int_eq(tu_count_entries(g.dir), before);
+    if (r2.moves == r1.moves) { /* the second round moved nothing */
+      ck_assert_mem_eq(r2.labels, r1.labels, n * 8);
+      ck_assert(r2.quality == r1.quality);
+    }
+    ck_assert(r2.quality >= r1.quality);
+    /* another memory_limit and threads: the same */
+    p.memory_limit = 1 << 17;
+    p.threads = 2;
+    ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r3), EXO_OK);
+    ck_assert_mem_eq(r3.labels, r2.labels, n * 8);
+    ck_assert(r3.quality == r2.quality);
+    ck_assert_uint_eq(r3.reused, r2.reused);
+    free(r1.labels);
+    free(r2.labels);
+    free(r3.labels);
+  }
+  tu_csr_free(&g);
+  free(e);
+}
+END_TEST
+
 /* CPM on two 5-cliques joined by one edge: merging them gains
  * 1 - g * 25, splitting a clique below g = 1 loses. */
 START_TEST(test_cpm_resolution_by_hand) {
@@ -1483,6 +1529,7 @@ Suite *leiden_suite(void) {
   tcase_add_loop_test(tc, test_refine_after_still_moving, 0, 2);
   tcase_add_test(tc, test_cpm_resolution_by_hand);
   tcase_add_test(tc, test_iteration_cap);
+  tcase_add_test(tc, test_reuse_levels);
   tcase_add_test(tc, test_bad_arguments);
   tcase_add_test(tc, test_interrupt_cleans_up);
   tcase_add_test(tc, test_aggregate_ranges_interrupt);
