@@ -751,9 +751,9 @@ int main(int argc, char **argv) {
     if (leiden)
       fprintf(stderr, "leiden_quality\t%.10g\nleiden_levels\t%u\nleiden_iterations\t%u\n"
               "leiden_resolution\t%.10g\nleiden_moves\t%" PRIu64 "\nleiden_sweeps\t%" PRIu64
-              "\nleiden_merges\t%" PRIu64 "\n",
+              "\nleiden_merges\t%" PRIu64 "\nleiden_temp_disk\t%" PRIu64 "\n",
               res.quality, res.levels, res.iterations, res.resolution, res.leiden_moves,
-              res.leiden_sweeps, res.leiden_merges);
+              res.leiden_sweeps, res.leiden_merges, res.leiden_temp_disk);
     else if (refine > 0)
       fprintf(stderr, "refine_passes\t%u\nrefine_merged\t%" PRIu64 "\nseconds_refine\t%.3f\n",
               res.refine_passes, res.refine_merged, res.seconds_refine);

@@ -1,10 +1,11 @@
 # Table of EstimateExoLabel(file, ...) against the measured peaks written by
 # run.sh. Nodes: estimated from the file against the truth file's count.
 # Measured RAM: the tool's peak resident set (getrusage); measured disk: the
-# core's peak_temp_disk (sort runs + CSR) plus the names file, and
-# the largest size of the temporary directory seen while the run lasted
-# (du every 20 ms: it includes Leiden's coarse levels, which peak_temp_disk
-# does not count, and sees the space hole punching has released).
+# core's peak_temp_disk (sort runs + CSR) or, for Leiden when more, the CSR
+# (8 bytes per offset and per arc) plus Leiden's own files at their largest
+# (leiden_temp_disk), plus the names file; and the largest size of the
+# temporary directory seen while the run lasted (du every 20 ms: it sees
+# the space hole punching has released).
 suppressPackageStartupMessages(library(ExoLabel))
 work <- commandArgs(TRUE)[1]
 rows <- list()
@@ -17,14 +18,18 @@ for (f in list.files(work, pattern = "^st_.*\\.txt$", full.names = TRUE)) {
                         colClasses = "character")[[1]]
     names_bytes <- sum(nchar(truth, type = "bytes") + 1)
     kv <- read.delim(f, header = FALSE, col.names = c("k", "v"))
-    kv <- kv[kv$k %in% c("nodes", "arcs", "peak_temp_disk", "peak_rss", "du_peak"), ]
+    kv <- kv[kv$k %in% c("nodes", "arcs", "peak_temp_disk", "peak_rss", "du_peak",
+                         "leiden_temp_disk"), ]
     v <- setNames(as.numeric(kv$v), kv$k)
     t0 <- proc.time()[["elapsed"]]
     est <- EstimateExoLabel(file.path(work, paste0("g_", tag, ".tsv")), memory_limit = mem,
                             threads = 2, algorithm = algo)
     secs <- proc.time()[["elapsed"]] - t0
     d <- attr(est, "details")
-    disk <- v[["peak_temp_disk"]] + names_bytes
+    disk <- v[["peak_temp_disk"]]
+    if (algo == "leiden")
+        disk <- max(disk, 8 * (v[["nodes"]] + 1 + v[["arcs"]]) + v[["leiden_temp_disk"]])
+    disk <- disk + names_bytes
     rows[[f]] <- data.frame(
         graph = tag, algorithm = algo, memory_limit = mem,
         nodes = format(v[["nodes"]], big.mark = ",", scientific = FALSE),

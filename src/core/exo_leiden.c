@@ -263,6 +263,25 @@ static exo_status reuse_level(exo_leiden_level *lv, const ld_kept *next, const c
   return s;
 }
 
+/* The bytes of the run's files that exist now (both slots, the kept
+ * levels, the start and degree files): sampled after each level for
+ * exo_leiden_result.peak_disk. */
+static uint64_t files_bytes(char *files[2][F_COUNT], const ld_keep *kp, const char *start,
+                            const char *degrees) {
+  uint64_t t = 0, b;
+  int kind;
+  const char *more[2] = {start, degrees};
+  for (int i = 0; i < 2; i++)
+    for (int f = 0; f < F_COUNT; f++)
+      if (files[i][f] && exo_path_stat(files[i][f], &b, &kind) == 0) t += b;
+  for (uint32_t L = 1; L < LD_KEPT_LEVELS; L++)
+    for (int f = 0; kp->level[L].valid && f < K_COUNT; f++)
+      if (exo_path_stat(kp->level[L].path[f], &b, &kind) == 0) t += b;
+  for (int i = 0; i < 2; i++)
+    if (more[i] && exo_path_stat(more[i], &b, &kind) == 0) t += b;
+  return t;
+}
+
 /* One iteration from level 0 (start_path: its initial communities, or
  * NULL). degrees: the input graph's node weights file, written by the first
  * iteration (modularity; *have_degrees then set) and read by the others. */
@@ -489,6 +508,8 @@ static exo_status one_iteration(const exo_csr_files *csr, const exo_leiden_param
                 (unsigned long long)merges, t_move, t_refine,
                 last ? "quality" : "aggregation", t_agg, c_move, c_refine, c_agg, p_move, p_refine,
                 p_agg, t_open, c_open);
+    const uint64_t on_disk = files_bytes(files, kp, start_path, degrees);
+    if (on_disk > res->peak_disk) res->peak_disk = on_disk;
     if (last) return final_labels(lv, cur_top, csr->n, labels, ctx);
     exo_leiden_level_free(lv);
     if (level > 0) /* the previous coarse level */

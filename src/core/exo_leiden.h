@@ -393,6 +393,9 @@ typedef struct exo_leiden_result {
   uint64_t sweeps;       /* local-moving sweeps, over all levels */
   uint64_t merges;       /* nodes merged by refinement, over all levels */
   uint32_t reused;       /* levels that reused a kept refinement ("Reuse") */
+  uint64_t peak_disk;    /* bytes of the run's own temporary files at their
+                            largest, sampled after each level (the input
+                            graph's CSR and the sort's runs not counted) */
 } exo_leiden_result;
 
 exo_status exo_leiden_run(const exo_csr_files *csr, const exo_leiden_params *params,

@@ -204,6 +204,7 @@ exo_status exo_graph_nested_mode(exo_graph *g, const exo_options *levels, uint32
     res[j].leiden_moves = lr.moves;
     res[j].leiden_sweeps = lr.sweeps;
     res[j].leiden_merges = lr.merges;
+    res[j].leiden_temp_disk = lr.peak_disk;
     res[j].quality = lr.quality;
     res[j].resolution = lr.resolution;
     res[j].levels = lr.levels;

@@ -904,6 +904,7 @@ exo_status exo_graph_leiden(exo_graph *g, const exo_leiden_params *params,
   res->leiden_moves = lr.moves;
   res->leiden_sweeps = lr.sweeps;
   res->leiden_merges = lr.merges;
+  res->leiden_temp_disk = lr.peak_disk;
   res->quality = lr.quality;
   res->resolution = lr.resolution;
   res->levels = lr.levels;

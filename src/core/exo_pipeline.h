@@ -233,6 +233,7 @@ typedef struct exo_cluster_result {
   uint64_t lp_visits, lp_changes, lp_sweeps;
   /* Leiden (exo_leiden_result): local moves, sweeps, refinement merges */
   uint64_t leiden_moves, leiden_sweeps, leiden_merges;
+  uint64_t leiden_temp_disk; /* exo_leiden_result.peak_disk */
   double seconds_cluster, seconds_output;
   uint64_t refine_merged;  /* clusters merged by the refine passes */
   uint32_t refine_passes;  /* refine passes run */

@@ -712,6 +712,7 @@ START_TEST(test_reuse_levels) {
     ck_assert_int_eq(exo_leiden_run(&g.csr, &p, &ctx, &r2), EXO_OK);
     ck_assert_uint_eq(r2.iterations, 2);
     ck_assert_uint_ge(r2.reused, 1); /* level 0 at least */
+    ck_assert_uint_gt(r2.peak_disk, 0);
     ck_assert_int_eq(tu_count_entries(g.dir), before);
     if (r2.moves == r1.moves) { /* the second round moved nothing */
       ck_assert_mem_eq(r2.labels, r1.labels, n * 8);

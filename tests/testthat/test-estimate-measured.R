@@ -70,7 +70,12 @@ test_that("EstimateExoLabel is within 1.5x of a measured run", {
             e <- attr(EstimateExoLabel(g, memory_limit = mem, threads = 2, algorithm = algo),
                       "details")
             ram <- e$peak_ram / v[["peak_rss"]]
-            disk <- e$peak_temp_disk / (v[["peak_temp_disk"]] + names_bytes)
+            # the sort's peak, or Leiden's own files beside the graph's CSR
+            # (8 bytes per offset and per arc) when they are more
+            sorted <- v[["peak_temp_disk"]]
+            if (algo == "leiden")
+                sorted <- max(sorted, 8 * (v[["nodes"]] + 1 + v[["arcs"]]) + v[["leiden_temp_disk"]])
+            disk <- e$peak_temp_disk / (sorted + names_bytes)
             info <- sprintf("%s %s: RAM %.2f, disk %.2f", algo, mem, ram, disk)
             expect_true(ram >= 1 / 1.5 && ram <= 1.5, info = info)
             expect_true(disk >= 1 / 1.5 && disk <= 1.5, info = info)
