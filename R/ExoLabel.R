@@ -227,7 +227,7 @@
 #' dropped, so a higher `iterations` never gives a lower score. The score reached is
 #' reported as `quality` in `$parameters`. Memory: 32 bytes per node (40
 #' above 2^32 nodes) on top of `memory_limit`; temporary disk: a round's
-#' coarse graphs, kept for the next (about the input's size). Results are seeded and do not
+#' coarse graphs (about the input's size). Results are seeded and do not
 #' depend on `memory_limit` or `threads` (vignette, "Leiden on several
 #' threads").
 #'
