@@ -736,7 +736,7 @@ int main(int argc, char **argv) {
     fprintf(stderr,
             "seed\t%" PRIu64 "\nsort_runs\t%" PRIu64 "\nmerge_passes\t%u\npeak_temp_disk\t%" PRIu64
             "\npeak_rss\t%.0f\nseconds\t%.3f\n",
-            seed, g->sort.runs, g->sort.merge_passes, g->sort.peak_disk,
+            seed, g->sort.runs, g->sort.merge_passes, exo_run_peak_disk(g, &res),
             (double)exo_peak_rss(), exo_now_seconds() - t0);
     fprintf(stderr,
             "threads\t%d\nseconds_parse\t%.3f\nseconds_csr\t%.3f\nseconds_cluster\t%.3f"

@@ -36,9 +36,10 @@
  *            level's aggregation: in memory in at most EXO_LEIDEN_AGG_RANGES
  *            ranges, 16 bytes per arc, else the sort's buffers; on disk 24
  *            bytes per input node and a round's coarse levels, kept for
- *            the next round, each taken to have a quarter of the nodes and
- *            half the arcs of the one before, with the sort's runs of the
- *            level being built), components (the forest, two 1 MiB readers)
+ *            the next round, each taken to have a quarter of the nodes of
+ *            the one before, the first 0.3 of the arcs and each later one
+ *            half, with the sort's runs of the level being built),
+ *            components (the forest, two 1 MiB readers)
  *   refine   label propagation's merge passes (refine > 0): the readers'
  *            buffers and pair tables, offsets and labels, 33 bytes per
  *            cluster (at most one per node); 0 for the other methods

@@ -938,3 +938,10 @@ void exo_graph_free(exo_graph *g) {
   free(g->adj_path);
   free(g);
 }
+
+uint64_t exo_run_peak_disk(const exo_graph *g, const exo_cluster_result *r) {
+  const uint64_t sorted = g->sort.peak_disk;
+  if (!r || !r->leiden_temp_disk) return sorted;
+  const uint64_t csr = 8 * (g->num_nodes + 1) + (uint64_t)exo_adj_size(g->wide) * g->num_arcs;
+  return csr + r->leiden_temp_disk > sorted ? csr + r->leiden_temp_disk : sorted;
+}

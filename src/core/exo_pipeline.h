@@ -334,6 +334,12 @@ exo_status exo_graph_write_labels(exo_graph *g, uint64_t *labels, uint64_t memor
                                   const char *outfile, char sep, exo_ctx *ctx,
                                   exo_cluster_result *res);
 /* Remove the private directory and free the graph. NULL-safe. */
+/* The run's peak temporary disk as the statistics report it: the sort's
+ * (runs and CSR, g->sort.peak_disk) or, when more, the CSR files (8 bytes
+ * per offset, adj entry size per arc) plus Leiden's own files at their
+ * largest (r->leiden_temp_disk; 0 for the other methods). */
+uint64_t exo_run_peak_disk(const exo_graph *g, const exo_cluster_result *r);
+
 void exo_graph_free(exo_graph *g);
 
 #endif
