@@ -20,7 +20,9 @@
 #' Temporary disk peaks at the start of the final merge, when the sorted
 #' runs and the graph file being written are both counted in full (hole
 #' punching releases the runs while they are read, so the disk actually in
-#' use is often lower; the estimate is what should be free). The measured
+#' use is often lower; the estimate is what should be free), or with
+#' Leiden when its coarse levels, kept from one round to the next, take
+#' more. The measured
 #' values of a run are in `attr(res, "stats")` (`peak_temp_disk`,
 #' `peak_rss`); the package's `benchmarks/ESTIMATES.md` compares the two on
 #' generated graphs.
