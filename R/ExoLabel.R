@@ -190,13 +190,12 @@
 #' \eqn{x(C, D) - vol(C) V / T > 0}{x(C, D) - vol(C) V / T > 0}, `V` being
 #' the volume it has taken in the pass. Every merge raises the modularity,
 #' and the passes stop early when one merges nothing. Each pass reads the
-#' graph file once per thread and needs about 33 bytes per cluster. A
-#' cluster joins another only through an edge of raw weight at least
-#' `add_self_loops`, as labels do. The default is `TRUE` (5
-#' passes; most runs stop after 2 or 3); the measurements behind it and
-#' the threshold 0.15: the vignette, section "Merge passes". `refine =
-#' FALSE` gives plain label propagation (and, with `resolution = 0`,
-#' SynExtend's).
+#' graph file once per thread (first once more when the pairs of clusters
+#' overflow their memory) and needs about 41 bytes per cluster. A cluster
+#' joins another only through an edge of raw weight at least
+#' `add_self_loops`, as labels do. Default `TRUE` (5 passes; most runs stop
+#' after 2 or 3; why, and why 0.15: the vignette, "Merge passes"). `FALSE`:
+#' plain label propagation (with `resolution = 0`, SynExtend's).
 #'
 #' `iterations` caps how often any node is processed (the first visit
 #' included), so `iterations = 1` visits each node once. `0` picks

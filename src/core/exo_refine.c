@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,9 @@
 #define RF_AHEAD 16  /* entries ahead to prefetch a neighbour's label for */
 #define RF_AHEAD2 8  /* entries ahead to prefetch a pair slot for */
 #define RF_MAX_READERS EXO_REFINE_MAX_READERS /* exo_refine.h */
+/* The screen's margin (exo_refine.h, "Screen"): its sums may round
+ * differently from the tally's, by far less than this relative amount. */
+#define RF_SLACK 1e-5
 
 typedef struct pair_slot {
   uint64_t key; /* RF_EMPTY = free */
@@ -85,6 +89,17 @@ typedef struct refine_state {
   double gp;       /* g' = gamma / total (exo_quality.h) */
   double cutoff;   /* a pair can merge only with an arc of |w| >= cutoff */
   uint64_t groups; /* cluster groups (file reads) per pass, >= 1 */
+  double ratio;    /* the merge threshold (params) */
+  int screen;      /* the passes screen the pairs (exo_refine.h, "Screen") */
+  int no_screen;   /* params: never screen */
+  float *svol, *sin; /* k + 1: the screen's volumes and internal weights,
+                        rounded to float */
+  double *sketch;  /* the screen's bounds: 2 cap doubles beyond the halved
+                      table of reader 0 (one such part per reader while the
+                      screen reads) */
+  size_t sk_size;  /* doubles in the sketch, a power of two */
+  double sgp;      /* g' from the screen's volumes */
+  unsigned sk_shift;
   double *bw;      /* k + 1: weight to the best neighbouring cluster */
   uint64_t *best;  /* k + 1: that cluster, 0 = none */
   uint8_t *move;   /* k + 1 */
@@ -101,6 +116,8 @@ static void state_free(refine_state *st) {
   free(st->rd);
   free(st->in);
   free(st->vol);
+  free(st->svol);
+  free(st->sin);
   free(st->bw);
   free(st->best);
   free(st->move);
@@ -164,6 +181,193 @@ static inline void offer(refine_state *st, uint64_t a, uint64_t b, double x) {
     st->bw[a] = x;
     st->best[a] = b;
   }
+}
+
+/* ---- the screen (exo_refine.h, "Screen") -------------------------------- */
+
+/* The sketch entry of pair (a, b), a < b. */
+static inline size_t sketch_slot(const refine_state *st, uint64_t a, uint64_t b) {
+  uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL);
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  h ^= h >> 29;
+  return (size_t)(h >> st->sk_shift);
+}
+
+/* Reader j's part of the sketch while the screen reads. */
+static inline double *sketch_part(const refine_state *st, uint32_t j) {
+  return (double *)(void *)(st->rd[j].table + st->cap);
+}
+
+/* Can pair (a, b), a < b, be the best neighbour of a cluster that moves?
+ * U, the sketch's entry, is at least the pair's weight; the excess is at
+ * most U - g' vol(a) vol(b), and a cluster C moves only with an excess
+ * above 0 and at least ratio in(C). Margins (RF_SLACK) on every side: a
+ * pair kept in error costs a table slot, one dropped in error would change
+ * the result. */
+static inline int screen_keeps(const refine_state *st, uint64_t a, uint64_t b) {
+  const double u = st->sketch[sketch_slot(st, a, b)] * (1.0 + RF_SLACK);
+  const double x = u - st->sgp * (double)st->svol[a] * (double)st->svol[b] * (1.0 - RF_SLACK);
+  if (!(x > 0.0)) return 0;
+  const double in = st->sin[a] < st->sin[b] ? st->sin[a] : st->sin[b];
+  return x >= st->ratio * in * (1.0 - RF_SLACK);
+}
+
+/* Add x to a float that other readers may add to (compare and swap when
+ * shared). */
+static void add_shared(float *p, double x, int shared) {
+  if (!shared) {
+    *p = (float)((double)*p + x);
+    return;
+  }
+  _Atomic uint32_t *q = (_Atomic uint32_t *)(void *)p;
+  uint32_t old = atomic_load_explicit(q, memory_order_relaxed), nw;
+  do {
+    float f;
+    memcpy(&f, &old, 4);
+    f = (float)((double)f + x);
+    memcpy(&nw, &f, 4);
+  } while (!atomic_compare_exchange_weak_explicit(q, &old, nw, memory_order_relaxed,
+                                                  memory_order_relaxed));
+}
+
+/* The screen's read of nodes [v0, v1) by reader j: each cluster's volume
+ * and internal weight (added to svol, sin once per node), and each arc
+ * from a to b > a added to the sketch entry of (a, b) in j's part. */
+static exo_status screen_range(refine_state *st, uint32_t j, uint64_t v0, uint64_t v1,
+                               exo_ctx *ctx) {
+  const uint64_t *labels = st->labels, *off = st->off;
+  const size_t esz = st->esz;
+  const int wide = st->csr->wide, shared = st->nreaders > 1;
+  double *sk = sketch_part(st, j);
+  memset(sk, 0, st->sk_size * sizeof *sk);
+  const uint64_t lo = off[v0], hi = off[v1];
+  exo_csr_window win = {st->fd, st->csr->adj_path, esz, st->rd[j].buf, st->buf_entries, 0, 0};
+  uint64_t v = v0, since_poll = 0;
+  while (v < v1 && off[v + 1] == off[v]) v++;
+  double va = 0.0, ia = 0.0;
+  for (uint64_t first = lo; first < hi;) {
+    uint64_t cnt;
+    const uint8_t *p;
+    exo_status s = exo_csr_window_get(&win, first, hi, &p, &cnt, ctx);
+    if (s) return s;
+    const uint64_t end = first + cnt;
+    uint64_t pv2 = v, a2 = labels[v]; /* the owner of entry i + RF_AHEAD2 */
+    for (uint64_t i = first; i < end; i++, p += esz) {
+      /* ask for the label of the neighbour RF_AHEAD entries ahead and for
+       * the sketch entry of the one RF_AHEAD2 ahead */
+      if (i + RF_AHEAD < end) {
+        uint64_t u2;
+        float w2;
+        exo_adj_decode(p + RF_AHEAD * esz, wide, &u2, &w2);
+        if (u2 < st->n) EXO_PREFETCH(&labels[u2]);
+      }
+      if (i + RF_AHEAD2 < end) {
+        if (off[pv2 + 1] <= i + RF_AHEAD2) {
+          while (off[pv2 + 1] <= i + RF_AHEAD2) pv2++;
+          a2 = labels[pv2];
+        }
+        uint64_t u2;
+        float w2;
+        exo_adj_decode(p + RF_AHEAD2 * esz, wide, &u2, &w2);
+        if (u2 < st->n && a2 < labels[u2]) EXO_PREFETCH(&sk[sketch_slot(st, a2, labels[u2])]);
+      }
+      if (off[v + 1] <= i) { /* v's arcs are done */
+        add_shared(&st->svol[labels[v]], va, shared);
+        add_shared(&st->sin[labels[v]], ia, shared);
+        va = ia = 0.0;
+        while (off[v + 1] <= i) v++;
+      }
+      uint64_t u;
+      float wf;
+      exo_adj_decode(p, wide, &u, &wf);
+      if (u >= st->n) return exo_csr_bad_neighbour(st->csr, v, u, ctx);
+      const double w = fabs((double)wf);
+      const uint64_t a = labels[v], b = labels[u];
+      va += w;
+      if (a == b)
+        ia += w;
+      else if (a < b)
+        sk[sketch_slot(st, a, b)] += w;
+    }
+    first += cnt;
+    since_poll += cnt;
+    if (since_poll >= RF_POLL_ENTRIES) {
+      since_poll = 0;
+      if ((s = exo_poll(ctx)) != EXO_OK) return s;
+    }
+  }
+  if (hi > lo) {
+    add_shared(&st->svol[labels[v]], va, shared);
+    add_shared(&st->sin[labels[v]], ia, shared);
+  }
+  return exo_poll(ctx);
+}
+
+/* The first node of reader j's part of the screen's read: the arcs split
+ * evenly between the readers. */
+static uint64_t screen_first_node(const refine_state *st, uint32_t j) {
+  const uint64_t target = (uint64_t)((double)st->csr->m * j / st->nreaders);
+  uint64_t lo = 0, hi = st->n; /* the first v with off[v] >= target */
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (st->off[mid] < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return j == 0 ? 0 : lo;
+}
+
+static exo_status screen_job(void *arg, uint32_t index, exo_ctx *ctx) {
+  refine_state *st = arg;
+  uint64_t v0 = screen_first_node(st, index);
+  uint64_t v1 = index + 1 == st->nreaders ? st->n : screen_first_node(st, index + 1);
+  return screen_range(st, index, v0, v1, ctx);
+}
+
+/* The screen's read (one read of the file, its nodes split between the
+ * readers), then the readers' sketch parts summed into reader 0's and g'
+ * from the screen's volumes. */
+static exo_status screen_read(refine_state *st) {
+  memset(st->svol, 0, (size_t)(st->k + 1) * sizeof *st->svol);
+  memset(st->sin, 0, (size_t)(st->k + 1) * sizeof *st->sin);
+  exo_status s = exo_par_run(st->nreaders, screen_job, st, EXO_STAGE_CLUSTER, 0, st->ctx);
+  if (s) return s;
+  double *sk0 = sketch_part(st, 0);
+  for (uint32_t j = 1; j < st->nreaders; j++) {
+    const double *sk = sketch_part(st, j);
+    for (size_t i = 0; i < st->sk_size; i++) sk0[i] += sk[i];
+  }
+  st->sketch = sk0;
+  double total = 0.0;
+  for (uint64_t c = 1; c <= st->k; c++) total += st->svol[c];
+  st->sgp = exo_quality_gp(EXO_QUALITY_MODULARITY, st->gamma, total);
+  return EXO_OK;
+}
+
+/* Turn the screen on: every reader's table keeps its lower half, the upper
+ * halves hold the sketch parts. */
+static void screen_on(refine_state *st) {
+  st->screen = 1;
+  st->cap /= 2;
+  st->limit = st->cap / 4 * 3;
+  st->shift++;
+  st->sk_size = st->cap * 2; /* a slot is two doubles */
+  unsigned b = 0;
+  while (((size_t)1 << b) < st->sk_size) b++;
+  st->sk_shift = 64u - b;
+  for (uint32_t j = 0; j < st->nreaders; j++) st->rd[j].used = st->cap; /* cleared in full next */
+}
+
+/* Turn the screen off for good (its pairs overflowed the halved table:
+ * it keeps too many to pay for its read): the tables whole again. */
+static void screen_off(refine_state *st) {
+  st->screen = 0;
+  st->no_screen = 1;
+  st->sketch = NULL;
+  st->cap *= 2;
+  st->limit = st->cap / 4 * 3;
+  st->shift--;
+  for (uint32_t j = 0; j < st->nreaders; j++) st->rd[j].used = st->cap; /* cleared in full next */
 }
 
 /* One read of the adjacency file by reader rd, tallying the pairs (a, b),
@@ -232,8 +436,12 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
           uint64_t u2;
           float w2;
           exo_adj_decode(p + RF_AHEAD2 * esz, wide, &u2, &w2);
-          if (u2 < st->n && a2 < labels[u2])
-            EXO_PREFETCH(&rd->table[key_hash(st, pair_key(st, rank2, labels[u2]))]);
+          if (u2 < st->n && a2 < labels[u2]) {
+            if (st->screen) /* the table is asked for only for the pairs kept */
+              EXO_PREFETCH(&st->sketch[sketch_slot(st, a2, labels[u2])]);
+            else
+              EXO_PREFETCH(&rd->table[key_hash(st, pair_key(st, rank2, labels[u2]))]);
+          }
         }
       }
       if (off[v + 1] <= i) {
@@ -261,7 +469,8 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       uint64_t b = labels[u];
       if (a == b) {
         st->in[a] += w;
-      } else if (a < b && table_add(st, rd, pair_key(st, rank, b), w, w >= st->cutoff) != 0) {
+      } else if (a < b && (!st->screen || screen_keeps(st, a, b)) &&
+                 table_add(st, rd, pair_key(st, rank, b), w, w >= st->cutoff) != 0) {
         rd->full_at = i + 1; /* the groups are read again: the sums are reset */
         return EXO_OK;
       }
@@ -302,7 +511,7 @@ static void offer_pairs(refine_state *st, const rf_reader *rd) {
 
 /* One merge pass; *merged = clusters that joined another. */
 static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
-                             uint64_t *merged, uint64_t *reads) {
+                             uint64_t *merged, uint64_t *reads, uint32_t *screens) {
   const uint64_t k = st->k;
   uint64_t groups = st->groups; /* estimated from the previous pass */
   uint64_t gmin = min_groups(k);
@@ -315,6 +524,13 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
   double t_read = 0.0, t_offer = 0.0;
   const uint64_t reads0 = *reads;
   uint64_t pairs = 0;
+  int screened = 0;
+  exo_status s;
+  if (st->screen) { /* an earlier pass needed it: this one will too */
+    if ((s = screen_read(st)) != EXO_OK) return s;
+    (*reads)++;
+    screened = 1;
+  }
   for (;;) { /* tally, splitting the clusters into more groups on overflow */
     memset(st->in, 0, (size_t)(k + 1) * sizeof *st->in);
     memset(st->vol, 0, (size_t)(k + 1) * sizeof *st->vol);
@@ -338,7 +554,7 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
                                                 : RF_VOL_NONE;
       }
       const double r0 = exo_now_seconds();
-      exo_status s = exo_par_run(nr, tally_job, st, EXO_STAGE_CLUSTER, 0, st->ctx);
+      s = exo_par_run(nr, tally_job, st, EXO_STAGE_CLUSTER, 0, st->ctx);
       const double r1 = exo_now_seconds();
       t_read += r1 - r0;
       *reads += nr;
@@ -361,6 +577,14 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
       st->groups = want < groups ? want : groups;
       break;
     }
+    if (!st->screen && !st->no_screen) { /* screen the pairs, then the same groups again */
+      screen_on(st);
+      if ((s = screen_read(st)) != EXO_OK) return s;
+      (*reads)++;
+      screened = 1;
+      continue;
+    }
+    if (st->screen) screen_off(st); /* then more groups, as without it */
     if (groups >= k)
       return EXO_FAIL(st->ctx, EXO_ENOMEM,
                       "refine: the pair table (%zu entries) cannot hold one cluster's neighbours",
@@ -394,12 +618,13 @@ static exo_status merge_pass(refine_state *st, uint64_t *labels, double ratio,
   }
   for (uint64_t v = 0; v < st->n; v++) labels[v] = st->best[labels[v]] - 1; /* 0-based */
   uint64_t knew = 0;
-  exo_status s = exo_output_renumber(labels, st->n, &knew, st->ctx);
-  if (s) return s;
-  exo_detail(st->ctx, "refine pass: %llu clusters, %llu groups, %llu reads of the adjacency, "
+  if ((s = exo_output_renumber(labels, st->n, &knew, st->ctx)) != EXO_OK) return s;
+  *screens += (uint32_t)screened;
+  exo_detail(st->ctx, "refine pass: %llu clusters, %llu groups, %llu reads of the adjacency%s, "
               "%llu pairs, %llu merged; seconds: reads %.3f, offers %.3f, in all %.3f",
               (unsigned long long)k, (unsigned long long)st->cur_groups,
-              (unsigned long long)(*reads - reads0), (unsigned long long)pairs,
+              (unsigned long long)(*reads - reads0), screened ? " (one to screen the pairs)" : "",
+              (unsigned long long)pairs,
               (unsigned long long)*merged, t_read, t_offer, exo_now_seconds() - t0);
   st->k = knew;
   return EXO_OK;
@@ -437,6 +662,8 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   st.fd = -1;
   st.groups = 1;
   st.cutoff = params->self_loop_cutoff;
+  st.ratio = params->ratio;
+  st.no_screen = params->no_screen;
   exo_status s = exo_csr_load_offsets(csr, &st.off, NULL, ctx);
   if (s) goto done;
   for (uint64_t v = 0; v < st.n; v++)
@@ -492,14 +719,16 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
   st.bw = malloc(kk * sizeof *st.bw);
   st.best = malloc(kk * sizeof *st.best);
   st.move = calloc(kk, 1);
-  if (!st.in || !st.vol || !st.bw || !st.best || !st.move) {
-    s = exo_fail_oom(ctx, "the per-cluster arrays", (uint64_t)kk * 33);
+  st.svol = malloc(kk * sizeof *st.svol);
+  st.sin = malloc(kk * sizeof *st.sin);
+  if (!st.in || !st.vol || !st.bw || !st.best || !st.move || !st.svol || !st.sin) {
+    s = exo_fail_oom(ctx, "the per-cluster arrays", (uint64_t)kk * EXO_REFINE_CLUSTER_BYTES);
     goto done;
   }
 
   for (uint32_t pass = 0; pass < params->passes; pass++) {
     uint64_t merged = 0;
-    s = merge_pass(&st, labels, params->ratio, &merged, &result->reads);
+    s = merge_pass(&st, labels, params->ratio, &merged, &result->reads, &result->screened);
     if (s) goto done;
     result->passes++;
     result->merged += merged;

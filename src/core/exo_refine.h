@@ -42,6 +42,25 @@
  * read of C's group, and the best neighbour is the maximum of a total
  * order whatever the order of the offers.
  *
+ * Screen: when a pass's first read fills the table, the pass (and every
+ * later one) first reads the file once more, its nodes split between the
+ * readers, to bound the pairs: each cluster's volume and internal weight,
+ * and a sketch (a hashed array of sums, in the upper half of the readers'
+ * tables, whose lower half stays the table) where every pair's weight is
+ * added to one entry, so that the entry is at least the pair's weight.
+ * The tally then keeps only the pairs whose bound could make them the best
+ * neighbour of a cluster that moves (an excess above 0 and at least ratio
+ * times the internal weight of one of the two), with margins for rounding.
+ * Each cluster that moves has its best pair kept, a cluster that does not
+ * move still does not, and the best neighbours of the others are never
+ * used, so the result is the same as without the screen (tested): only
+ * the reads change. When the screened pairs still fill the halved table,
+ * the screen is dropped for the rest of the run (the tables whole again,
+ * more groups): clusters with little internal weight, such as singletons,
+ * keep every pair with an excess. Between solid clusters (high internal weight against
+ * many light pairs, as in a large planted graph with mixing) almost every
+ * pair falls, and the pass needs one group per reader instead of many.
+ *
  * Threads: with threads = T > 1 there are T readers, each with its own
  * buffer and table, and G >= T (one group per cluster at most): the
  * groups are read T at a time side by side (each reader reads the whole
@@ -54,7 +73,7 @@
  * the thread count changes the time and the number of reads, not the
  * result.
  *
- * Memory: offsets 8 bytes per node, 33 bytes per cluster, the read buffers
+ * Memory: offsets 8 bytes per node, 41 bytes per cluster, the read buffers
  * (exo_csr_windows of exo_csr.h; the share refine_read of exo_budget.h)
  * and the pair tables (the share refine_table, filled to at most 3/4). */
 #ifndef EXO_REFINE_H
@@ -69,11 +88,12 @@
 #define EXO_REFINE_RATIO 0.15 /* the threshold every driver uses (issue 25, item 3) */
 /* "Memory" above, as exo_refine.c allocates it and the estimate counts it
  * (exo_estimate.h): the offsets and the labels (8 + 8 bytes per node), the
- * cluster records (33 bytes per cluster), at most EXO_REFINE_MAX_READERS
+ * cluster records (41 bytes per cluster: 4 doubles or u64, the flag byte, the
+ * screen's 2 floats), at most EXO_REFINE_MAX_READERS
  * readers, each with a pair table of a power of two of 16-byte slots, at
  * least EXO_REFINE_MIN_SLOTS. */
 #define EXO_REFINE_NODE_BYTES 16u
-#define EXO_REFINE_CLUSTER_BYTES 33u
+#define EXO_REFINE_CLUSTER_BYTES 41u
 #define EXO_REFINE_MAX_READERS 64u
 #define EXO_REFINE_MIN_SLOTS 1024u
 #define EXO_REFINE_SLOT_BYTES 16u
@@ -87,12 +107,14 @@ typedef struct exo_refine_params {
   double resolution;     /* gamma of the excess (exo_quality.h): label
                             propagation's resolution; 1 = modularity's; 0 =
                             any weight between clusters is excess */
+  int no_screen;         /* never screen the pairs (tests: the same result) */
 } exo_refine_params;
 
 typedef struct exo_refine_result {
   uint32_t passes;   /* passes run (the last may have merged nothing) */
   uint64_t merged;   /* clusters merged into others, over all passes */
-  uint64_t reads;    /* full reads of the adjacency file */
+  uint64_t reads;    /* full reads of the adjacency file (the screen's included) */
+  uint32_t screened; /* passes that screened the pairs */
 } exo_refine_result;
 
 /* Refine labels[0..n) holding cluster numbers 1..*num_clusters (as written

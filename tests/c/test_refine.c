@@ -276,7 +276,12 @@ START_TEST(test_groups_same_result) {
       ck_assert_uint_eq(r.reads, r.passes * (uint64_t)threads[i]);
     else /* at least one per thread (each has a table of at least 1 MiB) */
       ck_assert_uint_ge(r.reads, r.passes * (uint64_t)threads[i]);
-    if (i == 1) ck_assert_uint_gt(r.reads, r.passes); /* one thread: several per pass */
+    if (i == 1) { /* one thread: several reads per pass */
+      ck_assert_uint_gt(r.reads, r.passes);
+      /* singletons (no internal weight) keep every pair with an excess:
+       * the first pass tries the screen, then drops it */
+      ck_assert_uint_eq(r.screened, 1);
+    }
     if (i == 0) {
       kref = k;
       ck_assert_uint_lt(k, n);
@@ -288,6 +293,83 @@ START_TEST(test_groups_same_result) {
   free(ref);
   free(lab);
   free(e);
+  tu_csr_free(&g);
+}
+END_TEST
+
+/* The screen (exo_refine.h): planted blocks of 20 nodes, a third of the
+ * edges between blocks (about 180,000 pairs of blocks, more than two 1 MiB
+ * tables hold), every tenth block split in two fragments. With 1 MiB the
+ * first read fills the table, the pass screens its pairs (nearly all fall:
+ * each block's internal weight dwarfs its weight to any other block), fits
+ * one group per reader, and gives the labels of a run with ample memory,
+ * which a run told not to screen gives too, with more reads; the same with
+ * 2 threads. */
+START_TEST(test_screen_same_result) {
+  const uint64_t n = 20000, B = 20;
+  const size_t ne = 600000;
+  tu_edge *e = malloc(ne * sizeof *e);
+  exo_rng rng;
+  exo_rng_seed(&rng, 11);
+  for (size_t i = 0; i < ne; i++) {
+    uint64_t a = exo_rng_below(&rng, n), b;
+    if (exo_rng_below(&rng, 3) == 0) {
+      b = exo_rng_below(&rng, n);
+    } else {
+      b = (a / B) * B + exo_rng_below(&rng, B);
+    }
+    if (a == b) b = (a / B) * B + (a % B + 1) % B;
+    e[i] = (tu_edge){a, b, 0.5f + (float)exo_rng_below(&rng, 1000) / 1999.0f};
+  }
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  free(e);
+  uint64_t *start = malloc(n * 8), *ref = malloc(n * 8), *lab = malloc(n * 8);
+  const uint64_t nb = n / B;
+  uint64_t k0 = nb;
+  for (uint64_t v = 0; v < n; v++) {
+    const uint64_t blk = v / B;
+    start[v] = blk + 1;
+    if (blk % 10 == 0 && v % B >= B / 2) start[v] = nb + blk / 10 + 1; /* the second fragment */
+  }
+  k0 = nb + (nb + 9) / 10;
+  /* 0: ample memory; 1: 1 MiB, never screen; 2, 3: 1 MiB, 1 and 2 threads */
+  const uint64_t mems[4] = {(uint64_t)1 << 30, 1 << 20, 1 << 20, 1 << 20};
+  const int threads[4] = {1, 1, 1, 2}, no_screen[4] = {0, 1, 0, 0};
+  uint64_t kref = 0, reads_unscreened = 0;
+  for (int i = 0; i < 4; i++) {
+    uint64_t *l = i ? lab : ref, k = k0;
+    memcpy(l, start, n * 8);
+    exo_refine_params p = rparams(5, mems[i]);
+    p.threads = threads[i];
+    p.no_screen = no_screen[i];
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_refine_result r;
+    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, l, &k, &ctx, &r), EXO_OK);
+    if (i == 0) {
+      ck_assert_uint_eq(r.screened, 0);
+      ck_assert_uint_eq(r.reads, r.passes);
+      ck_assert_uint_eq(k, nb); /* the fragments joined their blocks */
+      ck_assert_uint_eq(r.merged, k0 - nb);
+      for (uint64_t v = 0; v < n; v++) ck_assert_uint_eq(ref[v], ref[v - v % B]);
+      kref = k;
+      continue;
+    }
+    ck_assert_uint_eq(k, kref);
+    ck_assert_mem_eq(l, ref, n * 8);
+    if (i == 1) {
+      ck_assert_uint_eq(r.screened, 0);
+      ck_assert_uint_gt(r.reads, 2 * r.passes); /* several groups a pass */
+      reads_unscreened = r.reads;
+    } else {
+      ck_assert_uint_eq(r.screened, r.passes); /* every pass, once the first needed it */
+      ck_assert_uint_lt(r.reads, reads_unscreened);
+    }
+  }
+  free(start);
+  free(ref);
+  free(lab);
   tu_csr_free(&g);
 }
 END_TEST
@@ -397,6 +479,7 @@ Suite *refine_suite(void) {
   tcase_add_test(tc, test_no_chains_within_a_pass);
   tcase_add_test(tc, test_cutoff);
   tcase_add_test(tc, test_groups_same_result);
+  tcase_add_test(tc, test_screen_same_result);
   tcase_add_test(tc, test_threads_bad_neighbour);
   tcase_add_test(tc, test_default_ratio);
   tcase_add_test(tc, test_bad_arguments);
