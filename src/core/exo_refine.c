@@ -1,7 +1,9 @@
 /* exo_refine.c: merge passes over the clusters found by label propagation
  * (rules in exo_refine.h). Each pass streams the CSR adjacency file in id
  * order and tallies, per cluster, its internal weight and its weight to
- * every neighbouring cluster in a bounded hash table.
+ * every neighbouring cluster in a bounded hash table; when the table
+ * overflows, a screening read first bounds the pairs (exo_refine.h,
+ * "Screen") and the tally keeps only those that can decide a move.
  *
  * Every arc is stored at both of its ends (undirected: the same weight;
  * directed: +w at the head, -w at the tail), so w(C, D) = w(D, C): the
@@ -183,6 +185,22 @@ static inline void offer(refine_state *st, uint64_t a, uint64_t b, double x) {
   }
 }
 
+/* The node owning adjacency entry i, from v (which owns an entry <= i). */
+static inline uint64_t owner_of(const uint64_t *off, uint64_t v, uint64_t i) {
+  while (off[v + 1] <= i) v++;
+  return v;
+}
+
+/* Ask for the label of the neighbour in the adjacency entry at p; returns
+ * that neighbour (n or more when out of range: not asked for). */
+static inline uint64_t prefetch_label(const refine_state *st, const uint8_t *p) {
+  uint64_t u;
+  float w;
+  exo_adj_decode(p, st->csr->wide, &u, &w);
+  if (u < st->n) EXO_PREFETCH(&st->labels[u]);
+  return u;
+}
+
 /* ---- the screen (exo_refine.h, "Screen") -------------------------------- */
 
 /* The sketch entry of pair (a, b), a < b. */
@@ -256,17 +274,9 @@ static exo_status screen_range(refine_state *st, uint32_t j, uint64_t v0, uint64
     for (uint64_t i = first; i < end; i++, p += esz) {
       /* ask for the label of the neighbour RF_AHEAD entries ahead and for
        * the sketch entry of the one RF_AHEAD2 ahead */
-      if (i + RF_AHEAD < end) {
-        uint64_t u2;
-        float w2;
-        exo_adj_decode(p + RF_AHEAD * esz, wide, &u2, &w2);
-        if (u2 < st->n) EXO_PREFETCH(&labels[u2]);
-      }
+      if (i + RF_AHEAD < end) prefetch_label(st, p + RF_AHEAD * esz);
       if (i + RF_AHEAD2 < end) {
-        if (off[pv2 + 1] <= i + RF_AHEAD2) {
-          while (off[pv2 + 1] <= i + RF_AHEAD2) pv2++;
-          a2 = labels[pv2];
-        }
+        if (off[pv2 + 1] <= i + RF_AHEAD2) a2 = labels[pv2 = owner_of(off, pv2, i + RF_AHEAD2)];
         uint64_t u2;
         float w2;
         exo_adj_decode(p + RF_AHEAD2 * esz, wide, &u2, &w2);
@@ -276,7 +286,7 @@ static exo_status screen_range(refine_state *st, uint32_t j, uint64_t v0, uint64
         add_shared(&st->svol[labels[v]], va, shared);
         add_shared(&st->sin[labels[v]], ia, shared);
         va = ia = 0.0;
-        while (off[v + 1] <= i) v++;
+        v = owner_of(off, v, i);
       }
       uint64_t u;
       float wf;
@@ -415,19 +425,14 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
        * group's nodes only */
       if (i + RF_AHEAD < end) {
         if (groups > 1 && off[pv1 + 1] <= i + RF_AHEAD) { /* one group: all are its */
-          while (off[pv1 + 1] <= i + RF_AHEAD) pv1++;
+          pv1 = owner_of(off, pv1, i + RF_AHEAD);
           mine1 = labels[pv1] % groups == group;
         }
-        if (mine1) {
-          uint64_t u2;
-          float w2;
-          exo_adj_decode(p + RF_AHEAD * esz, wide, &u2, &w2);
-          if (u2 < st->n) EXO_PREFETCH(&labels[u2]);
-        }
+        if (mine1) prefetch_label(st, p + RF_AHEAD * esz);
       }
       if (i + RF_AHEAD2 < end) {
         if (off[pv2 + 1] <= i + RF_AHEAD2) {
-          while (off[pv2 + 1] <= i + RF_AHEAD2) pv2++;
+          pv2 = owner_of(off, pv2, i + RF_AHEAD2);
           a2 = labels[pv2];
           mine2 = a2 % groups == group;
           rank2 = a2 / groups;
@@ -446,7 +451,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
       }
       if (off[v + 1] <= i) {
         if (sums) st->vol[a] = va;
-        while (off[v + 1] <= i) v++;
+        v = owner_of(off, v, i);
         a = labels[v];
         mine = a % groups == group;
         rank = a / groups;
