@@ -30,7 +30,7 @@ for spec in "${graphs[@]}"; do
       # own files are not in the core's peak_temp_disk)
       peak=0
       while kill -0 "$pid" 2>/dev/null; do
-        b=$(du -sb "$td" 2>/dev/null | cut -f1); b=${b:-0}
+        b=$(du -sb "$td" 2>/dev/null | cut -f1 || true); b=${b:-0} # du fails when a file vanishes
         [ "$b" -gt "$peak" ] && peak=$b
         sleep 0.02
       done
