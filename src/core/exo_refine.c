@@ -65,6 +65,7 @@ typedef struct rf_reader {
   uint64_t group;    /* the group of its current read */
   uint64_t full_at;  /* the table filled after this many entries (0: it did not) */
   int vols;          /* the volumes its read sums: RF_VOL_* */
+  double screen_w;   /* the screen's read: the weight of its arcs */
 } rf_reader;
 
 enum { RF_VOL_NONE, RF_VOL_MINE, RF_VOL_ALL };
@@ -95,12 +96,12 @@ typedef struct refine_state {
   int screen;      /* the passes screen the pairs (exo_refine.h, "Screen") */
   int no_screen;   /* params: never screen */
   float *svol, *sin; /* k + 1: the screen's volumes and internal weights,
-                        rounded to float */
+                        rounded down to float (lower bounds) */
   double *sketch;  /* the screen's bounds: 2 cap doubles beyond the halved
                       table of reader 0 (one such part per reader while the
                       screen reads) */
   size_t sk_size;  /* doubles in the sketch, a power of two */
-  double sgp;      /* g' from the screen's volumes */
+  double sgp;      /* g' from the screen's total weight (in double) */
   unsigned sk_shift;
   double *bw;      /* k + 1: weight to the best neighbouring cluster */
   uint64_t *best;  /* k + 1: that cluster, 0 = none */
@@ -191,14 +192,15 @@ static inline uint64_t owner_of(const uint64_t *off, uint64_t v, uint64_t i) {
   return v;
 }
 
-/* Ask for the label of the neighbour in the adjacency entry at p; returns
- * that neighbour (n or more when out of range: not asked for). */
-static inline uint64_t prefetch_label(const refine_state *st, const uint8_t *p) {
+/* Ask for the label of the neighbour in the adjacency entry at p (none
+ * when out of range). The loops pass their local copies: read through the
+ * state they would be reloaded at every entry. */
+static inline void prefetch_label(const uint8_t *p, int wide, uint64_t n,
+                                  const uint64_t *labels) {
   uint64_t u;
   float w;
-  exo_adj_decode(p, st->csr->wide, &u, &w);
-  if (u < st->n) EXO_PREFETCH(&st->labels[u]);
-  return u;
+  exo_adj_decode(p, wide, &u, &w);
+  if (u < n) EXO_PREFETCH(&labels[u]);
 }
 
 /* ---- the screen (exo_refine.h, "Screen") -------------------------------- */
@@ -220,9 +222,11 @@ static inline double *sketch_part(const refine_state *st, uint32_t j) {
 /* Can pair (a, b), a < b, be the best neighbour of a cluster that moves?
  * U, the sketch's entry, is at least the pair's weight; the excess is at
  * most U - g' vol(a) vol(b), and a cluster C moves only with an excess
- * above 0 and at least ratio in(C). Margins (RF_SLACK) on every side: a
- * pair kept in error costs a table slot, one dropped in error would change
- * the result. */
+ * above 0 and at least ratio in(C). The floats are lower bounds of the
+ * volumes and internal weights (rounded down), g' and U are sums in double
+ * that differ from the tally's only by rounding, which the margins
+ * (RF_SLACK) cover: a pair kept in error costs a table slot, one dropped
+ * in error would change the result. */
 static inline int screen_keeps(const refine_state *st, uint64_t a, uint64_t b) {
   const double u = st->sketch[sketch_slot(st, a, b)] * (1.0 + RF_SLACK);
   const double x = u - st->sgp * (double)st->svol[a] * (double)st->svol[b] * (1.0 - RF_SLACK);
@@ -231,11 +235,20 @@ static inline int screen_keeps(const refine_state *st, uint64_t a, uint64_t b) {
   return x >= st->ratio * in * (1.0 - RF_SLACK);
 }
 
-/* Add x to a float that other readers may add to (compare and swap when
- * shared). */
+/* f + x (x >= 0) as a float rounded down: the sum of many adds stays a
+ * lower bound of the exact sum however many there are. */
+static inline float add_down(float f, double x) {
+  const double d = (double)f + x;
+  float r = (float)d;
+  if ((double)r > d) r = nextafterf(r, -INFINITY);
+  return r;
+}
+
+/* Add x >= 0 to a float that other readers may add to (compare and swap
+ * when shared), rounding down. */
 static void add_shared(float *p, double x, int shared) {
   if (!shared) {
-    *p = (float)((double)*p + x);
+    *p = add_down(*p, x);
     return;
   }
   _Atomic uint32_t *q = (_Atomic uint32_t *)(void *)p;
@@ -243,7 +256,7 @@ static void add_shared(float *p, double x, int shared) {
   do {
     float f;
     memcpy(&f, &old, 4);
-    f = (float)((double)f + x);
+    f = add_down(f, x);
     memcpy(&nw, &f, 4);
   } while (!atomic_compare_exchange_weak_explicit(q, &old, nw, memory_order_relaxed,
                                                   memory_order_relaxed));
@@ -254,7 +267,7 @@ static void add_shared(float *p, double x, int shared) {
  * from a to b > a added to the sketch entry of (a, b) in j's part. */
 static exo_status screen_range(refine_state *st, uint32_t j, uint64_t v0, uint64_t v1,
                                exo_ctx *ctx) {
-  const uint64_t *labels = st->labels, *off = st->off;
+  const uint64_t *labels = st->labels, *off = st->off, n = st->n;
   const size_t esz = st->esz;
   const int wide = st->csr->wide, shared = st->nreaders > 1;
   double *sk = sketch_part(st, j);
@@ -263,7 +276,7 @@ static exo_status screen_range(refine_state *st, uint32_t j, uint64_t v0, uint64
   exo_csr_window win = {st->fd, st->csr->adj_path, esz, st->rd[j].buf, st->buf_entries, 0, 0};
   uint64_t v = v0, since_poll = 0;
   while (v < v1 && off[v + 1] == off[v]) v++;
-  double va = 0.0, ia = 0.0;
+  double va = 0.0, ia = 0.0, total = 0.0;
   for (uint64_t first = lo; first < hi;) {
     uint64_t cnt;
     const uint8_t *p;
@@ -274,24 +287,25 @@ static exo_status screen_range(refine_state *st, uint32_t j, uint64_t v0, uint64
     for (uint64_t i = first; i < end; i++, p += esz) {
       /* ask for the label of the neighbour RF_AHEAD entries ahead and for
        * the sketch entry of the one RF_AHEAD2 ahead */
-      if (i + RF_AHEAD < end) prefetch_label(st, p + RF_AHEAD * esz);
+      if (i + RF_AHEAD < end) prefetch_label(p + RF_AHEAD * esz, wide, n, labels);
       if (i + RF_AHEAD2 < end) {
         if (off[pv2 + 1] <= i + RF_AHEAD2) a2 = labels[pv2 = owner_of(off, pv2, i + RF_AHEAD2)];
         uint64_t u2;
         float w2;
         exo_adj_decode(p + RF_AHEAD2 * esz, wide, &u2, &w2);
-        if (u2 < st->n && a2 < labels[u2]) EXO_PREFETCH(&sk[sketch_slot(st, a2, labels[u2])]);
+        if (u2 < n && a2 < labels[u2]) EXO_PREFETCH(&sk[sketch_slot(st, a2, labels[u2])]);
       }
       if (off[v + 1] <= i) { /* v's arcs are done */
         add_shared(&st->svol[labels[v]], va, shared);
         add_shared(&st->sin[labels[v]], ia, shared);
+        total += va;
         va = ia = 0.0;
         v = owner_of(off, v, i);
       }
       uint64_t u;
       float wf;
       exo_adj_decode(p, wide, &u, &wf);
-      if (u >= st->n) return exo_csr_bad_neighbour(st->csr, v, u, ctx);
+      if (u >= n) return exo_csr_bad_neighbour(st->csr, v, u, ctx);
       const double w = fabs((double)wf);
       const uint64_t a = labels[v], b = labels[u];
       va += w;
@@ -310,7 +324,9 @@ static exo_status screen_range(refine_state *st, uint32_t j, uint64_t v0, uint64
   if (hi > lo) {
     add_shared(&st->svol[labels[v]], va, shared);
     add_shared(&st->sin[labels[v]], ia, shared);
+    total += va;
   }
+  st->rd[j].screen_w = total;
   return exo_poll(ctx);
 }
 
@@ -349,7 +365,7 @@ static exo_status screen_read(refine_state *st) {
   }
   st->sketch = sk0;
   double total = 0.0;
-  for (uint64_t c = 1; c <= st->k; c++) total += st->svol[c];
+  for (uint32_t j = 0; j < st->nreaders; j++) total += st->rd[j].screen_w;
   st->sgp = exo_quality_gp(EXO_QUALITY_MODULARITY, st->gamma, total);
   return EXO_OK;
 }
@@ -392,7 +408,7 @@ static void screen_off(refine_state *st) {
  * entries, so they may run side by side. The divisions by the group count
  * are made once per node, and the volume sum is kept in a register. */
 static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
-  const uint64_t m = st->csr->m, groups = st->cur_groups, group = rd->group;
+  const uint64_t m = st->csr->m, n = st->n, groups = st->cur_groups, group = rd->group;
   const uint64_t *labels = st->labels;
   const uint64_t *off = st->off;
   const size_t esz = st->esz;
@@ -428,7 +444,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
           pv1 = owner_of(off, pv1, i + RF_AHEAD);
           mine1 = labels[pv1] % groups == group;
         }
-        if (mine1) prefetch_label(st, p + RF_AHEAD * esz);
+        if (mine1) prefetch_label(p + RF_AHEAD * esz, wide, n, labels);
       }
       if (i + RF_AHEAD2 < end) {
         if (off[pv2 + 1] <= i + RF_AHEAD2) {

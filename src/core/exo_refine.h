@@ -44,10 +44,12 @@
  *
  * Screen: when a pass's first read fills the table, the pass (and every
  * later one) first reads the file once more, its nodes split between the
- * readers, to bound the pairs: each cluster's volume and internal weight,
- * and a sketch (a hashed array of sums, in the upper half of the readers'
- * tables, whose lower half stays the table) where every pair's weight is
- * added to one entry, so that the entry is at least the pair's weight.
+ * readers, to bound the pairs: each cluster's volume and internal weight
+ * (floats rounded down at every add, so lower bounds however many nodes
+ * add to them), and a sketch (a hashed array of sums, in the upper half
+ * of the readers' tables, whose lower half stays the table) where every
+ * pair's weight is added to one entry, so that the entry is at least the
+ * pair's weight.
  * The tally then keeps only the pairs whose bound could make them the best
  * neighbour of a cluster that moves (an excess above 0 and at least ratio
  * times the internal weight of one of the two), with margins for rounding.

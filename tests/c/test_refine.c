@@ -374,6 +374,77 @@ START_TEST(test_screen_same_result) {
 }
 END_TEST
 
+/* The screen's lower bounds (exo_refine.h): the internal weights it keeps
+ * as floats are rounded down. Clusters C and D of 200,000 nodes each, in
+ * pairs joined by edges of weight 0.3 (each node adds 0.3 to its cluster's
+ * internal weight: 200,000 float adds rounded to nearest drift 0.18% above
+ * the exact 60,000), and 1,000 edges between C and D weighted so that
+ * their excess lies just above 0.15 in(C), by less than that drift; the
+ * 1,000 blocks of test_screen_same_result fill the table. Screened or not,
+ * C and D merge. */
+START_TEST(test_screen_rounds_down) {
+  const uint64_t nb_nodes = 20000, B = 20, half = 200000;
+  const uint64_t c0 = nb_nodes, d0 = nb_nodes + half, n = nb_nodes + 2 * half;
+  const size_t nblk = 600000, ncross = 1000;
+  const size_t ne = nblk + half + ncross;
+  tu_edge *e = malloc(ne * sizeof *e);
+  exo_rng rng;
+  exo_rng_seed(&rng, 11);
+  double t0 = 0.0; /* the arcs' total weight but for the C-D edges */
+  size_t k = 0;
+  for (size_t i = 0; i < nblk; i++) {
+    uint64_t a = exo_rng_below(&rng, nb_nodes), b;
+    if (exo_rng_below(&rng, 3) == 0) b = exo_rng_below(&rng, nb_nodes);
+    else b = (a / B) * B + exo_rng_below(&rng, B);
+    if (a == b) b = (a / B) * B + (a % B + 1) % B;
+    e[k] = (tu_edge){a, b, 0.5f + (float)exo_rng_below(&rng, 1000) / 1999.0f};
+    t0 += 2.0 * e[k++].w;
+  }
+  for (uint64_t i = 0; i < half; i += 2) {
+    e[k++] = (tu_edge){c0 + i, c0 + i + 1, 0.3f};
+    e[k++] = (tu_edge){d0 + i, d0 + i + 1, 0.3f};
+    t0 += 4.0 * (double)0.3f;
+  }
+  /* in(C) = in(D); the excess of W between them: W - (in + W)^2 / (t0 + 2 W);
+   * aim at 0.15 in (1 + 0.0008) */
+  const double in = (double)half * (double)0.3f, want = 0.15 * in * 1.0008;
+  double lo = 0.0, hi = 1e6;
+  for (int it = 0; it < 200; it++) {
+    double W = (lo + hi) / 2, x = W - (in + W) * (in + W) / (t0 + 2 * W);
+    if (x < want) lo = W;
+    else hi = W;
+  }
+  const float w = (float)(lo / (double)ncross);
+  for (size_t i = 0; i < ncross; i++) e[k++] = (tu_edge){c0 + 2 * i, d0 + 2 * i, w};
+  ck_assert_uint_eq(k, ne);
+  const double W = (double)ncross * (double)w;
+  const double x = W - (in + W) * (in + W) / (t0 + 2 * W);
+  ck_assert(x > 0.15 * in * 1.0003 && x < 0.15 * in * 1.0013); /* inside the drift */
+  tu_csr g;
+  tu_csr_build(&g, n, e, ne, 0, 0);
+  free(e);
+  uint64_t *lab = malloc(n * 8);
+  const uint64_t mems[3] = {(uint64_t)1 << 30, 1 << 20, 1 << 20};
+  const int threads[3] = {1, 1, 2};
+  for (int r = 0; r < 3; r++) {
+    for (uint64_t v = 0; v < n; v++) lab[v] = v < c0 ? v / B + 1 : v < d0 ? 1001 : 1002;
+    uint64_t kk = 1002;
+    exo_refine_params p = rparams(3, mems[r]);
+    p.threads = threads[r];
+    exo_ctx ctx;
+    exo_ctx_init(&ctx);
+    exo_refine_result res;
+    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, lab, &kk, &ctx, &res), EXO_OK);
+    ck_assert_uint_eq(kk, 1001); /* C and D merged, the blocks stay */
+    ck_assert_uint_eq(lab[c0], lab[d0]);
+    ck_assert_uint_ne(lab[0], lab[c0]);
+    if (r > 0) ck_assert_uint_ge(res.screened, 1);
+  }
+  free(lab);
+  tu_csr_free(&g);
+}
+END_TEST
+
 /* A neighbour id out of range: the same error naming the node with one
  * thread or several (only the reader of that node's group meets it). */
 START_TEST(test_threads_bad_neighbour) {
@@ -480,6 +551,7 @@ Suite *refine_suite(void) {
   tcase_add_test(tc, test_cutoff);
   tcase_add_test(tc, test_groups_same_result);
   tcase_add_test(tc, test_screen_same_result);
+  tcase_add_test(tc, test_screen_rounds_down);
   tcase_add_test(tc, test_threads_bad_neighbour);
   tcase_add_test(tc, test_default_ratio);
   tcase_add_test(tc, test_bad_arguments);
