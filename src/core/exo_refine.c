@@ -203,6 +203,22 @@ static inline void prefetch_label(const uint8_t *p, int wide, uint64_t n,
   if (u < n) EXO_PREFETCH(&labels[u]);
 }
 
+/* The shift that maps a 64-bit hash to an index below size, a power of two. */
+static unsigned hash_shift(size_t size) {
+  unsigned b = 0;
+  while (((size_t)1 << b) < size) b++;
+  return 64u - b;
+}
+
+/* Every reader's table holds cap slots (a power of two), at most 3/4 full;
+ * `clear`: empty them in full at their next use (the table changes size). */
+static void tables_set_cap(refine_state *st, size_t cap, int clear) {
+  st->cap = cap;
+  st->limit = cap / 4 * 3;
+  st->shift = hash_shift(cap);
+  for (uint32_t j = 0; clear && j < st->nreaders; j++) st->rd[j].used = cap;
+}
+
 /* ---- the screen (exo_refine.h, "Screen") -------------------------------- */
 
 /* The sketch entry of pair (a, b), a < b. */
@@ -374,14 +390,9 @@ static exo_status screen_read(refine_state *st) {
  * halves hold the sketch parts. */
 static void screen_on(refine_state *st) {
   st->screen = 1;
-  st->cap /= 2;
-  st->limit = st->cap / 4 * 3;
-  st->shift++;
+  tables_set_cap(st, st->cap / 2, 1);
   st->sk_size = st->cap * 2; /* a slot is two doubles */
-  unsigned b = 0;
-  while (((size_t)1 << b) < st->sk_size) b++;
-  st->sk_shift = 64u - b;
-  for (uint32_t j = 0; j < st->nreaders; j++) st->rd[j].used = st->cap; /* cleared in full next */
+  st->sk_shift = hash_shift(st->sk_size);
 }
 
 /* Turn the screen off for good (its pairs overflowed the halved table:
@@ -390,10 +401,7 @@ static void screen_off(refine_state *st) {
   st->screen = 0;
   st->no_screen = 1;
   st->sketch = NULL;
-  st->cap *= 2;
-  st->limit = st->cap / 4 * 3;
-  st->shift--;
-  for (uint32_t j = 0; j < st->nreaders; j++) st->rd[j].used = st->cap; /* cleared in full next */
+  tables_set_cap(st, st->cap * 2, 1);
 }
 
 /* One read of the adjacency file by reader rd, tallying the pairs (a, b),
@@ -457,7 +465,7 @@ static exo_status tally_group(refine_state *st, rf_reader *rd, exo_ctx *ctx) {
           uint64_t u2;
           float w2;
           exo_adj_decode(p + RF_AHEAD2 * esz, wide, &u2, &w2);
-          if (u2 < st->n && a2 < labels[u2]) {
+          if (u2 < n && a2 < labels[u2]) {
             if (st->screen) /* the table is asked for only for the pairs kept */
               EXO_PREFETCH(&st->sketch[sketch_slot(st, a2, labels[u2])]);
             else
@@ -707,19 +715,13 @@ exo_status exo_refine_merge(const exo_csr_files *csr, const exo_refine_params *p
    * at most 3/4 full; no bigger than the arcs need */
   uint64_t tbytes = exo_budget_share(params->memory_limit, EXO_SHARE_REFINE_TABLE, st.nreaders);
   size_t cap = EXO_REFINE_MIN_SLOTS;
-  unsigned bits = 10;
-  while ((uint64_t)cap * 2 * sizeof(pair_slot) <= tbytes && (uint64_t)cap < csr->m + 2) {
-    cap *= 2;
-    bits++;
-  }
-  st.cap = cap;
-  st.limit = cap / 4 * 3;
-  st.shift = 64u - bits;
+  while ((uint64_t)cap * 2 * sizeof(pair_slot) <= tbytes && (uint64_t)cap < csr->m + 2) cap *= 2;
   st.rd = calloc(st.nreaders, sizeof *st.rd);
   if (!st.rd) {
     s = exo_fail_oom(ctx, "the refine readers", (uint64_t)st.nreaders * sizeof *st.rd);
     goto done;
   }
+  tables_set_cap(&st, cap, 0); /* filled with RF_EMPTY below */
   for (uint32_t i = 0; i < st.nreaders; i++) {
     rf_reader *rd = &st.rd[i];
     rd->buf = malloc(st.buf_entries * st.esz);

@@ -28,6 +28,19 @@ static exo_status refine(const tu_csr *g, uint32_t passes, uint64_t mem, uint64_
   return exo_refine_merge(&g->csr, &p, labels, k, ctx, res);
 }
 
+/* The merge passes on `threads` readers (no_screen: params.no_screen), which
+ * must succeed. */
+static void refine_ok(const tu_csr *g, uint32_t passes, uint64_t mem, int threads, int no_screen,
+                      uint64_t *labels, uint64_t *k, exo_refine_result *res) {
+  exo_refine_params p = rparams(passes, mem);
+  p.threads = threads;
+  p.no_screen = no_screen;
+  exo_ctx ctx;
+  exo_ctx_init(&ctx);
+  exo_status s = exo_refine_merge(&g->csr, &p, labels, k, &ctx, res);
+  ck_assert_msg(s == EXO_OK, "%s", ctx.err.msg);
+}
+
 /* Three 6-cliques A (0-5), B (6-11), C (12-17) in a ring by single light
  * edges; node 18 hangs off A. */
 static size_t three_cliques(tu_edge *e) {
@@ -265,12 +278,8 @@ START_TEST(test_groups_same_result) {
   for (int i = 0; i < 6; i++) {
     uint64_t *l = i ? lab : ref, k = n;
     for (uint64_t v = 0; v < n; v++) l[v] = v + 1; /* all singletons */
-    exo_refine_params p = rparams(3, mems[i]);
-    p.threads = threads[i];
-    exo_ctx ctx;
-    exo_ctx_init(&ctx);
     exo_refine_result r;
-    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, l, &k, &ctx, &r), EXO_OK);
+    refine_ok(&g, 3, mems[i], threads[i], 0, l, &k, &r);
     ck_assert_uint_ge(r.passes, 2);
     if (mems[i] >> 30) /* one read per pass per thread */
       ck_assert_uint_eq(r.reads, r.passes * (uint64_t)threads[i]);
@@ -340,13 +349,8 @@ START_TEST(test_screen_same_result) {
   for (int i = 0; i < 4; i++) {
     uint64_t *l = i ? lab : ref, k = k0;
     memcpy(l, start, n * 8);
-    exo_refine_params p = rparams(5, mems[i]);
-    p.threads = threads[i];
-    p.no_screen = no_screen[i];
-    exo_ctx ctx;
-    exo_ctx_init(&ctx);
     exo_refine_result r;
-    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, l, &k, &ctx, &r), EXO_OK);
+    refine_ok(&g, 5, mems[i], threads[i], no_screen[i], l, &k, &r);
     if (i == 0) {
       ck_assert_uint_eq(r.screened, 0);
       ck_assert_uint_eq(r.reads, r.passes);
@@ -429,12 +433,8 @@ START_TEST(test_screen_rounds_down) {
   for (int r = 0; r < 3; r++) {
     for (uint64_t v = 0; v < n; v++) lab[v] = v < c0 ? v / B + 1 : v < d0 ? 1001 : 1002;
     uint64_t kk = 1002;
-    exo_refine_params p = rparams(3, mems[r]);
-    p.threads = threads[r];
-    exo_ctx ctx;
-    exo_ctx_init(&ctx);
     exo_refine_result res;
-    ck_assert_int_eq(exo_refine_merge(&g.csr, &p, lab, &kk, &ctx, &res), EXO_OK);
+    refine_ok(&g, 3, mems[r], threads[r], 0, lab, &kk, &res);
     ck_assert_uint_eq(kk, 1001); /* C and D merged, the blocks stay */
     ck_assert_uint_eq(lab[c0], lab[d0]);
     ck_assert_uint_ne(lab[0], lab[c0]);
